@@ -1,0 +1,153 @@
+"""The post-mortem input model: one vocabulary (DESIGN §2) for the CLI file, the modal, the session and tests."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+Lang = Literal["en", "ja"]
+Destination = Literal["jira_comment", "pr_description", "docs_file", "wiki"]
+WhyMissedCategory = Literal[
+    "ci_gap", "latent_code", "workload_gap", "incomplete_fix", "review_miss", "no_good_reason"
+]
+
+#: Jira issue keys: a project key (letter first, then letters, digits or `_`), a dash, a number.
+TICKET_RE = re.compile(r"^[A-Z][A-Z0-9_]{0,254}-[1-9][0-9]{0,17}$")
+
+#: Text fields, in the order of DESIGN §2 (the modal and the thread prompts use this order too).
+TEXT_FIELDS: tuple[str, ...] = (
+    "summary", "owner", "symptom", "repro", "root_cause", "why_symptom", "fix_ref", "fix",
+    "how_found", "why_missed", "validation", "validation_scope",
+)
+
+
+class InputError(ValueError):
+    """A post-mortem input that cannot be read; `field` names what is wrong (CLI exit 2)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class ActionItem(BaseModel):
+    """One follow-up outside the fix PR: what, who owns it, where it is tracked."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+    what: str = Field(min_length=1)
+    owner: str | None = None
+    tracking: str | None = None
+
+    @field_validator("owner", "tracking", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        return _blank_to_none(value)
+
+
+class PostMortem(BaseModel):
+    """Everything the person gave for one post-mortem. Nothing here is ever invented by the bot."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+    ticket: str
+    summary: str | None = None
+    owner: str | None = None
+    symptom: str | None = None
+    repro: str | None = None
+    root_cause: str | None = None
+    why_symptom: str | None = None
+    fix_ref: str | None = None
+    fix: str | None = None
+    how_found: str | None = None
+    why_missed_category: WhyMissedCategory | None = None
+    why_missed: str | None = None
+    validation: str | None = None
+    validation_scope: str | None = None
+    action_items: tuple[ActionItem, ...] = ()
+    action_items_none: bool = False
+    customer_impacting: bool = False
+    trivial: bool = False
+    destination: Destination = "jira_comment"
+    lang: Lang = "en"
+
+    @field_validator("ticket", mode="before")
+    @classmethod
+    def _ticket_key(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip().upper()
+            if not TICKET_RE.match(value):
+                raise ValueError("not a Jira issue key (expected a key like PROJ-123)")
+        return value
+
+    @field_validator(*TEXT_FIELDS, "why_missed_category", mode="before")
+    @classmethod
+    def _blank_text_is_none(cls, value: Any) -> Any:
+        return _blank_to_none(value)
+
+    @field_validator("action_items", mode="before")
+    @classmethod
+    def _items_none_is_empty(cls, value: Any) -> Any:
+        return () if value is None else value
+
+    @model_validator(mode="after")
+    def _items_xor_none(self) -> PostMortem:
+        if self.action_items and self.action_items_none:
+            raise ValueError("action_items and action_items_none: true cannot both be given")
+        return self
+
+    def text(self, field: str) -> str | None:
+        """The value of a text field by its DESIGN §2 name."""
+        value = getattr(self, field)
+        return value if isinstance(value, str) else None
+
+    def replace(self, **changes: Any) -> PostMortem:
+        """A validated copy with some fields changed (the model is frozen)."""
+        return PostMortem.model_validate({**self.model_dump(), **changes})
+
+
+def _blank_to_none(value: Any) -> Any:
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value
+
+
+def parse_postmortem(data: Any) -> PostMortem:
+    """Validate raw data into a model; the first error becomes an InputError naming its field."""
+    if not isinstance(data, dict):
+        raise InputError("file", "expected a mapping of fields (DESIGN §2) at the top level")
+    try:
+        return PostMortem.model_validate(data)
+    except ValidationError as exc:
+        raise input_error(exc) from None
+
+
+def input_error(exc: ValidationError) -> InputError:
+    """The first pydantic error, said in words with the field's dotted path."""
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"]) or "file"
+    if err["type"] == "extra_forbidden":
+        return InputError(field, "unknown field (see DESIGN §2 for the field names)")
+    if err["type"] == "missing":
+        return InputError(field, "required field is missing")
+    message = str(err["msg"]).removeprefix("Value error, ")
+    return InputError(field, message)
+
+
+def load_postmortem(path: str | Path) -> PostMortem:
+    """Read a YAML or JSON input file (JSON is YAML, but JSON errors read better from json)."""
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError("file", f"cannot read {path}: {exc}") from None
+    try:
+        data = json.loads(raw) if path.suffix.lower() == ".json" else yaml.safe_load(raw)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise InputError("file", f"{path} is not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}") from None
+    return parse_postmortem(data)

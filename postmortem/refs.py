@@ -1,0 +1,52 @@
+"""Fix references (`fix_ref`): find the PR / MR URLs, `owner/repo#N`, `#N`, commit SHAs and branches in text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+RefKind = Literal["url", "repo_pr", "pr", "commit", "branch"]
+
+# One alternation, tried left to right at each position, so a URL is never also read as a SHA or branch.
+_REF_RE = re.compile(
+    r"(?P<url>https?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
+    r"|(?P<repo_pr>\b[\w.-]+/[\w.-]+[#!]\d+\b)"
+    r"|(?P<pr>(?<![\w/])[#!]\d+\b)"
+    r"|(?:\bbranch(?:\s*[:=]\s*|\s+)`?(?P<named_branch>[\w./-]*\w)`?)"
+    r"|(?P<branch>(?<![\w/.-])[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"
+    r"|(?P<commit>\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)",
+    re.IGNORECASE,
+)
+
+
+#: Words that have the shape of a branch but say there is none.
+_PLACEHOLDERS = {"and/or", "tbd/tbc", "n/a", "none/tbd"}
+
+
+@dataclass(frozen=True)
+class FixRef:
+    """One reference to the fix: its kind, the text as the person wrote it, and a URL when it is one."""
+
+    kind: RefKind
+    text: str
+
+    @property
+    def url(self) -> str | None:
+        return self.text if self.kind == "url" else None
+
+
+def find_fix_refs(text: str | None) -> list[FixRef]:
+    """Every real-shaped reference in `text`, in order, without duplicates. "TBD" or "will fix" find none."""
+    refs: list[FixRef] = []
+    for match in _REF_RE.finditer(text or ""):
+        kind = match.lastgroup
+        value = match.group(kind or 0)
+        if kind == "named_branch":
+            kind = "branch"
+        if kind == "branch" and value.lower() in _PLACEHOLDERS:
+            continue
+        ref = FixRef(kind, value)  # type: ignore[arg-type]
+        if ref not in refs:
+            refs.append(ref)
+    return refs
