@@ -1,0 +1,41 @@
+"""Shared fixtures: a real Redis database flushed around each test, the example inputs, the ADF validator."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from emulators.adf_schema import adf_validator
+from postmortem.model import PostMortem, load_postmortem
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+#: Tests use their own database so they never touch a developer's data (db 0).
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+
+@pytest.fixture
+def redis_conn() -> Iterator[redis.Redis]:
+    conn = redis.Redis.from_url(TEST_REDIS_URL)
+    conn.flushdb()
+    yield conn
+    conn.flushdb()
+    conn.close()
+
+
+@pytest.fixture
+def example() -> Callable[[str], PostMortem]:
+    """Load one of examples/*.yaml by its stem, e.g. example("cache-eviction.en")."""
+    return lambda stem: load_postmortem(EXAMPLES / f"{stem}.yaml")
+
+
+@pytest.fixture(scope="session")
+def validate_adf() -> Callable[[Any], Any]:
+    """The official ADF schema (pinned, fetched with npm pack), compiled once."""
+    return adf_validator()
