@@ -1,0 +1,105 @@
+"""`postmortem-bot`: the command line of DESIGN §4 (draft, check, serve, worker, demo)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from postmortem.gate import check_inputs, check_scope
+from postmortem.lint import lint
+from postmortem.model import InputError, PostMortem, load_postmortem
+from renderers.adf import render_adf
+from renderers.jira import CommentTooLong, jira_request
+from renderers.markdown import render_markdown
+from renderers.slack import render_slack
+
+EXIT_OK, EXIT_INVALID, EXIT_MISSING, EXIT_SCOPE = 0, 2, 3, 4
+
+
+def _gate(pm: PostMortem, *, confirm_scope: bool, err: TextIO) -> int:
+    """The checks shared by `draft` and `check`, in DESIGN §4's order after the file itself: scope, then inputs."""
+    if stop := check_scope(pm, confirmed=confirm_scope):
+        print(f"out of scope: {stop.flag}: {stop.reason}", file=err)
+        if stop.confirmable:
+            print("(pass --confirm-scope to write a bug-fix post-mortem anyway)", file=err)
+        return EXIT_SCOPE
+    if missing := check_inputs(pm):
+        for m in missing:
+            print(f"missing: {m.field}: {m.reason}", file=err)
+        return EXIT_MISSING
+    return EXIT_OK
+
+
+def _load(path: str, lang: str | None, err: TextIO) -> PostMortem | None:
+    try:
+        pm = load_postmortem(path)
+        return pm.replace(lang=lang) if lang else pm
+    except InputError as exc:
+        print(f"invalid input: {exc.field}: {exc.message}", file=err)
+        return None
+
+
+def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Render an input file to stdout, or say why not."""
+    pm = _load(args.file, args.lang, err)
+    if pm is None:
+        return EXIT_INVALID
+    if code := _gate(pm, confirm_scope=args.confirm_scope, err=err):
+        return code
+    if args.format == "markdown":
+        out.write(render_markdown(pm))
+    elif args.format == "adf":
+        adf = render_adf(pm)
+        if pm.destination == "jira_comment":
+            try:
+                jira_request(adf, session="cli", version=1)
+            except CommentTooLong as exc:
+                print(f"invalid input: too long for a Jira comment: {exc}", file=err)
+                return EXIT_INVALID
+        out.write(json.dumps(adf, ensure_ascii=False, indent=2) + "\n")
+    else:
+        out.write(json.dumps(render_slack(pm), ensure_ascii=False, indent=2) + "\n")
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Gate and tone lint only: `missing:` lines on stderr, `warning:` lines on stdout."""
+    pm = _load(args.file, args.lang, err)
+    if pm is None:
+        return EXIT_INVALID
+    code = _gate(pm, confirm_scope=args.confirm_scope, err=err)
+    if code != EXIT_SCOPE:
+        for w in lint(pm):
+            print(f"warning: {w.field}: {w.text}", file=out)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="postmortem-bot", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    draft = sub.add_parser("draft", help="render an input file (YAML or JSON, DESIGN §2 fields) to stdout")
+    check = sub.add_parser("check", help="run the evidence gate and the tone lint on an input file")
+    for p in (draft, check):
+        p.add_argument("file")
+        p.add_argument("--lang", choices=["en", "ja"], help="headings and messages (default: the file's lang)")
+        p.add_argument("--confirm-scope", action="store_true",
+                       help="confirm a customer-facing case is to be written up as a bug-fix post-mortem")
+    draft.add_argument("--format", choices=["markdown", "adf", "slack"], default="markdown")
+    draft.set_defaults(run=cmd_draft)
+    check.set_defaults(run=cmd_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    out, err = out or sys.stdout, err or sys.stderr
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace, TextIO, TextIO], int] = args.run
+    return run(args, out, err)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
