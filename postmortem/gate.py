@@ -1,0 +1,181 @@
+"""The evidence gate and the scope check: a post-mortem built on a hypothesis is worse than none (seed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from postmortem import phrases
+from postmortem.model import Lang, PostMortem, WhyMissedCategory
+from postmortem.refs import find_fix_refs
+
+#: Fields the gate asks for, in DESIGN §2 order: the four required inputs and the required sections.
+GATE_FIELDS: tuple[str, ...] = ("summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation")
+
+
+@dataclass(frozen=True)
+class Missing:
+    """One input the gate refuses without: its DESIGN §2 field and why, in the session's language."""
+
+    field: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ScopeStop:
+    """Why this is not a bug-fix post-mortem; `confirmable` says whether the person may still continue."""
+
+    flag: Literal["customer_impacting", "trivial"]
+    reason: str
+    confirmable: bool
+
+
+#: What each gate field needs, said once; every reason ends with it.
+_NEEDED: dict[str, dict[str, str]] = {
+    "summary": {
+        "en": "one paragraph on what broke for the user or workload, and one sentence on what fixed it",
+        "ja": "ユーザー／ワークロードの観点で何が壊れたのか（1段落）と、何によって修正されたのか（1文）",
+    },
+    "owner": {
+        "en": "the person or team who owns the fix (never guessed)",
+        "ja": "修正の担当者（個人またはチーム。推測では埋めません）",
+    },
+    "repro": {
+        "en": "steps the next engineer can run that reproduce it every time, or a flake at high frequency",
+        "ja": "次の担当者が実行できる決定的な再現手順、または高頻度で不安定さを再現できる手順",
+    },
+    "root_cause": {
+        "en": "the mechanism, with code identifiers, confirmed rather than suspected",
+        "ja": "仮説ではなく特定されたメカニズム（コード識別子つき）",
+    },
+    "fix_ref": {
+        "en": "the PR, commit or branch of the fix (a URL, owner/repo#N, #N, a commit SHA or a branch)",
+        "ja": "修正の PR／コミット／ブランチへの参照（URL、owner/repo#N、#N、コミット SHA、ブランチ名）",
+    },
+    "fix": {
+        "en": "what changed, and why it addresses the cause rather than hiding the symptom",
+        "ja": "何を変更したのか、なぜ症状を隠すのではなく根本原因に対処するのか",
+    },
+    "validation": {
+        "en": "the original repro, failing test or workload shown passing with the fix",
+        "ja": "元の再現手順、失敗していたテスト、またはワークロードが修正後に成功したこと",
+    },
+}
+
+#: What is wrong with the value; `{found}` is the words that showed it, as the person wrote them.
+_PROBLEM: dict[str, dict[str, str]] = {
+    "absent": {"en": "not given", "ja": "入力がありません"},
+    "placeholder": {"en": 'only a placeholder ("{found}")', "ja": "「{found}」は仮の値です"},
+    "hypothesis": {
+        "en": 'written as a hypothesis ("{found}"): the mechanism is not known',
+        "ja": "仮説として書かれています（「{found}」）。メカニズムが特定されていません",
+    },
+    "sometimes": {
+        "en": 'says only that it happens sometimes ("{found}"), with no steps',
+        "ja": "「{found}」とあるだけで、再現手順がありません",
+    },
+    "no_ref": {
+        "en": 'no PR, commit or branch found in "{found}"',
+        "ja": "「{found}」に PR／コミット／ブランチへの参照が見つかりません",
+    },
+    "pending": {
+        "en": 'says the fix is not verified yet ("{found}")',
+        "ja": "修正がまだ検証されていません（「{found}」）",
+    },
+    "category": {
+        "en": '"{found}" is not a category',
+        "ja": "「{found}」は分類ではありません",
+    },
+}
+
+_SCOPE_REASON: dict[str, dict[str, str]] = {
+    "trivial": {
+        "en": "This is marked trivial (a typo or an obvious one-line fix): the PR description is the record, "
+              "so no post-mortem is drafted.",
+        "ja": "軽微な修正（誤字、明らかな一行修正）とされています。記録には PR の説明を使うため、"
+              "事後分析は作成しません。",
+    },
+    "customer_impacting": {
+        "en": "This is marked customer-impacting: an outage needs its own incident report (timeline, impact, "
+              "paging history, communications), which a bug-fix post-mortem is not. Continue only if you "
+              "confirm that a bug-fix post-mortem is wanted as well.",
+        "ja": "顧客に影響する停止／インシデントとされています。別途インシデントレポート"
+              "（タイムライン、影響範囲、ページング履歴、コミュニケーション記録）が必要で、"
+              "バグ修正の事後分析はその代わりになりません。"
+              "バグ修正の事後分析も必要だと確認された場合にのみ続行します。",
+    },
+}
+
+
+def check_inputs(pm: PostMortem) -> list[Missing]:
+    """Every gate field absent or not acceptable, in DESIGN §2 order; empty means it may be drafted."""
+    missing: list[Missing] = []
+    for field in GATE_FIELDS:
+        reason = check_field(field, pm.text(field), pm.lang)
+        if reason is not None:
+            missing.append(Missing(field, reason))
+    return missing
+
+
+def check_field(field: str, value: str | None, lang: Lang) -> str | None:
+    """Why one field's value is not acceptable (None when it is): also used for one answer in the thread."""
+    problem = _problem(field, value)
+    if problem is None:
+        return None
+    kind, found = problem
+    text = _PROBLEM[kind][lang].format(found=_join(found, lang))
+    if field not in _NEEDED:
+        return text
+    needed = _NEEDED[field][lang]
+    return f"{text} — needed: {needed}" if lang == "en" else f"{text}。必要なもの：{needed}"
+
+
+def check_scope(pm: PostMortem, *, confirmed: bool = False) -> ScopeStop | None:
+    """Stop a post-mortem that is not for a bug fix: trivial is declined, an outage needs confirming first."""
+    if pm.trivial:
+        return ScopeStop("trivial", _SCOPE_REASON["trivial"][pm.lang], confirmable=False)
+    if pm.customer_impacting and not confirmed:
+        return ScopeStop("customer_impacting", _SCOPE_REASON["customer_impacting"][pm.lang], confirmable=True)
+    return None
+
+
+def _problem(field: str, value: str | None) -> tuple[str, list[str]] | None:
+    """The kind of problem with a value and the words that show it; None when acceptable."""
+    if field == "why_missed_category":
+        ok = value is None or value in get_args(WhyMissedCategory)
+        return None if ok else ("category", [value or ""])
+    if field not in GATE_FIELDS:
+        return None
+    if value is None or not value.strip():
+        return ("absent", [])
+    if phrases.is_placeholder(value):
+        return ("placeholder", [value.strip()])
+    if field == "root_cause" and (hedges := phrases.find(phrases.HEDGING, value)):
+        return ("hypothesis", hedges)
+    if field == "repro" and (vague := phrases.find(phrases.SOMETIMES, value)):
+        return None if phrases.has_steps(value) else ("sometimes", vague)
+    if field == "fix_ref" and not find_fix_refs(value):
+        return ("no_ref", [_clip(value)])
+    if field == "validation" and (pending := _pending(value)):
+        return ("pending", pending)
+    return None
+
+
+def _pending(value: str) -> list[str]:
+    """The not-verified-yet words, unless some other sentence shows the fix passing."""
+    pending = phrases.find(phrases.NOT_VERIFIED, value)
+    if not pending:
+        return []
+    for sentence in phrases.sentences(value):
+        if not phrases.find(phrases.NOT_VERIFIED, sentence) and phrases.find(phrases.PASSED, sentence):
+            return []
+    return pending
+
+
+def _join(found: list[str], lang: Lang) -> str:
+    return ('", "' if lang == "en" else "」「").join(found)
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,173 @@
+"""The tone lint: the seed's tone rules as warnings on a post-mortem that passed the gate; it never edits."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from postmortem import phrases
+from postmortem.model import TEXT_FIELDS, Lang, PostMortem
+from postmortem.sections import USUALLY_INCLUDED, heading
+
+#: Rule ids in the order their warnings appear within one field.
+RULES: tuple[str, ...] = (
+    "empty_section", "no_identifier", "vague_mechanism", "hedging", "blame", "advocacy", "no_scope",
+    "no_category", "item_owner", "item_tracking",
+)
+
+#: Field order of warnings: DESIGN §2.
+_FIELD_ORDER: tuple[str, ...] = (
+    "summary", "owner", "symptom", "repro", "root_cause", "why_symptom", "fix_ref", "fix", "how_found",
+    "why_missed_category", "why_missed", "validation", "validation_scope", "action_items",
+)
+
+#: Fields that must name code (seed: Root cause, Fix) and fields that must state a mechanism.
+_IDENTIFIER_FIELDS: tuple[str, ...] = ("root_cause", "fix")
+_MECHANISM_FIELDS: tuple[str, ...] = ("root_cause", "why_symptom")
+
+#: Phrase rules for prose; action items take the first two (advocacy belongs in an action item).
+_TONE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("hedging", phrases.HEDGING), ("blame", phrases.BLAME), ("advocacy", phrases.ADVOCACY),
+)
+
+_TEXTS: dict[str, dict[str, str]] = {
+    "hedging": {
+        "en": 'hedging ("{found}"): state it as fact, or leave it out',
+        "ja": "曖昧な表現（「{found}」）：断言するか、書かないでください",
+    },
+    "blame": {
+        "en": 'blame ("{found}"): describe the gap, the bug and the fix, not a person',
+        "ja": "非難（「{found}」）：個人ではなく、ギャップ・バグ・修正について書いてください",
+    },
+    "no_identifier": {
+        "en": "no code identifier: name the functions, files, fields, conditions or commit SHAs",
+        "ja": "コード識別子がありません：関数名、ファイルパス、フィールド、分岐条件、"
+              "コミット SHA などを書いてください",
+    },
+    "vague_mechanism": {
+        "en": 'vague mechanism ("{found}"): say which function skipped which event under which condition',
+        "ja": "曖昧なメカニズム（「{found}」）："
+              "どの関数がどの条件でどのイベントをスキップしたかを書いてください",
+    },
+    "advocacy": {
+        "en": 'advocacy ("{found}"): a proposal belongs in a separate document linked from an action item',
+        "ja": "主張（「{found}」）：提案は別の文書にして、対応項目からリンクしてください",
+    },
+    "no_scope": {
+        "en": "no stated scope: say what was not re-tested (configurations, workloads)",
+        "ja": "検証範囲が書かれていません：再テストしていない構成／ワークロードを書いてください",
+    },
+    "no_category": {
+        "en": "why_missed has no category: ci_gap, latent_code, workload_gap, incomplete_fix, review_miss "
+              "or no_good_reason",
+        "ja": "見逃された理由に分類がありません：ci_gap、latent_code、workload_gap、incomplete_fix、"
+              "review_miss、no_good_reason から選んでください",
+    },
+    "item_owner": {
+        "en": 'action item {n} ("{what}") has no owner',
+        "ja": "対応項目 {n}（{what}）に担当者がありません",
+    },
+    "item_tracking": {
+        "en": 'action item {n} ("{what}") has no tracking artifact (ticket, PR, test name or link)',
+        "ja": "対応項目 {n}（{what}）に追跡用の成果物（チケット、PR、テスト名、リンク）がありません",
+    },
+    "empty_section": {
+        "en": "{heading} is empty: it is usually included; add it, or leave it out on purpose",
+        "ja": "「{heading}」が空です：通常は記載します。書くか、意図して省いてください",
+    },
+}
+
+
+@dataclass(frozen=True)
+class LintWarning:
+    """One tone problem: the field to look at, the rule id and a one-line text in the session's language."""
+
+    field: str
+    rule: str
+    text: str
+
+
+def lint(pm: PostMortem) -> list[LintWarning]:
+    """Every tone warning, ordered by field (DESIGN §2), then action item, then rule."""
+    keyed: list[tuple[tuple[int, int, int], LintWarning]] = []
+
+    def warn(field: str, rule: str, item: int = -1, **values: str) -> None:
+        text = _TEXTS[rule][pm.lang].format(**values)
+        key = (_FIELD_ORDER.index(field), item, RULES.index(rule))
+        keyed.append((key, LintWarning(field, rule, text)))
+
+    for field in TEXT_FIELDS:
+        value = pm.text(field)
+        if value is None:
+            continue
+        _text_rules(pm, field, value, warn)
+    _why_missed_rules(pm, warn)
+    _validation_rules(pm, warn)
+    _action_item_rules(pm, warn)
+    for section in USUALLY_INCLUDED:
+        if _is_empty(pm, section):
+            warn(section, "empty_section", heading=heading(section, pm.lang))
+    return [w for _, w in sorted(keyed, key=lambda kw: kw[0])]
+
+
+def _text_rules(pm: PostMortem, field: str, value: str, warn: _Warn) -> None:
+    """The rules that read one text field: identifiers, mechanism, hedging, blame, advocacy."""
+    identified = phrases.has_identifier(value)
+    if field in _IDENTIFIER_FIELDS and not identified:
+        warn(field, "no_identifier")
+    vague = phrases.find(phrases.VAGUE_MECHANISM, value)
+    if field in _MECHANISM_FIELDS and not identified and vague:
+        warn(field, "vague_mechanism", found=_join(vague, pm.lang))
+    for rule, pattern in _TONE_RULES:
+        if found := phrases.find(pattern, value):
+            warn(field, rule, found=_join(found, pm.lang))
+
+
+def _why_missed_rules(pm: PostMortem, warn: _Warn) -> None:
+    if pm.why_missed is not None and pm.why_missed_category is None:
+        warn("why_missed_category", "no_category")
+
+
+def _validation_rules(pm: PostMortem, warn: _Warn) -> None:
+    """A validation needs an honest scope: `validation_scope`, or a scope sentence in the validation."""
+    if pm.validation is None or phrases.find(phrases.SCOPE_STATED, pm.validation):
+        return
+    if pm.validation_scope is None or phrases.is_placeholder(pm.validation_scope):
+        warn("validation_scope", "no_scope")
+
+
+def _action_item_rules(pm: PostMortem, warn: _Warn) -> None:
+    """Each item needs an owner and a tracking artifact; its text is tone-checked like a section."""
+    for n, item in enumerate(pm.action_items, start=1):
+        what = _clip(item.what)
+        if item.owner is None or phrases.is_placeholder(item.owner):
+            warn("action_items", "item_owner", n, n=str(n), what=what)
+        if item.tracking is None or phrases.is_placeholder(item.tracking):
+            warn("action_items", "item_tracking", n, n=str(n), what=what)
+        for rule, pattern in _TONE_RULES[:2]:
+            if found := phrases.find(pattern, item.what):
+                warn("action_items", rule, n, found=_join(found, pm.lang))
+
+
+def _is_empty(pm: PostMortem, section: str) -> bool:
+    if section == "action_items":
+        return not pm.action_items and not pm.action_items_none
+    if section == "why_missed":
+        return pm.why_missed is None and pm.why_missed_category is None
+    return pm.text(section) is None
+
+
+class _Warn(Protocol):
+    """The signature of `warn` inside `lint`, for the helpers' type hints."""
+
+    def __call__(self, field: str, rule: str, item: int = -1, **values: str) -> None: ...
+
+
+def _join(found: list[str], lang: Lang) -> str:
+    return ('", "' if lang == "en" else "」「").join(found)
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    text = re.sub(r"\s+", " ", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
