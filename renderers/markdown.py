@@ -1,0 +1,140 @@
+"""The post-mortem as Markdown, from one Jinja2 template per language; the ADF and Slack are made from it."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+
+from postmortem.model import Lang, PostMortem
+from postmortem.refs import find_fix_refs
+from postmortem.sections import ACTION_ITEMS_NONE, LABELS, SECTIONS, WHY_MISSED_LABELS
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+_SENTINEL = "pm-end-of-field-3f9c"
+_LINE_BREAK_RE = re.compile(r"(\r\n|\r|\n)")
+
+
+@functools.cache
+def _block_parser() -> MarkdownIt:
+    """Block-level parsing only: enough to see where a user's block ends, and cheap."""
+    return MarkdownIt("commonmark").disable(["inline", "text_join"])
+
+
+def contained(text: str) -> str:
+    """User text verbatim, except that a block it opens and never closes cannot swallow the sections after it.
+
+    An unclosed code fence gets its closing fence appended; an HTML block that would run to the end of the
+    document (comments, `<pre>`, `<script>`, ...) gets its `<` backslash-escaped, so it shows as text, as it
+    does in ADF and Slack anyway. Nothing else is touched.
+    """
+    if "```" not in text and "~~~" not in text and "<" not in text:
+        return text
+    for _ in range(text.count("\n") + 2):
+        tokens = _block_parser().parse(f"{text}\n\n{_SENTINEL}")
+        last = next(t for t in reversed(tokens) if t.level == 0)
+        if last.type == "paragraph_close":
+            return text
+        if last.type == "fence":
+            return f"{text}\n{last.markup}"
+        if last.type != "html_block" or last.map is None:
+            return text  # not reached: only fences and HTML blocks run to the end of a document
+        parts = _LINE_BREAK_RE.split(text)  # lines at even indexes, their breaks between
+        line = 2 * last.map[0]
+        parts[line] = parts[line].replace("<", "\\<", 1)
+        text = "".join(parts)
+    return text
+
+
+def indent_continuation(text: str, width: int) -> str:
+    """Keep a multi-line value inside its list item by indenting every line after the first."""
+    return text.replace("\n", "\n" + " " * width)
+
+
+def code_span(text: str) -> str:
+    """An inline code span holding `text` verbatim, whatever backticks it contains."""
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    ticks = "`" * (max(runs, default=0) + 1)
+    pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fix_refs(text: str) -> str:
+    """The fix reference as written, each URL made a link and each other reference inline code."""
+    out: list[str] = []
+    pos = 0
+    for ref in find_fix_refs(text):
+        start = text.find(ref.text, pos)
+        if start < 0:
+            continue
+        out.append(text[pos:start])
+        if ref.url:
+            out.append(f"<{ref.url}>")  # an autolink: the URL is its own text, no escaping needed
+        else:
+            out.append(code_span(ref.text))
+        pos = start + len(ref.text)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def labelled(text: str, label: str, colon: str = ":") -> str:
+    """A bold label before a value: on the same line when the value is one line, else above it."""
+    if "\n" in text:
+        return f"**{label}{colon}**\n\n{text}"
+    return f"**{label}{colon}** {text}"
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """One Jinja2 environment: StrictUndefined so a typo fails loudly, no autoescape (this is Markdown)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(contained=contained, fix_refs=fix_refs, code_span=code_span,
+                       labelled=labelled, indent_continuation=indent_continuation)
+    env.globals.update(LABELS=LABELS, WHY_MISSED_LABELS=WHY_MISSED_LABELS,
+                       ACTION_ITEMS_NONE=ACTION_ITEMS_NONE)
+    return env
+
+
+def _template(lang: Lang) -> jinja2.Template:
+    return environment().get_template(f"{lang}.md.j2")
+
+
+@functools.cache
+def _macros(lang: Lang) -> Any:
+    """The template's section macros, loaded once (the document part renders empty here)."""
+    return _template(lang).make_module({"doc_title": "", "sections": []})
+
+
+def section_bodies(pm: PostMortem, lang: Lang | None = None) -> list[tuple[str, str, str]]:
+    """(key, heading, Markdown body) of each section with input, in SECTIONS order; Slack renders these."""
+    lang = lang or pm.lang
+    module = _macros(lang)
+    present = []
+    for section in SECTIONS:
+        body = str(getattr(module, section.key)(pm)).strip("\n")
+        if body.strip():
+            present.append((section.key, section.heading[lang], body))
+    return present
+
+
+def title(pm: PostMortem, lang: Lang | None = None) -> str:
+    """The document title line's text (without the `# `)."""
+    return str(_macros(lang or pm.lang).title(pm)).strip()
+
+
+def render_markdown(pm: PostMortem, lang: Lang | None = None) -> str:
+    """The whole post-mortem as one Markdown document (the Jira ADF and the docs file are made from it)."""
+    lang = lang or pm.lang
+    return _template(lang).render(doc_title=title(pm, lang), sections=section_bodies(pm, lang))

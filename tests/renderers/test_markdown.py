@@ -1,0 +1,104 @@
+"""The Markdown document: section order, labels, fixed sentences, verbatim user text, golden files."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from postmortem.model import PostMortem
+from postmortem.sections import ACTION_ITEMS_NONE, SECTIONS
+from renderers.markdown import contained, render_markdown, section_bodies
+
+pytestmark = pytest.mark.unit
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+STEMS = ["cache-eviction.en", "tada-hang.ja", "refused-missing.en"]
+
+
+def check_golden(path: Path, actual: str) -> None:
+    """Compare with a golden file; UPDATE_GOLDEN=1 rewrites it instead."""
+    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+        path.write_text(actual, encoding="utf-8")
+    assert actual == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_golden_markdown(example: Callable[[str], PostMortem], stem: str) -> None:
+    check_golden(GOLDEN / f"{stem}.md", render_markdown(example(stem)))
+
+
+def test_sections_in_fixed_order_with_title(example: Callable[[str], PostMortem]) -> None:
+    pm = example("tada-hang.ja")
+    md = render_markdown(pm)
+    assert md.startswith("# 事後分析: JIRA-12345\n")
+    headings = [line[3:] for line in md.splitlines() if line.startswith("## ")]
+    assert headings == [s.heading["ja"] for s in SECTIONS]
+    assert render_markdown(pm, "en").startswith("# Post-mortem: JIRA-12345\n")
+
+
+def test_summary_ends_with_ticket_fix_ref_and_owner(example: Callable[[str], PostMortem]) -> None:
+    summary = section_bodies(example("cache-eviction.en"))[0][2]
+    assert summary.splitlines()[-1] == (
+        "**Ticket:** CACHE-88 · **Fix reference:** <https://github.com/example/storage/pull/412>"
+        " · **Owner:** Priya (storage team)"
+    )
+
+
+def test_fix_section_carries_refs_as_links_or_code() -> None:
+    refs = "org/repo#12 and https://x.example/pull/3, abc1234f"
+    pm = PostMortem(ticket="A-1", fix="Changed it.", fix_ref=refs)
+    fix = dict((k, b) for k, _, b in section_bodies(pm))["fix"]
+    assert fix.endswith("**Fix reference:** `org/repo#12` and <https://x.example/pull/3>, `abc1234f`")
+
+
+def test_optional_sections_left_out_and_nothing_invented() -> None:
+    pm = PostMortem(ticket="A-1", root_cause="`f()` returns early.")
+    md = render_markdown(pm)
+    assert md == ("# Post-mortem: A-1\n\n## Summary\n\n**Ticket:** A-1\n\n"
+                  "## Root cause\n\n`f()` returns early.\n")
+
+
+def test_action_items_only_parts_given_and_none_sentence() -> None:
+    pm = PostMortem(ticket="A-1", action_items=[{"what": "Add test", "owner": "Bo"}, {"what": "Audit",
+                                                                                      "tracking": "A-2"}])
+    items = section_bodies(pm)[-1][2]
+    assert items == "- Add test (owner: Bo)\n- Audit (tracking: A-2)"
+    none = section_bodies(PostMortem(ticket="A-1", action_items_none=True), "ja")[-1][2]
+    assert none == ACTION_ITEMS_NONE["ja"]
+
+
+def test_why_missed_label_then_text_and_validation_scope() -> None:
+    pm = PostMortem(ticket="A-1", why_missed_category="ci_gap", why_missed="No runner had it.",
+                    validation="Ran it.", validation_scope="Only x86.")
+    bodies = {k: b for k, _, b in section_bodies(pm)}
+    assert bodies["why_missed"] == "**Category:** CI gap\n\nNo runner had it."
+    assert bodies["validation"] == "Ran it.\n\n**Scope:** Only x86."
+
+
+def test_repro_verbatim_under_its_label() -> None:
+    repro = "1. `make x`\n2. run:\n\n   ```sh\n   ./go --n 3\n   ```"
+    pm = PostMortem(ticket="A-1", repro=repro)
+    assert section_bodies(pm)[1][2] == f"**Reproduction:**\n\n{repro}"
+
+
+def test_multiline_action_item_stays_in_its_list_item() -> None:
+    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do this:\n```\ncode\n```", "owner": "Bo"}])
+    tokens = MarkdownIt("commonmark").parse(section_bodies(pm)[-1][2])
+    assert [t.type for t in tokens if t.level == 0] == ["bullet_list_open", "bullet_list_close"]
+
+
+@pytest.mark.parametrize("text", ["```\nno end", "~~~~\nx\n~~~", "<!-- open", "<pre>\nx", "a\n\n<script>"])
+def test_unclosed_blocks_cannot_swallow_later_sections(text: str) -> None:
+    pm = PostMortem(ticket="A-1", symptom=text, root_cause="`cause`")
+    tokens = MarkdownIt("commonmark").parse(render_markdown(pm))
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings == ["Post-mortem: A-1", "Summary", "Symptom", "Root cause"]
+
+
+def test_contained_leaves_closed_blocks_and_markdown_alone() -> None:
+    text = "**b** `c`\n\n```py\nx\n```\n\n<!-- ok -->\n- <b>x</b>"
+    assert contained(text) == text
