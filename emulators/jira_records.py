@@ -1,0 +1,129 @@
+"""What the Jira emulator stores and records, and the error bodies it answers with, as Jira shapes them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulators.http import JSON_CONTENT_TYPE, Response, json_response
+
+#: Jira Cloud refuses comments longer than this (documented limit, in characters).
+COMMENT_LIMIT = 32_767
+#: Jira Cloud's limit on one entity property value, in bytes of JSON.
+PROPERTY_VALUE_LIMIT = 32_768
+#: Default page size of GET /issue/{key}/comment in Jira Cloud's documentation.
+DEFAULT_MAX_RESULTS = 5000
+
+
+@dataclass
+class JiraIssue:
+    """One issue the tests registered with `add_issue`."""
+
+    id: str
+    key: str
+    summary: str
+    issue_type: str
+    status: str
+    assignee_account_id: str | None
+    assignee_email_hidden: bool = False
+
+
+@dataclass
+class JiraComment:
+    """A stored comment with its properties and the exact bytes of the request that created it."""
+
+    id: str
+    issue_key: str
+    body: Any
+    properties: list[dict[str, Any]]
+    raw: bytes
+    created: str
+    author: dict[str, Any]
+
+    @property
+    def property_map(self) -> dict[str, Any]:
+        """Properties by key."""
+        return {p["key"]: p["value"] for p in self.properties}
+
+
+@dataclass
+class PostAttempt:
+    """Every POST the emulator received, failed ones included, with its raw body and the status answered."""
+
+    path: str
+    query: dict[str, list[str]]
+    body: bytes
+    status: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Injection:
+    """One queued fault for a (method, path): an error status, a delay, or a reply stalled after storing."""
+
+    status: int | None = None
+    retry_after: int | None = None
+    rate_limit_reason: str | None = None
+    body: Any = None
+    timeout_after_store: bool = False
+    stall: float | None = 30.0
+    delay: float | None = None
+
+
+_DEFAULT_MESSAGES = {
+    400: "Bad request.",
+    401: "You are not authenticated. Authentication required to perform this operation.",
+    403: "You do not have permission to perform this operation.",
+    404: "Issue does not exist or you do not have permission to see it.",
+    429: "Rate limit exceeded.",
+    500: "Internal server error.",
+    502: "Bad gateway.",
+    503: "Service unavailable.",
+}
+
+
+def jira_error(status: int, *messages: str, errors: dict[str, str] | None = None,
+               headers: dict[str, str] | None = None) -> Response:
+    """An error answer in Jira's `{"errorMessages": [...], "errors": {...}}` shape."""
+    listed = list(messages) if messages or errors else [_DEFAULT_MESSAGES.get(status, "Error.")]
+    return json_response(status, {"errorMessages": listed, "errors": errors or {}}, headers=headers,
+                         content_type=JSON_CONTENT_TYPE)
+
+
+def injected_error(injection: Injection) -> Response:
+    """The reply an injected fault asks for; 429 carries Retry-After and RateLimit-Reason as Jira sends."""
+    status = injection.status or 503
+    headers: dict[str, str] = {}
+    if status == 429:
+        headers["Retry-After"] = str(1 if injection.retry_after is None else injection.retry_after)
+        headers["RateLimit-Reason"] = injection.rate_limit_reason or "jira-burst-based"
+    elif injection.retry_after is not None:
+        headers["Retry-After"] = str(injection.retry_after)
+    if injection.body is not None:
+        return json_response(status, injection.body, headers=headers, content_type=JSON_CONTENT_TYPE)
+    return jira_error(status, headers=headers)
+
+
+def adf_text_length(node: Any) -> int:
+    """Characters of text an ADF document carries (the alternative measure of the comment limit)."""
+    if isinstance(node, list):
+        return sum(adf_text_length(n) for n in node)
+    if isinstance(node, dict):
+        own = len(node["text"]) if node.get("type") == "text" and isinstance(node.get("text"), str) else 0
+        return own + adf_text_length(node.get("content", []))
+    return 0
+
+
+def property_problem(properties: Any) -> str | None:
+    """Why Jira would refuse these comment properties, or None."""
+    if not isinstance(properties, list):
+        return "properties must be a list of {key, value}."
+    for prop in properties:
+        if not isinstance(prop, dict) or not isinstance(prop.get("key"), str) or "value" not in prop:
+            return "Each property needs a string key and a value."
+        if not 0 < len(prop["key"]) <= 255:
+            return "The property key must be between 1 and 255 characters."
+        if len(json.dumps(prop["value"]).encode()) > PROPERTY_VALUE_LIMIT:
+            return "The property value is too large."
+    return None
