@@ -1,0 +1,203 @@
+"""One `/post-mortem` run as data: its states, the allowed transitions, who may approve (pure)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from postmortem.model import Lang
+
+
+class State(StrEnum):
+    """Where a session is (DESIGN §3): collecting → scope_check → rendering → drafted → posting → posted."""
+
+    collecting = "collecting"
+    scope_check = "scope_check"
+    rendering = "rendering"
+    drafted = "drafted"
+    posting = "posting"
+    posted = "posted"
+    failed = "failed"
+    cancelled = "cancelled"
+    expired = "expired"
+
+
+S = State
+
+#: States nothing leaves; no write changes a session in one: the record of what happened stays.
+FINAL_STATES: frozenset[State] = frozenset({S.posted, S.cancelled, S.expired})
+
+#: States after an approval was accepted: edits are refused politely (DESIGN §3).
+APPROVED_STATES: frozenset[State] = frozenset({S.posting, S.posted})
+
+#: Every allowed transition, written out. A session never "moves" to the state it is in.
+#: drafted → collecting / scope_check: the Edit modal emptied a required input or set a scope flag.
+#: posting has no way to cancelled / expired: the post may be in flight; it ends in posted or failed.
+#: failed → posting (a failed post, on Retry) and failed → rendering (a failed render) are told apart by
+#: `approved_version` in `valid_move`.
+TRANSITIONS: dict[State, frozenset[State]] = {
+    S.collecting: frozenset({S.scope_check, S.rendering, S.cancelled, S.expired}),
+    S.scope_check: frozenset({S.collecting, S.rendering, S.cancelled, S.expired}),
+    S.rendering: frozenset({S.drafted, S.failed, S.cancelled, S.expired}),
+    S.drafted: frozenset({S.rendering, S.posting, S.collecting, S.scope_check, S.cancelled, S.expired}),
+    S.posting: frozenset({S.posted, S.failed}),
+    S.failed: frozenset({S.posting, S.rendering, S.cancelled, S.expired}),
+    S.posted: frozenset(),
+    S.cancelled: frozenset(),
+    S.expired: frozenset(),
+}
+
+#: Session ids go into Redis keys, RQ job ids and Jira comment properties: letters, digits, `_`, `-`.
+SESSION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+#: Revisions that just re-render; from the next one on the bot first asks which section is wrong (seed).
+FREE_REVISIONS = 2
+
+
+def new_session_id() -> str:
+    """A fresh, URL- and RQ-safe session id."""
+    return secrets.token_hex(8)
+
+
+class Draft(BaseModel):
+    """One rendered version: the digests of what was shown, so the bytes posted are the bytes approved."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: int = Field(ge=1)
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    body_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    shown_at: float | None = None
+    message_ts: str | None = None
+
+
+class Session(BaseModel):
+    """Everything the bot knows about one run; stored as JSON in Redis so any replica can continue it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(default_factory=new_session_id, pattern=SESSION_ID_RE.pattern)
+    state: State = S.collecting
+    ticket: str
+    requester: str = Field(min_length=1)
+    channel: str = Field(min_length=1)
+    thread_ts: str | None = None
+    lang: Lang = "en"
+    pm: dict[str, Any] = Field(default_factory=dict)
+    version: int = Field(default=0, ge=0)
+    drafts: tuple[Draft, ...] = ()
+    pending_field: str | None = None
+    asked_optional: bool = False
+    listed_missing: bool = False
+    skipped: frozenset[str] = frozenset()
+    scope_confirmed: bool = False
+    revision_requests: int = Field(default=0, ge=0)
+    awaiting_revision_target: bool = False
+    approved_version: int | None = None
+    approved_by: str | None = None
+    comment_id: str | None = None
+    comment_url: str | None = None
+    error: str | None = None
+    created_at: float = Field(default_factory=time.time)
+    updated_at: float = Field(default_factory=time.time)
+
+    def with_changes(self, **changes: Any) -> Session:
+        """A validated copy with some fields changed (the model is frozen)."""
+        return Session.model_validate({**self.model_dump(), **changes})
+
+    def draft(self, version: int) -> Draft | None:
+        """The draft record of one version, if it was rendered."""
+        return next((d for d in self.drafts if d.version == version), None)
+
+    def shown_version(self, reply_ts: float) -> int | None:
+        """The latest version whose draft was shown at or before a reply: what that reply can approve."""
+        shown = [d.version for d in self.drafts if d.shown_at is not None and d.shown_at <= reply_ts]
+        return max(shown, default=None)
+
+    @property
+    def is_final(self) -> bool:
+        """True once nothing can change the session any more."""
+        return self.state in FINAL_STATES
+
+
+def allowed(from_state: State, to_state: State) -> bool:
+    """Whether the table allows this move at all."""
+    return to_state in TRANSITIONS[from_state]
+
+
+#: Fields that name the run; no update changes them.
+_IDENTITY = ("id", "requester", "channel", "created_at")
+
+#: The record of what was approved (DESIGN §3): fixed once an approval is accepted.
+_APPROVED = ("pm", "ticket", "lang", "version", "drafts", "approved_version", "approved_by")
+
+
+def valid_move(before: Session, after: Session) -> bool:
+    """The table plus the guards that need both sides: posting needs a bound approval of a shown draft."""
+    if _changed(before, after, _IDENTITY):
+        return False
+    if before.is_final:
+        return False
+    if before.approved_version is not None and _changed(before, after, _APPROVED):
+        return False
+    if before.state is after.state:
+        return True
+    if not allowed(before.state, after.state):
+        return False
+    if after.state is S.posting:
+        return _approved_draft_shown(after) and (
+            before.state is not S.drafted or after.approved_version == before.version
+        )
+    if after.state is S.rendering:  # a new version, or the same one again after a failed render
+        if before.state is S.failed:
+            return before.approved_version is None and after.version == before.version
+        return after.version == before.version + 1
+    if after.state is S.posted:
+        return bool(after.comment_id and after.comment_url)
+    if after.state is S.drafted:
+        draft = after.draft(after.version)
+        return draft is not None and draft.shown_at is not None
+    return True
+
+
+def _changed(before: Session, after: Session, fields: tuple[str, ...]) -> bool:
+    return any(getattr(before, f) != getattr(after, f) for f in fields)
+
+
+def _approved_draft_shown(session: Session) -> bool:
+    if session.approved_version is None or not session.approved_by:
+        return False
+    draft = session.draft(session.approved_version)
+    return draft is not None and draft.shown_at is not None
+
+
+def may_approve(session: Session, user: str, approvers: frozenset[str]) -> bool:
+    """The requester, or one of the configured approvers (POSTMORTEM_APPROVERS), may approve a draft."""
+    return bool(user) and (user == session.requester or user in approvers)
+
+
+def revision_step(session: Session) -> Literal["rerender", "ask_target"]:
+    """Seed: a first and second revision just re-render; from the third on, first ask which section is wrong.
+
+    The handler sets `awaiting_revision_target` when this says "ask_target"; the next revision after the
+    person names a section re-renders (and clears the flag), so every revision past the second asks once.
+    """
+    if session.revision_requests >= FREE_REVISIONS and not session.awaiting_revision_target:
+        return "ask_target"
+    return "rerender"
+
+
+def begin_render(session: Session) -> Session | None:
+    """The session moved to rendering: a new version, or the same one when retrying a failed render."""
+    if session.state is S.failed:
+        if session.approved_version is not None:
+            return None
+        return session.with_changes(state=S.rendering, error=None)
+    if not allowed(session.state, S.rendering):
+        return None
+    return session.with_changes(state=S.rendering, version=session.version + 1, error=None)

@@ -1,0 +1,119 @@
+"""The reply classifier: explicit approval only, in both languages, and the near misses that must not post."""
+
+from __future__ import annotations
+
+import pytest
+
+from postmortem.approval import REPLY_FIELDS, Kind, Reply, classify_reply
+from postmortem.model import TEXT_FIELDS
+
+pytestmark = pytest.mark.unit
+
+APPROVALS = [
+    "yes", "Yes", "YES", "Yes!", "yes.", "yes 👍", "yes :+1:", "yes :+1::skin-tone-2:", "👍 yes",
+    "yes please", "Yes, please!", "post it", "POST IT.", "please post it", "post it please",
+    "go ahead", "Go ahead :+1:", "go ahead, please", "ok post it", "OK, post it.", "okay go ahead",
+    "yes, post it", "yes please post it", "ｙｅｓ", "  yes  ", "yes!!", "yes ✅",
+    "<@U123ABC> yes", "<@U123ABC|bot> post it", "@bot yes", "@bot, go ahead", "<@U1> <@U2> yes",
+    "はい", "はい。", "はい！", "はい!", "はい🙏", "はい、投稿してください", "はい 投稿してください",
+    "投稿してください", "投稿してください。", "投稿して下さい", "投稿してください🙏", "進めてください",
+    "進めてください！", "はい、進めてください。", "はい、お願いします", "はい :pray:",
+]
+
+NOT_APPROVALS = [
+    # near misses in English
+    "yes but fix the summary", "not yet", "no", "nope", "yes?", "post it?", "go ahead?", "Yes ?",
+    "don't post it", "do not post it", "yesterday", "yess", "ye s", "go ahead and fix X", "post it now",
+    "post it to wiki", "ok", "okay", "lgtm", "sure", "y", "please", "yes no", "no, yes", "yes post",
+    "> yes", "&gt; yes", "yes :)", "I said yes earlier", "is it ok to post it", "",
+    "   ", ":+1:", "👍",
+    # near misses in Japanese
+    "お願いします", "はい？", "はい?", "はい、でも概要を直して", "投稿しないでください", "投稿して", "進めて",
+    "いいえ", "まだです", "はいはい", "投稿してください？", "投稿をお願いします", "はいですか",
+]
+
+
+@pytest.mark.parametrize("text", APPROVALS)
+def test_explicit_approvals(text: str) -> None:
+    assert classify_reply(text) == Reply(Kind.approve)
+
+
+@pytest.mark.parametrize("text", NOT_APPROVALS)
+def test_near_misses_are_not_approvals(text: str) -> None:
+    assert classify_reply(text).kind is not Kind.approve
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("cancel", Kind.cancel), ("Cancel.", Kind.cancel), ("please cancel", Kind.cancel),
+        ("キャンセル", Kind.cancel), ("中止", Kind.cancel), ("中止してください", Kind.cancel),
+        ("ｷｬﾝｾﾙ", Kind.cancel), ("cancel?", Kind.other), ("cancel the meeting", Kind.other),
+        ("continue", Kind.continue_), ("Continue!", Kind.continue_), ("続行", Kind.continue_),
+        ("続けてください", Kind.continue_), ("続行します", Kind.continue_), ("continue?", Kind.other),
+        ("skip", Kind.skip), ("Skip.", Kind.skip), ("スキップ", Kind.skip), ("スキップしてください", Kind.skip),
+        ("skip?", Kind.other),
+    ],
+)
+def test_commands(text: str, kind: Kind) -> None:
+    assert classify_reply(text).kind is kind
+
+
+def test_skip_may_name_a_field() -> None:
+    assert classify_reply("skip how_found") == Reply(Kind.skip, "how_found")
+    assert classify_reply("skip everything").kind is Kind.other
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("summary: The cache evicted hot keys.", "summary", "The cache evicted hot keys."),
+        ("Root_Cause:  `evict()` skips the LRU tail ", "root_cause", "`evict()` skips the LRU tail"),
+        ("<@U1> owner: Alex (cache team)", "owner", "Alex (cache team)"),
+        ("fix_ref: <https://github.com/o/r/pull/7|o/r#7>", "fix_ref", "https://github.com/o/r/pull/7"),
+        ("validation: a &lt; b &amp;&amp; c &gt; d", "validation", "a < b && c > d"),
+        ("repro：make test", "repro", "make test"),
+        ("*symptom*: line 1\nline 2", "symptom", "line 1\nline 2"),
+        ("lang: ja", "lang", "ja"),
+        ("destination: wiki", "destination", "wiki"),
+        ("why_missed_category: ci_gap", "why_missed_category", "ci_gap"),
+        ("action_items: add test | Alex | JIRA-2", "action_items", "add test | Alex | JIRA-2"),
+    ],
+)
+def test_field_answers(text: str, field: str, value: str) -> None:
+    assert classify_reply(text) == Reply(Kind.field_answer, field, value)
+
+
+@pytest.mark.parametrize(
+    "text", ["foo: bar", "ticket: PROJ-2", "trivial: true", "note: yes", "https://example.com", "summary:", "fix:  "]
+)
+def test_unknown_or_empty_fields_are_other(text: str) -> None:
+    assert classify_reply(text).kind is Kind.other
+
+
+def test_field_answer_wins_over_words_that_look_like_commands() -> None:
+    assert classify_reply("summary: yes") == Reply(Kind.field_answer, "summary", "yes")
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("yes but fix the summary", "summary"),
+        ("go ahead and fix X", None),
+        ("please reword the root cause", "root_cause"),
+        ("can you change why it was missed?", "why_missed"),
+        ("the fix section is wrong, please change it", "fix"),
+        ("revise", None),
+        ("概要を直してください", "summary"),
+        ("根本原因を修正してください", "root_cause"),
+        ("はい、でも概要を直して", "summary"),
+        ("検証範囲を追加して", "validation_scope"),
+    ],
+)
+def test_revision_requests_name_a_section_when_they_can(text: str, field: str | None) -> None:
+    assert classify_reply(text) == Reply(Kind.revise, field)
+
+
+def test_reply_fields_are_design_fields() -> None:
+    assert set(TEXT_FIELDS) < set(REPLY_FIELDS)
+    assert "ticket" not in REPLY_FIELDS and "customer_impacting" not in REPLY_FIELDS
