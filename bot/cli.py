@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from bot.settings import ConfigError, Settings, load_settings
 from postmortem.gate import check_inputs, check_scope
 from postmortem.lint import lint
 from postmortem.model import InputError, PostMortem, load_postmortem
@@ -77,6 +79,40 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return code
 
 
+def _settings(err: TextIO) -> Settings | None:
+    try:
+        return load_settings()
+    except ConfigError as exc:
+        print(f"configuration error: {exc}", file=err)
+        return None
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The bot process."""
+    if (settings := _settings(err)) is None:
+        return EXIT_INVALID
+    from bot.run import serve
+
+    _logging()
+    serve(settings, host=args.host)
+    return EXIT_OK
+
+
+def cmd_worker(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The worker process."""
+    if (settings := _settings(err)) is None:
+        return EXIT_INVALID
+    from bot.run import work
+
+    _logging()
+    work(settings, burst=args.burst)
+    return EXIT_OK
+
+
+def _logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="postmortem-bot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -90,6 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
     draft.add_argument("--format", choices=["markdown", "adf", "slack"], default="markdown")
     draft.set_defaults(run=cmd_draft)
     check.set_defaults(run=cmd_check)
+    serve = sub.add_parser("serve", help="run the Slack app (HTTP on PORT, or Socket Mode with SLACK_APP_TOKEN)")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on in HTTP mode")
+    serve.set_defaults(run=cmd_serve)
+    worker = sub.add_parser("worker", help="run an RQ worker on the bot's queue")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.set_defaults(run=cmd_worker)
     return parser
 
 

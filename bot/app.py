@@ -1,0 +1,71 @@
+"""The app factory: Settings in, the Bolt app and its ASGI server app out; nothing connects at import."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from bot.settings import Settings
+from handlers.deps import Deps
+from handlers.listeners import register
+from postmortem.store import SessionStore, connect
+from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Service:
+    """The built bot: the Bolt app (also for Socket Mode) and the HTTP app that serves it."""
+
+    bolt: AsyncApp
+    http: Starlette
+    redis: redis.Redis
+
+
+def job_queue(conn: redis.Redis, name: str = QUEUE_NAME) -> Queue:
+    """The RQ queue the bot and the worker share; JSON arguments, never pickle."""
+    return Queue(name, connection=conn, serializer=JSONSerializer)
+
+
+def handoff_queue(conn: redis.Redis) -> Queue:
+    return job_queue(conn, HANDOFF_QUEUE_NAME)
+
+
+def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> Service:
+    """Build the Bolt app with its listeners and the Starlette app for HTTP mode."""
+    conn = redis_conn or connect(settings.redis_url)
+    client = AsyncWebClient(token=settings.slack_bot_token.get_secret_value(), base_url=settings.slack_api_url)
+    bolt = AsyncApp(
+        client=client,
+        signing_secret=settings.slack_signing_secret.get_secret_value(),
+        process_before_response=True,
+    )
+    deps = Deps(store=SessionStore(conn), queue=job_queue(conn), approvers=settings.postmortem_approvers,
+                default_lang=settings.postmortem_lang)
+    register(bolt, deps)
+    handler = AsyncSlackRequestHandler(bolt)
+
+    async def slack_events(request: Request) -> Response:
+        return await handler.handle(request)
+
+    async def healthz(_: Request) -> Response:
+        try:
+            conn.ping()
+        except (redis.ConnectionError, redis.TimeoutError):
+            return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
+        return JSONResponse({"ok": True})
+
+    routes = [Route("/slack/events", slack_events, methods=["POST"]), Route("/healthz", healthz, methods=["GET"])]
+    return Service(bolt=bolt, http=Starlette(routes=routes), redis=conn)

@@ -1,0 +1,142 @@
+"""The whole service on one machine: Slack and Jira emulators, `serve` and `worker` as real processes.
+
+The end-to-end tests and `postmortem-bot demo` both run on this, so the demo shows what the tests prove.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from emulators.driver import SlackDriver
+from emulators.jira_cloud import JiraEmulator
+from emulators.slack_api import SlackEmulator
+
+SIGNING_SECRET = "local-signing-secret"
+BOT_TOKEN = "xoxb-local-bot-token"
+JIRA_EMAIL = "postmortem-bot@example.com"
+JIRA_TOKEN = "local-jira-api-token"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Process:
+    """A child process whose output is collected line by line (and can be waited on for a line)."""
+
+    name: str
+    popen: subprocess.Popen[str]
+    lines: list[str] = field(default_factory=list)
+    _seen: threading.Condition = field(default_factory=threading.Condition)
+
+    def start_reader(self) -> None:
+        threading.Thread(target=self._read, daemon=True, name=f"{self.name}-output").start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            with self._seen:
+                self.lines.append(line.rstrip("\n"))
+                self._seen.notify_all()
+        with self._seen:
+            self._seen.notify_all()
+
+    def wait_for_line(self, needle: str, timeout: float = 30.0) -> str:
+        """Block until a line containing `needle` was printed (or the process ended: RuntimeError)."""
+        with self._seen:
+            found = self._seen.wait_for(
+                lambda: any(needle in ln for ln in self.lines) or self.popen.poll() is not None, timeout)
+            hit = next((ln for ln in self.lines if needle in ln), None)
+        if hit is None:
+            tail = "\n".join(self.lines[-30:])
+            state = "exited" if self.popen.poll() is not None else ("timed out" if not found else "ended")
+            raise RuntimeError(f"{self.name} {state} before printing {needle!r}:\n{tail}")
+        return hit
+
+    def stop(self, *, kill: bool = False) -> None:
+        if self.popen.poll() is None:
+            (self.popen.kill if kill else self.popen.terminate)()
+            try:
+                self.popen.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait(timeout=10)
+
+
+@dataclass
+class LocalStack:
+    """Emulators in this process, bot and worker as child processes, all on loopback."""
+
+    redis_url: str
+    extra_env: dict[str, str] = field(default_factory=dict)
+    slack: SlackEmulator = field(default_factory=lambda: SlackEmulator(bot_token=BOT_TOKEN))
+    jira: JiraEmulator = field(default_factory=lambda: JiraEmulator(email=JIRA_EMAIL, api_token=JIRA_TOKEN))
+    port: int = field(default_factory=free_port)
+    processes: dict[str, Process] = field(default_factory=dict)
+
+    @property
+    def bot_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        """The environment `serve` and `worker` get: everything points at loopback."""
+        keep = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "JIRA_", "POSTMORTEM_"))}
+        return {**keep, "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+                "SLACK_API_URL": self.slack.base_url, "JIRA_URL": self.jira.base_url, "JIRA_EMAIL": JIRA_EMAIL,
+                "JIRA_API_TOKEN": JIRA_TOKEN, "REDIS_URL": self.redis_url, "PORT": str(self.port),
+                "PYTHONUNBUFFERED": "1", **self.extra_env}
+
+    def start(self) -> LocalStack:
+        self.slack.start()
+        self.jira.start()
+        self.start_process("serve", "--host", "127.0.0.1")
+        self.processes["serve"].wait_for_line("Uvicorn running on")
+        self.start_worker()
+        return self
+
+    def start_worker(self, name: str = "worker") -> Process:
+        process = self.start_process(name, cmd="worker")
+        process.wait_for_line("Listening on")
+        return process
+
+    def start_process(self, name: str, *args: str, cmd: str | None = None) -> Process:
+        popen = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", cmd or name, *args], env=self.env(), cwd=Path.cwd(),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+        )
+        process = Process(name, popen)
+        process.start_reader()
+        self.processes[name] = process
+        return process
+
+    def driver(self) -> SlackDriver:
+        return SlackDriver(f"{self.bot_url}/slack/events", SIGNING_SECRET, slack=self.slack)
+
+    def logs(self) -> str:
+        return "\n".join(f"[{name}] {line}" for name, p in self.processes.items() for line in p.lines)
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            process.stop()
+        self.slack.stop()
+        self.jira.stop()
+
+
+@contextmanager
+def local_stack(redis_url: str, **env: str) -> Iterator[LocalStack]:
+    stack = LocalStack(redis_url=redis_url, extra_env=env)
+    try:
+        yield stack.start()
+    finally:
+        stack.stop()

@@ -1,0 +1,182 @@
+"""The synchronous middle of each listener: parse, make one atomic state change, enqueue the effects.
+
+Listeners (handlers/listeners.py) ack and run these in a thread; nothing here calls Slack or Jira.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict
+from typing import Any
+
+from handlers.deps import EVENT_DEDUP_SECONDS, Deps
+from postmortem.conversation import Effect, Outcome, on_edit, on_reply
+from postmortem.model import InputError, parse_postmortem
+from postmortem.session import S, Session, may_approve, revision_step
+from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
+
+log = logging.getLogger(__name__)
+
+#: Sessions a person can still cancel (an approved post is never cancelled mid-flight).
+CANCELLABLE = frozenset({S.collecting, S.scope_check, S.rendering, S.drafted, S.failed})
+
+
+def open_view(*, ticket: str | None, channel: str, lang: str) -> dict[str, Any]:
+    """The modal for a new post-mortem; the channel rides along in private_metadata."""
+    meta = json.dumps({"channel": channel, "lang": lang})
+    return build_modal(ticket=ticket, lang=lang, private_metadata=meta)  # type: ignore[arg-type]
+
+
+def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | None:
+    """A submitted modal: a new session (or an edit); field errors keyed by block_id, or None when accepted."""
+    meta = _metadata(view)
+    if meta.get("session"):
+        return _submit_edit(deps, user=user, session_id=str(meta["session"]), view=view)
+    fields, errors = fields_from_view_state(view.get("state", {}).get("values", {}))
+    if errors:
+        return errors
+    ticket = fields.pop("ticket", None)
+    lang = fields.pop("lang", None) or meta.get("lang") or deps.default_lang or "en"
+    try:
+        parse_postmortem({**fields, "ticket": ticket, "lang": lang})
+    except InputError as exc:
+        return {_block_of(exc.field): exc.message}
+    if not meta.get("channel"):
+        return {"ticket": "This form lost its channel; run /post-mortem again."}
+    session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
+    deps.store.create(session)
+    deps.enqueue("advance", session.id)
+    return None
+
+
+def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]) -> dict[str, str] | None:
+    session = deps.store.get(session_id)
+    if session is None or not may_approve(session, user, deps.approvers):
+        return {"ticket": "This post-mortem session has ended, or you cannot edit it."}
+    previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
+    fields, errors = fields_from_view_state(view.get("state", {}).get("values", {}), previous=previous)
+    if errors:
+        return errors
+    _apply(deps, session_id, lambda s: on_edit(s, dict(fields)))
+    return None
+
+
+def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: str, ts: str,
+                 event_id: str | None) -> None:
+    """A message in a thread: if it is a session's thread, decide what it means and act once."""
+    session = deps.store.find_by_thread(channel, thread_ts)
+    if session is None:
+        return
+    if event_id and not deps.store.claim_once(f"event:{event_id}", EVENT_DEDUP_SECONDS):
+        log.info("event %s already handled (Slack retry)", event_id)
+        return
+    _apply(deps, session.id,
+           lambda s: on_reply(s, text, user=user, approvers=deps.approvers, ts=float(ts)))
+
+
+def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | None:
+    """The Edit button: the prefilled modal, or None after telling the person why not (third revision...)."""
+    session = deps.store.get(session_id)
+    if session is None:
+        return None
+    if not may_approve(session, user, deps.approvers):
+        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
+        return None
+    if session.approved_version is not None or session.state not in (S.drafted, S.failed):
+        _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version or 0})])
+        return None
+    if revision_step(session) == "ask_target":
+        asked = deps.store.update(session.id, lambda s: s.with_changes(
+            awaiting_revision_target=True, revision_requests=s.revision_requests + 1))
+        if asked is not None:
+            _enqueue(deps, session.id, [Effect("say", "third_revision")])
+        return None
+    values = {**session.pm, "ticket": session.ticket, "lang": session.lang}
+    meta = json.dumps({"session": session.id, "channel": session.channel})
+    return build_modal(ticket=session.ticket, values=values, lang=session.lang, private_metadata=meta)
+
+
+def cancel(deps: Deps, *, session_id: str, user: str) -> None:
+    """The Cancel button."""
+    session = deps.store.get(session_id)
+    if session is None:
+        return
+    if not may_approve(session, user, deps.approvers):
+        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
+    elif deps.store.transition(session.id, CANCELLABLE, S.cancelled, pending_field=None) is not None:
+        _enqueue(deps, session.id, [Effect("say", "cancelled")])
+    elif session.approved_version is not None:
+        _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version})])
+
+
+def retry(deps: Deps, *, session_id: str, user: str) -> None:
+    """The Retry button after a failure: post the same approved bytes again, or render again."""
+    session = deps.store.get(session_id)
+    if session is None:
+        return
+    if not may_approve(session, user, deps.approvers):
+        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
+        return
+    retried = deps.store.retry(session.id)
+    if retried is not None and retried.state is S.posting and retried.approved_version is not None:
+        _enqueue(deps, session.id, [Effect("post", version=retried.approved_version)])
+    elif retried is not None:
+        _enqueue(deps, session.id, [Effect("render")])
+
+
+def handoff(deps: Deps, *, session_id: str, user: str) -> None:
+    """The hand-off button: only ever on a click (never automatic)."""
+    deps.enqueue("handoff", session_id, user)
+
+
+def _apply(deps: Deps, session_id: str, step: Any) -> None:
+    """Run a pure step inside the atomic update, then bind an approval and enqueue what it decided."""
+    outcomes: list[Outcome] = []
+
+    def mutate(current: Session) -> Session | None:
+        outcomes.append(step(current))
+        return outcomes[-1].session
+
+    stored = deps.store.update(session_id, mutate)
+    if not outcomes or (outcomes[-1].session is not None and stored is None):
+        return
+    effects: list[Effect] = []
+    for effect in outcomes[-1].effects:
+        effects += _approve(deps, session_id, effect) if effect.kind == "approve" else [effect]
+    _enqueue(deps, session_id, effects)
+
+
+def _approve(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
+    """Bind the approval to the version shown, once (drafted → posting); a repeat is told, not posted."""
+    user, version = effect.user or "", effect.version or 0
+    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers)
+    if approved is None:
+        return [Effect("say", "already_approved", {"version": version})]
+    posting = Effect("say", "posting", {"user": user, "version": version, "ticket": approved.ticket})
+    return [posting, Effect("post", version=version)]
+
+
+def _ephemeral_only(session: Session, user: str) -> Effect:
+    return Effect("ephemeral", "only_approvers", {"requester": session.requester}, user=user)
+
+
+def _enqueue(deps: Deps, session_id: str, effects: list[Effect]) -> None:
+    if effects:
+        deps.enqueue("perform", session_id, [asdict(e) for e in effects])
+
+
+def _block_of(field: str) -> str:
+    """The modal block that shows an error about a model field."""
+    name = field.split(".")[0]
+    if name in SCOPE_FLAGS:
+        return SCOPE_BLOCK
+    return name if name in INPUT_FIELDS else "ticket"
+
+
+def _metadata(view: dict[str, Any]) -> dict[str, Any]:
+    try:
+        meta = json.loads(view.get("private_metadata") or "{}")
+    except ValueError:
+        return {}
+    return meta if isinstance(meta, dict) else {}

@@ -1,0 +1,113 @@
+"""The Slack listeners, registered in one place: ack first, then hand the payload to handlers/flow.py.
+
+Every listener runs with `process_before_response=True`: nothing slow happens before the ack except
+Redis calls, which have short timeouts; the store runs in a worker thread so the event loop never blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis
+from slack_bolt.async_app import AsyncAck, AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from handlers import flow
+from handlers.deps import Deps
+from postmortem.messages import say
+from renderers.modal import CALLBACK_ID
+from renderers.prompts import ACTION_CANCEL, ACTION_EDIT, ACTION_HANDOFF, ACTION_RETRY
+
+log = logging.getLogger(__name__)
+
+#: The first word of `/post-mortem PROJ-123`; the modal validates it.
+_FIRST_WORD = re.compile(r"\S+")
+
+#: Failures of the store that mean "the service is unavailable", not a bug.
+STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
+
+
+def register(app: AsyncApp, deps: Deps) -> None:
+    """Attach every listener to the app."""
+
+    async def ack_command(ack: AsyncAck) -> None:
+        await ack()
+
+    async def open_modal(body: dict[str, Any], client: AsyncWebClient) -> None:
+        match = _FIRST_WORD.search(body.get("text") or "")
+        lang = deps.default_lang or await _user_lang(client, str(body.get("user_id", "")))
+        view = flow.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")),
+                              lang=lang)
+        await client.views_open(trigger_id=body["trigger_id"], view=view)
+
+    async def on_submit(ack: AsyncAck, body: dict[str, Any]) -> None:
+        user = str(body.get("user", {}).get("id", ""))
+        try:
+            errors = await asyncio.to_thread(flow.submit, deps, user=user, view=body.get("view") or {})
+        except STORE_DOWN:
+            log.exception("store unavailable on modal submit")
+            errors = {"ticket": say("unavailable", deps.default_lang or "en")}
+        if errors:
+            await ack(response_action="errors", errors=errors)
+        else:
+            await ack()
+
+    async def on_message(body: dict[str, Any], event: dict[str, Any]) -> None:
+        thread_ts, ts = event.get("thread_ts"), event.get("ts")
+        if event.get("subtype") or event.get("bot_id") or not thread_ts or thread_ts == ts or not event.get("user"):
+            return
+        await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")), thread_ts=str(thread_ts),
+                     user=str(event["user"]), text=str(event.get("text") or ""), ts=str(ts),
+                     event_id=body.get("event_id"))
+
+    def button(action: Callable[..., None]) -> Callable[[AsyncAck, dict[str, Any]], Awaitable[None]]:
+        async def listener(ack: AsyncAck, body: dict[str, Any]) -> None:
+            await ack()
+            session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
+            if session_id:
+                await _guard(action, deps, session_id=session_id, user=user)
+        return listener
+
+    async def on_edit(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
+        view = await _guard(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
+        if view is not None:
+            await client.views_open(trigger_id=body["trigger_id"], view=view)
+
+    app.command("/post-mortem")(ack=ack_command, lazy=[open_modal])
+    app.view(CALLBACK_ID)(on_submit)
+    app.event("message")(on_message)
+    app.action(ACTION_EDIT)(on_edit)
+    app.action(ACTION_CANCEL)(button(flow.cancel))
+    app.action(ACTION_RETRY)(button(flow.retry))
+    app.action(ACTION_HANDOFF)(button(flow.handoff))
+
+
+async def _guard(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run a flow step in a thread; a store outage is logged, never raised at Slack."""
+    try:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+    except STORE_DOWN:
+        log.exception("store unavailable in %s", getattr(fn, "__name__", fn))
+        return None
+
+
+def _action_value(body: dict[str, Any]) -> str:
+    actions = body.get("actions") or [{}]
+    return str(actions[0].get("value") or "")
+
+
+async def _user_lang(client: AsyncWebClient, user: str) -> str:
+    """The requester's Slack locale decides the language when POSTMORTEM_LANG is not set."""
+    try:
+        response = await client.users_info(user=user, include_locale=True)
+    except Exception:  # noqa: BLE001 - a locale is a nicety; English is the fallback, logged
+        log.warning("users.info failed for the requester; using English", exc_info=True)
+        return "en"
+    locale = str((response.get("user") or {}).get("locale") or "")
+    return "ja" if locale.lower().startswith("ja") else "en"

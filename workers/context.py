@@ -1,0 +1,45 @@
+"""What RQ jobs need (store, gateways, queues), built once by the worker's entry point and installed here.
+
+RQ calls job functions by name, so they cannot take these as arguments; `bot` builds the context from
+Settings at start-up and installs it before the worker runs (never at import).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rq import Queue
+
+from postmortem.store import SessionStore
+from workers.jira_gateway import JiraGateway
+from workers.slack_gateway import SlackGateway
+
+#: Queue names: the bot's own jobs, and the companion service's (the leadership rewrite hand-off).
+QUEUE_NAME = "postmortem"
+HANDOFF_QUEUE_NAME = "management-talk"
+
+
+@dataclass(frozen=True)
+class WorkerContext:
+    """The side-effect edges a job talks to."""
+
+    store: SessionStore
+    slack: SlackGateway
+    jira: JiraGateway
+    queue: Queue
+    handoff_queue: Queue
+
+
+_installed: list[WorkerContext] = []
+
+
+def install(context: WorkerContext) -> None:
+    """Make `context` the one jobs use in this process."""
+    _installed[:] = [context]
+
+
+def current() -> WorkerContext:
+    """The installed context; a job run without one is a wiring bug, said plainly."""
+    if not _installed:
+        raise RuntimeError("no WorkerContext installed: start workers with `postmortem-bot worker`")
+    return _installed[0]

@@ -1,0 +1,141 @@
+"""Jira Cloud REST v3 through atlassian-python-api, with every blind retry switched off (a POST must happen once)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+from atlassian import JiraCloud
+
+#: The comment property that marks our own comments (DESIGN §4).
+PROPERTY_KEY = "postmortem-bot"
+#: How many of the newest comments are searched for our own before a retry.
+SEARCH_DEPTH = 100
+
+
+@dataclass(frozen=True)
+class PostedComment:
+    """A comment of ours that exists in Jira."""
+
+    id: str
+    url: str
+
+
+class JiraError(Exception):
+    """A Jira failure said in plain words; `retry_after` is set when trying again later may succeed."""
+
+    def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+    @property
+    def retryable(self) -> bool:
+        return self.retry_after is not None
+
+
+class JiraGateway:
+    """The three calls the worker makes: read an issue, find our comment, post a comment."""
+
+    def __init__(self, url: str, email: str, api_token: str, *, timeout: int = 15) -> None:
+        self.url = url.rstrip("/")
+        # retry_with_header would sleep inside the call on a 429; backoff_and_retry would repeat POSTs.
+        self._client = JiraCloud(self.url, username=email, password=api_token, timeout=timeout,
+                                 backoff_and_retry=False, retry_with_header=False)
+
+    def comment_url(self, ticket: str, comment_id: str) -> str:
+        return f"{self.url}/browse/{ticket}?focusedCommentId={comment_id}"
+
+    def issue_exists(self, ticket: str) -> bool:
+        try:
+            self._call("GET", f"rest/api/3/issue/{ticket}", params={"fields": "summary"})
+        except JiraError as exc:
+            if exc.status == 404:
+                return False
+            raise
+        return True
+
+    def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
+        """Our comment for (session, version) if one exists: newest first, read through its properties."""
+        page = self._call("GET", f"rest/api/3/issue/{ticket}/comment",
+                          params={"orderBy": "-created", "maxResults": SEARCH_DEPTH})
+        ids = [str(c["id"]) for c in page.get("comments", [])]
+        if not ids:
+            return None
+        listed = self._call("POST", "rest/api/3/comment/list", params={"expand": "properties"},
+                            data={"ids": [int(i) if i.isdigit() else i for i in ids]})
+        for comment in listed.get("values", []):
+            for prop in comment.get("properties", []):
+                value = prop.get("value") or {}
+                if prop.get("key") == PROPERTY_KEY and value.get("session") == session \
+                        and value.get("version") == version:
+                    cid = str(comment["id"])
+                    return PostedComment(cid, self.comment_url(ticket, cid))
+        return None
+
+    def post_comment(self, ticket: str, body: bytes) -> PostedComment:
+        """POST the exact request body shown for approval.
+
+        The client serialises `data` with `json.dumps` defaults; the renderer produced `body` with the same
+        defaults, so the bytes on the wire are `body` itself (checked here, not assumed).
+        """
+        data = json.loads(body)
+        if json.dumps(data).encode() != body:
+            raise ValueError("request body is not in the client's serialisation; refusing to send other bytes")
+        created = self._call("POST", f"rest/api/3/issue/{ticket}/comment", data=data)
+        cid = str(created["id"])
+        return PostedComment(cid, self.comment_url(ticket, cid))
+
+    def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
+              data: dict[str, Any] | None = None) -> dict[str, Any]:
+        try:
+            response = self._client.request(method, path, params=params, data=data, advanced_mode=True)
+        except requests.Timeout:
+            raise JiraError("Jira did not answer in time.", retry_after=5.0) from None
+        except requests.ConnectionError:
+            raise JiraError(f"Jira is unreachable at {self.url}.", retry_after=5.0) from None
+        if response.status_code >= 400:
+            raise _error_for(response)
+        result: dict[str, Any] = response.json() if response.content else {}
+        return result
+
+
+def _error_for(response: requests.Response) -> JiraError:
+    status = response.status_code
+    detail = _jira_messages(response)
+    if status == 401:
+        return JiraError("Jira rejected the bot's credentials (check JIRA_EMAIL and JIRA_API_TOKEN).", status=401)
+    if status == 403:
+        return JiraError("The Jira account has no permission to comment on this issue.", status=403)
+    if status == 404:
+        return JiraError("Jira says the issue does not exist (or the bot cannot see it).", status=404)
+    if status == 429:
+        retry_after = _seconds(response.headers.get("Retry-After"), default=10.0)
+        return JiraError(f"Jira is rate-limiting the bot; trying again in {retry_after:g} s.",
+                         status=429, retry_after=retry_after)
+    if status >= 500:
+        return JiraError(f"Jira answered {status}; trying again.", status=status, retry_after=5.0)
+    return JiraError(f"Jira rejected the comment ({status}): {detail or 'no reason given'}", status=status)
+
+
+def _jira_messages(response: requests.Response) -> str:
+    try:
+        payload = response.json()
+    except ValueError:
+        return ""
+    if not isinstance(payload, dict):
+        return ""
+    messages = [str(m) for m in payload.get("errorMessages", [])]
+    errors = payload.get("errors")
+    if isinstance(errors, dict):
+        messages += [f"{k}: {v}" for k, v in errors.items()]
+    return "; ".join(messages)[:500]
+
+
+def _seconds(value: str | None, *, default: float) -> float:
+    try:
+        return max(0.0, float(value)) if value is not None else default
+    except ValueError:
+        return default

@@ -1,0 +1,200 @@
+"""The RQ jobs: move a session on, render and show a draft, post the approved comment once, hand off.
+
+Handlers enqueue these by name (`workers.jobs.<name>`) with JSON arguments; each job re-reads the
+session from Redis and does nothing when the session is no longer in the state the job expects.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from postmortem.conversation import Effect, Outcome, model_of, next_step
+from postmortem.lint import lint
+from postmortem.session import S, Session
+from postmortem.store import body_digest
+from renderers import prompts
+from renderers.adf import render_adf
+from renderers.jira import CommentTooLong, jira_request
+from renderers.markdown import render_markdown
+from renderers.slack import render_slack
+from workers.context import WorkerContext, current
+from workers.jira_gateway import JiraError
+
+log = logging.getLogger(__name__)
+
+#: Attempts of one post before the thread is told it failed (each retry first looks for our comment).
+MAX_POST_ATTEMPTS = 5
+#: A post holds this lock while it talks to Jira, so two runs of the same post never overlap.
+POST_LOCK_SECONDS = 120
+
+
+def perform(session_id: str, effects: list[dict[str, Any]]) -> None:
+    """Carry out effects a handler decided (its state change is already stored)."""
+    ctx = current()
+    session = ctx.store.get(session_id)
+    if session is not None:
+        _perform(ctx, session, [Effect(**e) for e in effects])
+
+
+def advance(session_id: str) -> None:
+    """Post the parent message if there is none yet, then take the next step of the conversation."""
+    ctx = current()
+    session = ctx.store.get(session_id)
+    if session is None or session.is_final:
+        return
+    if session.thread_ts is None:
+        parent = prompts.notice("parent", session.lang, ticket=session.ticket, user=session.requester)
+        ts = ctx.slack.post(session.channel, parent)
+        session = ctx.store.bind_thread(session_id, session.channel, ts) or session
+    outcome = _atomically(ctx, session_id, next_step)
+    if outcome is not None:
+        _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects))
+
+
+def render(session_id: str) -> None:
+    """Render the version being drafted, show it in the thread with the exact request body, ask for approval."""
+    ctx = current()
+    session = ctx.store.get(session_id)
+    if session is None or session.state is not S.rendering:
+        return
+    pm = model_of(session)
+    markdown = render_markdown(pm)
+    to_jira = pm.destination == "jira_comment"
+    if to_jira:
+        try:
+            request = jira_request(render_adf(pm), session=session.id, version=session.version)
+        except CommentTooLong as exc:
+            ctx.store.record_failed(session_id, str(exc))
+            _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(exc)))
+            return
+        body, digest = request.body, request.sha256
+    else:
+        body = markdown.encode()
+        digest = body_digest(body)
+    if ctx.store.save_draft(session_id, session.version, body, digest) is None:
+        return
+    for message in render_slack(pm):
+        _say(ctx, session, message)
+    if warnings := lint(pm):
+        _say(ctx, session, prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang))
+    filename, question = _attachment(session, to_jira=to_jira, destination=pm.destination)
+    ctx.slack.upload(session.channel, session.thread_ts, filename=filename, content=body, title=filename)
+    ts = _say(ctx, session, question)
+    ctx.store.mark_drafted(session_id, version=session.version, shown_at=float(ts), message_ts=ts)
+
+
+def _attachment(session: Session, *, to_jira: bool, destination: str) -> tuple[str, dict[str, Any]]:
+    if to_jira:
+        question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
+                                             lang=session.lang)
+        return f"{session.ticket}-postmortem-v{session.version}.json", question
+    name = f"docs/postmortems/{session.ticket}.md" if destination == "docs_file" \
+        else f"{session.ticket}-postmortem-v{session.version}.md"
+    return name, prompts.notice("output_only", session.lang, destination=destination)
+
+
+def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
+    """POST the approved bytes to Jira exactly once: look for our own comment first, then post."""
+    ctx = current()
+    session = ctx.store.get(session_id)
+    if session is None or session.state is not S.posting or session.approved_version != version:
+        return
+    lock = f"post:{session_id}:{version}"
+    if not ctx.store.claim_once(lock, POST_LOCK_SECONDS):
+        log.info("post of %s v%s is already running", session_id, version)
+        return
+    try:
+        _post_locked(ctx, session, version, attempt)
+    finally:
+        ctx.store.release_claim(lock)
+
+
+def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int) -> None:
+    body = ctx.store.approved_body(session)
+    if body is None:
+        _fail(ctx, session, "the approved request body is missing or no longer matches its sha256")
+        return
+    try:
+        posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version) \
+            or ctx.jira.post_comment(session.ticket, body)
+    except JiraError as exc:
+        if exc.retry_after is not None and attempt < MAX_POST_ATTEMPTS:
+            log.warning("post of %s v%s: %s (attempt %s)", session.id, version, exc, attempt)
+            ctx.queue.enqueue_in(timedelta(seconds=exc.retry_after), "workers.jobs.post_comment",
+                                 session.id, version, attempt + 1)
+            return
+        _fail(ctx, session, str(exc))
+        return
+    if ctx.store.record_posted(session.id, posted.id, posted.url) is None:
+        return
+    _say(ctx, session, prompts.notice("posted", session.lang, ticket=session.ticket, url=posted.url))
+    offer = prompts.notice("offer_handoff", session.lang)
+    _say(ctx, session, prompts.with_button(offer, "button_handoff", prompts.ACTION_HANDOFF, session.id,
+                                           session.lang))
+
+
+def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
+    if ctx.store.record_failed(session.id, reason) is None:
+        return
+    failed = prompts.notice("post_failed", session.lang, reason=reason)
+    _say(ctx, session, prompts.with_button(failed, "button_retry", prompts.ACTION_RETRY, session.id,
+                                           session.lang))
+
+
+def handoff(session_id: str, user: str) -> None:
+    """Put the leadership-rewrite job on the management-talk queue (only ever on a person's click)."""
+    ctx = current()
+    session = ctx.store.get(session_id)
+    if session is None or session.state is not S.posted:
+        return
+    if not ctx.store.claim_once(f"handoff:{session_id}", 30 * 24 * 3600):
+        return
+    pm = model_of(session)
+    payload = {"kind": "postmortem", "schema": 1, "ticket": session.ticket, "session": session.id,
+               "version": session.approved_version, "lang": session.lang, "markdown": render_markdown(pm),
+               "comment_url": session.comment_url, "requested_by": user, "channel": session.channel,
+               "thread_ts": session.thread_ts}
+    job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload)
+    _say(ctx, session, prompts.notice("handed_off", session.lang, job_id=job.id))
+
+
+def _perform(ctx: WorkerContext, session: Session, effects: list[Effect]) -> None:
+    for effect in effects:
+        if effect.kind == "say":
+            _say(ctx, session, prompts.notice(effect.key, session.lang, **effect.params))
+        elif effect.kind == "missing_list":
+            missing = [(str(f), str(r)) for f, r in effect.params["missing"]]
+            _say(ctx, session, prompts.missing_list(missing, session.lang))
+        elif effect.kind == "ephemeral" and effect.user:
+            message = prompts.notice(effect.key, session.lang, **effect.params)
+            ctx.slack.ephemeral(session.channel, effect.user, message, thread_ts=session.thread_ts)
+        elif effect.kind == "advance":
+            advance(session.id)
+        elif effect.kind == "render":
+            render(session.id)
+        elif effect.kind == "post" and effect.version is not None:
+            post_comment(session.id, effect.version)
+
+
+def _atomically(ctx: WorkerContext, session_id: str, step: Any) -> Outcome | None:
+    """Run a pure step inside the store's atomic update; the outcome of the run that was stored."""
+    outcomes: list[Outcome] = []
+
+    def mutate(current_session: Session) -> Session | None:
+        outcome = step(current_session)
+        outcomes.append(outcome)
+        return outcome.session
+
+    stored = ctx.store.update(session_id, mutate)
+    if not outcomes:
+        return None
+    last = outcomes[-1]
+    if last.session is not None and stored is None:
+        return None
+    return last
+
+
+def _say(ctx: WorkerContext, session: Session, message: dict[str, Any]) -> str:
+    return ctx.slack.post(session.channel, message, thread_ts=session.thread_ts)

@@ -1,0 +1,46 @@
+"""The worker's Slack side: post, post ephemeral, upload a file to a thread (slack-sdk WebClient)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+
+Message = dict[str, Any]
+
+
+def slack_client(token: str, base_url: str, *, timeout: int = 10) -> WebClient:
+    """A WebClient that honours Slack's rate limits (Retry-After) twice before giving up."""
+    client = WebClient(token=token, base_url=base_url, timeout=timeout)
+    client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=2))
+    return client
+
+
+class SlackGateway:
+    """The calls the worker makes; every response's `ok` is checked by slack-sdk (SlackApiError otherwise)."""
+
+    def __init__(self, client: WebClient) -> None:
+        self.client = client
+
+    def post(self, channel: str, message: Message, *, thread_ts: str | None = None) -> str:
+        """Post a message (in a thread when `thread_ts`); returns its ts."""
+        response = self.client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=message["text"],
+                                                blocks=message.get("blocks"), unfurl_links=False,
+                                                unfurl_media=False)
+        return str(response["ts"])
+
+    def ephemeral(self, channel: str, user: str, message: Message, *, thread_ts: str | None = None) -> None:
+        self.client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, text=message["text"],
+                                       blocks=message.get("blocks"))
+
+    def upload(self, channel: str, thread_ts: str | None, *, filename: str, content: bytes, title: str) -> None:
+        """Attach a file to the thread (files upload v2: get URL, upload bytes, complete)."""
+        self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, filename=filename, content=content,
+                                    title=title)
+
+    def user_locale(self, user: str) -> str | None:
+        response = self.client.users_info(user=user, include_locale=True)
+        user_info: dict[str, Any] = response.get("user") or {}
+        locale = user_info.get("locale")
+        return str(locale) if locale else None
