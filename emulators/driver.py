@@ -8,6 +8,7 @@ views.open and thread replies line up with what the emulator recorded.
 from __future__ import annotations
 
 import itertools
+import uuid
 import json
 import time
 from typing import Any
@@ -174,7 +175,7 @@ class SlackDriver:
         payload = {
             "token": "legacy-verification-token", "team_id": self.slack.team_id,
             "api_app_id": self.api_app_id, "event": event, "type": "event_callback",
-            "event_id": event_id or f"Ev{next(self._ids):08X}",
+            "event_id": event_id or f"Ev{uuid.uuid4().hex[:12].upper()}",  # unique like Slack's
             "event_time": int(time.time()), "is_ext_shared_channel": False,
             "authorizations": [{"enterprise_id": None, "team_id": self.slack.team_id,
                                 "user_id": self.slack.bot_user_id, "is_bot": True,

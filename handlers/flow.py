@@ -33,7 +33,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     meta = _metadata(view)
     if meta.get("session"):
         return _submit_edit(deps, user=user, session_id=str(meta["session"]), view=view)
-    fields, errors = fields_from_view_state(view.get("state", {}).get("values", {}))
+    fields, errors = fields_from_view_state(_state_values(view))
     if errors:
         return errors
     ticket = fields.pop("ticket", None)
@@ -55,7 +55,7 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
     if session is None or not may_approve(session, user, deps.approvers):
         return {"ticket": "This post-mortem session has ended, or you cannot edit it."}
     previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
-    fields, errors = fields_from_view_state(view.get("state", {}).get("values", {}), previous=previous)
+    fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:
         return errors
     _apply(deps, session_id, lambda s: on_edit(s, dict(fields)))
@@ -174,9 +174,14 @@ def _block_of(field: str) -> str:
     return name if name in INPUT_FIELDS else "ticket"
 
 
+def _state_values(view: dict[str, Any]) -> Any:
+    state = view.get("state")
+    return state.get("values", {}) if isinstance(state, dict) else {}
+
+
 def _metadata(view: dict[str, Any]) -> dict[str, Any]:
     try:
         meta = json.loads(view.get("private_metadata") or "{}")
-    except ValueError:
+    except (TypeError, ValueError):
         return {}
     return meta if isinstance(meta, dict) else {}

@@ -107,7 +107,7 @@ async def _user_lang(client: AsyncWebClient, user: str) -> str:
     try:
         response = await client.users_info(user=user, include_locale=True)
     except Exception:  # noqa: BLE001 - a locale is a nicety; English is the fallback, logged
-        log.warning("users.info failed for the requester; using English", exc_info=True)
+        log.warning("users.info failed for the requester; using English")
         return "en"
     locale = str((response.get("user") or {}).get("locale") or "")
     return "ja" if locale.lower().startswith("ja") else "en"

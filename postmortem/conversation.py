@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from postmortem.approval import classify_reply
+from postmortem.approval import Kind, classify_reply
 from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_field, check_inputs, check_scope
 from postmortem.model import InputError, PostMortem
@@ -125,7 +125,7 @@ def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str
             return Outcome(None, (_say("frozen", version=session.approved_version),))
         return Outcome(session.with_changes(state=S.cancelled, pending_field=None), (_say("cancelled"),))
     if session.state is S.scope_check:
-        if reply.kind == "continue_":
+        if reply.kind is Kind.continue_:
             return Outcome(session.with_changes(state=S.collecting, scope_confirmed=True), (Effect("advance"),))
         return Outcome(None)
     if session.state is S.collecting:
@@ -140,7 +140,9 @@ def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str
                 return _ask_target(session)
             return Outcome(None, (_say("revise_hint", field=reply.field or "summary"),))
         return Outcome(None)
-    if session.approved_version is not None and reply.kind in ("approve", "field_answer", "revise"):
+    if session.approved_version is not None and reply.kind == "approve":
+        return Outcome(None, (_say("already_approved", version=session.approved_version),))
+    if session.approved_version is not None and reply.kind in ("field_answer", "revise"):
         return Outcome(None, (_say("frozen", version=session.approved_version),))
     return Outcome(None)
 
@@ -153,7 +155,11 @@ def _collecting_reply(session: Session, kind: str, name: str | None, value: str 
         section = next(s for s, fields in OPTIONAL_ASKS if pending in fields)
         changed = session.with_changes(skipped=session.skipped | {section}, pending_field=None)
         return Outcome(changed, (Effect("advance"),))
-    elif pending and kind in ("other", "skip", "approve", "continue_", "revise"):
+    elif pending and kind in ("skip", "approve", "continue"):
+        # A required input cannot be skipped, and "yes" or "continue" is not an answer to a question.
+        reason = check_field(pending, None, session.lang) or ""
+        return Outcome(None, (_say("answer_rejected", field=pending, reason=reason),))
+    elif pending and kind in ("other", "revise"):
         target, answer = pending, text
     else:
         return Outcome(None)

@@ -75,14 +75,17 @@ def render(session_id: str) -> None:
         digest = body_digest(body)
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
+    shown_ts = ""
     for message in render_slack(pm):
-        _say(ctx, session, message)
+        shown_ts = _say(ctx, session, message)
     if warnings := lint(pm):
         _say(ctx, session, prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang))
     filename, question = _attachment(session, to_jira=to_jira, destination=pm.destination)
     ctx.slack.upload(session.channel, session.thread_ts, filename=filename, content=body, title=filename)
-    ts = _say(ctx, session, question)
-    ctx.store.mark_drafted(session_id, version=session.version, shown_at=float(ts), message_ts=ts)
+    # Drafted (approvable) once the draft and its exact body are in the thread, before the question is
+    # asked, so a quick "yes" is never lost; it binds to the version whose draft was shown before it.
+    ctx.store.mark_drafted(session_id, version=session.version, shown_at=float(shown_ts), message_ts=shown_ts)
+    _say(ctx, session, question)
 
 
 def _attachment(session: Session, *, to_jira: bool, destination: str) -> tuple[str, dict[str, Any]]:

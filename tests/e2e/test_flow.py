@@ -44,7 +44,7 @@ class Conversation:
     def start(self, fields: dict[str, Any]) -> None:
         assert self.driver.slash_command(text=self.ticket, user_id=self.user, channel_id=self.channel).status_code == 200
         self.stack.slack.wait_for(lambda s: s.views and s.views[-1]["view"]["private_metadata"].find(self.channel) >= 0)
-        response = self.driver.view_submission(values=modal_values({"ticket": self.ticket, **fields}), user_id=self.user)
+        response = self.driver.view_submission(values=modal_values({**fields, "ticket": self.ticket}), user_id=self.user)
         assert response.status_code == 200, response.text
         assert not response.content or json.loads(response.content).get("response_action") != "errors", response.text
         parent = self.stack.slack.wait_for(lambda s: next((m for m in s.messages(channel=self.channel)
@@ -55,8 +55,13 @@ class Conversation:
         return self.stack.slack.messages(channel=self.channel, thread_ts=self.thread_ts)
 
     def wait_text(self, needle: str, *, after: int = 0) -> dict[str, Any]:
-        return self.stack.slack.wait_for(
-            lambda s: next((m for m in self.thread()[after:] if needle in m["text"]), None), timeout=20)
+        try:
+            return self.stack.slack.wait_for(
+                lambda s: next((m for m in self.thread()[after:] if needle in m["text"]), None), timeout=20)
+        except TimeoutError as exc:
+            thread = "\n".join(m["text"][:300] for m in self.thread())
+            raise AssertionError(f"{needle!r} not in the thread:\n{thread}\n--- logs ---\n"
+                                 f"{self.stack.logs()[-6000:]}") from exc
 
     def reply(self, text: str, *, user: str | None = None, **kwargs: Any) -> None:
         response = self.driver.message(text, user=user or self.user, channel=self.channel,
@@ -64,16 +69,210 @@ class Conversation:
         assert response.status_code == 200, response.text
 
 
+    def click(self, action_id: str, *, user: str | None = None, message: dict[str, Any] | None = None) -> None:
+        message = message or self.with_button(action_id)
+        response = self.driver.block_action(action_id, _button_value(message, action_id), user_id=user or self.user,
+                                            channel_id=self.channel, message_ts=message["ts"],
+                                            thread_ts=self.thread_ts)
+        assert response.status_code == 200, response.text
+
+    def with_button(self, action_id: str) -> dict[str, Any]:
+        return self.stack.slack.wait_for(lambda s: next(
+            (m for m in reversed(self.thread()) if _button_value(m, action_id)), None), timeout=20)
+
+    def files(self) -> list[dict[str, Any]]:
+        return self.stack.slack.files(channel=self.channel)
+
+
+def _button_value(message: dict[str, Any], action_id: str) -> str:
+    for block in message.get("blocks") or []:
+        for element in block.get("elements", []):
+            if element.get("action_id") == action_id:
+                return str(element["value"])
+    return ""
+
+
+ISSUES = count(100)
+
+
+def _ticket(prefix: str = "PROJ") -> str:
+    return f"{prefix}-{next(ISSUES)}"
+
+
 def test_happy_path_en_posts_one_comment_with_the_bytes_shown(stack: LocalStack) -> None:
-    stack.jira.add_issue("CACHE-88")
-    chat = Conversation(stack, ticket="CACHE-88")
-    chat.start(_fields("cache-eviction.en", why_symptom="x", how_found="y"))
-    question = chat.wait_text("post it")
-    shown = stack.slack.wait_for(lambda s: s.files(channel=chat.channel))
-    assert shown[-1]["name"] == "CACHE-88-postmortem-v1.json"
-    chat.reply("post it")
-    chat.wait_text("Posted to CACHE-88")
-    comments = stack.jira.comments("CACHE-88")
+    ticket = _ticket("CACHE")
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    chat.start(_fields("cache-eviction.en", why_symptom="The eviction skipped `shard_bits` 17.",
+                       how_found="Bisected with `git bisect` on the 128 GiB runner."))
+    chat.wait_text("Reply `post it`")
+    shown = chat.files()
+    assert [f["name"] for f in shown] == [f"{ticket}-postmortem-v1.json"]
+    body = json.loads(shown[0]["bytes"])
+    assert body["properties"][0]["key"] == "postmortem-bot"
+    chat.reply("Post it!")
+    posted = chat.wait_text(f"Posted to {ticket}")
+    comments = stack.jira.comments(ticket)
     assert len(comments) == 1
-    assert comments[0].raw == shown[-1]["bytes"]
-    assert question["ts"]
+    assert comments[0].raw == shown[0]["bytes"]
+    assert f"/browse/{ticket}?focusedCommentId={comments[0].id}" in posted["text"]
+    offer = chat.with_button("postmortem_handoff")
+    assert "leadership-toned" in offer["text"]
+    assert stack_queue_length(stack, "management-talk") == 0  # offered, never run by itself
+    chat.click("postmortem_handoff", message=offer)
+    chat.wait_text("Handed off to management-talk")
+    assert stack_queue_length(stack, "management-talk") == 1
+
+
+def stack_queue_length(stack: LocalStack, name: str) -> int:
+    import redis as redis_lib
+
+    return int(redis_lib.Redis.from_url(stack.redis_url).llen(f"rq:queue:{name}"))
+
+
+def test_happy_path_ja_with_japanese_approval(stack: LocalStack) -> None:
+    ticket = _ticket("JIRA")
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    chat.start(_fields("tada-hang.ja"))
+    question = chat.wait_text("投稿してください")
+    assert "下書き" in chat.thread()[0]["text"] or any("概要" in m["text"] for m in chat.thread())
+    chat.reply("投稿してください。")
+    chat.wait_text(f"{ticket} に投稿しました")
+    assert len(stack.jira.comments(ticket)) == 1
+    assert question
+
+
+def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -> None:
+    ticket = _ticket()
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    fields = _fields("cache-eviction.en")
+    repro, validation = fields.pop("repro"), fields.pop("validation")
+    chat.start(fields)
+    listing = chat.wait_text("I can't draft this post-mortem yet")
+    assert "`repro`" in listing["text"] and "`validation`" in listing["text"]
+    assert not chat.files(), "no partial draft"
+    chat.wait_text("reply in this thread with *Deterministic repro* (`repro`)")
+    chat.reply(repro)
+    chat.wait_text("reply in this thread with *Validation* (`validation`)")
+    chat.reply("TBD")
+    chat.wait_text("doesn't fill")
+    chat.reply(validation)
+    chat.wait_text("Usually included")
+    for _ in range(2):  # why_symptom, how_found
+        before = len(chat.thread())
+        chat.reply("skip")
+        chat.stack.slack.wait_for(lambda s: len(chat.thread()) > before)
+    chat.wait_text("Reply `post it`")
+    assert [f["name"] for f in chat.files()] == [f"{ticket}-postmortem-v1.json"]
+
+
+def test_outage_needs_confirmation_continue_and_cancel(stack: LocalStack) -> None:
+    going = Conversation(stack, ticket=_ticket())
+    going.start(_fields("cache-eviction.en", customer_impacting=True, why_symptom="a", how_found="b"))
+    going.wait_text("incident report")
+    going.reply("continue")
+    going.wait_text("Reply `post it`")
+
+    stopping = Conversation(stack, ticket=_ticket())
+    stopping.start(_fields("cache-eviction.en", customer_impacting=True))
+    stopping.wait_text("incident report")
+    stopping.reply("cancel")
+    stopping.wait_text("Cancelled")
+    assert not stopping.files()
+
+
+def test_trivial_fix_is_declined(stack: LocalStack) -> None:
+    chat = Conversation(stack, ticket=_ticket())
+    chat.start(_fields("cache-eviction.en", trivial=True))
+    chat.wait_text("Nothing to write here")
+    assert not chat.files()
+
+
+def test_only_the_requester_can_approve(stack: LocalStack) -> None:
+    ticket = _ticket()
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.wait_text("Reply `post it`")
+    chat.reply("yes", user="U_STRANGER")
+    note = stack.slack.wait_for(lambda s: s.ephemerals(channel=chat.channel, user="U_STRANGER"))
+    assert "Only <@U1>" in note[0]["text"]
+    chat.reply("yes but fix the summary")
+    chat.reply("yes")
+    chat.wait_text(f"Posted to {ticket}")
+    assert len(stack.jira.comments(ticket)) == 1
+    assert all(p.status == 201 for p in stack.jira.posts if ticket in p.path)
+
+
+def test_three_revisions_ask_which_section_before_the_third(stack: LocalStack) -> None:
+    ticket = _ticket()
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.wait_text("to post v1")
+    chat.reply("summary: The cache served stale pages after `compact()`.")
+    chat.wait_text("to post v2")
+    chat.reply("owner: Priya")
+    chat.wait_text("to post v3")
+    chat.reply("summary: again")
+    chat.wait_text("which section has a concrete problem")
+    assert not any("to post v4" in m["text"] for m in chat.thread())
+    chat.reply("summary: `BlockCache::evict_range` skipped the last shard.")
+    chat.wait_text("to post v4")
+    chat.reply("yes")
+    chat.wait_text(f"Posted to {ticket}")
+    comment = stack.jira.comments(ticket)[0]
+    assert comment.property_map["postmortem-bot"]["version"] == 4
+    assert "evict_range" in json.dumps(comment.body)
+
+
+def test_other_destination_attaches_markdown_and_posts_nothing(stack: LocalStack) -> None:
+    ticket = _ticket()
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    chat.start(_fields("cache-eviction.en", destination="docs_file", why_symptom="a", how_found="b"))
+    chat.wait_text("Nothing is posted anywhere")
+    files = chat.files()
+    assert [f["name"] for f in files] == [f"docs/postmortems/{ticket}.md"]
+    assert files[0]["bytes"].decode().startswith(f"# Post-mortem: {ticket}")
+    chat.reply("yes")
+    chat.wait_text("Nothing is posted anywhere", after=len(chat.thread()) - 1)
+    assert stack.jira.comments(ticket) == []
+
+
+def test_edit_reopens_the_modal_and_is_refused_after_approval(stack: LocalStack) -> None:
+    ticket = _ticket()
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.wait_text("to post v1")
+    views_before = len(stack.slack.views)
+    chat.click("postmortem_edit")
+    view = stack.slack.wait_for(lambda s: s.views[views_before:] and s.views[-1])["view"]
+    summary = next(b for b in view["blocks"] if b.get("block_id") == "summary")
+    assert summary["element"]["initial_value"].startswith("Reads from the block cache")
+    values = _fields("cache-eviction.en", summary="Stale pages after compaction: `evict_range` skipped a shard.",
+                     why_symptom="a", how_found="b")
+    response = chat.driver.view_submission(values=modal_values({**values, "ticket": ticket}), user_id=chat.user)
+    assert response.status_code == 200
+    chat.wait_text("to post v2")
+    chat.reply("go ahead")
+    chat.wait_text(f"Posted to {ticket}")
+    before = len(chat.thread())
+    chat.click("postmortem_edit", message=next(m for m in chat.thread() if _button_value(m, "postmortem_edit")))
+    chat.wait_text("no longer changes", after=before)
+    assert len(stack.jira.comments(ticket)) == 1
+
+
+def test_bad_signature_and_stale_timestamp_are_rejected(stack: LocalStack) -> None:
+    import time
+
+    driver = stack.driver()
+    body = b"command=%2Fpost-mortem&text=PROJ-1&user_id=U1&channel_id=C1&trigger_id=t"
+    forged = driver.post(body, "application/x-www-form-urlencoded", timestamp=int(time.time()),
+                         headers={"X-Slack-Signature": "v0=" + "0" * 64})
+    assert forged.status_code == 401
+    stale = driver.post(body, "application/x-www-form-urlencoded", timestamp=int(time.time()) - 600)
+    assert stale.status_code == 401

@@ -116,8 +116,53 @@ def _visible(text: str) -> Counter[str]:
 def test_any_input_gives_valid_adf_keeping_the_text(validate_adf: Validate, pm: PostMortem) -> None:
     adf = render_adf(pm)
     validate_adf(adf)
-    seen = _visible("".join(strings(adf)))
+    seen = _visible("\x01".join(strings(adf)))
     fields = [pm.text(name) or "" for name in TEXT_FIELDS]
     fields += [part or "" for item in pm.action_items for part in (item.what, item.owner, item.tracking)]
     for value in fields:
         assert not _visible(value) - seen, value
+
+
+def test_reference_definitions_stay_text(validate_adf: Validate) -> None:
+    content = blocks("[ref]: https://example.com \"t\"\n[REF]: /b\n\nsee [ref]\n\n> [q]: /r", validate_adf)
+    assert content[0]["content"] == [
+        {"type": "text", "text": '[ref]: https://example.com "t"'}, {"type": "hardBreak"},
+        {"type": "text", "text": "[REF]: /b"},
+    ]
+    assert content[1]["content"] == [{"type": "text", "text": "see [ref]"}]
+    assert content[2]["content"][0]["content"] == [{"type": "text", "text": "[q]: /r"}]
+
+
+def test_single_tildes_stay_text_double_tildes_strike(validate_adf: Validate) -> None:
+    para = blocks("~5 min to ~10 min, ~~gone~~", validate_adf)[0]
+    assert para["content"] == [
+        {"type": "text", "text": "~5 min to ~10 min, "},
+        {"type": "text", "text": "gone", "marks": [{"type": "strike"}]},
+    ]
+
+
+def test_tight_list_items_hold_paragraphs(validate_adf: Validate) -> None:
+    content = blocks("- a *b*\n  c\n- ```\n  x\n  ```", validate_adf)
+    first, second = content[0]["content"]
+    assert first["content"][0]["type"] == "paragraph"
+    assert [n["type"] for n in first["content"][0]["content"]] == ["text", "text", "hardBreak", "text"]
+    assert [n["type"] for n in second["content"]] == ["codeBlock"]
+
+
+def test_links_empty_adjacent_autolinks_and_refused_targets(validate_adf: Validate) -> None:
+    para = blocks("[](https://a.example/x)[a](https://a.example/1)[b](https://a.example/2) "
+                  "<x@y.example> <https://a.example/%C3%A4> [c](<https://日本.example/ä b>) "
+                  "[d](javascript:alert(1))", validate_adf)[0]
+    hrefs = [n["marks"][0]["attrs"]["href"] for n in para["content"] if n.get("marks")]
+    assert hrefs == ["https://a.example/x", "https://a.example/1", "https://a.example/2", "mailto:x@y.example",
+                     "https://a.example/%C3%A4", "https://xn--wgv71a.example/%C3%A4%20b"]
+    texts = [n["text"] for n in para["content"]]
+    assert texts[0] == "https://a.example/x" and "https://a.example/ä" in texts
+    assert texts[-1].endswith("[d](javascript:alert(1))")
+
+
+def test_line_ends_nul_and_surrogates_normalised(validate_adf: Validate) -> None:
+    content = blocks("a\r\nb\x00\ud800\r\n\r\n```\r\nx\r\ny\r\n```", validate_adf)
+    assert content[0]["content"] == [{"type": "text", "text": "a"}, {"type": "hardBreak"},
+                                     {"type": "text", "text": "b\ufffd\ufffd"}]
+    assert content[1]["content"] == [{"type": "text", "text": "x\ny"}]

@@ -1,0 +1,314 @@
+"""The listeners' synchronous middles on a real session store: one state change, the right jobs enqueued."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+import redis
+
+from emulators.driver import modal_values
+from handlers import flow
+from handlers.deps import Deps
+from postmortem.session import S, Session
+from postmortem.store import SessionStore
+from renderers.modal import CALLBACK_ID
+from tests.handlers.fakes import FakeQueue
+from tests.postmortem.test_conversation import ROOT_CAUSE, complete_pm
+
+pytestmark = pytest.mark.unit
+
+THREAD = "1700000000.000100"
+APPROVER = "U7"
+
+
+@pytest.fixture
+def store(redis_conn: redis.Redis) -> SessionStore:
+    return SessionStore(redis_conn)
+
+
+@pytest.fixture
+def queue() -> FakeQueue:
+    return FakeQueue()
+
+
+@pytest.fixture
+def deps(store: SessionStore, queue: FakeQueue) -> Deps:
+    return Deps(store=store, queue=queue, approvers=frozenset({APPROVER}))  # type: ignore[arg-type]
+
+
+def new_view(fields: dict[str, Any], *, channel: str = "C1") -> dict[str, Any]:
+    return {"private_metadata": json.dumps({"channel": channel, "lang": "en"}),
+            "state": {"values": modal_values(fields)}}
+
+
+def stored(store: SessionStore, **changes: Any) -> Session:
+    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD, pm=complete_pm())
+    return store.create(base.with_changes(**changes) if changes else base)
+
+
+def show_next_version(store: SessionStore, session_id: str) -> Session:
+    """Render and show the next version as the render job does (shown at t = 1000 + version)."""
+    rendering = store.start_render(session_id)
+    assert rendering is not None
+    body = json.dumps({"body": {"v": rendering.version}}).encode()
+    assert store.save_draft(session_id, rendering.version, body, hashlib.sha256(body).hexdigest())
+    shown = store.mark_drafted(session_id, version=rendering.version, shown_at=1000.0 + rendering.version)
+    assert shown is not None and shown.state is S.drafted
+    return shown
+
+
+def drafted(store: SessionStore, versions: int = 1) -> Session:
+    s = stored(store)
+    for _ in range(versions):
+        s = show_next_version(store, s.id)
+    return s
+
+
+def reply(deps: Deps, s: Session, text: str, *, user: str = "U1", ts: str = "2000.000001",
+          event_id: str | None = "Ev1") -> None:
+    flow.thread_reply(deps, channel=s.channel, thread_ts=THREAD, user=user, text=text, ts=ts, event_id=event_id)
+
+
+def keys_of(queue: FakeQueue) -> list[tuple[str, str]]:
+    return [(e["kind"], e["key"]) for e in queue.effects()]
+
+
+# submit -------------------------------------------------------------------------------------------
+
+
+def test_submit_creates_a_session_and_enqueues_advance(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    assert flow.submit(deps, user="U1", view=new_view({"ticket": "proj-1", "root_cause": ROOT_CAUSE})) is None
+    assert [c.name for c in queue.calls] == ["workers.jobs.advance"]
+    session = store.get(queue.calls[0].args[0])
+    assert session is not None
+    assert (session.ticket, session.requester, session.channel) == ("PROJ-1", "U1", "C1")
+    assert session.state is S.collecting and session.pm["root_cause"] == ROOT_CAUSE
+
+
+def test_submit_with_a_bad_ticket_returns_an_error_on_the_ticket_block(
+        deps: Deps, queue: FakeQueue, redis_conn: redis.Redis) -> None:
+    errors = flow.submit(deps, user="U1", view=new_view({"ticket": "not a key"}))
+    assert errors is not None and set(errors) == {"ticket"}
+    assert "PROJ-123" in errors["ticket"]
+    assert queue.calls == []
+    assert redis_conn.dbsize() == 0
+
+
+def test_submit_without_a_channel_is_refused(deps: Deps, queue: FakeQueue) -> None:
+    view = {"private_metadata": "{}", "state": {"values": modal_values({"ticket": "PROJ-1"})}}
+    errors = flow.submit(deps, user="U1", view=view)
+    assert errors is not None and "channel" in errors["ticket"]
+    assert queue.calls == []
+
+
+@pytest.mark.parametrize("view", [
+    {},
+    {"state": {"values": []}},
+    {"state": {"values": {"ticket": "x", "summary": {"summary": 5}}}},
+    {"private_metadata": "[1]"},
+    {"private_metadata": "{not json"},
+    {"private_metadata": json.dumps({"session": "nope"})},
+    {"state": None},
+    {"state": "garbage"},
+    {"private_metadata": 5},
+])
+def test_a_garbage_view_never_raises_and_creates_nothing(deps: Deps, queue: FakeQueue, view: Any,
+                                                         redis_conn: redis.Redis) -> None:
+    errors = flow.submit(deps, user="U1", view=view)
+    assert errors and "ticket" in errors
+    assert queue.calls == []
+    assert redis_conn.dbsize() == 0
+
+
+# thread replies -----------------------------------------------------------------------------------
+
+
+def test_replies_in_unknown_threads_are_ignored(deps: Deps, store: SessionStore, queue: FakeQueue,
+                                                redis_conn: redis.Redis) -> None:
+    flow.thread_reply(deps, channel="C1", thread_ts="999.000001", user="U1", text="post it", ts="1000.1",
+                      event_id="Ev1")
+    assert queue.calls == []
+    assert redis_conn.dbsize() == 0  # not even the event claim
+
+
+def test_a_duplicate_event_is_handled_once(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = stored(store, pm={}, pending_field="summary", listed_missing=True)
+    for _ in range(2):
+        reply(deps, s, "Reads returned stale pages. Fixed by an inclusive bound.", event_id="EvSame")
+    assert len(queue.named("perform")) == 1
+    assert keys_of(queue) == [("advance", "")]
+    after = store.get(s.id)
+    assert after is not None and after.pm["summary"].startswith("Reads returned stale pages")
+
+
+def test_approval_moves_to_posting_and_enqueues_one_post(deps: Deps, store: SessionStore,
+                                                         queue: FakeQueue) -> None:
+    s = drafted(store)
+    reply(deps, s, "post it", event_id="Ev1")
+    after = store.get(s.id)
+    assert after is not None
+    assert after.state is S.posting and after.approved_version == 1 and after.approved_by == "U1"
+    assert len(queue.named("perform")) == 1
+    assert keys_of(queue) == [("say", "posting"), ("post", "")]
+    assert queue.effects()[1]["version"] == 1
+
+
+def test_a_second_yes_does_not_post_again(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    reply(deps, s, "yes", event_id="Ev1")
+    reply(deps, s, "yes", event_id="Ev2", ts="2000.000002")
+    posts = [e for e in queue.effects() if e["kind"] == "post"]
+    assert len(posts) == 1
+    second = queue.named("perform")[-1].args[1]
+    assert [e["kind"] for e in second] == ["say"]
+
+
+def test_a_second_yes_is_told_it_is_already_approved(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    reply(deps, s, "yes", event_id="Ev1")
+    reply(deps, s, "yes", event_id="Ev2", ts="2000.000002")
+    assert queue.named("perform")[-1].args[1][0]["key"] == "already_approved"
+
+
+def test_a_stale_approval_changes_nothing(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store, versions=2)  # v1 shown at 1001, v2 at 1002
+    reply(deps, s, "post it", ts="1001.5")
+    after = store.get(s.id)
+    assert after is not None and after.state is S.drafted and after.approved_version is None
+    assert keys_of(queue) == [("say", "stale_approval")]
+
+
+def test_a_configured_approver_may_approve(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    reply(deps, s, "go ahead", user=APPROVER)
+    after = store.get(s.id)
+    assert after is not None and after.state is S.posting and after.approved_by == APPROVER
+
+
+def test_a_stranger_cannot_approve(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    reply(deps, s, "post it", user="U9")
+    after = store.get(s.id)
+    assert after is not None and after.state is S.drafted
+    assert keys_of(queue) == [("ephemeral", "only_approvers")]
+    assert queue.effects()[0]["user"] == "U9"
+
+
+# buttons ------------------------------------------------------------------------------------------
+
+
+def test_cancel_by_a_stranger_only_tells_them(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    flow.cancel(deps, session_id=s.id, user="U9")
+    after = store.get(s.id)
+    assert after is not None and after.state is S.drafted
+    assert keys_of(queue) == [("ephemeral", "only_approvers")]
+
+
+def test_cancel_by_the_requester_cancels(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    flow.cancel(deps, session_id=s.id, user="U1")
+    after = store.get(s.id)
+    assert after is not None and after.state is S.cancelled
+    assert keys_of(queue) == [("say", "cancelled")]
+
+
+def test_cancel_while_posting_is_refused(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    assert store.approve(s.id, version=1, user="U1") is not None
+    flow.cancel(deps, session_id=s.id, user="U1")
+    after = store.get(s.id)
+    assert after is not None and after.state is S.posting
+    assert keys_of(queue) == [("say", "frozen")]
+
+
+def test_retry_after_a_failed_post_posts_the_same_version(deps: Deps, store: SessionStore,
+                                                         queue: FakeQueue) -> None:
+    s = drafted(store)
+    assert store.approve(s.id, version=1, user="U1") is not None
+    assert store.record_failed(s.id, "Jira answered 503") is not None
+    flow.retry(deps, session_id=s.id, user="U1")
+    after = store.get(s.id)
+    assert after is not None and after.state is S.posting and after.approved_version == 1
+    assert [(e["kind"], e["version"]) for e in queue.effects()] == [("post", 1)]
+
+
+def test_retry_by_a_stranger_changes_nothing(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    assert store.approve(s.id, version=1, user="U1") is not None
+    assert store.record_failed(s.id, "Jira answered 503") is not None
+    flow.retry(deps, session_id=s.id, user="U9")
+    after = store.get(s.id)
+    assert after is not None and after.state is S.failed
+    assert keys_of(queue) == [("ephemeral", "only_approvers")]
+
+
+def test_handoff_enqueues_the_handoff_job(deps: Deps, queue: FakeQueue) -> None:
+    flow.handoff(deps, session_id="abc", user="U1")
+    assert [(c.name, c.args) for c in queue.calls] == [("workers.jobs.handoff", ("abc", "U1"))]
+
+
+# the Edit button and the edit modal ---------------------------------------------------------------
+
+
+def test_edit_view_is_prefilled_for_the_requester(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    view = flow.edit_view(deps, session_id=s.id, user="U1")
+    assert view is not None and view["callback_id"] == CALLBACK_ID
+    assert json.loads(view["private_metadata"])["session"] == s.id
+    blocks = {b.get("block_id"): b for b in view["blocks"]}
+    assert blocks["root_cause"]["element"]["initial_value"] == s.pm["root_cause"]
+    assert blocks["ticket"]["element"]["initial_value"] == "PROJ-1"
+    assert queue.calls == []
+
+
+def test_edit_view_for_a_stranger_is_refused(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    assert flow.edit_view(deps, session_id=s.id, user="U9") is None
+    assert keys_of(queue) == [("ephemeral", "only_approvers")]
+
+
+def test_edit_view_after_two_revisions_asks_which_section(deps: Deps, store: SessionStore,
+                                                          queue: FakeQueue) -> None:
+    s = drafted(store)
+    assert store.update(s.id, lambda x: x.with_changes(revision_requests=2)) is not None
+    assert flow.edit_view(deps, session_id=s.id, user="U1") is None
+    assert keys_of(queue) == [("say", "third_revision")]
+    after = store.get(s.id)
+    assert after is not None and after.awaiting_revision_target and after.revision_requests == 3
+    assert after.pm == s.pm and after.version == 1
+    assert flow.edit_view(deps, session_id=s.id, user="U1") is not None  # the next one opens
+
+
+def test_edit_view_after_approval_is_frozen(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    assert store.approve(s.id, version=1, user="U1") is not None
+    assert flow.edit_view(deps, session_id=s.id, user="U1") is None
+    assert keys_of(queue) == [("say", "frozen")]
+
+
+def test_an_edit_submission_renders_a_new_version(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    fields = {**complete_pm(), "ticket": "PROJ-1", "summary": "New summary of the stale reads. Fixed by x."}
+    fields.pop("action_items_none")
+    fields["action_items"] = "none"
+    view = {"private_metadata": json.dumps({"session": s.id, "channel": "C1"}),
+            "state": {"values": modal_values(fields)}}
+    assert flow.submit(deps, user="U1", view=view) is None
+    after = store.get(s.id)
+    assert after is not None and after.state is S.rendering and after.version == 2
+    assert after.pm["summary"] == "New summary of the stale reads. Fixed by x."
+    assert keys_of(queue) == [("say", "rendering"), ("render", "")]
+
+
+def test_an_edit_submission_by_a_stranger_is_refused(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = drafted(store)
+    view = {"private_metadata": json.dumps({"session": s.id}), "state": {"values": modal_values({"ticket": "P-1"})}}
+    errors = flow.submit(deps, user="U9", view=view)
+    assert errors is not None and set(errors) == {"ticket"}
+    after = store.get(s.id)
+    assert after is not None and after.state is S.drafted and after.version == 1
+    assert queue.calls == []

@@ -1,0 +1,108 @@
+"""Hand-written stand-ins for the worker's edges (Slack, Jira, RQ queues): each records its calls."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from workers.jira_gateway import JiraError, PostedComment
+
+
+@dataclass
+class FakeSlack:
+    """Records posts, ephemerals and uploads in one ordered log; each post gets a later ts."""
+
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    _next: int = 100
+
+    def post(self, channel: str, message: dict[str, Any], *, thread_ts: str | None = None) -> str:
+        ts = f"1700000000.{self._next:06d}"
+        self._next += 100
+        self.calls.append(("post", {"channel": channel, "message": message, "thread_ts": thread_ts, "ts": ts}))
+        return ts
+
+    def ephemeral(self, channel: str, user: str, message: dict[str, Any], *, thread_ts: str | None = None) -> None:
+        self.calls.append(("ephemeral", {"channel": channel, "user": user, "message": message,
+                                         "thread_ts": thread_ts}))
+
+    def upload(self, channel: str, thread_ts: str | None, *, filename: str, content: bytes, title: str) -> None:
+        self.calls.append(("upload", {"channel": channel, "thread_ts": thread_ts, "filename": filename,
+                                      "content": content, "title": title}))
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [call for name, call in self.calls if name == kind]
+
+    @property
+    def posts(self) -> list[dict[str, Any]]:
+        return self.of("post")
+
+    @property
+    def texts(self) -> list[str]:
+        return [str(p["message"]["text"]) for p in self.posts]
+
+
+def _answer(script: deque[Any], default: Any) -> Any:
+    answer = script.popleft() if script else default
+    if isinstance(answer, BaseException):
+        raise answer
+    return answer
+
+
+@dataclass
+class FakeJira:
+    """Records find_own_comment / post_comment; queue answers (a value or an exception to raise) per call."""
+
+    found: deque[Any] = field(default_factory=deque)
+    posted: deque[Any] = field(default_factory=deque)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    url: str = "https://jira.example"
+
+    def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
+        self.calls.append(("find_own_comment", {"ticket": ticket, "session": session, "version": version}))
+        answer: PostedComment | None = _answer(self.found, None)
+        return answer
+
+    def post_comment(self, ticket: str, body: bytes) -> PostedComment:
+        self.calls.append(("post_comment", {"ticket": ticket, "body": body}))
+        answer: PostedComment = _answer(self.posted, self.comment("10001", ticket))
+        return answer
+
+    def comment(self, cid: str, ticket: str = "PROJ-1") -> PostedComment:
+        return PostedComment(cid, f"{self.url}/browse/{ticket}?focusedCommentId={cid}")
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [call for name, call in self.calls if name == kind]
+
+
+def retryable(seconds: float = 7.0) -> JiraError:
+    return JiraError(f"Jira is rate-limiting the bot; trying again in {seconds:g} s.", status=429,
+                     retry_after=seconds)
+
+
+def fatal(status: int = 403) -> JiraError:
+    return JiraError("The Jira account has no permission to comment on this issue.", status=status)
+
+
+@dataclass
+class Job:
+    """What `enqueue` returns: only the id is read."""
+
+    id: str
+
+
+@dataclass
+class FakeQueue:
+    """Records enqueue(name, *args) and enqueue_in(delay, name, *args) calls."""
+
+    enqueued: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+    scheduled: list[tuple[timedelta, str, tuple[Any, ...]]] = field(default_factory=list)
+
+    def enqueue(self, name: str, *args: Any, **kwargs: Any) -> Job:
+        self.enqueued.append((name, args, kwargs))
+        return Job(f"job-{len(self.enqueued)}")
+
+    def enqueue_in(self, delay: timedelta, name: str, *args: Any, **kwargs: Any) -> Job:
+        self.scheduled.append((delay, name, args))
+        return Job(f"later-{len(self.scheduled)}")

@@ -1,0 +1,325 @@
+"""The RQ jobs run in-process on a real store, with fakes for Slack, Jira and the queues."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import redis
+
+from postmortem.conversation import model_of
+from postmortem.session import S, Session
+from postmortem.store import SessionStore
+from renderers.adf import render_adf
+from renderers.jira import jira_request
+from renderers.markdown import render_markdown
+from renderers.prompts import ACTION_HANDOFF, ACTION_RETRY
+from tests.postmortem.test_conversation import complete_pm
+from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, retryable
+from workers import context, jobs
+from workers.context import WorkerContext
+
+pytestmark = pytest.mark.unit
+
+PARENT_TS = "1699999999.000001"
+
+
+@dataclass
+class World:
+    store: SessionStore
+    slack: FakeSlack
+    jira: FakeJira
+    queue: FakeQueue
+    handoff: FakeQueue
+    redis: redis.Redis
+
+
+@pytest.fixture
+def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    monkeypatch.setattr(context, "_installed", [])  # restored after the test
+    w = World(SessionStore(redis_conn), FakeSlack(), FakeJira(), FakeQueue(), FakeQueue(), redis_conn)
+    context.install(WorkerContext(store=w.store, slack=w.slack, jira=w.jira, queue=w.queue,  # type: ignore[arg-type]
+                                  handoff_queue=w.handoff))  # type: ignore[arg-type]
+    yield w
+
+
+def new(w: World, **changes: Any) -> Session:
+    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=PARENT_TS, pm=complete_pm())
+    return w.store.create(base.with_changes(**changes))
+
+
+def rendering(w: World, **changes: Any) -> Session:
+    s = w.store.start_render(new(w, **changes).id)
+    assert s is not None and s.state is S.rendering
+    return s
+
+
+def posting(w: World) -> tuple[Session, bytes]:
+    """A session approved at v1 with a real Jira request body stored for it."""
+    s = rendering(w)
+    request = jira_request(render_adf(model_of(s)), session=s.id, version=1)
+    assert w.store.save_draft(s.id, 1, request.body, request.sha256) is not None
+    assert w.store.mark_drafted(s.id, version=1, shown_at=1000.0) is not None
+    approved = w.store.approve(s.id, version=1, user="U1")
+    assert approved is not None and approved.state is S.posting
+    return approved, request.body
+
+
+def buttons(message: dict[str, Any]) -> list[str]:
+    return [e["action_id"] for b in message["blocks"] if b["type"] == "actions" for e in b["elements"]]
+
+
+# advance ------------------------------------------------------------------------------------------
+
+
+def test_advance_posts_the_parent_binds_the_thread_then_lists_what_is_missing(world: World) -> None:
+    s = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))
+    jobs.advance(s.id)
+    parent, listed, asked = world.slack.posts
+    assert parent["channel"] == "C1" and parent["thread_ts"] is None
+    assert "PROJ-1" in parent["message"]["text"] and "<@U1>" in parent["message"]["text"]
+    bound = world.store.find_by_thread("C1", parent["ts"])
+    assert bound is not None and bound.id == s.id
+    assert listed["thread_ts"] == asked["thread_ts"] == parent["ts"]
+    assert "Missing" in listed["message"]["text"]
+    for name in ("summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation"):
+        assert f"(`{name}`)" in listed["message"]["text"]
+    assert "`summary`" in asked["message"]["text"]
+    assert bound.pending_field == "summary"
+
+
+def test_advance_with_a_question_pending_posts_nothing_more(world: World) -> None:
+    s = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))
+    jobs.advance(s.id)
+    before = len(world.slack.calls)
+    jobs.advance(s.id)
+    assert len(world.slack.calls) == before
+
+
+def test_advance_on_a_complete_session_renders_the_draft(world: World) -> None:
+    s = new(world)
+    jobs.advance(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.drafted and after.version == 1
+    assert "Rendering draft v1" in world.slack.texts[0]
+    assert [u["filename"] for u in world.slack.of("upload")] == ["PROJ-1-postmortem-v1.json"]
+
+
+def test_advance_on_a_final_session_does_nothing(world: World) -> None:
+    s = new(world, state=S.cancelled)
+    jobs.advance(s.id)
+    jobs.advance("unknown")
+    assert world.slack.calls == []
+
+
+# render -------------------------------------------------------------------------------------------
+
+
+def test_render_shows_the_draft_lint_the_exact_request_body_and_asks_for_approval(world: World) -> None:
+    s = rendering(world, pm=complete_pm(how_found=None))
+    jobs.render(s.id)
+    kinds = [name for name, _ in world.slack.calls]
+    assert kinds[-2:] == ["upload", "post"] and kinds.count("upload") == 1
+    assert all(p["thread_ts"] == PARENT_TS for p in world.slack.posts)
+    upload = world.slack.of("upload")[0]
+    assert upload["filename"] == "PROJ-1-postmortem-v1.json" and upload["thread_ts"] == PARENT_TS
+    assert upload["content"] == world.store.draft_body(s.id, 1)
+    expected = jira_request(render_adf(model_of(s)), session=s.id, version=1)
+    assert upload["content"] == expected.body
+    lint_posts = [t for t in world.slack.texts if t.startswith("Tone check")]
+    assert len(lint_posts) == 1 and "`how_found`" in lint_posts[0]
+    question = world.slack.posts[-1]
+    assert "post it" in question["message"]["text"] and "v1" in question["message"]["text"]
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.drafted
+    draft = after.draft(1)
+    # Approvable from the last draft message on (before the question), so a quick "yes" is not lost.
+    last_draft = next(p for p in reversed(world.slack.posts) if p["message"]["text"].startswith("# Post-mortem"))
+    assert draft is not None and draft.shown_at == float(last_draft["ts"]) and draft.message_ts == last_draft["ts"]
+    assert float(question["ts"]) > draft.shown_at
+    assert draft.sha256 == expected.sha256
+
+
+def test_render_of_a_clean_draft_posts_no_lint(world: World) -> None:
+    s = rendering(world)
+    jobs.render(s.id)
+    assert not [t for t in world.slack.texts if t.startswith("Tone check")]
+
+
+@pytest.mark.parametrize(("destination", "filename"), [
+    ("docs_file", "docs/postmortems/PROJ-1.md"),
+    ("pr_description", "PROJ-1-postmortem-v1.md"),
+    ("wiki", "PROJ-1-postmortem-v1.md"),
+])
+def test_other_destinations_attach_the_markdown_only(world: World, destination: str, filename: str) -> None:
+    s = rendering(world, pm=complete_pm(destination=destination))
+    jobs.render(s.id)
+    upload = world.slack.of("upload")[0]
+    assert upload["filename"] == filename
+    assert upload["content"] == render_markdown(model_of(s)).encode() == world.store.draft_body(s.id, 1)
+    last = world.slack.texts[-1]
+    assert f"Destination `{destination}`" in last and "Nothing is posted" in last
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.drafted
+
+
+def test_a_comment_too_long_fails_the_render_and_says_why(world: World) -> None:
+    huge = "`evict_range` skipped the last shard. " * 300
+    s = rendering(world, pm=complete_pm(root_cause=huge, symptom=huge, how_found=huge))
+    jobs.render(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.failed and "Jira allows 32,767" in (after.error or "")
+    assert world.slack.of("upload") == []
+    assert len(world.slack.posts) == 1
+    assert world.slack.texts[0].startswith("I couldn't render the draft")
+    assert world.store.draft_body(s.id, 1) is None
+
+
+def test_render_of_a_session_not_rendering_does_nothing(world: World) -> None:
+    s = new(world)
+    jobs.render(s.id)
+    assert world.slack.calls == []
+    assert world.store.get(s.id) == s
+
+
+# post_comment -------------------------------------------------------------------------------------
+
+
+def test_post_comment_posts_the_approved_bytes_once_and_offers_the_handoff(world: World) -> None:
+    s, body = posting(world)
+    jobs.post_comment(s.id, 1)
+    assert [name for name, _ in world.jira.calls] == ["find_own_comment", "post_comment"]
+    assert world.jira.of("find_own_comment")[0] == {"ticket": "PROJ-1", "session": s.id, "version": 1}
+    assert world.jira.of("post_comment")[0] == {"ticket": "PROJ-1", "body": body}
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.posted
+    assert after.comment_id == "10001" and after.comment_url == world.jira.comment("10001").url
+    posted, offer = world.slack.posts
+    assert posted["message"]["text"] == f"Posted to PROJ-1: {after.comment_url}"
+    assert buttons(offer["message"]) == [ACTION_HANDOFF]
+    jobs.post_comment(s.id, 1)  # a duplicate run: already posted
+    assert len(world.jira.of("post_comment")) == 1
+
+
+def test_an_own_comment_found_is_recorded_without_posting(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.found.append(world.jira.comment("20002"))
+    jobs.post_comment(s.id, 1)
+    assert world.jira.of("post_comment") == []
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.posted and after.comment_id == "20002"
+
+
+def test_a_retryable_error_schedules_the_next_attempt_after_retry_after(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.posted.append(retryable(7))
+    jobs.post_comment(s.id, 1, 2)
+    assert world.queue.scheduled == [(timedelta(seconds=7), "workers.jobs.post_comment", (s.id, 1, 3))]
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.posting and after.error is None
+    assert world.slack.calls == []
+    assert world.store.claim_once(f"post:{s.id}:1", 5)  # the lock was given back
+
+
+def test_a_retryable_error_on_the_last_attempt_fails_with_a_retry_button(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.posted.append(retryable(7))
+    jobs.post_comment(s.id, 1, jobs.MAX_POST_ATTEMPTS)
+    assert world.queue.scheduled == []
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.failed and "rate-limiting" in (after.error or "")
+    (failed,) = world.slack.posts
+    assert failed["message"]["text"].startswith("Posting to Jira failed")
+    assert buttons(failed["message"]) == [ACTION_RETRY]
+
+
+def test_a_non_retryable_error_fails_at_once(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.found.append(fatal(403))
+    jobs.post_comment(s.id, 1)
+    assert world.jira.of("post_comment") == []
+    assert world.queue.scheduled == []
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.failed and after.approved_version == 1
+    assert "no permission" in world.slack.texts[0]
+    assert buttons(world.slack.posts[0]["message"]) == [ACTION_RETRY]
+
+
+def test_a_second_run_while_the_post_lock_is_held_does_nothing(world: World) -> None:
+    s, _ = posting(world)
+    assert world.store.claim_once(f"post:{s.id}:1", 60)
+    jobs.post_comment(s.id, 1)
+    assert world.jira.calls == [] and world.slack.calls == []
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.posting
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_post_comment_for_a_session_not_posting_that_version_does_nothing(world: World, version: int) -> None:
+    s, _ = posting(world)
+    if version == 1:
+        assert world.store.record_failed(s.id, "earlier failure") is not None
+    jobs.post_comment(s.id, version)
+    jobs.post_comment("unknown", 1)
+    assert world.jira.calls == [] and world.slack.calls == []
+
+
+def test_a_tampered_approved_body_fails_and_posts_nothing(world: World) -> None:
+    s, body = posting(world)
+    tampered = body.replace(b"Summary", b"Summery")
+    assert tampered != body
+    world.redis.set(world.store.draft_key(s.id, 1), tampered)
+    jobs.post_comment(s.id, 1)
+    assert world.jira.calls == []
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.failed and "sha256" in (after.error or "")
+    assert buttons(world.slack.posts[0]["message"]) == [ACTION_RETRY]
+
+
+def test_perform_runs_a_post_effect(world: World) -> None:
+    s, body = posting(world)
+    jobs.perform(s.id, [{"kind": "say", "key": "posting", "params": {"user": "U1", "version": 1,
+                                                                     "ticket": "PROJ-1"}},
+                        {"kind": "post", "version": 1}])
+    assert world.slack.texts[0] == "Approved by <@U1>. Posting v1 to PROJ-1…"
+    assert world.jira.of("post_comment") == [{"ticket": "PROJ-1", "body": body}]
+
+
+def test_perform_sends_ephemerals_to_their_user(world: World) -> None:
+    s = new(world)
+    jobs.perform(s.id, [{"kind": "ephemeral", "key": "only_approvers", "params": {"requester": "U1"},
+                         "user": "U9"}])
+    (eph,) = world.slack.of("ephemeral")
+    assert eph["user"] == "U9" and eph["thread_ts"] == PARENT_TS and "<@U1>" in eph["message"]["text"]
+    assert world.slack.posts == []
+
+
+# handoff ------------------------------------------------------------------------------------------
+
+
+def test_handoff_enqueues_the_rewrite_once_with_the_documented_payload(world: World) -> None:
+    s, _ = posting(world)
+    jobs.post_comment(s.id, 1)
+    posted = world.store.get(s.id)
+    assert posted is not None and posted.state is S.posted
+    jobs.handoff(s.id, "U2")
+    jobs.handoff(s.id, "U2")
+    assert len(world.handoff.enqueued) == 1
+    name, args, _ = world.handoff.enqueued[0]
+    assert name == "management_talk.rewrite"
+    assert args == ({"kind": "postmortem", "schema": 1, "ticket": "PROJ-1", "session": s.id, "version": 1,
+                     "lang": "en", "markdown": render_markdown(model_of(posted)),
+                     "comment_url": posted.comment_url, "requested_by": "U2", "channel": "C1",
+                     "thread_ts": PARENT_TS},)
+    assert world.queue.enqueued == []
+    assert world.slack.texts[-1] == "Handed off to management-talk (job `job-1`)."
+    assert sum("Handed off" in t for t in world.slack.texts) == 1
+
+
+def test_handoff_before_posting_does_nothing(world: World) -> None:
+    s, _ = posting(world)
+    jobs.handoff(s.id, "U2")
+    assert world.handoff.enqueued == [] and world.slack.calls == []
