@@ -8,10 +8,12 @@ import logging
 import uvicorn
 from rq import Worker
 from rq.serializers import JSONSerializer
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
-from bot.app import create_app, handoff_queue, job_queue
+from bot.app import Service, create_app, handoff_queue, job_queue
 from bot.settings import Settings
 from postmortem.store import SessionStore, connect
+from workers import watchdog
 from workers.context import WorkerContext, install
 from workers.jira_gateway import JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
@@ -26,19 +28,26 @@ def serve(settings: Settings, *, host: str = "0.0.0.0") -> None:
     """HTTP mode on PORT under uvicorn, or Socket Mode when SLACK_APP_TOKEN is set; both serve one app."""
     service = create_app(settings)
     if settings.slack_app_token is not None:
-        from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-
-        handler = AsyncSocketModeHandler(service.bolt, settings.slack_app_token.get_secret_value())
-        asyncio.run(handler.start_async())
+        asyncio.run(_socket_mode(service, settings.slack_app_token.get_secret_value()))
         return
     uvicorn.run(service.http, host=host, port=settings.port, log_level="info", access_log=False)
+
+
+def socket_mode_handler(service: Service, app_token: str) -> AsyncSocketModeHandler:
+    """Socket Mode serves the very same Bolt app (listeners, store, queue) as HTTP mode."""
+    return AsyncSocketModeHandler(service.bolt, app_token)
+
+
+async def _socket_mode(service: Service, app_token: str) -> None:
+    await socket_mode_handler(service, app_token).start_async()
 
 
 def worker_context(settings: Settings) -> WorkerContext:
     """The worker's edges, built from Settings."""
     conn = connect(settings.redis_url, timeout=5.0)
     slack = SlackGateway(slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url))
-    jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value())
+    jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value(),
+                       timeout=settings.jira_timeout)
     return WorkerContext(store=SessionStore(conn), slack=slack, jira=jira, queue=job_queue(conn),
                          handoff_queue=handoff_queue(conn))
 
@@ -49,4 +58,8 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     install(context)
     worker = Worker([context.queue], connection=context.queue.connection, serializer=JSONSerializer,
                     maintenance_interval=MAINTENANCE_INTERVAL_SECONDS)
-    worker.work(burst=burst, with_scheduler=True)
+    stop = watchdog.start(context, interval=settings.postmortem_watchdog_seconds)
+    try:
+        worker.work(burst=burst, with_scheduler=True)
+    finally:
+        stop.set()

@@ -26,12 +26,14 @@ class Settings(BaseSettings):
     jira_email: str
     jira_api_token: SecretStr
     jira_webhook_secret: SecretStr | None = None
+    jira_timeout: int = Field(default=15, ge=1, le=120)
     redis_url: str = "redis://localhost:6379/0"
     port: int = Field(default=3000, ge=1, le=65535)
     postmortem_approvers: Annotated[frozenset[str], NoDecode] = frozenset()
     postmortem_lang: Literal["en", "ja"] | None = None
     postmortem_offers: Literal["on", "off"] = "on"
     postmortem_offer_channels: Annotated[frozenset[str], NoDecode] = frozenset()
+    postmortem_watchdog_seconds: float = Field(default=15.0, gt=0, le=600)
 
     @field_validator("postmortem_approvers", "postmortem_offer_channels", mode="before")
     @classmethod

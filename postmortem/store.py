@@ -30,6 +30,9 @@ DEFAULT_TTL_SECONDS = 14 * 24 * 3600
 #: Attempts of one read-modify-write before giving up; 20 racing writers settle in far fewer.
 MAX_RETRIES = 100
 
+#: States in which a worker owes the session work; a watchdog re-enqueues it if the worker died.
+INFLIGHT_STATES = frozenset({State.rendering, State.posting})
+
 #: Short timeouts for connections made for the store: a slow Redis must not delay an ack past 3 s.
 DEFAULT_TIMEOUT_SECONDS = 0.5
 
@@ -82,6 +85,11 @@ class SessionStore:
         """The key of the (channel, thread_ts) → id index."""
         return f"{self._prefix}thread:{channel}:{thread_ts}"
 
+    @property
+    def inflight_key(self) -> str:
+        """The set of sessions a worker owes work to (rendering, posting): what the watchdog looks at."""
+        return f"{self._prefix}inflight"
+
     def draft_key(self, session_id: str, version: int) -> str:
         """The key of one version's request body bytes."""
         return f"{self._prefix}draft:{session_id}:{version}"
@@ -102,6 +110,18 @@ class SessionStore:
         if session is None or session.channel != channel or session.thread_ts != thread_ts:
             return None
         return session
+
+    def inflight_ids(self) -> list[str]:
+        """Sessions in rendering or posting; ids whose session expired are dropped from the index."""
+        ids = sorted(i.decode() if isinstance(i, bytes) else str(i) for i in self._r.smembers(self.inflight_key))
+        gone = [i for i in ids if not self._r.exists(self.session_key(i))]
+        if gone:
+            self._r.srem(self.inflight_key, *gone)
+        return [i for i in ids if i not in gone]
+
+    def claimed(self, key: str) -> bool:
+        """Whether a claim (see `claim_once`) is currently held."""
+        return bool(self._r.exists(f"{self._prefix}claim:{key}"))
 
     def draft_body(self, session_id: str, version: int) -> bytes | None:
         """The request body bytes shown for a version."""
@@ -276,6 +296,10 @@ class SessionStore:
         raise StoreConflictError(f"session {session_id}: gave up after {MAX_RETRIES} conflicting writes")
 
     def _refresh(self, pipe: Pipeline, session: Session) -> None:
+        if session.state in INFLIGHT_STATES:
+            pipe.sadd(self.inflight_key, session.id)
+        else:
+            pipe.srem(self.inflight_key, session.id)
         if session.thread_ts is not None:
             pipe.set(self.thread_key(session.channel, session.thread_ts), session.id, ex=self._ttl)
         for draft in session.drafts:

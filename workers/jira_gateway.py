@@ -24,16 +24,15 @@ class PostedComment:
 
 
 class JiraError(Exception):
-    """A Jira failure said in plain words; `retry_after` is set when trying again later may succeed."""
+    """A Jira failure said in plain words; `retryable` when trying again later may succeed, and
+    `retry_after` when Jira said how long to wait (429 Retry-After)."""
 
-    def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retryable = retryable or retry_after is not None
         self.retry_after = retry_after
-
-    @property
-    def retryable(self) -> bool:
-        return self.retry_after is not None
 
 
 class JiraGateway:
@@ -41,6 +40,7 @@ class JiraGateway:
 
     def __init__(self, url: str, email: str, api_token: str, *, timeout: int = 15) -> None:
         self.url = url.rstrip("/")
+        self.timeout = timeout
         # retry_with_header would sleep inside the call on a 429; backoff_and_retry would repeat POSTs.
         self._client = JiraCloud(self.url, username=email, password=api_token, timeout=timeout,
                                  backoff_and_retry=False, retry_with_header=False)
@@ -93,9 +93,9 @@ class JiraGateway:
         try:
             response = self._client.request(method, path, params=params, data=data, advanced_mode=True)
         except requests.Timeout:
-            raise JiraError("Jira did not answer in time.", retry_after=5.0) from None
+            raise JiraError("Jira did not answer in time.", retryable=True) from None
         except requests.ConnectionError:
-            raise JiraError(f"Jira is unreachable at {self.url}.", retry_after=5.0) from None
+            raise JiraError(f"Jira is unreachable at {self.url}.", retryable=True) from None
         if response.status_code >= 400:
             raise _error_for(response)
         result: dict[str, Any] = response.json() if response.content else {}
@@ -116,7 +116,7 @@ def _error_for(response: requests.Response) -> JiraError:
         return JiraError(f"Jira is rate-limiting the bot; trying again in {retry_after:g} s.",
                          status=429, retry_after=retry_after)
     if status >= 500:
-        return JiraError(f"Jira answered {status}; trying again.", status=status, retry_after=5.0)
+        return JiraError(f"Jira answered {status}.", status=status, retryable=True)
     return JiraError(f"Jira rejected the comment ({status}): {detail or 'no reason given'}", status=status)
 
 

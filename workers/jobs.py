@@ -26,8 +26,23 @@ log = logging.getLogger(__name__)
 
 #: Attempts of one post before the thread is told it failed (each retry first looks for our comment).
 MAX_POST_ATTEMPTS = 5
-#: A post holds this lock while it talks to Jira, so two runs of the same post never overlap.
-POST_LOCK_SECONDS = 120
+
+
+def post_lock_seconds(ctx: WorkerContext) -> int:
+    """A post holds a lock while it talks to Jira, so two runs of one post never overlap. It outlives the
+    three Jira calls of one run, timeouts included; if the worker dies holding it, it expires and the
+    watchdog (workers/watchdog.py) runs the post again, which first looks for the comment it may have made."""
+    return int(3 * ctx.jira.timeout + 10)
+
+
+def post_lock(session_id: str, version: int) -> str:
+    """The claim key held while one run of a post talks to Jira."""
+    return f"post:{session_id}:{version}"
+
+
+def backoff(attempt: int) -> float:
+    """Seconds before the next attempt when Jira did not say (5xx, timeouts): 1, 2, 4, 8… at most 30."""
+    return float(min(2 ** (attempt - 1), 30))
 
 
 def perform(session_id: str, effects: list[dict[str, Any]]) -> None:
@@ -59,6 +74,17 @@ def render(session_id: str) -> None:
     session = ctx.store.get(session_id)
     if session is None or session.state is not S.rendering:
         return
+    lock = f"render:{session_id}:{session.version}"
+    if not ctx.store.claim_once(lock, 300):
+        return
+    try:
+        _render_locked(ctx, session)
+    finally:
+        ctx.store.release_claim(lock)
+
+
+def _render_locked(ctx: WorkerContext, session: Session) -> None:
+    session_id = session.id
     pm = model_of(session)
     markdown = render_markdown(pm)
     to_jira = pm.destination == "jira_comment"
@@ -104,8 +130,9 @@ def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
     session = ctx.store.get(session_id)
     if session is None or session.state is not S.posting or session.approved_version != version:
         return
-    lock = f"post:{session_id}:{version}"
-    if not ctx.store.claim_once(lock, POST_LOCK_SECONDS):
+    ctx.store.release_claim(f"post-scheduled:{session_id}:{version}")
+    lock = post_lock(session_id, version)
+    if not ctx.store.claim_once(lock, post_lock_seconds(ctx)):
         log.info("post of %s v%s is already running", session_id, version)
         return
     try:
@@ -123,9 +150,12 @@ def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: in
         posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version) \
             or ctx.jira.post_comment(session.ticket, body)
     except JiraError as exc:
-        if exc.retry_after is not None and attempt < MAX_POST_ATTEMPTS:
-            log.warning("post of %s v%s: %s (attempt %s)", session.id, version, exc, attempt)
-            ctx.queue.enqueue_in(timedelta(seconds=exc.retry_after), "workers.jobs.post_comment",
+        if exc.retryable and attempt < MAX_POST_ATTEMPTS:
+            delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)
+            log.warning("post of %s v%s: %s; attempt %s again in %g s", session.id, version, exc, attempt + 1, delay)
+            # Rescheduled through RQ's scheduler, never a sleep in the worker; the watchdog leaves it alone.
+            ctx.store.claim_once(f"post-scheduled:{session.id}:{version}", int(delay) + post_lock_seconds(ctx))
+            ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment",
                                  session.id, version, attempt + 1)
             return
         _fail(ctx, session, str(exc))

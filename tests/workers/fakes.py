@@ -58,6 +58,7 @@ class FakeJira:
     posted: deque[Any] = field(default_factory=deque)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     url: str = "https://jira.example"
+    timeout: int = 15
 
     def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
         self.calls.append(("find_own_comment", {"ticket": ticket, "session": session, "version": version}))

@@ -1,0 +1,83 @@
+"""The app factory: settings in, one Bolt app served over HTTP or Socket Mode; nothing connects at build."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.app import create_app
+from bot.run import socket_mode_handler
+from bot.settings import ConfigError, load_settings
+
+pytestmark = pytest.mark.unit
+
+ENV = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s3cret", "JIRA_URL": "https://example.atlassian.net",
+       "JIRA_EMAIL": "bot@example.com", "JIRA_API_TOKEN": "jira-t0ken", "REDIS_URL": "redis://127.0.0.1:1/0"}
+
+
+def test_building_the_app_connects_to_nothing() -> None:
+    service = create_app(load_settings(ENV))  # Redis on port 1 does not answer: building must not care
+    assert service.bolt is not None and service.http is not None
+
+
+def get(app: object, path: str) -> tuple[int, dict[str, object]]:
+    """One GET through the ASGI interface (no HTTP client needed)."""
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b"",
+             "http_version": "1.1", "scheme": "http", "server": ("test", 80), "root_path": ""}
+    asyncio.run(app(scope, receive, send))  # type: ignore[operator]
+    status = int(sent[0]["status"])  # type: ignore[call-overload]
+    body = b"".join(m.get("body", b"") for m in sent[1:])  # type: ignore[misc]
+    return status, json.loads(body)
+
+
+def test_healthz_says_503_when_redis_does_not_answer() -> None:
+    status, body = get(create_app(load_settings(ENV)).http, "/healthz")
+    assert status == 503 and body["redis"] == "unreachable"
+
+
+def test_healthz_is_200_with_redis(redis_conn) -> None:  # type: ignore[no-untyped-def]
+    status, body = get(create_app(load_settings(ENV), redis_conn=redis_conn).http, "/healthz")
+    assert status == 200 and body == {"ok": True}
+
+
+def test_socket_mode_serves_the_same_bolt_app() -> None:
+    service = create_app(load_settings({**ENV, "SLACK_APP_TOKEN": "xapp-1-test"}))
+
+    async def build() -> object:
+        handler = socket_mode_handler(service, "xapp-1-test")
+        return handler.app
+
+    assert asyncio.run(build()) is service.bolt
+
+
+@pytest.mark.parametrize("env, needle", [
+    ({k: v for k, v in ENV.items() if k != "JIRA_URL"}, "JIRA_URL is not set"),
+    ({**ENV, "SLACK_BOT_TOKEN": "xoxp-user"}, "SLACK_BOT_TOKEN is invalid"),
+    ({**ENV, "SLACK_APP_TOKEN": "nope"}, "SLACK_APP_TOKEN is invalid"),
+    ({**ENV, "PORT": "http"}, "PORT is invalid"),
+    ({**ENV, "JIRA_URL": "example.atlassian.net"}, "JIRA_URL is invalid"),
+    ({**ENV, "POSTMORTEM_LANG": "fr"}, "POSTMORTEM_LANG is invalid"),
+])
+def test_bad_configuration_is_one_line_naming_the_variable(env: dict[str, str], needle: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(env)
+    message = str(caught.value)
+    assert needle in message and "\n" not in message
+    assert not any(secret in message for secret in ("s3cret", "jira-t0ken", "xoxp-user"))
+
+
+def test_lists_of_ids_and_secrets() -> None:
+    settings = load_settings({**ENV, "POSTMORTEM_APPROVERS": "U1, U2 U3"})
+    assert settings.postmortem_approvers == frozenset({"U1", "U2", "U3"})
+    assert set(settings.secrets) == {"xoxb-test", "s3cret", "jira-t0ken"}
+    assert "s3cret" not in repr(settings)

@@ -1,0 +1,52 @@
+"""The watchdog re-enqueues work a dead worker left in rendering or posting, and nothing else."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.workers.test_jobs import World, new, posting, rendering, world  # noqa: F401 - fixture
+from workers import jobs, watchdog
+
+pytestmark = pytest.mark.unit
+
+LATER = time.time() + 3600
+
+
+def test_a_stale_post_without_a_runner_is_enqueued_again_once(world: World) -> None:  # noqa: F811
+    session, _ = posting(world)
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"post_comment:{session.id}"]  # type: ignore[arg-type]
+    assert world.queue.enqueued == [("workers.jobs.post_comment", (session.id, 1), {})]
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+
+
+def test_a_fresh_post_is_left_alone(world: World) -> None:  # noqa: F811
+    posting(world)
+    assert watchdog.sweep(world, stale_after=30, now=time.time()) == []  # type: ignore[arg-type]
+
+
+def test_a_post_holding_its_lock_or_scheduled_for_retry_is_left_alone(world: World) -> None:  # noqa: F811
+    held, _ = posting(world)
+    assert world.store.claim_once(jobs.post_lock(held.id, 1), 60)
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+    world.store.release_claim(jobs.post_lock(held.id, 1))
+    assert world.store.claim_once(f"post-scheduled:{held.id}:1", 60)
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+
+
+def test_a_stale_render_is_enqueued_again(world: World) -> None:  # noqa: F811
+    session = rendering(world)
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"render:{session.id}"]  # type: ignore[arg-type]
+
+
+def test_sessions_that_are_not_in_flight_are_not_indexed(world: World) -> None:  # noqa: F811
+    new(world)
+    posted, _ = posting(world)
+    assert world.store.record_posted(posted.id, "10001", "https://jira/browse/PROJ-1") is not None
+    assert world.store.inflight_ids() == []
+    assert watchdog.sweep(world, stale_after=0, now=LATER) == []  # type: ignore[arg-type]
+
+
+def test_backoff_grows_and_is_capped() -> None:
+    assert [jobs.backoff(a) for a in (1, 2, 3, 4, 10)] == [1.0, 2.0, 4.0, 8.0, 30.0]
