@@ -98,7 +98,8 @@ def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None
     """Set one field from a person's text; (None, reason) when the text cannot fill it. Nothing is lost."""
     try:
         updates = updates_from_text(name, text, lang=session.lang)
-        candidate = session.with_changes(pm={**session.pm, **updates})
+        ticket = str(updates.pop("ticket", session.ticket))
+        candidate = session.with_changes(ticket=ticket, pm={**session.pm, **updates})
         model_of(candidate)
     except InputError as exc:
         return None, exc.message
@@ -166,7 +167,8 @@ def _collecting_reply(session: Session, kind: str, name: str | None, value: str 
     updated, reason = apply_answer(session, target, answer)
     if updated is None:
         return Outcome(None, (_say("answer_rejected", field=target, reason=reason or ""),))
-    cleared = updated.with_changes(pending_field=None) if target == pending or _filled(updated, pending) else updated
+    cleared = updated.with_changes(pending_field=None) if target == pending or _filled(updated, pending) \
+        else updated
     return Outcome(cleared, (Effect("advance"),))
 
 

@@ -102,6 +102,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     },
     "session_gone": {"en": "This post-mortem session has ended or expired.",
                      "ja": "この事後分析のセッションは終了したか期限切れです。"},
+    "ticket_not_found": {
+        "en": "Jira has no issue {ticket} (or the bot cannot see it). Reply in this thread with the right key.",
+        "ja": "Jira に {ticket} という課題がありません（またはボットから見えません）。正しいキーをこのスレッドに返信してください。",
+    },
     "stale_approval": {
         "en": "That approval was for v{shown}, but v{version} is the current draft. Approve v{version} to post it.",
         "ja": "その承認は v{shown} に対するものですが、現在の下書きは v{version} です。投稿するには v{version} を承認してください。",

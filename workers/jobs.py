@@ -63,9 +63,31 @@ def advance(session_id: str) -> None:
         parent = prompts.notice("parent", session.lang, ticket=session.ticket, user=session.requester)
         ts = ctx.slack.post(session.channel, parent)
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
+    if not _ticket_exists(ctx, session):
+        return
     outcome = _atomically(ctx, session_id, next_step)
     if outcome is not None:
         _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects))
+
+
+def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
+    """Check the key in Jira once, before asking anything; an unknown key is asked for again in the thread."""
+    checked = f"ticket-ok:{session.id}:{session.ticket}"
+    if session.pending_field == "ticket" or ctx.store.claimed(checked):
+        return True
+    try:
+        exists = ctx.jira.issue_exists(session.ticket)
+    except JiraError as exc:  # Jira down now: go on; the post will say so and offer Retry
+        log.warning("could not check %s in Jira: %s", session.ticket, exc)
+        return True
+    if exists:
+        ctx.store.claim_once(checked, 14 * 24 * 3600)
+        return True
+    asked = ctx.store.update(session.id, lambda s: s.with_changes(pending_field="ticket"),
+                             expect_states={S.collecting, S.scope_check})
+    if asked is not None:
+        _say(ctx, asked, prompts.notice("ticket_not_found", asked.lang, ticket=asked.ticket))
+    return False
 
 
 def render(session_id: str) -> None:

@@ -41,7 +41,9 @@ class Conversation:
         self.jira_key = ticket
         self.thread_ts = ""
 
-    def start(self, fields: dict[str, Any]) -> None:
+    def start(self, fields: dict[str, Any], *, in_jira: bool = True) -> None:
+        if in_jira:
+            self.stack.jira.add_issue(self.ticket)
         assert self.driver.slash_command(text=self.ticket, user_id=self.user, channel_id=self.channel).status_code == 200
         self.stack.slack.wait_for(lambda s: s.views and s.views[-1]["view"]["private_metadata"].find(self.channel) >= 0)
         response = self.driver.view_submission(values=modal_values({**fields, "ticket": self.ticket}), user_id=self.user)

@@ -60,6 +60,12 @@ class FakeJira:
     url: str = "https://jira.example"
     timeout: int = 15
 
+    missing_issues: set[str] = field(default_factory=set)
+
+    def issue_exists(self, ticket: str) -> bool:
+        self.calls.append(("issue_exists", {"ticket": ticket}))
+        return ticket not in self.missing_issues
+
     def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
         self.calls.append(("find_own_comment", {"ticket": ticket, "session": session, "version": version}))
         answer: PostedComment | None = _answer(self.found, None)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import redis
 
-from postmortem.conversation import model_of
+from postmortem.conversation import model_of, on_reply
 from postmortem.session import S, Session
 from postmortem.store import SessionStore
 from renderers.adf import render_adf
@@ -106,6 +106,33 @@ def test_advance_on_a_complete_session_renders_the_draft(world: World) -> None:
     assert after is not None and after.state is S.drafted and after.version == 1
     assert "Rendering draft v1" in world.slack.texts[0]
     assert [u["filename"] for u in world.slack.of("upload")] == ["PROJ-1-postmortem-v1.json"]
+
+
+def test_an_unknown_ticket_is_asked_for_again_before_anything_else(world: World) -> None:
+    world.jira.missing_issues.add("PROJ-1")
+    s = new(world)
+    jobs.advance(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.collecting and after.pending_field == "ticket"
+    assert len(world.slack.texts) == 1 and "Jira has no issue PROJ-1" in world.slack.texts[0]
+    answered = world.store.update(s.id, lambda cur: on_reply(cur, "PROJ-2", user="U1", approvers=frozenset(),
+                                                             ts=2e9).session)
+    assert answered is not None and answered.ticket == "PROJ-2" and answered.pending_field is None
+    jobs.advance(s.id)
+    final = world.store.get(s.id)
+    assert final is not None and final.state is S.drafted and final.ticket == "PROJ-2"
+    assert [u["filename"] for u in world.slack.of("upload")] == ["PROJ-2-postmortem-v1.json"]
+
+
+def test_jira_being_down_does_not_block_the_questions(world: World) -> None:
+    def down(ticket: str) -> bool:
+        raise retryable()
+
+    world.jira.issue_exists = down  # type: ignore[method-assign]
+    s = new(world)
+    jobs.advance(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.drafted
 
 
 def test_advance_on_a_final_session_does_nothing(world: World) -> None:
