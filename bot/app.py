@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bot.settings import Settings
+from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.listeners import register
 from postmortem.store import SessionStore, connect
@@ -53,7 +54,9 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         process_before_response=True,
     )
     deps = Deps(store=SessionStore(conn), queue=job_queue(conn), approvers=settings.postmortem_approvers,
-                default_lang=settings.postmortem_lang)
+                default_lang=settings.postmortem_lang, offers_enabled=settings.postmortem_offers == "on",
+                offer_channels=settings.postmortem_offer_channels,
+                jira_webhook_secret=settings.jira_webhook_secret, redis=conn)
     register(bolt, deps)
     handler = AsyncSlackRequestHandler(bolt)
 
@@ -67,5 +70,6 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
             return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True})
 
-    routes = [Route("/slack/events", slack_events, methods=["POST"]), Route("/healthz", healthz, methods=["GET"])]
+    routes = [Route("/slack/events", slack_events, methods=["POST"]), Route("/healthz", healthz, methods=["GET"]),
+              Route("/jira/webhook", jira_webhook.endpoint(deps), methods=["POST"])]
     return Service(bolt=bolt, http=Starlette(routes=routes), redis=conn)

@@ -6,6 +6,7 @@ The end-to-end tests and `postmortem-bot demo` both run on this, so the demo sho
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -65,8 +66,12 @@ class Process:
         return hit
 
     def stop(self, *, kill: bool = False) -> None:
+        """Terminate, or with `kill` SIGKILL the whole process group (an RQ worker's work horse too)."""
         if self.popen.poll() is None:
-            (self.popen.kill if kill else self.popen.terminate)()
+            if kill:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            else:
+                self.popen.terminate()
             try:
                 self.popen.wait(timeout=10)
             except subprocess.TimeoutExpired:
@@ -92,7 +97,9 @@ class LocalStack:
     def env(self) -> dict[str, str]:
         """The environment `serve` and `worker` get: everything points at loopback."""
         keep = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "JIRA_", "POSTMORTEM_"))}
-        return {**keep, "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+        # SLACK_APP_TOKEN is set empty (= unset) so a `.env` in the working directory cannot switch the
+        # children to Socket Mode against the real Slack.
+        return {**keep, "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_APP_TOKEN": "",
                 "SLACK_API_URL": self.slack.base_url, "JIRA_URL": self.jira.base_url, "JIRA_EMAIL": JIRA_EMAIL,
                 "JIRA_API_TOKEN": JIRA_TOKEN, "REDIS_URL": self.redis_url, "PORT": str(self.port),
                 "PYTHONUNBUFFERED": "1", **self.extra_env}
@@ -114,6 +121,7 @@ class LocalStack:
         popen = subprocess.Popen(
             [sys.executable, "-m", "bot.cli", cmd or name, *args], env=self.env(), cwd=Path.cwd(),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+            start_new_session=True,  # its own process group, so a crash can be simulated whole
         )
         process = Process(name, popen)
         process.start_reader()

@@ -8,9 +8,9 @@ views.open and thread replies line up with what the emulator recorded.
 from __future__ import annotations
 
 import itertools
-import uuid
 import json
 import time
+import uuid
 from typing import Any
 from urllib.parse import urlencode
 

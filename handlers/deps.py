@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import redis
+from pydantic import SecretStr
 from rq import Queue
 from rq.job import Job
 
@@ -23,7 +25,18 @@ class Deps:
     queue: Queue
     approvers: frozenset[str] = frozenset()
     default_lang: Lang | None = None
+    #: POSTMORTEM_OFFERS / POSTMORTEM_OFFER_CHANNELS: unasked offers, and where (empty = every channel).
+    offers_enabled: bool = True
+    offer_channels: frozenset[str] = frozenset()
+    #: JIRA_WEBHOOK_SECRET; without one every webhook is refused (an unauthenticated endpoint is not run).
+    jira_webhook_secret: SecretStr | None = None
+    #: The connection of the store, for the small indexes of handlers/mentions.py (ticket → session, keys seen).
+    redis: redis.Redis | None = None
 
     def enqueue(self, job: str, *args: Any, **options: Any) -> Job:
         """Put `workers.jobs.<job>` on the bot's queue with JSON arguments."""
         return self.queue.enqueue(f"workers.jobs.{job}", *args, **options)
+
+    def enqueue_offer(self, job: str, *args: Any) -> Job:
+        """Put `workers.offers.<job>` on the bot's queue (the ways in other than the command)."""
+        return self.queue.enqueue(f"workers.offers.{job}", *args)

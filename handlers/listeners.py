@@ -13,13 +13,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis
-from slack_bolt.async_app import AsyncAck, AsyncApp
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from handlers import flow
+from handlers import flow, mentions
 from handlers.deps import Deps
 from postmortem.messages import say
 from renderers.modal import CALLBACK_ID
+from renderers.offers import ACTION_START
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT, ACTION_HANDOFF, ACTION_RETRY
 
 log = logging.getLogger(__name__)
@@ -56,13 +57,33 @@ def register(app: AsyncApp, deps: Deps) -> None:
         else:
             await ack()
 
-    async def on_message(body: dict[str, Any], event: dict[str, Any]) -> None:
+    async def on_message(body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext) -> None:
         thread_ts, ts = event.get("thread_ts"), event.get("ts")
-        if event.get("subtype") or event.get("bot_id") or not thread_ts or thread_ts == ts or not event.get("user"):
+        if event.get("subtype") or event.get("bot_id") or not event.get("user"):
             return
-        await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")), thread_ts=str(thread_ts),
-                     user=str(event["user"]), text=str(event.get("text") or ""), ts=str(ts),
+        if thread_ts and thread_ts != ts:
+            await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")), thread_ts=str(thread_ts),
+                         user=str(event["user"]), text=str(event.get("text") or ""), ts=str(ts),
+                         event_id=body.get("event_id"))
+        # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
+        await _guard(mentions.message, deps, channel=str(event.get("channel", "")),
+                     channel_type=str(event.get("channel_type") or ""), user=str(event["user"]),
+                     text=str(event.get("text") or ""), ts=str(ts), thread_ts=thread_ts,
+                     bot_user_id=context.bot_user_id)
+
+    async def on_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
+        if event.get("bot_id") or not event.get("user"):
+            return
+        await _guard(mentions.mention, deps, channel=str(event.get("channel", "")), user=str(event["user"]),
+                     text=str(event.get("text") or ""), ts=str(event.get("ts")), thread_ts=event.get("thread_ts"),
                      event_id=body.get("event_id"))
+
+    async def on_start(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
+        view = mentions.start_view(deps, value=_action_value(body), clicked_in=str(clicked_in or ""))
+        if view is not None:
+            await client.views_open(trigger_id=body["trigger_id"], view=view)
 
     def button(action: Callable[..., None]) -> Callable[[AsyncAck, dict[str, Any]], Awaitable[None]]:
         async def listener(ack: AsyncAck, body: dict[str, Any]) -> None:
@@ -82,6 +103,8 @@ def register(app: AsyncApp, deps: Deps) -> None:
     app.command("/post-mortem")(ack=ack_command, lazy=[open_modal])
     app.view(CALLBACK_ID)(on_submit)
     app.event("message")(on_message)
+    app.event("app_mention")(on_mention)
+    app.action(ACTION_START)(on_start)
     app.action(ACTION_EDIT)(on_edit)
     app.action(ACTION_CANCEL)(button(flow.cancel))
     app.action(ACTION_RETRY)(button(flow.retry))

@@ -158,15 +158,15 @@ def _collecting_reply(session: Session, kind: str, name: str | None, value: str 
         return Outcome(changed, (Effect("advance"),))
     elif pending and kind in ("skip", "approve", "continue"):
         # A required input cannot be skipped, and "yes" or "continue" is not an answer to a question.
-        reason = check_field(pending, None, session.lang) or ""
-        return Outcome(None, (_say("answer_rejected", field=pending, reason=reason),))
+        return Outcome(None, (_say("answer_rejected", field=pending,
+                                   reason=check_field(pending, None, session.lang) or ""),))
     elif pending and kind in ("other", "revise"):
         target, answer = pending, text
     else:
         return Outcome(None)
-    updated, reason = apply_answer(session, target, answer)
+    updated, rejected = apply_answer(session, target, answer)
     if updated is None:
-        return Outcome(None, (_say("answer_rejected", field=target, reason=reason or ""),))
+        return Outcome(None, (_say("answer_rejected", field=target, reason=rejected or ""),))
     cleared = updated.with_changes(pending_field=None) if target == pending or _filled(updated, pending) \
         else updated
     return Outcome(cleared, (Effect("advance"),))

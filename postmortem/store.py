@@ -85,6 +85,10 @@ class SessionStore:
         """The key of the (channel, thread_ts) → id index."""
         return f"{self._prefix}thread:{channel}:{thread_ts}"
 
+    def ticket_key(self, ticket: str) -> str:
+        """The key of the ticket → latest session id index (offers stop once a session exists)."""
+        return f"{self._prefix}ticket:{ticket}"
+
     @property
     def inflight_key(self) -> str:
         """The set of sessions a worker owes work to (rendering, posting): what the watchdog looks at."""
@@ -123,6 +127,14 @@ class SessionStore:
         """Whether a claim (see `claim_once`) is currently held."""
         return bool(self._r.exists(f"{self._prefix}claim:{key}"))
 
+    def find_by_ticket(self, ticket: str) -> Session | None:
+        """The latest session started for a ticket, whatever its state."""
+        raw = self._r.get(self.ticket_key(ticket))
+        if raw is None:
+            return None
+        session = self.get(raw.decode() if isinstance(raw, bytes) else str(raw))
+        return session if session is not None and session.ticket == ticket else None
+
     def draft_body(self, session_id: str, version: int) -> bytes | None:
         """The request body bytes shown for a version."""
         raw = self._r.get(self.draft_key(session_id, version))
@@ -149,6 +161,7 @@ class SessionStore:
             raise SessionExistsError(f"session {session.id} already exists")
         if session.thread_ts is not None:
             self._r.set(self.thread_key(session.channel, session.thread_ts), session.id, ex=self._ttl)
+        self._r.set(self.ticket_key(session.ticket), session.id, ex=self._ttl)
         return session
 
     def update(
@@ -296,6 +309,7 @@ class SessionStore:
         raise StoreConflictError(f"session {session_id}: gave up after {MAX_RETRIES} conflicting writes")
 
     def _refresh(self, pipe: Pipeline, session: Session) -> None:
+        pipe.set(self.ticket_key(session.ticket), session.id, ex=self._ttl)
         if session.state in INFLIGHT_STATES:
             pipe.sadd(self.inflight_key, session.id)
         else:

@@ -57,6 +57,17 @@ class JiraGateway:
             raise
         return True
 
+    def user_email(self, account_id: str) -> str | None:
+        """A user's e-mail from GET /rest/api/3/user (webhook payloads may omit it); None when hidden or unknown."""
+        try:
+            user = self._call("GET", "rest/api/3/user", params={"accountId": account_id})
+        except JiraError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        email = user.get("emailAddress")
+        return str(email) if email else None
+
     def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
         """Our comment for (session, version) if one exists: newest first, read through its properties."""
         page = self._call("GET", f"rest/api/3/issue/{ticket}/comment",

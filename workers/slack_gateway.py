@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 Message = dict[str, Any]
@@ -44,3 +45,18 @@ class SlackGateway:
         user_info: dict[str, Any] = response.get("user") or {}
         locale = user_info.get("locale")
         return str(locale) if locale else None
+
+    def lookup_user_by_email(self, email: str) -> str | None:
+        """The Slack user id of a workspace member with this e-mail (users:read.email), None when there is none."""
+        try:
+            response = self.client.users_lookupByEmail(email=email)
+        except SlackApiError as exc:
+            if exc.response.get("error") == "users_not_found":
+                return None
+            raise
+        user: dict[str, Any] = response.get("user") or {}
+        return str(user["id"]) if user.get("id") else None
+
+    def dm(self, user: str, message: Message) -> str:
+        """A direct message from the app (posting to a user id lands in the app's DM with them); its ts."""
+        return self.post(user, message)

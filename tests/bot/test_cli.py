@@ -37,8 +37,8 @@ def test_draft_markdown_has_the_nine_sections_in_order() -> None:
     code, out, err = run("draft", str(EXAMPLES / "tada-hang.ja.yaml"))
     assert code == 0 and err == ""
     headings = [line[3:] for line in out.splitlines() if line.startswith("## ")]
-    assert headings == ["概要", "症状", "根本原因", "症状が発生した理由", "修正", "発見の経緯", "見逃された理由", "検証",
-                        "対応項目"]
+    assert headings == ["概要", "症状", "根本原因", "症状が発生した理由", "修正", "発見の経緯", "見逃された理由",
+                        "検証", "対応項目"]
 
 
 def test_draft_lang_switches_headings() -> None:

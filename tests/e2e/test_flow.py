@@ -44,9 +44,12 @@ class Conversation:
     def start(self, fields: dict[str, Any], *, in_jira: bool = True) -> None:
         if in_jira:
             self.stack.jira.add_issue(self.ticket)
-        assert self.driver.slash_command(text=self.ticket, user_id=self.user, channel_id=self.channel).status_code == 200
-        self.stack.slack.wait_for(lambda s: s.views and s.views[-1]["view"]["private_metadata"].find(self.channel) >= 0)
-        response = self.driver.view_submission(values=modal_values({**fields, "ticket": self.ticket}), user_id=self.user)
+        sent = self.driver.slash_command(text=self.ticket, user_id=self.user, channel_id=self.channel)
+        assert sent.status_code == 200
+        view = self.stack.slack.wait_for(lambda s: next(
+            (v["view"] for v in s.views if self.channel in v["view"]["private_metadata"]), None))
+        response = self.driver.view_submission(values=modal_values({**fields, "ticket": self.ticket}),
+                                               user_id=self.user, view_id=view["id"])
         assert response.status_code == 200, response.text
         assert not response.content or json.loads(response.content).get("response_action") != "errors", response.text
         parent = self.stack.slack.wait_for(lambda s: next((m for m in s.messages(channel=self.channel)
@@ -165,7 +168,7 @@ def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -
     for _ in range(2):  # why_symptom, how_found
         before = len(chat.thread())
         chat.reply("skip")
-        chat.stack.slack.wait_for(lambda s: len(chat.thread()) > before)
+        chat.stack.slack.wait_for(lambda s, n=before: len(chat.thread()) > n)
     chat.wait_text("Reply `post it`")
     assert [f["name"] for f in chat.files()] == [f"{ticket}-postmortem-v1.json"]
 

@@ -74,7 +74,7 @@ def test_every_key_has_the_ttl(store: SessionStore, redis_conn: redis.Redis) -> 
     store.bind_thread(s.id, "C1", "1.1")
     to_drafted(store, s.id)
     keys = [k.decode() if isinstance(k, bytes) else k for k in redis_conn.keys("pm:*")]
-    assert {k.split(":")[1] for k in keys} == {"session", "thread", "draft"}
+    assert {k.split(":")[1] for k in keys} == {"session", "thread", "draft", "ticket"}
     for key in keys:
         assert 0 < redis_conn.ttl(key) <= TTL
     assert store.claim_once("evt", 60)

@@ -1,0 +1,187 @@
+"""`POST /jira/webhook`: a Bug that Jira reports resolved gets its assignee a post-mortem offer in Slack.
+
+Answer fast, as Jira expects: verify the signature over the raw bytes (before parsing anything), parse,
+drop duplicate deliveries, decide, enqueue `workers.offers.offer_assignee`. The Jira user lookup and the
+Slack DM happen in the worker. Without JIRA_WEBHOOK_SECRET every request is refused: an unauthenticated
+endpoint that makes the bot message people is not run at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from handlers.deps import Deps
+from handlers.mentions import claim_offer, session_for_ticket
+from postmortem.model import TICKET_RE
+
+log = logging.getLogger(__name__)
+
+SIGNATURE_HEADER = "X-Hub-Signature"
+DELIVERY_HEADER = "X-Atlassian-Webhook-Identifier"
+#: Jira retries a delivery for a while; a delivery id is remembered for a week.
+DELIVERY_DEDUP_SECONDS = 7 * 24 * 3600
+#: Issue payloads carry every field (descriptions included); anything larger is not a Jira event.
+MAX_BODY_BYTES = 5 * 1024 * 1024
+#: The event this endpoint acts on, the issue type it offers for, the status category that means resolved.
+ISSUE_UPDATED = "jira:issue_updated"
+BUG = "bug"
+DONE_CATEGORY = "done"
+
+_STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
+
+Answer = tuple[int, dict[str, Any]]
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class _Named(_Loose):
+    name: str = ""
+
+
+class _Category(_Loose):
+    key: str = ""
+
+
+class _Status(_Loose):
+    name: str = ""
+    category: _Category | None = Field(default=None, alias="statusCategory")
+
+
+class _User(_Loose):
+    account_id: str | None = Field(default=None, alias="accountId")
+    email: str | None = Field(default=None, alias="emailAddress")
+
+
+class _Fields(_Loose):
+    issuetype: _Named | None = None
+    status: _Status | None = None
+    resolution: _Named | None = None
+    assignee: _User | None = None
+
+
+class _Issue(_Loose):
+    key: str = Field(pattern=TICKET_RE.pattern)
+    fields: _Fields = Field(default_factory=_Fields)
+
+
+class _Item(_Loose):
+    field: str = ""
+    field_id: str | None = Field(default=None, alias="fieldId")
+    to: str | None = None
+    to_string: str | None = Field(default=None, alias="toString")
+
+    @property
+    def name(self) -> str:
+        return (self.field_id or self.field).lower()
+
+
+class _Changelog(_Loose):
+    items: list[_Item] = Field(default_factory=list)
+
+
+class JiraEvent(_Loose):
+    """The part of a Jira Cloud webhook payload the bot reads (Jira sends much more; the rest is ignored)."""
+
+    webhook_event: str = Field(alias="webhookEvent", min_length=1)
+    issue: _Issue | None = None
+    changelog: _Changelog | None = None
+
+
+def signature_ok(secret: str, body: bytes, header: str | None) -> bool:
+    """Jira's `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>`, compared in constant time."""
+    if not secret or not header or not header.startswith("sha256="):
+        return False
+    expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, header.removeprefix("sha256=").strip().lower())
+
+
+def resolved_bug(event: JiraEvent) -> str | None:
+    """Why this event offers nothing, or None when it is a Bug's transition into a resolved status."""
+    if event.webhook_event != ISSUE_UPDATED or event.issue is None:
+        return "not an issue update"
+    fields = event.issue.fields
+    if (fields.issuetype.name if fields.issuetype else "").lower() != BUG:
+        return "not a Bug"
+    items = event.changelog.items if event.changelog else []
+    category = fields.status.category.key if fields.status and fields.status.category else ""
+    to_done = any(i.name == "status" for i in items) and category.lower() == DONE_CATEGORY
+    resolution_set = any(i.name == "resolution" and (i.to or i.to_string) for i in items)
+    if not (to_done or resolution_set):
+        return "not a transition into a resolved status"
+    if fields.assignee is None or not fields.assignee.account_id:
+        return "no assignee"
+    return None
+
+
+def receive(deps: Deps, body: bytes, *, signature: str | None, delivery: str | None) -> Answer:
+    """One delivery: (HTTP status, JSON answer). 401 unauthenticated, 400 malformed, 202 offer enqueued."""
+    secret = deps.jira_webhook_secret.get_secret_value() if deps.jira_webhook_secret else ""
+    if not secret:
+        return 401, {"ok": False, "error": "JIRA_WEBHOOK_SECRET is not configured; webhooks are refused"}
+    if not signature_ok(secret, body, signature):
+        return 401, {"ok": False, "error": "bad or missing X-Hub-Signature"}
+    try:
+        event = JiraEvent.model_validate(json.loads(body))
+    except (ValueError, ValidationError):
+        return 400, {"ok": False, "error": "not a Jira webhook payload"}
+    if event.webhook_event == ISSUE_UPDATED and event.issue is None:
+        return 400, {"ok": False, "error": "jira:issue_updated without an issue"}
+    delivery_id = (delivery or "").strip()[:200] or hashlib.sha256(body).hexdigest()
+    if not deps.store.claim_once(f"jira-webhook:{delivery_id}", DELIVERY_DEDUP_SECONDS):
+        return 200, {"ok": True, "ignored": "duplicate delivery"}
+    reason = resolved_bug(event) or (None if deps.offers_enabled else "offers are off")
+    assignee = event.issue.fields.assignee if event.issue else None
+    if reason is not None or event.issue is None or assignee is None or not assignee.account_id:
+        return 200, {"ok": True, "ignored": reason}
+    ticket = event.issue.key
+    if session_for_ticket(deps, ticket) is not None:
+        return 200, {"ok": True, "ignored": "a post-mortem session exists for this ticket"}
+    if not claim_offer(deps, tickets=[ticket], thread=None):
+        return 200, {"ok": True, "ignored": "already offered for this ticket"}
+    deps.enqueue_offer("offer_assignee", ticket, assignee.account_id, assignee.email, deps.default_lang)
+    log.info("offering a post-mortem of %s to its assignee", ticket)
+    return 202, {"ok": True, "offered": ticket}
+
+
+async def _read(request: Request, limit: int) -> bytes | None:
+    """The raw body, or None once it passes `limit` (never buffered past it)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def endpoint(deps: Deps) -> Callable[[Request], Awaitable[Response]]:
+    """The Starlette endpoint for `POST /jira/webhook`; Redis work runs in a thread, off the event loop."""
+
+    async def jira_webhook(request: Request) -> Response:
+        body = await _read(request, MAX_BODY_BYTES)
+        if body is None:
+            return JSONResponse({"ok": False, "error": "payload too large"}, status_code=413)
+        try:
+            status, answer = await asyncio.to_thread(
+                receive, deps, body, signature=request.headers.get(SIGNATURE_HEADER),
+                delivery=request.headers.get(DELIVERY_HEADER))
+        except _STORE_DOWN:
+            log.exception("store unavailable on a Jira webhook; Jira will retry")
+            return JSONResponse({"ok": False, "error": "unavailable"}, status_code=503)
+        return JSONResponse(answer, status_code=status)
+
+    return jira_webhook

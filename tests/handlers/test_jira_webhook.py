@@ -1,0 +1,194 @@
+"""`POST /jira/webhook`: signature first, then parse, dedupe, decide, enqueue; on a real store, fake queue."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+import redis
+from pydantic import SecretStr
+from starlette.requests import Request
+from starlette.responses import Response
+
+from handlers import jira_webhook
+from handlers.deps import Deps
+from handlers.jira_webhook import receive, signature_ok
+from postmortem.session import Session
+from postmortem.store import SessionStore
+from tests.handlers.fakes import FakeQueue
+
+pytestmark = pytest.mark.unit
+
+SECRET = "jira-webhook-secret"
+
+
+def jira_event(key: str = "PROJ-1", *, issue_type: str = "Bug", category: str = "done", status: str = "Done",
+               items: list[dict[str, Any]] | None = None, account_id: str | None = "acc-1",
+               email: str | None = "dev@example.com", event: str = "jira:issue_updated") -> dict[str, Any]:
+    """A Jira Cloud `jira:issue_updated` payload (the fields the bot reads, and some it does not)."""
+    assignee = None if account_id is None else {"accountId": account_id, "displayName": "Dev", "active": True,
+                                                **({"emailAddress": email} if email else {})}
+    changes = items if items is not None else [
+        {"field": "status", "fieldtype": "jira", "fieldId": "status", "from": "3", "fromString": "In Progress",
+         "to": "10001", "toString": status}]
+    return {"timestamp": 1_700_000_000_000, "webhookEvent": event, "issue_event_type_name": "issue_generic",
+            "user": {"accountId": "acc-admin", "displayName": "Admin"},
+            "issue": {"id": "10001", "key": key, "self": f"https://acme.atlassian.net/rest/api/3/issue/{key}",
+                      "fields": {"summary": "Hang on eviction", "issuetype": {"name": issue_type},
+                                 "status": {"name": status, "statusCategory": {"key": category, "id": 3}},
+                                 "resolution": None, "assignee": assignee}},
+            "changelog": {"id": "99", "items": changes}}
+
+
+def sign(body: bytes, secret: str = SECRET) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+@pytest.fixture
+def queue() -> FakeQueue:
+    return FakeQueue()
+
+
+@pytest.fixture
+def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
+    return Deps(store=SessionStore(redis_conn), queue=queue, redis=redis_conn,  # type: ignore[arg-type]
+                jira_webhook_secret=SecretStr(SECRET))
+
+
+def deliver(deps: Deps, payload: Any, *, delivery: str | None = "d-1", signature: str | None = None,
+            raw: bytes | None = None) -> tuple[int, dict[str, Any]]:
+    body = raw if raw is not None else json.dumps(payload).encode()
+    return receive(deps, body, signature=sign(body) if signature is None else signature, delivery=delivery)
+
+
+def test_a_bug_resolved_offers_to_its_assignee(deps: Deps, queue: FakeQueue) -> None:
+    status, answer = deliver(deps, jira_event())
+    assert (status, answer) == (202, {"ok": True, "offered": "PROJ-1"})
+    assert [(c.name, c.args) for c in queue.calls] == [
+        ("workers.offers.offer_assignee", ("PROJ-1", "acc-1", "dev@example.com", None))]
+
+
+def test_a_missing_email_is_left_to_the_worker_to_look_up(deps: Deps, queue: FakeQueue) -> None:
+    assert deliver(replace(deps, default_lang="ja"), jira_event(email=None))[0] == 202
+    assert queue.calls[0].args == ("PROJ-1", "acc-1", None, "ja")
+
+
+def test_a_resolution_set_counts_as_resolved(deps: Deps, queue: FakeQueue) -> None:
+    items = [{"field": "resolution", "fieldId": "resolution", "from": None, "to": "10000", "toString": "Fixed"}]
+    assert deliver(deps, jira_event(category="indeterminate", items=items))[0] == 202
+
+
+@pytest.mark.parametrize(("payload", "reason"), [
+    (jira_event(issue_type="Story"), "not a Bug"),
+    (jira_event(category="indeterminate", status="In Review"), "not a transition into a resolved status"),
+    (jira_event(items=[{"field": "summary", "fieldId": "summary", "toString": "new title"}]),
+     "not a transition into a resolved status"),
+    (jira_event(items=[{"field": "resolution", "fieldId": "resolution", "to": None, "toString": None}],
+                category="indeterminate"), "not a transition into a resolved status"),
+    (jira_event(account_id=None), "no assignee"),
+    (jira_event(event="jira:issue_created"), "not an issue update"),
+])
+def test_no_offer_for_other_issues_and_transitions(deps: Deps, queue: FakeQueue, payload: dict[str, Any],
+                                                   reason: str) -> None:
+    assert deliver(deps, payload) == (200, {"ok": True, "ignored": reason})
+    assert queue.calls == []
+
+
+@pytest.mark.parametrize("signature", ["", "sha256=" + "0" * 64, "sha1=abc", sign(b"other body"),
+                                       sign(json.dumps(jira_event()).encode(), "wrong-secret")])
+def test_a_bad_signature_is_401_and_does_nothing(deps: Deps, queue: FakeQueue, redis_conn: redis.Redis,
+                                                 signature: str) -> None:
+    assert deliver(deps, jira_event(), signature=signature)[0] == 401
+    assert queue.calls == [] and redis_conn.dbsize() == 0
+
+
+def test_without_a_configured_secret_everything_is_401(deps: Deps, queue: FakeQueue) -> None:
+    for secret in (None, SecretStr("")):
+        status, answer = deliver(replace(deps, jira_webhook_secret=secret), jira_event(), signature=sign(b"", ""))
+        assert status == 401 and "JIRA_WEBHOOK_SECRET" in answer["error"]
+    assert queue.calls == []
+
+
+@pytest.mark.parametrize("raw", [b"", b"not json", b"[]", b'{"webhookEvent": ""}', b'{"issue": {}}',
+                                 b'{"webhookEvent": "jira:issue_updated"}',
+                                 b'{"webhookEvent": "jira:issue_updated", "issue": {"key": "bad key"}}'])
+def test_a_signed_but_malformed_payload_is_400(deps: Deps, queue: FakeQueue, raw: bytes) -> None:
+    assert deliver(deps, None, raw=raw)[0] == 400
+    assert queue.calls == []
+
+
+def test_a_duplicate_delivery_is_ignored(deps: Deps, queue: FakeQueue) -> None:
+    assert deliver(deps, jira_event(), delivery="d-9")[0] == 202
+    assert deliver(deps, jira_event(), delivery="d-9") == (200, {"ok": True, "ignored": "duplicate delivery"})
+    assert len(queue.calls) == 1
+
+
+def test_without_a_delivery_id_the_body_deduplicates(deps: Deps, queue: FakeQueue) -> None:
+    assert deliver(deps, jira_event(), delivery=None)[0] == 202
+    assert deliver(deps, jira_event(), delivery=None)[1]["ignored"] == "duplicate delivery"
+
+
+def test_one_offer_per_ticket_across_deliveries(deps: Deps, queue: FakeQueue) -> None:
+    assert deliver(deps, jira_event(), delivery="d-1")[0] == 202
+    assert deliver(deps, jira_event(), delivery="d-2")[1]["ignored"] == "already offered for this ticket"
+    assert len(queue.calls) == 1
+
+
+def test_no_offer_when_a_session_exists_or_offers_are_off(deps: Deps, queue: FakeQueue) -> None:
+    deps.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))  # indexed by its ticket
+    assert deliver(deps, jira_event(), delivery="d-1")[1]["ignored"].startswith("a post-mortem session exists")
+    assert deliver(replace(deps, offers_enabled=False), jira_event("PROJ-2"), delivery="d-2")[1] == \
+        {"ok": True, "ignored": "offers are off"}
+    assert queue.calls == []
+
+
+def test_signature_check_is_on_the_exact_bytes() -> None:
+    body = json.dumps(jira_event()).encode()
+    assert signature_ok(SECRET, body, sign(body))
+    assert signature_ok(SECRET, body, sign(body).upper().replace("SHA256=", "sha256="))
+    assert not signature_ok(SECRET, body + b" ", sign(body))
+    assert not signature_ok(SECRET, body, None)
+
+
+# the Starlette endpoint ---------------------------------------------------------------------------
+
+def call(deps: Deps, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    chunks = [body[i:i + 65536] for i in range(0, len(body), 65536)] or [b""]
+    messages = [{"type": "http.request", "body": c, "more_body": i < len(chunks) - 1} for i, c in enumerate(chunks)]
+
+    async def receive_() -> dict[str, Any]:
+        return messages.pop(0)
+
+    scope = {"type": "http", "method": "POST", "path": "/jira/webhook", "query_string": b"",
+             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    async def run() -> Response:
+        return await jira_webhook.endpoint(deps)(Request(scope, receive_))
+
+    response = asyncio.run(run())
+    return response.status_code, json.loads(bytes(response.body))
+
+
+def test_the_endpoint_reads_jiras_headers(deps: Deps, queue: FakeQueue) -> None:
+    body = json.dumps(jira_event()).encode()
+    headers = {"X-Hub-Signature": sign(body), "X-Atlassian-Webhook-Identifier": "abc",
+               "Content-Type": "application/json"}
+    assert call(deps, body, headers)[0] == 202
+    assert call(deps, body, headers) == (200, {"ok": True, "ignored": "duplicate delivery"})
+    assert call(deps, body, {"X-Atlassian-Webhook-Identifier": "abd"})[0] == 401
+
+
+def test_the_endpoint_refuses_huge_bodies(deps: Deps, queue: FakeQueue) -> None:
+    body = b"x" * (jira_webhook.MAX_BODY_BYTES + 1)
+    assert call(deps, body, {"X-Hub-Signature": sign(body)})[0] == 413
+
+
+def test_a_store_outage_is_503_so_jira_retries(deps: Deps, queue: FakeQueue) -> None:
+    down = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
+    body = json.dumps(jira_event()).encode()
+    status, _ = call(replace(deps, store=SessionStore(down), redis=down), body, {"X-Hub-Signature": sign(body)})
+    assert status == 503

@@ -1,0 +1,154 @@
+"""The offer jobs, run in-process with hand-written Slack and Jira fakes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import redis
+
+from emulators.jira_cloud import JiraEmulator
+from emulators.slack_api import SlackEmulator
+from postmortem.store import SessionStore
+from renderers.offers import ACTION_START
+from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack
+from workers import context, offers
+from workers.context import WorkerContext
+from workers.jira_gateway import JiraGateway
+from workers.slack_gateway import SlackGateway, slack_client
+
+pytestmark = pytest.mark.unit
+
+
+@dataclass
+class Slack(FakeSlack):
+    """FakeSlack plus the directory: e-mail → user id, user id → locale."""
+
+    people: dict[str, str] = field(default_factory=dict)
+    locales: dict[str, str] = field(default_factory=dict)
+
+    def lookup_user_by_email(self, email: str) -> str | None:
+        self.calls.append(("lookup", {"email": email}))
+        return self.people.get(email)
+
+    def dm(self, user: str, message: dict[str, Any]) -> str:
+        return self.post(user, message)
+
+    def user_locale(self, user: str) -> str | None:
+        return self.locales.get(user)
+
+
+@dataclass
+class Jira(FakeJira):
+    emails: dict[str, str] = field(default_factory=dict)
+
+    def user_email(self, account_id: str) -> str | None:
+        self.calls.append(("user_email", {"account_id": account_id}))
+        return self.emails.get(account_id)
+
+
+@dataclass
+class World:
+    slack: Slack
+    jira: Jira
+
+
+@pytest.fixture
+def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    monkeypatch.setattr(context, "_installed", [])
+    w = World(Slack(people={"dev@example.com": "U2"}, locales={"U2": "ja-JP"}),
+              Jira(emails={"acc-1": "dev@example.com"}))
+    context.install(WorkerContext(store=SessionStore(redis_conn), slack=w.slack, jira=w.jira,  # type: ignore[arg-type]
+                                  queue=FakeQueue(), handoff_queue=FakeQueue()))  # type: ignore[arg-type]
+    yield w
+
+
+def start_button(message: dict[str, Any]) -> dict[str, Any]:
+    buttons = [e for b in message["blocks"] for e in b.get("elements", []) if e.get("action_id") == ACTION_START]
+    assert len(buttons) == 1
+    value: dict[str, Any] = json.loads(buttons[0]["value"])
+    return value
+
+
+def test_start_reply_posts_the_button_in_the_thread(world: World) -> None:
+    offers.start_reply("C1", "200.1", "PROJ-1", "en")
+    post = world.slack.posts[0]
+    assert (post["channel"], post["thread_ts"]) == ("C1", "200.1")
+    assert "PROJ-1" in post["message"]["text"]
+    assert start_button(post["message"]) == {"ticket": "PROJ-1", "channel": "C1", "lang": "en"}
+
+
+def test_start_reply_without_a_key_prefills_nothing(world: World) -> None:
+    offers.start_reply("C1", "200.1", None, "ja")
+    message = world.slack.posts[0]["message"]
+    assert start_button(message) == {"ticket": None, "channel": "C1", "lang": "ja"}
+    assert "事後分析" in message["text"]
+
+
+def test_the_offer_after_a_fix_is_ephemeral(world: World) -> None:
+    offers.offer_ephemeral("C1", "U1", "100.1", "PROJ-1", "en")
+    assert world.slack.posts == []
+    shown = world.slack.of("ephemeral")[0]
+    assert (shown["channel"], shown["user"], shown["thread_ts"]) == ("C1", "U1", "100.1")
+    assert start_button(shown["message"])["ticket"] == "PROJ-1"
+
+
+def test_mention_help_is_ephemeral(world: World) -> None:
+    offers.mention_help("C1", "U1", None, "en")
+    assert world.slack.posts == [] and "/post-mortem" in world.slack.of("ephemeral")[0]["message"]["text"]
+
+
+def test_the_assignee_gets_a_dm_with_the_key(world: World) -> None:
+    offers.offer_assignee("PROJ-1", "acc-1", "dev@example.com", "en")
+    dm = world.slack.posts[0]
+    assert dm["channel"] == "U2" and dm["thread_ts"] is None
+    assert "PROJ-1" in dm["message"]["text"]
+    assert start_button(dm["message"]) == {"ticket": "PROJ-1", "channel": "", "lang": "en"}
+    assert world.jira.of("user_email") == []
+
+
+def test_a_hidden_email_is_looked_up_in_jira_and_the_locale_decides_the_language(world: World) -> None:
+    offers.offer_assignee("PROJ-1", "acc-1", None, None)
+    assert world.jira.of("user_email") == [{"account_id": "acc-1"}]
+    dm = world.slack.posts[0]
+    assert start_button(dm["message"])["lang"] == "ja" and "PROJ-1" in dm["message"]["text"]
+
+
+@pytest.mark.parametrize(("ticket", "account", "email"), [
+    ("PROJ-1", "acc-unknown", None),          # Jira has no e-mail for them
+    ("PROJ-1", "acc-1", "nobody@example.com"),  # no Slack account with that e-mail
+    ("not a key", "acc-1", "dev@example.com"),  # a bad job argument
+    ("PROJ-1", "", "dev@example.com"),
+])
+def test_no_dm_when_the_assignee_cannot_be_found(world: World, ticket: str, account: str,
+                                                 email: str | None) -> None:
+    offers.offer_assignee(ticket, account, email, "en")
+    assert world.slack.posts == []
+
+
+# the gateway calls, against the emulators ---------------------------------------------------------
+
+def test_gateways_find_the_assignee_and_dm_them() -> None:
+    slack = SlackEmulator(bot_token="xoxb-test")
+    jira = JiraEmulator(email="bot@example.com", api_token="jira-token")
+    slack.start()
+    jira.start()
+    try:
+        slack.add_user("U2", email="dev@example.com")
+        jira.add_user("acc-1", email="dev@example.com")
+        jira.add_user("acc-2")
+        gateway = SlackGateway(slack_client("xoxb-test", slack.base_url))
+        assert gateway.lookup_user_by_email("dev@example.com") == "U2"
+        assert gateway.lookup_user_by_email("nobody@example.com") is None
+        gateway.dm("U2", {"text": "hi"})
+        assert [m["text"] for m in slack.messages(channel="U2")] == ["hi"]
+        jira_gateway = JiraGateway(jira.base_url, "bot@example.com", "jira-token")
+        assert jira_gateway.user_email("acc-1") == "dev@example.com"
+        assert jira_gateway.user_email("acc-2") is None
+        assert jira_gateway.user_email("acc-unknown") is None
+    finally:
+        slack.stop()
+        jira.stop()
