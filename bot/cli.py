@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from bot.settings import ConfigError, Settings, load_settings
@@ -80,8 +82,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _settings(err: TextIO) -> Settings | None:
+    # POSTMORTEM_ENV_FILE names the .env file to read; empty reads none (the local stack's children).
+    env_file = os.environ.get("POSTMORTEM_ENV_FILE", ".env") or None
     try:
-        return load_settings()
+        return load_settings(env_file=env_file)
     except ConfigError as exc:
         print(f"configuration error: {exc}", file=err)
         return None
@@ -109,6 +113,20 @@ def cmd_worker(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The whole flow on local emulators, narrated; exit 0 only when the comment was posted exactly once."""
+    from bot.demo import run_demo
+
+    def emit(line: str) -> None:
+        print(line, file=out, flush=True)
+
+    result = run_demo(Path(args.input) if args.input else None, lang=args.lang, out_dir=Path(args.out),
+                      environ=os.environ, emit=emit)
+    if result.code:
+        print(f"demo failed: {result.message}", file=err)
+    return result.code
+
+
 def _logging() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -132,6 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run an RQ worker on the bot's queue")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.set_defaults(run=cmd_worker)
+    demo = sub.add_parser("demo", help="the whole flow on local Slack and Jira emulators, no credentials")
+    demo.add_argument("--input", metavar="FILE", help="an input file (DESIGN §2; default: the bundled seed example)")
+    demo.add_argument("--lang", choices=["en", "ja"], help="session language (default: the input's lang)")
+    demo.add_argument("--out", metavar="DIR", default="postmortem-demo-out",
+                      help="where the rendered Markdown and the posted request body are written")
+    demo.set_defaults(run=cmd_demo)
     return parser
 
 

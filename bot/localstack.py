@@ -97,9 +97,10 @@ class LocalStack:
     def env(self) -> dict[str, str]:
         """The environment `serve` and `worker` get: everything points at loopback."""
         keep = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "JIRA_", "POSTMORTEM_"))}
-        # SLACK_APP_TOKEN is set empty (= unset) so a `.env` in the working directory cannot switch the
-        # children to Socket Mode against the real Slack.
-        return {**keep, "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_APP_TOKEN": "",
+        # No `.env` is read (POSTMORTEM_ENV_FILE empty), so a developer's real tokens or settings in the
+        # working directory can never reach the children; SLACK_APP_TOKEN empty keeps HTTP mode regardless.
+        return {**keep, "POSTMORTEM_ENV_FILE": "", "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+                "SLACK_APP_TOKEN": "",
                 "SLACK_API_URL": self.slack.base_url, "JIRA_URL": self.jira.base_url, "JIRA_EMAIL": JIRA_EMAIL,
                 "JIRA_API_TOKEN": JIRA_TOKEN, "REDIS_URL": self.redis_url, "PORT": str(self.port),
                 "PYTHONUNBUFFERED": "1", **self.extra_env}
