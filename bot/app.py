@@ -61,7 +61,13 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
     handler = AsyncSlackRequestHandler(bolt)
 
     async def slack_events(request: Request) -> Response:
-        return await handler.handle(request)
+        response = await handler.handle(request)
+        if response.status_code == 404:
+            # A signed request no listener matches (an old button, a payload missing its parts): Slack
+            # would show the person an error; acknowledge it and say so in the log instead.
+            log.info("ignored a Slack request no listener handles")
+            return Response(status_code=200)
+        return response
 
     async def healthz(_: Request) -> Response:
         try:

@@ -185,8 +185,10 @@ def _approve(session: Session, *, user: str, ts: float) -> Outcome:
         return Outcome(None, (_say("output_only", destination=session.pm.get("destination")),)) \
             if session.state is S.drafted else Outcome(None)
     shown = session.shown_version(ts)
+    if shown is None:
+        return Outcome(None, (_say("approval_before_draft", version=session.version),))
     if shown != session.version:
-        return Outcome(None, (_say("stale_approval", shown=shown or 0, version=session.version),))
+        return Outcome(None, (_say("stale_approval", shown=shown, version=session.version),))
     return Outcome(None, (Effect("approve", user=user, version=shown),))
 
 

@@ -110,6 +110,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "That approval was for v{shown}, but v{version} is the current draft. Approve v{version} to post it.",
         "ja": "その承認は v{shown} に対するものですが、現在の下書きは v{version} です。投稿するには v{version} を承認してください。",
     },
+    "approval_before_draft": {
+        "en": "That reply came before the draft was shown, so it approves nothing. Read v{version}, then approve it.",
+        "ja": "その返信は下書きの表示より前のため、承認になりません。v{version} を確認してから承認してください。",
+    },
     "revise_hint": {
         "en": "I don't rewrite your text. Reply `<field>: <new text>` (for example `{field}: ...`) or press Edit.",
         "ja": "本文は書き換えません。`<field>: <新しい内容>`（例：`{field}: ...`）で返信するか、「編集」を押してください。",

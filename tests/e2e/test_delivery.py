@@ -243,3 +243,41 @@ def test_no_secret_in_the_error_texts_of_a_jira_outage(stack: LocalStack) -> Non
     chat.reply("yes")
     failed = chat.wait_text("no permission")
     assert JIRA_TOKEN not in failed["text"] and BOT_TOKEN not in failed["text"]
+
+
+def test_edits_deletions_other_threads_old_buttons_and_broken_payloads_change_nothing(stack: LocalStack) -> None:
+    chat = drafted(stack)
+    driver = chat.driver
+    before = len(chat.thread())
+    sent = [
+        driver.message("yes", channel=chat.channel, thread_ts=chat.thread_ts, subtype="message_changed"),
+        driver.message("yes", channel=chat.channel, thread_ts=chat.thread_ts, subtype="message_deleted"),
+        driver.message("yes", channel=chat.channel, thread_ts="1600000000.000001"),  # another thread
+        driver.message("yes", channel="C_ELSEWHERE", thread_ts=chat.thread_ts),  # same ts, other channel
+        driver.block_action("postmortem_cancel", "no-such-session", channel_id=chat.channel),
+        driver.block_action("postmortem_retry", "", channel_id=chat.channel),
+        driver.post(b"payload=%7B%22type%22%3A%22block_actions%22%7D", "application/x-www-form-urlencoded"),
+        driver.event({"type": "message", "channel": chat.channel, "thread_ts": chat.thread_ts}),  # no user
+        driver.event({"type": "message"}),
+    ]
+    assert [r.status_code for r in sent] == [200] * len(sent)
+    chat.reply("summary: The cache served stale pages after `compact()`.")  # a real change still works after
+    chat.wait_text("to post v2")
+    assert stack.jira.comments(chat.ticket) == []
+    assert not any("Approved by" in m["text"] for m in chat.thread()[before:])
+    serve_log = "\n".join(line for line in stack.logs().splitlines() if line.startswith("[serve]"))
+    assert "Traceback" not in serve_log
+
+
+def test_an_approval_of_an_older_version_does_not_post_the_newer_one(stack: LocalStack) -> None:
+    chat = drafted(stack)
+    v1_question = chat.wait_text("to post v1")
+    chat.reply("owner: Priya (storage)")
+    chat.wait_text("to post v2")
+    typed_before_v2 = float(v1_question["ts"]) + 0.000001  # a "yes" typed while only v1 was shown
+    chat.reply("yes", ts=f"{typed_before_v2:.6f}")
+    chat.wait_text("was for v1")
+    assert stack.jira.comments(chat.ticket) == []
+    chat.reply("yes")
+    posted_once(stack, chat)
+    assert stack.jira.comments(chat.ticket)[0].property_map["postmortem-bot"]["version"] == 2
