@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
-from postmortem.conversation import Effect, Outcome, on_edit, on_reply
+from postmortem.conversation import Effect, Outcome, apply_step, on_edit, on_reply
 from postmortem.model import InputError, parse_postmortem
 from postmortem.session import S, Session, may_approve, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
@@ -130,19 +131,13 @@ def handoff(deps: Deps, *, session_id: str, user: str) -> None:
     deps.enqueue("handoff", session_id, user)
 
 
-def _apply(deps: Deps, session_id: str, step: Any) -> None:
+def _apply(deps: Deps, session_id: str, step: Callable[[Session], Outcome]) -> None:
     """Run a pure step inside the atomic update, then bind an approval and enqueue what it decided."""
-    outcomes: list[Outcome] = []
-
-    def mutate(current: Session) -> Session | None:
-        outcomes.append(step(current))
-        return outcomes[-1].session
-
-    stored = deps.store.update(session_id, mutate)
-    if not outcomes or (outcomes[-1].session is not None and stored is None):
+    outcome = apply_step(deps.store, session_id, step)
+    if outcome is None:
         return
     effects: list[Effect] = []
-    for effect in outcomes[-1].effects:
+    for effect in outcome.effects:
         effects += _approve(deps, session_id, effect) if effect.kind == "approve" else [effect]
     _enqueue(deps, session_id, effects)
 

@@ -1,11 +1,13 @@
 """What the bot does next in a session, as data: pure decisions that handlers store and workers carry out.
 
-Handlers run `on_reply` inside the store's atomic update and enqueue the effects; the worker runs
-`next_step` to move a collecting session on. Nothing here talks to Slack, Jira or Redis.
+Handlers run `on_reply` inside the store's atomic update (`apply_step`) and enqueue the effects; the
+worker runs `next_step` the same way to move a collecting session on. Nothing here talks to Slack or Jira,
+and only `apply_step` touches Redis, through the store it is given.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -14,6 +16,7 @@ from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_field, check_inputs, check_scope
 from postmortem.model import InputError, PostMortem
 from postmortem.session import S, Session, begin_render, may_approve, revision_step
+from postmortem.store import SessionStore
 
 EffectKind = Literal["advance", "render", "approve", "post", "say", "missing_list", "ephemeral"]
 
@@ -44,6 +47,21 @@ class Outcome:
 
     session: Session | None
     effects: tuple[Effect, ...] = ()
+
+
+def apply_step(store: SessionStore, session_id: str, step: Callable[[Session], Outcome]) -> Outcome | None:
+    """Run a pure step inside the store's atomic update (it may run more than once on a race): the outcome
+    of the run that was stored, or None when the session changed under it and nothing was stored."""
+    outcomes: list[Outcome] = []
+
+    def mutate(current: Session) -> Session | None:
+        outcomes.append(step(current))
+        return outcomes[-1].session
+
+    stored = store.update(session_id, mutate)
+    if not outcomes or (outcomes[-1].session is not None and stored is None):
+        return None
+    return outcomes[-1]
 
 
 def model_of(session: Session) -> PostMortem:

@@ -10,7 +10,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from postmortem.conversation import Effect, Outcome, model_of, next_step
+from postmortem.conversation import Effect, apply_step, model_of, next_step
 from postmortem.lint import lint
 from postmortem.session import S, Session
 from postmortem.store import body_digest
@@ -65,7 +65,7 @@ def advance(session_id: str) -> None:
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
     if not _ticket_exists(ctx, session):
         return
-    outcome = _atomically(ctx, session_id, next_step)
+    outcome = apply_step(ctx.store, session_id, next_step)
     if outcome is not None:
         _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects))
 
@@ -231,24 +231,6 @@ def _perform(ctx: WorkerContext, session: Session, effects: list[Effect]) -> Non
             render(session.id)
         elif effect.kind == "post" and effect.version is not None:
             post_comment(session.id, effect.version)
-
-
-def _atomically(ctx: WorkerContext, session_id: str, step: Any) -> Outcome | None:
-    """Run a pure step inside the store's atomic update; the outcome of the run that was stored."""
-    outcomes: list[Outcome] = []
-
-    def mutate(current_session: Session) -> Session | None:
-        outcome = step(current_session)
-        outcomes.append(outcome)
-        return outcome.session
-
-    stored = ctx.store.update(session_id, mutate)
-    if not outcomes:
-        return None
-    last = outcomes[-1]
-    if last.session is not None and stored is None:
-        return None
-    return last
 
 
 def _say(ctx: WorkerContext, session: Session, message: dict[str, Any]) -> str:
