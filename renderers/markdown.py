@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markdown_it import MarkdownIt
+import pyromark
 
 from postmortem.model import Lang, PostMortem
 from postmortem.refs import find_fix_refs
@@ -19,11 +19,29 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 _SENTINEL = "pm-end-of-field-3f9c"
 _LINE_BREAK_RE = re.compile(r"(\r\n|\r|\n)")
 
+#: The options renderers/adf.py parses with (inline extensions only: block structure is plain CommonMark).
+_OPTIONS = pyromark.Options.ENABLE_STRIKETHROUGH | pyromark.Options.ENABLE_SUBSCRIPT
+#: Leading spaces and the fence characters of a fenced code block's opening line.
+_FENCE_RE = re.compile(rb" {0,3}(`{3,}|~{3,})")
 
-@functools.cache
-def _block_parser() -> MarkdownIt:
-    """Block-level parsing only: enough to see where a user's block ends, and cheap."""
-    return MarkdownIt("commonmark").disable(["inline", "text_join"])
+
+def _last_block(md: str) -> tuple[Any, int]:
+    """The start tag of the document's last top-level block and the UTF-8 byte offset where it begins."""
+    depth, start = 0, 0
+    last: Any = None
+    for event, span in pyromark.events_with_range(md, options=_OPTIONS):
+        if isinstance(event, str):  # rules and breaks: leaves, never blocks that run on
+            if depth == 0:
+                last, start = event, span["start"]
+            continue
+        ((kind, tag),) = event.items()
+        if kind == "Start":
+            if depth == 0:
+                last, start = tag, span["start"]
+            depth += 1
+        elif kind == "End":
+            depth -= 1
+    return last, start
 
 
 def contained(text: str) -> str:
@@ -31,22 +49,38 @@ def contained(text: str) -> str:
 
     An unclosed code fence gets its closing fence appended; an HTML block that would run to the end of the
     document (comments, `<pre>`, `<script>`, ...) gets its `<` backslash-escaped, so it shows as text, as it
-    does in ADF and Slack anyway. Nothing else is touched.
+    does in ADF and Slack anyway. Read with the parser renderers/adf.py uses (pulldown-cmark), which differs
+    from CommonMark in two places that matter here: a closing fence followed by a tab does not close (its
+    trailing blanks are removed, so that both readings close there instead of a new fence opening after it),
+    and `<pre>` ... `</script>` does not end a `<pre>` block (escaped: harmless where it did end).
     """
     if "```" not in text and "~~~" not in text and "<" not in text:
         return text
-    for _ in range(text.count("\n") + 2):
-        tokens = _block_parser().parse(f"{text}\n\n{_SENTINEL}")
-        last = next(t for t in reversed(tokens) if t.level == 0)
-        if last.type == "paragraph_close":
-            return text
-        if last.type == "fence":
-            return f"{text}\n{last.markup}"
-        if last.type != "html_block" or last.map is None:
-            return text  # not reached: only fences and HTML blocks run to the end of a document
+    for _ in range(text.count("\n") + text.count("\r") + 2):  # each pass changes one line, once at most
         parts = _LINE_BREAK_RE.split(text)  # lines at even indexes, their breaks between
-        line = 2 * last.map[0]
-        parts[line] = parts[line].replace("<", "\\<", 1)
+        # One `\n` a break, as renderers/adf.py normalises before parsing (a lone CR ends no HTML block line
+        # in pulldown-cmark); byte offsets then map to line numbers by counting `\n`.
+        data = ("\n".join(parts[::2]) + f"\n\n{_SENTINEL}").encode()
+        tag, start = _last_block(data.decode())
+        if tag == "Paragraph":
+            return text
+        code = tag.get("CodeBlock") if isinstance(tag, dict) else None
+        if isinstance(code, dict):  # {"Fenced": info}: a fence left open
+            fence = _FENCE_RE.match(data, start)
+            if fence is None:
+                return text  # not reached: a fenced block starts with its fence
+            mark = fence.group(1)
+            closer = re.compile(rb"^ {0,3}%s{%d,}[ \t]*\t[ \t]*$" % (re.escape(mark[:1]), len(mark)), re.MULTILINE)
+            tabbed = closer.search(data, data.index(b"\n", start) + 1)
+            if tabbed is None:
+                return f"{text}\n{mark.decode()}"
+            line = 2 * data.count(b"\n", 0, tabbed.start())
+            parts[line] = parts[line].rstrip(" \t")
+        elif tag == "HtmlBlock":
+            line = 2 * data.count(b"\n", 0, start)
+            parts[line] = parts[line].replace("<", "\\<", 1)
+        else:
+            return text  # not reached: only fences and HTML blocks run to the end of a document
         text = "".join(parts)
     return text
 
