@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import aiohttp
 import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -78,4 +81,16 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
 
     routes = [Route("/slack/events", slack_events, methods=["POST"]), Route("/healthz", healthz, methods=["GET"]),
               Route("/jira/webhook", jira_webhook.endpoint(deps), methods=["POST"])]
-    return Service(bolt=bolt, http=Starlette(routes=routes), redis=conn)
+    return Service(bolt=bolt, http=Starlette(routes=routes, lifespan=lambda _: slack_session(bolt)), redis=conn)
+
+
+@contextlib.asynccontextmanager
+async def slack_session(bolt: AsyncApp) -> AsyncIterator[None]:
+    """One pooled HTTP session for every Web API call while the app runs (without it, slack-sdk opens a
+    new connection, and against Slack a new TLS handshake, for each call)."""
+    async with aiohttp.ClientSession() as session:
+        bolt.client.session = session
+        try:
+            yield
+        finally:
+            bolt.client.session = None

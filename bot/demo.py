@@ -2,19 +2,20 @@
 
 The real bot (`serve`, HTTP mode) and a real RQ `worker` run as child processes against the Slack and
 Jira emulators the end-to-end tests use (bot/localstack.py); the demo plays the requester through
-signed Slack requests and narrates what the emulators recorded. Nothing leaves loopback.
+signed Slack requests and narrates what the emulators recorded (worded by bot/demo_transcript.py).
+Nothing leaves loopback.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from bot.demo_transcript import FAILURES, Event, bot_line, indent, jira_line, recognise, short
 from bot.embedded_redis import DemoRedis, NoRedis, demo_redis
 from bot.localstack import LocalStack
 from emulators.driver import modal_values
@@ -24,7 +25,6 @@ from emulators.slack_api import SlackEmulator
 from postmortem.approval import Kind, classify_reply
 from postmortem.conversation import model_of
 from postmortem.gate import check_inputs, check_scope
-from postmortem.messages import say
 from postmortem.model import InputError, Lang, PostMortem, load_postmortem
 from postmortem.store import SessionStore, connect
 from renderers.markdown import render_markdown
@@ -40,28 +40,9 @@ CONTINUE: dict[str, str] = {"en": "continue", "ja": "続行"}
 STEP_TIMEOUT_SECONDS = 60.0
 DEFAULT_OUT = Path("postmortem-demo-out")
 
-#: Catalogue messages the transcript recognises; those in FAILURES end the demo with exit 1.
-KEYS = ("parent", "missing_intro", "ask_field", "ask_optional", "scope_stop", "rendering", "lint_header",
-        "approve_question", "posting", "posted", "offer_handoff", "answer_rejected", "declined", "cancelled",
-        "post_failed", "render_failed", "unavailable", "session_gone", "stale_approval", "already_approved",
-        "unknown_field", "frozen", "revise_hint", "output_only")
-FAILURES = frozenset(KEYS[KEYS.index("answer_rejected"):])
-#: Shown in full: what the bot asks, and its tone notes; the rest is cut to its first line.
-SHOWN_IN_FULL = frozenset({"missing_intro", "ask_field", "ask_optional", "scope_stop", "approve_question",
-                           "lint_header"})
-
 
 class DemoError(RuntimeError):
     """Why the demo stopped, said for the person who ran it."""
-
-
-@dataclass(frozen=True)
-class Event:
-    """One line of the transcript: `kind` (command, modal, bot, reply, file, jira, link, offer, output)."""
-
-    kind: str
-    key: str = ""
-    text: str = ""
 
 
 @dataclass
@@ -212,7 +193,7 @@ class Play:
             self.say(Event("bot", key, text), f"[thread] bot: {text}")
             raise DemoError(f"the bot said: {text}")
         if key is None:
-            self.say(Event("bot", "draft", text), f"[thread] bot: (draft) {_short(text)} [{len(text)} characters]")
+            self.say(Event("bot", "draft", text), f"[thread] bot: (draft) {short(text)} [{len(text)} characters]")
         elif key == "posted":
             self.say(Event("link", key, params.get("url", "")), f"[thread] bot: {text}")
         elif key == "offer_handoff":
@@ -224,8 +205,7 @@ class Play:
         else:
             if key == "approve_question":
                 self._show_file()
-            shown = text if key in SHOWN_IN_FULL else _short(text)
-            self.say(Event("bot", key, text), f"[thread] bot: {_indent(shown)}")
+            self.say(Event("bot", key, text), bot_line(key, text))
         self._answer(key, params)
         return False
 
@@ -252,7 +232,7 @@ class Play:
                  f"[file] {shown['name']} ({len(self.shown):,} bytes): the exact request body for Jira")
 
     def _reply(self, text: str, *, key: str) -> None:
-        self.say(Event("reply", key, text), f"[thread] @requester: {_indent(text.strip())}")
+        self.say(Event("reply", key, text), f"[thread] @requester: {indent(text.strip())}")
         response = self.driver.message(text, user=REQUESTER, channel=CHANNEL, thread_ts=self.thread_ts)
         _ok(response, "a thread reply")
 
@@ -260,13 +240,8 @@ class Play:
         """Narrate the POSTs Jira received since the last look (comment id and marker property included)."""
         posts = self.stack.jira.posts
         for post in posts[self._jira_seen:]:
-            line = f"[jira] POST {post.path} ({len(post.body):,} bytes) → {post.status}"
             stored = next((c for c in self.stack.jira.comments(self.pm.ticket) if c.raw == post.body), None)
-            if stored is not None and post.path.endswith("/comment"):
-                marker = stored.property_map.get("postmortem-bot") or {}
-                line += (f", comment id {stored.id}; property postmortem-bot: session {marker.get('session')}, "
-                         f"v{marker.get('version')}, sha256 {str(marker.get('sha256'))[:12]}…")
-            self.say(Event("jira", str(post.status), post.path), line)
+            self.say(Event("jira", str(post.status), post.path), jira_line(post, stored))
         self._jira_seen = len(posts)
 
 
@@ -302,53 +277,9 @@ def _finish(play: Play, store: DemoRedis, out_dir: Path) -> DemoResult:
     return result
 
 
-def recognise(text: str) -> tuple[str | None, dict[str, str]]:
-    """Which catalogue message this is (either language) and its parameters; (None, {}) for the draft itself."""
-    for key in KEYS:
-        for lang in ("en", "ja"):
-            if match := _pattern(key, lang).fullmatch(text):
-                return key, {k: v for k, v in match.groupdict().items() if v is not None}
-    return None, {}
-
-
-_PATTERNS: dict[tuple[str, str], re.Pattern[str]] = {}
-
-
-def _pattern(key: str, lang: Lang) -> re.Pattern[str]:
-    """The catalogue text as a regex: its `{params}` become groups (found by asking `say` for them)."""
-    if (key, lang) not in _PATTERNS:
-        params: dict[str, str] = {}
-        while True:
-            try:
-                text = say(key, lang, **params)
-                break
-            except KeyError as exc:
-                params[str(exc.args[0])] = f"\x00{exc.args[0]}\x00"
-        regex, named = "", set()
-        for i, piece in enumerate(re.split(r"\x00(\w+)\x00", text)):
-            if i % 2 == 0:
-                regex += re.escape(piece)
-            else:
-                regex += f"(?P={piece})" if piece in named else f"(?P<{piece}>.*?)"
-                named.add(piece)
-        _PATTERNS[key, lang] = re.compile(regex + r"(?:\n.*)?", re.DOTALL)
-    return _PATTERNS[key, lang]
-
-
 def _ok(response: Any, what: str) -> None:
     if response.status_code != 200:
         raise DemoError(f"the bot answered {what} with HTTP {response.status_code}: {response.text[:300]}")
-
-
-def _short(text: str, limit: int = 100) -> str:
-    """The first line, cut at `limit` characters; ` …` says something was left out."""
-    lines = text.strip().splitlines() or [""]
-    first = lines[0]
-    return first if len(first) <= limit and len(lines) == 1 else first[:limit].rstrip() + " …"
-
-
-def _indent(text: str) -> str:
-    return text.replace("\n", "\n    ")
 
 
 def _tail(stack: LocalStack, lines: int = 40) -> str:

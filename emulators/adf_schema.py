@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import fastjsonschema
+import jsonschema_rs
 
 ADF_SCHEMA_PACKAGE = "@atlaskit/adf-schema@57.7.22"
 ADF_SCHEMA_MEMBER = "package/dist/json-schema/v1/full.json"
@@ -70,14 +70,25 @@ def load_adf_schema() -> dict[str, Any]:
     return schema
 
 
+class AdfInvalid(ValueError):
+    """A document the official ADF schema rejects; the message says where."""
+
+
 @functools.cache
-def adf_validator() -> Callable[[Any], Any]:
-    """A compiled validator (fastjsonschema, ~0.5 ms a document); raises `JsonSchemaException` when invalid."""
-    schema = load_adf_schema()
-    # The schema's root is a $ref into definitions; compile a wrapper so the root is the doc node.
-    return fastjsonschema.compile({**schema, "$ref": "#/definitions/doc_node"})
+def adf_validator() -> Callable[[Any], None]:
+    """A validator built once (jsonschema-rs, Draft 4: about 0.1 ms for the seed's 15 kB document, where
+    fastjsonschema took 4.6 ms); it raises `AdfInvalid` naming the first problem."""
+    validator = jsonschema_rs.Draft4Validator(load_adf_schema())
+
+    def validate(doc: Any) -> None:
+        try:
+            validator.validate(doc)
+        except jsonschema_rs.ValidationError as exc:
+            raise AdfInvalid(str(exc)) from None
+
+    return validate
 
 
 def validate_adf(doc: Any) -> None:
-    """Raise `fastjsonschema.JsonSchemaException` naming the first problem when `doc` is not valid ADF."""
+    """Raise `AdfInvalid` naming the first problem when `doc` is not valid ADF."""
     adf_validator()(doc)

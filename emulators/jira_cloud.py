@@ -18,9 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from fastjsonschema import JsonSchemaException
-
-from emulators.adf_schema import adf_validator, validate_adf
+from emulators.adf_schema import AdfInvalid, adf_validator, validate_adf
 from emulators.http import JSON_CONTENT_TYPE, Emulator, Request, Response, json_response, parse_json
 from emulators.jira_records import (
     COMMENT_LIMIT,
@@ -251,7 +249,7 @@ class JiraEmulator(Emulator):
                                                       "(see the Atlassian Document Format)"})
         try:
             validate_adf(body)
-        except JsonSchemaException as exc:
+        except AdfInvalid as exc:
             return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"})
         measured = (len(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
                     if self.comment_limit_measure == "json" else adf_text_length(body))

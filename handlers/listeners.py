@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,6 +29,9 @@ log = logging.getLogger(__name__)
 #: The first word of `/post-mortem PROJ-123`; the modal validates it.
 _FIRST_WORD = re.compile(r"\S+")
 
+#: How long a requester's Slack locale is remembered in this process.
+LOCALE_TTL_SECONDS = 3600
+
 #: Failures of the store that mean "the service is unavailable", not a bug.
 STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
@@ -35,12 +39,29 @@ STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
 def register(app: AsyncApp, deps: Deps) -> None:
     """Attach every listener to the app."""
 
-    async def ack_command(ack: AsyncAck) -> None:
+    background: set[asyncio.Task[None]] = set()
+    locales: dict[str, tuple[str, float]] = {}
+
+    async def lang_of(client: AsyncWebClient, user: str) -> str:
+        """The requester's language from their Slack locale, remembered for an hour (one users.info each)."""
+        cached = locales.get(user)
+        if cached is not None and cached[1] > time.monotonic():
+            return cached[0]
+        lang = await _user_lang(client, user)
+        locales[user] = (lang, time.monotonic() + LOCALE_TTL_SECONDS)
+        return lang
+
+    async def on_command(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
+        # The modal opens after the ack is sent (process_before_response runs the listener first): a task,
+        # not a Bolt lazy listener, which would deep-copy the request and start a new HTTP session.
+        task = asyncio.create_task(open_modal(body, client))
+        background.add(task)
+        task.add_done_callback(_finished(background))
 
     async def open_modal(body: dict[str, Any], client: AsyncWebClient) -> None:
         match = _FIRST_WORD.search(body.get("text") or "")
-        lang = deps.default_lang or await _user_lang(client, str(body.get("user_id", "")))
+        lang = deps.default_lang or await lang_of(client, str(body.get("user_id", "")))
         view = flow.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")),
                               lang=lang)
         await client.views_open(trigger_id=body["trigger_id"], view=view)
@@ -100,7 +121,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         if view is not None:
             await client.views_open(trigger_id=body["trigger_id"], view=view)
 
-    app.command("/post-mortem")(ack=ack_command, lazy=[open_modal])
+    app.command("/post-mortem")(on_command)
     app.view(CALLBACK_ID)(on_submit)
     app.event("message")(on_message)
     app.event("app_mention")(on_mention)
@@ -109,6 +130,15 @@ def register(app: AsyncApp, deps: Deps) -> None:
     app.action(ACTION_CANCEL)(button(flow.cancel))
     app.action(ACTION_RETRY)(button(flow.retry))
     app.action(ACTION_HANDOFF)(button(flow.handoff))
+
+
+def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], None]:
+    """Forget a finished background task; a failure is logged, never lost silently."""
+    def done(task: asyncio.Task[None]) -> None:
+        tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("opening the modal failed", exc_info=task.exception())
+    return done
 
 
 async def _guard(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -8,19 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import pyromark
 
 from postmortem.model import Lang, PostMortem
 from postmortem.refs import find_fix_refs
 from postmortem.sections import ACTION_ITEMS_NONE, LABELS, SECTIONS, WHY_MISSED_LABELS
+from renderers.adf_input import PARSER
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 _SENTINEL = "pm-end-of-field-3f9c"
 _LINE_BREAK_RE = re.compile(r"(\r\n|\r|\n)")
 
-#: The options renderers/adf.py parses with (inline extensions only: block structure is plain CommonMark).
-_OPTIONS = pyromark.Options.ENABLE_STRIKETHROUGH | pyromark.Options.ENABLE_SUBSCRIPT
 #: Leading spaces and the fence characters of a fenced code block's opening line.
 _FENCE_RE = re.compile(rb" {0,3}(`{3,}|~{3,})")
 
@@ -29,7 +27,7 @@ def _last_block(md: str) -> tuple[Any, int]:
     """The start tag of the document's last top-level block and the UTF-8 byte offset where it begins."""
     depth, start = 0, 0
     last: Any = None
-    for event, span in pyromark.events_with_range(md, options=_OPTIONS):
+    for event, span in PARSER.events_with_range(md):
         if isinstance(event, str):  # rules and breaks: leaves, never blocks that run on
             if depth == 0:
                 last, start = event, span["start"]
@@ -49,7 +47,7 @@ def contained(text: str) -> str:
 
     An unclosed code fence gets its closing fence appended; an HTML block that would run to the end of the
     document (comments, `<pre>`, `<script>`, ...) gets its `<` backslash-escaped, so it shows as text, as it
-    does in ADF and Slack anyway. Read with the parser renderers/adf.py uses (pulldown-cmark), which differs
+    does in ADF and Slack anyway. Read with the parser renderers/adf_input.py uses (pulldown-cmark), which differs
     from CommonMark in two places that matter here: a closing fence followed by a tab does not close (its
     trailing blanks are removed, so that both readings close there instead of a new fence opening after it),
     and `<pre>` ... `</script>` does not end a `<pre>` block (escaped: harmless where it did end).
@@ -58,7 +56,7 @@ def contained(text: str) -> str:
         return text
     for _ in range(text.count("\n") + text.count("\r") + 2):  # each pass changes one line, once at most
         parts = _LINE_BREAK_RE.split(text)  # lines at even indexes, their breaks between
-        # One `\n` a break, as renderers/adf.py normalises before parsing (a lone CR ends no HTML block line
+        # One `\n` a break, as renderers/adf_input.py normalises before parsing (a lone CR ends no HTML block line
         # in pulldown-cmark); byte offsets then map to line numbers by counting `\n`.
         data = ("\n".join(parts[::2]) + f"\n\n{_SENTINEL}").encode()
         tag, start = _last_block(data.decode())

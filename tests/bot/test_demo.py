@@ -11,7 +11,8 @@ import pytest
 import yaml
 
 from bot.cli import main
-from bot.demo import APPROVAL, LEFT_OUT, DemoResult, Event, recognise, run_demo, seed_path
+from bot.demo import APPROVAL, LEFT_OUT, DemoResult, run_demo, seed_path
+from bot.demo_transcript import Event, recognise
 from bot.embedded_redis import answers, redacted
 from bot.localstack import free_port
 from postmortem.model import load_postmortem

@@ -1,0 +1,113 @@
+"""What the ADF converter reads and links to: the Markdown made parseable as written, link targets made safe.
+
+Kept apart from the tree builder (renderers/adf.py) because these are input rules, not ADF rules:
+- the parser is pulldown-cmark (through `pyromark`) with strikethrough, and subscript only to recognise
+  `~x~`, which the builder writes back as text;
+- link reference definitions are not parsed (`[x]: y` stays text, so nothing the person wrote vanishes);
+- NUL becomes U+FFFD, as CommonMark requires (so do lone surrogates, which no parser can read);
+- link targets are percent-encoded (hosts punycoded); `javascript:`, `vbscript:`, `file:` and non-image
+  `data:` targets are refused, so the builder makes no link of them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pyromark
+
+#: Strike needs the extension; subscript is enabled only to recognise `~x~`, which is written back as text.
+_OPTIONS = pyromark.Options.ENABLE_STRIKETHROUGH | pyromark.Options.ENABLE_SUBSCRIPT
+PARSER = pyromark.Markdown(options=_OPTIONS)
+
+_CR_RE = re.compile(r"\r\n?")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+#: What CommonMark renderers refuse as a link target (markdown-it's validateLink).
+_BAD_PROTO_RE = re.compile(r"(?:vbscript|javascript|file|data):")
+_GOOD_DATA_RE = re.compile(r"data:image/(?:gif|png|jpeg|webp);")
+#: Characters kept as they are in a URL (mdurl's encode set); `%XX` escapes already there are kept too.
+_URL_UNSAFE_RE = re.compile(r"%(?![0-9a-fA-F]{2})|[^A-Za-z0-9;/?:@&=+$,\-_.!~*'()#%]+")
+_HOST_RE = re.compile(r"((?:https?|mailto):|(?=//))(//)?([^@/?#]*@)?([^/?#:]*)", re.IGNORECASE)
+#: Escapes an autolink's text shows decoded, unless they stand for a character with a meaning in URLs.
+_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
+_KEEP_ESCAPED = frozenset(";/?:@&=+$,#%")
+
+
+def parser_source(md: str) -> str:
+    """The text the parser reads: line ends and NUL normalised, link reference definitions kept as text."""
+    if "\r" in md:
+        md = _CR_RE.sub("\n", md)
+    if "\x00" in md:
+        md = md.replace("\x00", "\ufffd")
+    if not md.isascii():
+        try:
+            md.encode()
+        except UnicodeEncodeError:
+            md = _SURROGATE_RE.sub("\ufffd", md)
+    while "]:" in md and (definitions := PARSER.reference_definitions(md)):
+        # Spans are UTF-8 byte offsets of each `[label]:`; a backslash before its `[` keeps it text. Repeated
+        # because a definition whose label was already defined is not reported until the first is gone.
+        data = md.encode()
+        for start in sorted((d["span"]["start"] for d in definitions.values()), reverse=True):
+            start = data.index(b"[", start)
+            data = data[:start] + b"\\" + data[start:]
+        md = data.decode()
+    return md
+
+
+def refused(url: str, image: bool = False) -> bool:
+    """A target that CommonMark renderers refuse, to keep script out of links."""
+    url = url.strip().lower()
+    return bool(_BAD_PROTO_RE.match(url)) and not (image and _GOOD_DATA_RE.match(url))
+
+
+def written(data: dict[str, Any]) -> tuple[str, str]:
+    """The Markdown around a refused link's text, as written (approximately, for a `[text](target)`)."""
+    url = data["dest_url"]
+    if data["link_type"] in ("Autolink", "Email"):
+        return "<", ">"
+    title = f' "{data["title"]}"' if data["title"] else ""
+    return "[", f"]({url}{title})"
+
+
+def normalize_link(url: str) -> str:
+    """A link target percent-encoded and its host punycoded, as CommonMark renderers write it."""
+    if not url.isascii():
+        match = _HOST_RE.match(url)
+        if match and not match.group(4).isascii():
+            try:
+                host = ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode()
+                                for label in match.group(4).split("."))
+            except UnicodeError:
+                pass
+            else:
+                url = url[: match.start(4)] + host + url[match.end(4):]
+    return _URL_UNSAFE_RE.sub(_percent, url)
+
+
+def decode_escapes(text: str) -> str:
+    """Percent escapes decoded where they spell UTF-8 text, except reserved characters (kept escaped)."""
+    data = bytearray()
+    pos = 0
+    out: list[str] = []
+    for match in _ESCAPE_RE.finditer(text):
+        if match.start() != pos:
+            out.append(_decoded(data))
+            out.append(text[pos:match.start()])
+        data.append(int(match.group(0)[1:], 16))
+        pos = match.end()
+    out.append(_decoded(data))
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _decoded(data: bytearray) -> str:
+    """A run of escaped bytes as text: valid UTF-8 decoded, anything else (and reserved ASCII) escaped."""
+    text = data.decode("utf-8", "surrogateescape")
+    data.clear()
+    return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff"
+                   else f"%{ord(c):02X}" if c in _KEEP_ESCAPED else c for c in text)
+
+
+def _percent(match: re.Match[str]) -> str:
+    return "".join(f"%{b:02X}" for b in match.group(0).encode())
