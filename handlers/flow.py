@@ -33,7 +33,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     """A submitted modal: a new session (or an edit); field errors keyed by block_id, or None when accepted."""
     meta = _metadata(view)
     if meta.get("session"):
-        return _submit_edit(deps, user=user, session_id=str(meta["session"]), view=view)
+        return _submit_edit(deps, user=user, session_id=str(meta["session"]), view=view, version=meta.get("version"))
     fields, errors = fields_from_view_state(_state_values(view))
     if errors:
         return errors
@@ -51,10 +51,14 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     return None
 
 
-def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]) -> dict[str, str] | None:
+def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any],
+                 version: object) -> dict[str, str] | None:
     session = deps.store.get(session_id)
     if session is None or not may_approve(session, user, deps.approvers):
         return {"ticket": "This post-mortem session has ended, or you cannot edit it."}
+    if version != session.version:  # a thread revision made a newer draft while this form was open
+        return {"ticket": f"The draft changed to v{session.version} while this form was open. Copy your "
+                          "changes, close the form and press Edit on the latest draft."}
     previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
     fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:
@@ -64,16 +68,22 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
 
 
 def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: str, ts: str,
-                 event_id: str | None) -> None:
+                 event_id: str | None, bot_user_id: str | None = None) -> None:
     """A message in a thread: if it is a session's thread, decide what it means and act once."""
     session = deps.store.find_by_thread(channel, thread_ts)
     if session is None:
         return
-    if event_id and not deps.store.claim_once(f"event:{event_id}", EVENT_DEDUP_SECONDS):
+    claim = f"event:{event_id}" if event_id else None
+    if claim and not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
         log.info("event %s already handled (Slack retry)", event_id)
         return
-    _apply(deps, session.id,
-           lambda s: on_reply(s, text, user=user, approvers=deps.approvers, ts=float(ts)))
+    try:
+        _apply(deps, session.id, lambda s: on_reply(s, text, user=user, approvers=deps.approvers, ts=float(ts),
+                                                    bot_user_id=bot_user_id))
+    except Exception:
+        if claim:  # not handled after all: let Slack's retry of this event through
+            deps.store.release_claim(claim)
+        raise
 
 
 def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | None:
@@ -94,7 +104,7 @@ def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | Non
             _enqueue(deps, session.id, [Effect("say", "third_revision")])
         return None
     values = {**session.pm, "ticket": session.ticket, "lang": session.lang}
-    meta = json.dumps({"session": session.id, "channel": session.channel})
+    meta = json.dumps({"session": session.id, "channel": session.channel, "version": session.version})
     return build_modal(ticket=session.ticket, values=values, lang=session.lang, private_metadata=meta)
 
 
@@ -119,6 +129,9 @@ def retry(deps: Deps, *, session_id: str, user: str) -> None:
     if not may_approve(session, user, deps.approvers):
         _enqueue(deps, session.id, [_ephemeral_only(session, user)])
         return
+    if session.state is S.collecting and session.thread_ts is None:  # the thread could not be started
+        deps.enqueue("advance", session.id)
+        return
     retried = deps.store.retry(session.id)
     if retried is not None and retried.state is S.posting and retried.approved_version is not None:
         _enqueue(deps, session.id, [Effect("post", version=retried.approved_version)])
@@ -127,7 +140,13 @@ def retry(deps: Deps, *, session_id: str, user: str) -> None:
 
 
 def handoff(deps: Deps, *, session_id: str, user: str) -> None:
-    """The hand-off button: only ever on a click (never automatic)."""
+    """The hand-off button: only ever on a click (never automatic), by the requester or an approver."""
+    session = deps.store.get(session_id)
+    if session is None:
+        return
+    if not may_approve(session, user, deps.approvers):
+        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
+        return
     deps.enqueue("handoff", session_id, user)
 
 

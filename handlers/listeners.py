@@ -20,6 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from handlers import flow, mentions
 from handlers.deps import Deps
 from postmortem.messages import say
+from postmortem.store import StoreConflictError
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT, ACTION_HANDOFF, ACTION_RETRY
@@ -32,8 +33,12 @@ _FIRST_WORD = re.compile(r"\S+")
 #: How long a requester's Slack locale is remembered in this process.
 LOCALE_TTL_SECONDS = 3600
 
-#: Failures of the store that mean "the service is unavailable", not a bug.
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
+#: Failures of the store that mean "the service is unavailable or busy", not a bug.
+STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, StoreConflictError)
+
+#: Message subtypes that are still a person talking: a plain message, "also send to channel", a file with
+#: a comment. Edits, deletions, joins and bot messages are not replies.
+PERSON_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
 
 
 def register(app: AsyncApp, deps: Deps) -> None:
@@ -80,12 +85,12 @@ def register(app: AsyncApp, deps: Deps) -> None:
 
     async def on_message(body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext) -> None:
         thread_ts, ts = event.get("thread_ts"), event.get("ts")
-        if event.get("subtype") or event.get("bot_id") or not event.get("user"):
+        if event.get("subtype") not in PERSON_SUBTYPES or event.get("bot_id") or not event.get("user"):
             return
         if thread_ts and thread_ts != ts:
             await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")), thread_ts=str(thread_ts),
                          user=str(event["user"]), text=str(event.get("text") or ""), ts=str(ts),
-                         event_id=body.get("event_id"))
+                         event_id=body.get("event_id"), bot_user_id=context.bot_user_id)
         # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
         await _guard(mentions.message, deps, channel=str(event.get("channel", "")),
                      channel_type=str(event.get("channel_type") or ""), user=str(event["user"]),

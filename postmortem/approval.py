@@ -100,8 +100,14 @@ _ALIASES = _aliases()
 _MENTIONED = re.compile("|".join(re.escape(a) for a in sorted(_ALIASES, key=len, reverse=True)))
 
 
-def classify_reply(text: str) -> Reply:
-    """What a thread reply means; anything not matching the grammar above is never an approval."""
+def classify_reply(text: str, *, bot_user_id: str | None = None) -> Reply:
+    """What a thread reply means; anything not matching the grammar above is never an approval.
+
+    A reply that starts by addressing someone else (`<@U0ALICE> yes`, `@alice go ahead`, `<!channel>`)
+    is talk between people, never a command to the bot; addressing the bot (`<@bot_user_id>`) is fine.
+    """
+    if _addressed_to_someone_else(text, bot_user_id):
+        return Reply(Kind.other)
     plain = slack_plain(text)
     answer = _FIELD_ANSWER.match(plain)
     if answer and answer.group(1).lower() in REPLY_FIELDS:
@@ -120,6 +126,14 @@ def classify_reply(text: str) -> Reply:
     if _REVISE.search(words):
         return Reply(Kind.revise, _mentioned_field(words))
     return Reply(Kind.other)
+
+
+def _addressed_to_someone_else(text: str, bot_user_id: str | None) -> bool:
+    leading = _LEADING_MENTIONS.match(text)
+    if not leading:
+        return False
+    mentions = re.findall(r"<[@!]([^>|]*)(?:\|[^>]*)?>|@([^\s:,]+)", leading.group(0))
+    return any(slack_id != bot_user_id or typed for slack_id, typed in mentions)
 
 
 def slack_plain(text: str) -> str:

@@ -129,9 +129,10 @@ def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None
     return candidate, None
 
 
-def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str], ts: float) -> Outcome:
+def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str], ts: float,
+             bot_user_id: str | None = None) -> Outcome:
     """A thread reply: approve, cancel, continue, skip, an answer, or a revision. Others' chatter is ignored."""
-    reply = classify_reply(text)
+    reply = classify_reply(text, bot_user_id=bot_user_id)
     allowed = may_approve(session, user, approvers)
     if session.is_final:
         return Outcome(None)
@@ -146,7 +147,12 @@ def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str
     if session.state is S.scope_check:
         if reply.kind is Kind.continue_:
             return Outcome(session.with_changes(state=S.collecting, scope_confirmed=True), (Effect("advance"),))
+        if reply.kind in ("approve", "field_answer"):
+            return Outcome(None, (_say("scope_first"),))
         return Outcome(None)
+    if session.state is S.rendering and reply.kind in ("approve", "field_answer"):
+        # Nothing is kept from this reply: the person is told to send it again once the draft is shown.
+        return Outcome(None, (_say("still_rendering", version=session.version),))
     if session.state is S.collecting:
         return _collecting_reply(session, reply.kind, reply.field, reply.value, text)
     if session.state in (S.drafted, S.failed) and session.approved_version is None:

@@ -56,10 +56,8 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "ja": "トーンの確認：{count} 件。本文は書き換えません。変更は `<field>: <text>` で返信してください。",
     },
     "approve_question": {
-        "en": "The file above is the exact request body for Jira. Reply `post it`, `go ahead` or `yes` "
-              "to post v{version} as a comment on {ticket}.",
-        "ja": "上のファイルが Jira に送るリクエスト本文そのものです。{ticket} にコメントとして v{version} を投稿するには"
-              "「投稿してください」「進めてください」または「はい」と返信してください。",
+        "en": "Reply `post it`, `go ahead` or `yes` to post v{version} as a comment on {ticket}.",
+        "ja": "{ticket} にコメントとして v{version} を投稿するには「投稿してください」「進めてください」または「はい」と返信してください。",
     },
     "output_only": {
         "en": "Destination `{destination}`: the Markdown is attached above. Nothing is posted anywhere.",
@@ -113,6 +111,22 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "approval_before_draft": {
         "en": "That reply came before the draft was shown, so it approves nothing. Read v{version}, then approve it.",
         "ja": "その返信は下書きの表示より前のため、承認になりません。v{version} を確認してから承認してください。",
+    },
+    "still_rendering": {
+        "en": "Draft v{version} is still being prepared, so I did not act on that reply. Send it again once the draft is shown.",
+        "ja": "下書き v{version} をまだ作成中のため、その返信は処理していません。下書きが表示されてから、もう一度送ってください。",
+    },
+    "scope_first": {
+        "en": "First answer `continue` (write a bug-fix post-mortem anyway) or `cancel`.",
+        "ja": "先に `continue`（バグ修正の事後分析として続ける）か `cancel`（キャンセル）で答えてください。",
+    },
+    "body_shown": {
+        "en": "The file above is the exact request body for Jira (v{version}), byte for byte what will be posted.",
+        "ja": "上のファイルが Jira に送るリクエスト本文（v{version}）そのもので、投稿されるバイト列と同一です。",
+    },
+    "slack_failed": {
+        "en": "I could not start the post-mortem thread for {ticket} in <#{channel}> (Slack said `{error}`). Invite me to that channel, then press Retry: everything you entered is kept.",
+        "ja": "<#{channel}> で {ticket} の事後分析スレッドを開始できませんでした（Slack の応答：`{error}`）。ボットをそのチャンネルに招待してから「再試行」を押してください。入力内容は保存されています。",
     },
     "revise_hint": {
         "en": "I don't rewrite your text. Reply `<field>: <new text>` (for example `{field}: ...`) or press Edit.",

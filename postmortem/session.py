@@ -38,6 +38,7 @@ APPROVED_STATES: frozenset[State] = frozenset({S.posting, S.posted})
 #: Every allowed transition, written out. A session never "moves" to the state it is in.
 #: drafted → collecting / scope_check: the Edit modal emptied a required input or set a scope flag.
 #: posting has no way to cancelled / expired: the post may be in flight; it ends in posted or failed.
+#: failed → collecting / scope_check: an Edit after a failed render emptied an input or set a scope flag.
 #: failed → posting (a failed post, on Retry) and failed → rendering (a failed render) are told apart by
 #: `approved_version` in `valid_move`.
 TRANSITIONS: dict[State, frozenset[State]] = {
@@ -46,7 +47,7 @@ TRANSITIONS: dict[State, frozenset[State]] = {
     S.rendering: frozenset({S.drafted, S.failed, S.cancelled, S.expired}),
     S.drafted: frozenset({S.rendering, S.posting, S.collecting, S.scope_check, S.cancelled, S.expired}),
     S.posting: frozenset({S.posted, S.failed}),
-    S.failed: frozenset({S.posting, S.rendering, S.cancelled, S.expired}),
+    S.failed: frozenset({S.posting, S.rendering, S.collecting, S.scope_check, S.cancelled, S.expired}),
     S.posted: frozenset(),
     S.cancelled: frozenset(),
     S.expired: frozenset(),
@@ -159,6 +160,8 @@ def valid_move(before: Session, after: Session) -> bool:
         return after.version == before.version + 1
     if after.state is S.posted:
         return bool(after.comment_id and after.comment_url)
+    if before.state is S.failed and after.state in (S.collecting, S.scope_check):  # an Edit after a failed render
+        return before.approved_version is None
     if after.state is S.drafted:
         draft = after.draft(after.version)
         return draft is not None and draft.shown_at is not None

@@ -258,13 +258,31 @@ class SessionStore:
 
         return self._update(session_id, mutate, {State.failed})
 
-    def claim_once(self, key: str, ttl: int) -> bool:
-        """True for the first caller of a key within `ttl` seconds (Slack event_id, webhook id, offers)."""
-        return bool(self._r.set(f"{self._prefix}claim:{key}", b"1", nx=True, ex=ttl))
+    def claim_once(self, key: str, ttl: int, *, token: str = "1") -> bool:
+        """True for the first caller of a key within `ttl` seconds (Slack event_id, webhook id, offers, locks
+        whose holder is named by `token`)."""
+        return bool(self._r.set(f"{self._prefix}claim:{key}", token.encode(), nx=True, ex=ttl))
 
-    def release_claim(self, key: str) -> None:
-        """Give a claim back early (a lock held only while its work runs)."""
-        self._r.delete(f"{self._prefix}claim:{key}")
+    def hold(self, key: str, token: str, ttl: int) -> bool:
+        """Extend a claim to `ttl` only if `token` still holds it: False when it expired or another took it."""
+        name = f"{self._prefix}claim:{key}"
+        with self._r.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(name)
+                if pipe.get(name) != token.encode():
+                    return False
+                pipe.multi()
+                pipe.expire(name, ttl)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
+
+    def release_claim(self, key: str, *, token: str | None = None) -> None:
+        """Give a claim back early; with `token`, only if that holder still has it."""
+        name = f"{self._prefix}claim:{key}"
+        if token is None or self._r.get(name) == token.encode():
+            self._r.delete(name)
 
     # the one read-modify-write
 

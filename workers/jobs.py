@@ -6,12 +6,17 @@ session from Redis and does nothing when the session is no longer in the state t
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import uuid
 from datetime import timedelta
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
+
 from postmortem.conversation import Effect, apply_step, model_of, next_step
 from postmortem.lint import lint
+from postmortem.model import PostMortem
 from postmortem.session import S, Session
 from postmortem.store import body_digest
 from renderers import prompts
@@ -30,9 +35,11 @@ MAX_POST_ATTEMPTS = 5
 
 def post_lock_seconds(ctx: WorkerContext) -> int:
     """A post holds a lock while it talks to Jira, so two runs of one post never overlap. It outlives the
-    three Jira calls of one run, timeouts included; if the worker dies holding it, it expires and the
-    watchdog (workers/watchdog.py) runs the post again, which first looks for the comment it may have made."""
-    return int(3 * ctx.jira.timeout + 10)
+    search (two calls) and, re-checked and extended just before it, the POST (connect and read timeouts).
+    With the default 15 s timeout a dead run's lock is free after 70 s, so with the watchdog's sweep the
+    thread hears the outcome within 2 minutes of a crash: the watchdog (workers/watchdog.py) runs the post
+    again, which first looks for the comment the dead run may have made."""
+    return int(4 * ctx.jira.timeout + 10)
 
 
 def post_lock(session_id: str, version: int) -> str:
@@ -61,7 +68,11 @@ def advance(session_id: str) -> None:
         return
     if session.thread_ts is None:
         parent = prompts.notice("parent", session.lang, ticket=session.ticket, user=session.requester)
-        ts = ctx.slack.post(session.channel, parent)
+        try:
+            ts = ctx.slack.post(session.channel, parent)
+        except SlackApiError as exc:  # not in the channel, archived, a DM the bot cannot post in…
+            _thread_failed(ctx, session, str(exc.response.get("error", "error")))
+            return
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
     if not _ticket_exists(ctx, session):
         return
@@ -123,17 +134,45 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         digest = body_digest(body)
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
-    shown_ts = ""
+    try:
+        _show_draft(ctx, session, pm, body, to_jira=to_jira)
+    except SlackApiError as exc:
+        reason = f"Slack refused part of the draft ({exc.response.get('error', 'error')})"
+        if ctx.store.record_failed(session_id, reason) is not None:
+            with contextlib.suppress(SlackApiError):
+                _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
+
+
+def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool) -> None:
+    """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
+
+    The session becomes approvable (drafted) at that line, after the file and before the question, so a
+    reply typed once the question is visible is always handled, and none typed before the file was visible
+    can approve it (it binds to the version shown before its timestamp)."""
     for message in render_slack(pm):
-        shown_ts = _say(ctx, session, message)
+        _say(ctx, session, message)
     if warnings := lint(pm):
         _say(ctx, session, prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang))
     filename, question = _attachment(session, to_jira=to_jira, destination=pm.destination)
     ctx.slack.upload(session.channel, session.thread_ts, filename=filename, content=body, title=filename)
-    # Drafted (approvable) once the draft and its exact body are in the thread, before the question is
-    # asked, so a quick "yes" is never lost; it binds to the version whose draft was shown before it.
-    ctx.store.mark_drafted(session_id, version=session.version, shown_at=float(shown_ts), message_ts=shown_ts)
-    _say(ctx, session, question)
+    shown = prompts.notice("body_shown", session.lang, version=session.version) if to_jira else question
+    shown_ts = _say(ctx, session, shown)
+    drafted = ctx.store.mark_drafted(session.id, version=session.version, shown_at=float(shown_ts),
+                                     message_ts=shown_ts)
+    if drafted is not None and to_jira:  # cancelled meanwhile: no question with buttons after "Cancelled"
+        _say(ctx, session, question)
+
+
+def _thread_failed(ctx: WorkerContext, session: Session, error: str) -> None:
+    """The thread could not be started: tell the requester privately, keep every input, offer Retry."""
+    log.warning("cannot post in %s for session %s: %s", session.channel, session.id, error)
+    if ctx.store.update(session.id, lambda s: s.with_changes(error=f"slack: {error}")) is None:
+        return
+    message = prompts.notice("slack_failed", session.lang, ticket=session.ticket, channel=session.channel,
+                             error=error)
+    with contextlib.suppress(SlackApiError):  # a DM to the requester (chat:write to a user id)
+        ctx.slack.post(session.requester, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY,
+                                                               session.id, session.lang))
 
 
 def _attachment(session: Session, *, to_jira: bool, destination: str) -> tuple[str, dict[str, Any]]:
@@ -153,24 +192,30 @@ def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
     if session is None or session.state is not S.posting or session.approved_version != version:
         return
     ctx.store.release_claim(f"post-scheduled:{session_id}:{version}")
-    lock = post_lock(session_id, version)
-    if not ctx.store.claim_once(lock, post_lock_seconds(ctx)):
+    lock, token = post_lock(session_id, version), uuid.uuid4().hex
+    if not ctx.store.claim_once(lock, post_lock_seconds(ctx), token=token):
         log.info("post of %s v%s is already running", session_id, version)
         return
     try:
-        _post_locked(ctx, session, version, attempt)
+        _post_locked(ctx, session, version, attempt, token)
     finally:
-        ctx.store.release_claim(lock)
+        ctx.store.release_claim(lock, token=token)
 
 
-def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int) -> None:
+def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int, token: str) -> None:
     body = ctx.store.approved_body(session)
     if body is None:
         _fail(ctx, session, "the approved request body is missing or no longer matches its sha256")
         return
     try:
-        posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version) \
-            or ctx.jira.post_comment(session.ticket, body)
+        posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
+        if posted is None:
+            # Only while this run still holds the lock (a slow search may have outlived it): else another
+            # run may be posting, and this one must not.
+            if not ctx.store.hold(post_lock(session.id, version), token, post_lock_seconds(ctx)):
+                log.warning("post of %s v%s lost its lock; leaving it to the run that holds it", session.id, version)
+                return
+            posted = ctx.jira.post_comment(session.ticket, body)
     except JiraError as exc:
         if exc.retryable and attempt < MAX_POST_ATTEMPTS:
             delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)

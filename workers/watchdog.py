@@ -33,10 +33,15 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
             if not busy and ctx.store.claim_once(f"sweep:post:{session_id}:{version}", int(stale_after)):
                 ctx.queue.enqueue("workers.jobs.post_comment", session_id, version)
                 enqueued.append(f"post_comment:{session_id}")
-        elif session.state is S.rendering:
-            if ctx.store.claim_once(f"sweep:render:{session_id}:{session.version}", int(stale_after) * 4):
+        elif session.state is S.rendering and not ctx.store.claimed(f"render:{session_id}:{session.version}"):
+            # Once per version: a render that dies twice is a failure the person can Retry, not a loop.
+            if ctx.store.claim_once(f"sweep:render:{session_id}:{session.version}", 14 * 24 * 3600):
                 ctx.queue.enqueue("workers.jobs.render", session_id)
                 enqueued.append(f"render:{session_id}")
+            elif ctx.store.record_failed(session_id, "the draft could not be rendered") is not None:
+                ctx.queue.enqueue("workers.jobs.perform", session_id, [
+                    {"kind": "say", "key": "render_failed", "params": {"reason": "the worker stopped twice"}}])
+                enqueued.append(f"failed:{session_id}")
     if enqueued:
         log.warning("watchdog re-enqueued %s", ", ".join(enqueued))
     return enqueued

@@ -65,8 +65,8 @@ def comment_posts(stack: LocalStack, ticket: str) -> list[int]:
     return [p.status for p in stack.jira.posts if p.path == f"/rest/api/3/issue/{ticket}/comment"]
 
 
-def posted_once(stack: LocalStack, chat: Conversation) -> None:
-    chat.wait_text(f"Posted to {chat.ticket}")
+def posted_once(stack: LocalStack, chat: Conversation, *, within: float = 20) -> None:
+    chat.wait_text(f"Posted to {chat.ticket}", timeout=within)
     comments = stack.jira.comments(chat.ticket)
     assert len(comments) == 1
     assert comments[0].raw == chat.files()[-1]["bytes"]
@@ -134,8 +134,8 @@ def test_worker_killed_after_the_post_reached_jira_is_recovered_within_two_minut
     stack.processes["worker"].stop(kill=True)  # SIGKILL to the worker and its work horse
     killed_at = time.monotonic()
     stack.start_worker("worker-2")
-    posted_once(stack, chat)
-    assert time.monotonic() - killed_at < 120
+    posted_once(stack, chat, within=120)  # promise 2: the thread learns the outcome within 2 minutes
+    print(f"\nrecovered {time.monotonic() - killed_at:.1f} s after the SIGKILL")
     assert len(comment_posts(stack, chat.ticket)) == 1
     stack.jira.release()
 

@@ -59,10 +59,10 @@ class Conversation:
     def thread(self) -> list[dict[str, Any]]:
         return self.stack.slack.messages(channel=self.channel, thread_ts=self.thread_ts)
 
-    def wait_text(self, needle: str, *, after: int = 0) -> dict[str, Any]:
+    def wait_text(self, needle: str, *, after: int = 0, timeout: float = 20) -> dict[str, Any]:
         try:
             return self.stack.slack.wait_for(
-                lambda s: next((m for m in self.thread()[after:] if needle in m["text"]), None), timeout=20)
+                lambda s: next((m for m in self.thread()[after:] if needle in m["text"]), None), timeout=timeout)
         except TimeoutError as exc:
             thread = "\n".join(m["text"][:300] for m in self.thread())
             raise AssertionError(f"{needle!r} not in the thread:\n{thread}\n--- logs ---\n"

@@ -246,9 +246,15 @@ def test_retry_by_a_stranger_changes_nothing(deps: Deps, store: SessionStore, qu
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
 
 
-def test_handoff_enqueues_the_handoff_job(deps: Deps, queue: FakeQueue) -> None:
-    flow.handoff(deps, session_id="abc", user="U1")
-    assert [(c.name, c.args) for c in queue.calls] == [("workers.jobs.handoff", ("abc", "U1"))]
+def test_handoff_enqueues_the_handoff_job_for_the_requester_only(deps: Deps, store: SessionStore,
+                                                                  queue: FakeQueue) -> None:
+    s = stored(store)
+    flow.handoff(deps, session_id=s.id, user="U_STRANGER")
+    flow.handoff(deps, session_id="unknown", user="U1")
+    flow.handoff(deps, session_id=s.id, user="U1")
+    assert [c.name for c in queue.calls] == ["workers.jobs.perform", "workers.jobs.handoff"]
+    assert queue.calls[0].args[1][0]["key"] == "only_approvers"
+    assert queue.calls[1].args == (s.id, "U1")
 
 
 # the Edit button and the edit modal ---------------------------------------------------------------
@@ -295,13 +301,25 @@ def test_an_edit_submission_renders_a_new_version(deps: Deps, store: SessionStor
     fields = {**complete_pm(), "ticket": "PROJ-1", "summary": "New summary of the stale reads. Fixed by x."}
     fields.pop("action_items_none")
     fields["action_items"] = "none"
-    view = {"private_metadata": json.dumps({"session": s.id, "channel": "C1"}),
+    view = {"private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
             "state": {"values": modal_values(fields)}}
     assert flow.submit(deps, user="U1", view=view) is None
     after = store.get(s.id)
     assert after is not None and after.state is S.rendering and after.version == 2
     assert after.pm["summary"] == "New summary of the stale reads. Fixed by x."
     assert keys_of(queue) == [("say", "rendering"), ("render", "")]
+
+
+def test_an_edit_form_opened_on_an_older_version_changes_nothing(deps: Deps, store: SessionStore,
+                                                                  queue: FakeQueue) -> None:
+    s = drafted(store, versions=2)
+    view = {"private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
+            "state": {"values": modal_values({**complete_pm(), "ticket": "PROJ-1", "summary": "stale form"})}}
+    errors = flow.submit(deps, user="U1", view=view)
+    assert errors is not None and "v2" in errors["ticket"]
+    after = store.get(s.id)
+    assert after is not None and after.version == 2 and after.pm["summary"] != "stale form"
+    assert queue.calls == []
 
 
 def test_an_edit_submission_by_a_stranger_is_refused(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
@@ -312,3 +330,23 @@ def test_an_edit_submission_by_a_stranger_is_refused(deps: Deps, store: SessionS
     after = store.get(s.id)
     assert after is not None and after.state is S.drafted and after.version == 1
     assert queue.calls == []
+
+
+def test_retry_after_the_thread_could_not_be_started_runs_advance_again(deps: Deps, store: SessionStore,
+                                                                          queue: FakeQueue) -> None:
+    s = stored(store, thread_ts=None, error="slack: not_in_channel")
+    flow.retry(deps, session_id=s.id, user="U1")
+    assert [(c.name, c.args) for c in queue.calls] == [("workers.jobs.advance", (s.id,))]
+
+
+def test_a_failure_after_the_event_claim_lets_slacks_retry_through(deps: Deps, store: SessionStore,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    s = drafted(store)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise redis.TimeoutError("slow Redis")
+
+    monkeypatch.setattr(deps.store, "update", broken)
+    with pytest.raises(redis.TimeoutError):
+        reply(deps, s, "yes", event_id="EvRETRY")
+    assert store.claim_once("event:EvRETRY", 60)  # released, so the retry would be handled

@@ -14,7 +14,7 @@ APPROVALS = [
     "yes please", "Yes, please!", "post it", "POST IT.", "please post it", "post it please",
     "go ahead", "Go ahead :+1:", "go ahead, please", "ok post it", "OK, post it.", "okay go ahead",
     "yes, post it", "yes please post it", "ｙｅｓ", "  yes  ", "yes!!", "yes ✅",
-    "<@U123ABC> yes", "<@U123ABC|bot> post it", "@bot yes", "@bot, go ahead", "<@U1> <@U2> yes",
+    "<@UBOT> yes", "<@UBOT|postmortem-bot> post it", "<@UBOT>, go ahead",
     "はい", "はい。", "はい！", "はい!", "はい🙏", "はい、投稿してください", "はい 投稿してください",
     "投稿してください", "投稿してください。", "投稿して下さい", "投稿してください🙏", "進めてください",
     "進めてください！", "はい、進めてください。", "はい、お願いします", "はい :pray:",
@@ -35,7 +35,14 @@ NOT_APPROVALS = [
 
 @pytest.mark.parametrize("text", APPROVALS)
 def test_explicit_approvals(text: str) -> None:
-    assert classify_reply(text) == Reply(Kind.approve)
+    assert classify_reply(text, bot_user_id="UBOT") == Reply(Kind.approve)
+
+
+@pytest.mark.parametrize("text", ["<@U0ALICE> yes", "<@U123ABC|alice> post it", "@alice yes", "@bot, go ahead",
+                                  "<@UBOT> <@U2> yes", "<!channel> post it", "<!here> yes",
+                                  "<@U1> owner: Alex (cache team)"])
+def test_a_reply_addressed_to_someone_else_is_not_a_command(text: str) -> None:
+    assert classify_reply(text, bot_user_id="UBOT") == Reply(Kind.other)
 
 
 @pytest.mark.parametrize("text", NOT_APPROVALS)
@@ -69,7 +76,7 @@ def test_skip_may_name_a_field() -> None:
     [
         ("summary: The cache evicted hot keys.", "summary", "The cache evicted hot keys."),
         ("Root_Cause:  `evict()` skips the LRU tail ", "root_cause", "`evict()` skips the LRU tail"),
-        ("<@U1> owner: Alex (cache team)", "owner", "Alex (cache team)"),
+        ("<@UBOT> owner: Alex (cache team)", "owner", "Alex (cache team)"),
         ("fix_ref: <https://github.com/o/r/pull/7|o/r#7>", "fix_ref", "https://github.com/o/r/pull/7"),
         ("validation: a &lt; b &amp;&amp; c &gt; d", "validation", "a < b && c > d"),
         ("repro：make test", "repro", "make test"),
@@ -81,7 +88,7 @@ def test_skip_may_name_a_field() -> None:
     ],
 )
 def test_field_answers(text: str, field: str, value: str) -> None:
-    assert classify_reply(text) == Reply(Kind.field_answer, field, value)
+    assert classify_reply(text, bot_user_id="UBOT") == Reply(Kind.field_answer, field, value)
 
 
 @pytest.mark.parametrize(

@@ -385,3 +385,28 @@ def test_edit_after_approval_is_frozen() -> None:
     out = on_edit(approved(S.posting), complete_pm(summary="changed"))
     assert out.session is None
     assert said(out) == ["frozen"]
+
+
+# replies the bot cannot act on yet are answered, never dropped silently --------------------------
+
+
+@pytest.mark.parametrize("text", ["yes", "summary: a new summary"])
+def test_a_reply_while_rendering_is_told_to_come_again(text: str) -> None:
+    s = session(pm=complete_pm(), state=S.rendering, version=2)
+    outcome = reply(s, text)
+    assert outcome.session is None and said(outcome) == ["still_rendering"]
+
+
+@pytest.mark.parametrize("text", ["yes", "summary: a new summary"])
+def test_a_reply_at_the_scope_question_asks_for_continue_or_cancel(text: str) -> None:
+    s = session(pm=complete_pm(customer_impacting=True), state=S.scope_check)
+    outcome = reply(s, text)
+    assert outcome.session is None and said(outcome) == ["scope_first"]
+
+
+def test_a_yes_addressed_to_a_colleague_approves_nothing() -> None:
+    s = drafted()
+    assert on_reply(s, "<@U0ALICE> yes", user="U1", approvers=NOBODY, ts=10_000.0,
+                    bot_user_id="UBOT").effects == ()
+    assert kinds(on_reply(s, "<@UBOT> yes", user="U1", approvers=NOBODY, ts=10_000.0,
+                          bot_user_id="UBOT")) == [("approve", "")]

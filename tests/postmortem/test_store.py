@@ -230,3 +230,14 @@ def test_refuses_decoding_connections() -> None:
 def _url(conn: redis.Redis) -> str:
     kw = conn.get_connection_kwargs()
     return f"redis://{kw['host']}:{kw['port']}/{kw['db']}"
+
+
+def test_a_lock_is_held_only_by_its_token(store: SessionStore, redis_conn: redis.Redis) -> None:
+    assert store.claim_once("post:s:1", 60, token="mine")
+    assert not store.claim_once("post:s:1", 60, token="theirs")
+    assert store.hold("post:s:1", "mine", 120) and 60 < redis_conn.ttl("pm:claim:post:s:1") <= 120
+    assert not store.hold("post:s:1", "theirs", 120)
+    store.release_claim("post:s:1", token="theirs")
+    assert store.claimed("post:s:1")
+    store.release_claim("post:s:1", token="mine")
+    assert not store.claimed("post:s:1") and not store.hold("post:s:1", "mine", 60)

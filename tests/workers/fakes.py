@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web import SlackResponse
+
 from workers.jira_gateway import JiraError, PostedComment
 
 
@@ -15,9 +18,13 @@ class FakeSlack:
     """Records posts, ephemerals and uploads in one ordered log; each post gets a later ts."""
 
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    refuse_channels: dict[str, str] = field(default_factory=dict)  # channel -> Slack error to answer
+    refuse_uploads: str | None = None
     _next: int = 100
 
     def post(self, channel: str, message: dict[str, Any], *, thread_ts: str | None = None) -> str:
+        if channel in self.refuse_channels:
+            raise slack_error(self.refuse_channels[channel])
         ts = f"1700000000.{self._next:06d}"
         self._next += 100
         self.calls.append(("post", {"channel": channel, "message": message, "thread_ts": thread_ts, "ts": ts}))
@@ -28,6 +35,8 @@ class FakeSlack:
                                          "thread_ts": thread_ts}))
 
     def upload(self, channel: str, thread_ts: str | None, *, filename: str, content: bytes, title: str) -> None:
+        if self.refuse_uploads:
+            raise slack_error(self.refuse_uploads)
         self.calls.append(("upload", {"channel": channel, "thread_ts": thread_ts, "filename": filename,
                                       "content": content, "title": title}))
 
@@ -41,6 +50,13 @@ class FakeSlack:
     @property
     def texts(self) -> list[str]:
         return [str(p["message"]["text"]) for p in self.posts]
+
+
+def slack_error(error: str) -> SlackApiError:
+    """What slack-sdk raises when Slack answers ok: false."""
+    return SlackApiError(f"The request to the Slack API failed. ({error})", SlackResponse(
+        client=None, http_verb="POST", api_url="https://slack.test/api/x", req_args={},
+        data={"ok": False, "error": error}, headers={}, status_code=200))
 
 
 def _answer(script: deque[Any], default: Any) -> Any:

@@ -149,7 +149,7 @@ def test_render_shows_the_draft_lint_the_exact_request_body_and_asks_for_approva
     s = rendering(world, pm=complete_pm(how_found=None))
     jobs.render(s.id)
     kinds = [name for name, _ in world.slack.calls]
-    assert kinds[-2:] == ["upload", "post"] and kinds.count("upload") == 1
+    assert kinds[-3:] == ["upload", "post", "post"] and kinds.count("upload") == 1
     assert all(p["thread_ts"] == PARENT_TS for p in world.slack.posts)
     upload = world.slack.of("upload")[0]
     assert upload["filename"] == "PROJ-1-postmortem-v1.json" and upload["thread_ts"] == PARENT_TS
@@ -163,9 +163,11 @@ def test_render_shows_the_draft_lint_the_exact_request_body_and_asks_for_approva
     after = world.store.get(s.id)
     assert after is not None and after.state is S.drafted
     draft = after.draft(1)
-    # Approvable from the last draft message on (before the question), so a quick "yes" is not lost.
-    last_draft = next(p for p in reversed(world.slack.posts) if p["message"]["text"].startswith("# Post-mortem"))
-    assert draft is not None and draft.shown_at == float(last_draft["ts"]) and draft.message_ts == last_draft["ts"]
+    # Approvable from the line that follows the exact body's file (before the question): a quick "yes" after
+    # the question is never lost, and none typed before the file was visible approves it.
+    shown = world.slack.posts[-2]
+    assert "exact request body for Jira (v1)" in shown["message"]["text"]
+    assert draft is not None and draft.shown_at == float(shown["ts"]) and draft.message_ts == shown["ts"]
     assert float(question["ts"]) > draft.shown_at
     assert draft.sha256 == expected.sha256
 
@@ -350,3 +352,54 @@ def test_handoff_before_posting_does_nothing(world: World) -> None:
     s, _ = posting(world)
     jobs.handoff(s.id, "U2")
     assert world.handoff.enqueued == [] and world.slack.calls == []
+
+
+# Slack refusing ---------------------------------------------------------------------------------
+
+
+def test_a_channel_the_bot_cannot_post_in_keeps_the_inputs_and_offers_retry_by_dm(world: World) -> None:
+    world.slack.refuse_channels["C1"] = "not_in_channel"
+    s = new(world, thread_ts=None)
+    jobs.advance(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.collecting and after.thread_ts is None
+    assert after.pm == s.pm and after.error == "slack: not_in_channel"
+    dm = world.slack.posts[-1]
+    assert dm["channel"] == "U1" and "not_in_channel" in dm["message"]["text"]
+    assert ACTION_RETRY in buttons(dm["message"])
+
+
+def test_slack_refusing_the_draft_fails_the_render_with_a_reason(world: World) -> None:
+    world.slack.refuse_uploads = "missing_scope"
+    s = rendering(world)
+    jobs.render(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.failed and "missing_scope" in (after.error or "")
+    assert "missing_scope" in world.slack.texts[-1]
+    assert world.store.inflight_ids() == []
+
+
+def test_a_session_cancelled_while_rendering_gets_no_question(world: World) -> None:
+    s = rendering(world)
+    original_upload = world.slack.upload
+
+    def upload_then_cancel(*args: Any, **kwargs: Any) -> None:
+        original_upload(*args, **kwargs)
+        assert world.store.transition(s.id, {S.rendering}, S.cancelled) is not None
+
+    world.slack.upload = upload_then_cancel  # type: ignore[method-assign]
+    jobs.render(s.id)
+    assert not any("post it" in t for t in world.slack.texts)
+
+
+def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World) -> None:
+    session, _ = posting(world)
+
+    def search_then_lose_the_lock(ticket: str, *, session: str, version: int) -> None:
+        world.redis.delete(f"pm:claim:{jobs.post_lock(session, version)}")  # expired during a slow search
+        world.store.claim_once(jobs.post_lock(session, version), 60, token="another run")
+
+    world.jira.find_own_comment = search_then_lose_the_lock  # type: ignore[assignment, method-assign]
+    jobs.post_comment(session.id, 1)
+    assert world.jira.of("post_comment") == []
+    assert world.store.claimed(jobs.post_lock(session.id, 1))  # the other run's lock is left alone

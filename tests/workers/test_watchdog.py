@@ -50,3 +50,12 @@ def test_sessions_that_are_not_in_flight_are_not_indexed(world: World) -> None: 
 
 def test_backoff_grows_and_is_capped() -> None:
     assert [jobs.backoff(a) for a in (1, 2, 3, 4, 10)] == [1.0, 2.0, 4.0, 8.0, 30.0]
+
+
+def test_a_render_that_dies_twice_fails_with_a_retry_instead_of_looping(world: World) -> None:  # noqa: F811
+    session = rendering(world)
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"render:{session.id}"]  # type: ignore[arg-type]
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"failed:{session.id}"]  # type: ignore[arg-type]
+    after = world.store.get(session.id)
+    assert after is not None and after.state.value == "failed"
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
