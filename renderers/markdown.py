@@ -21,6 +21,8 @@ _LINE_BREAK_RE = re.compile(r"(\r\n|\r|\n)")
 
 #: Leading spaces and the fence characters of a fenced code block's opening line.
 _FENCE_RE = re.compile(rb" {0,3}(`{3,}|~{3,})")
+#: A line that can close a code fence (nothing after the fence characters but blanks).
+_CLOSING_FENCE_RE = re.compile(r" {0,3}(?:`{3,}|~{3,})[ \t]*")
 
 
 def _last_block(md: str) -> tuple[Any, int]:
@@ -42,6 +44,12 @@ def _last_block(md: str) -> tuple[Any, int]:
     return last, start
 
 
+#: After this many one-line fixes, `contained` escapes every opener of a block that runs to the end at once.
+_PASSES_BEFORE_BULK = 8
+#: Line starts that open an HTML block which only a matching end closes (CommonMark kinds 1 to 5).
+_HTML_BLOCK_OPENER = re.compile(r"(?im)^( {0,3})<(?=!--|\?|![a-z]|!\[CDATA\[|(?:script|pre|style|textarea)(?:[\s>]|$))")
+
+
 def contained(text: str) -> str:
     """User text verbatim, except that a block it opens and never closes cannot swallow the sections after it.
 
@@ -54,7 +62,11 @@ def contained(text: str) -> str:
     """
     if "```" not in text and "~~~" not in text and "<" not in text:
         return text
-    for _ in range(text.count("\n") + text.count("\r") + 2):  # each pass changes one line, once at most
+    for attempt in range(text.count("\n") + text.count("\r") + 2):  # each pass changes one line, at most once
+        if attempt == _PASSES_BEFORE_BULK:
+            # Many lines that each open a block to the end (a pasted XML or HTML dump): escape every such
+            # opener at once instead of re-parsing once per line. `\<` shows as `<`, outside code blocks.
+            text = _HTML_BLOCK_OPENER.sub(r"\1\\<", text)
         parts = _LINE_BREAK_RE.split(text)  # lines at even indexes, their breaks between
         # One `\n` a break, as renderers/adf_input.py normalises before parsing (a lone CR ends no HTML block line
         # in pulldown-cmark); byte offsets then map to line numbers by counting `\n`.
@@ -84,8 +96,37 @@ def contained(text: str) -> str:
 
 
 def indent_continuation(text: str, width: int) -> str:
-    """Keep a multi-line value inside its list item by indenting every line after the first."""
-    return text.replace("\n", "\n" + " " * width)
+    """Keep a multi-line value inside its list item by indenting every line after the first.
+
+    Every line break counts (`\r\n`, `\r` and `\n`, as the parser reads them): an unindented line after a lone
+    CR would leave the item.
+    """
+    return _LINE_BREAK_RE.sub(lambda m: m.group(0) + " " * width, text)
+
+
+def inline(text: str) -> str:
+    """A value placed inside a line of ours (after a label, in an action item's parentheses), kept on that line.
+
+    Its line breaks become spaces; every other character stays as written. Block syntax only counts at the
+    start of a line, so on one line the value cannot open a code fence, an HTML block, a heading, a list or a
+    quote: an owner of "Alex\n```" would otherwise turn every later section into one code block in the Markdown
+    and the ADF posted to Jira, while the Slack preview (rendered per section) still showed them all.
+    """
+    return _LINE_BREAK_RE.sub(" ", text)
+
+
+def ending(text: str, suffix: str) -> str:
+    """A block value with `suffix` (an action item's owner and tracking) after its last line.
+
+    When that last line closes a code fence, the suffix goes on a line of its own instead: text after a
+    closing fence would stop it closing, and the code block would run on to the end of the list item.
+    """
+    if not suffix:
+        return text
+    last = _LINE_BREAK_RE.split(text)[-1]
+    if last != text and _CLOSING_FENCE_RE.fullmatch(last):
+        return f"{text}\n{suffix.lstrip()}"
+    return text + suffix
 
 
 def code_span(text: str) -> str:
@@ -116,7 +157,7 @@ def fix_refs(text: str) -> str:
 
 def labelled(text: str, label: str, colon: str = ":") -> str:
     """A bold label before a value: on the same line when the value is one line, else above it."""
-    if "\n" in text:
+    if _LINE_BREAK_RE.search(text):  # a lone CR breaks a line too
         return f"**{label}{colon}**\n\n{text}"
     return f"**{label}{colon}** {text}"
 
@@ -132,8 +173,8 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(contained=contained, fix_refs=fix_refs, code_span=code_span,
-                       labelled=labelled, indent_continuation=indent_continuation)
+    env.filters.update(contained=contained, fix_refs=fix_refs, code_span=code_span, labelled=labelled,
+                       indent_continuation=indent_continuation, inline=inline, ending=ending)
     env.globals.update(LABELS=LABELS, WHY_MISSED_LABELS=WHY_MISSED_LABELS,
                        ACTION_ITEMS_NONE=ACTION_ITEMS_NONE)
     return env

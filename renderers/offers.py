@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from postmortem.model import Lang
-from renderers.slack import escape_mrkdwn
+from renderers.mrkdwn import escape_mrkdwn
 
 Message = dict[str, Any]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from postmortem.messages import field_label, say
 from postmortem.model import Lang
-from renderers.slack import escape_mrkdwn
+from renderers.mrkdwn import escape_mrkdwn
 
 Message = dict[str, Any]
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from postmortem.model import Lang, PostMortem
 from renderers.markdown import section_bodies, title
+from renderers.mrkdwn import escape_mrkdwn, mrkdwn_line
 
 #: Slack's limits (NOTES.md): blocks a message, characters a section text, a header, a message's blocks.
 MAX_BLOCKS = 50
@@ -23,48 +24,6 @@ MESSAGE_CHARS_LIMIT = 12000
 Block = dict[str, Any]
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-# Markdown we translate to mrkdwn: [text](url), <url>, **bold**, ~~strike~~ and code spans (kept as they are).
-_INLINE_RE = re.compile(
-    r"(?P<code>(?P<ticks>`+).+?(?P=ticks))"
-    r"|\[(?P<ltext>[^\[\]\n]+)\]\((?P<lurl>(?:https?://|mailto:)[^\s()<>]+)\)"
-    r"|<(?P<auto>(?:https?://|mailto:)[^\s<>]+)>"
-    r"|\*\*(?P<bold>\S(?:.*?\S)?)\*\*"
-    r"|~~(?P<strike>\S(?:.*?\S)?)~~"
-)
-
-
-def escape_mrkdwn(text: str) -> str:
-    """Neutralise `&`, `<` and `>` so no text can become a mention, a channel ping or a link in Slack."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _link(url: str, label: str | None = None) -> str:
-    """A Slack link built by us: the URL escaped and without `|`, the label escaped."""
-    target = escape_mrkdwn(url).replace("|", "%7C")
-    return f"<{target}|{escape_mrkdwn(label)}>" if label else f"<{target}>"
-
-
-def mrkdwn_line(line: str) -> str:
-    """One line of Markdown as mrkdwn: links, bold and strike translated, everything else escaped."""
-    out: list[str] = []
-    pos = 0
-    for match in _INLINE_RE.finditer(line):
-        out.append(escape_mrkdwn(line[pos:match.start()]))
-        if match.group("code"):
-            out.append(escape_mrkdwn(match.group("code")))
-        elif match.group("lurl"):
-            out.append(_link(match.group("lurl"), match.group("ltext")))
-        elif match.group("auto"):
-            out.append(_link(match.group("auto")))
-        elif match.group("bold"):
-            out.append(f"*{mrkdwn_line(match.group('bold'))}*")
-        else:
-            out.append(f"~{mrkdwn_line(match.group('strike'))}~")
-        pos = match.end()
-    out.append(escape_mrkdwn(line[pos:]))
-    return "".join(out)
-
-
 @dataclass
 class _Piece:
     """Part of a section: its Markdown (for the plain fallback) and its mrkdwn (for the block)."""
@@ -80,28 +39,97 @@ class _Piece:
 
 
 def _line_parts(line: str, in_fence: bool, limit: int) -> list[tuple[str, str]]:
-    """A line as (Markdown, mrkdwn) parts no longer than `limit`, cut at spaces, else anywhere."""
+    """A line as (Markdown, mrkdwn) parts no longer than `limit`, cut at spaces, else anywhere.
+
+    Each part is converted on its own, and takes words while it still fits. Converting the growing part for
+    every word re-read it once per word, so the converter is asked only when `_bound` says a word might not
+    fit; when that is so for many words running (text shortened a lot by `**`), the words that still fit are
+    counted by doubling then halving instead.
+    """
     convert = escape_mrkdwn if in_fence else mrkdwn_line
     slack = convert(line)
     if len(slack) <= limit:
         return [(line, slack)]
     parts: list[tuple[str, str]] = []
-    current = ""
-    for word in re.split(r"(?<= )", line):
-        while len(convert(word)) > limit:  # one word too long for a block: cut it where it fits
+    current, current_bound, checks = "", 0, 0
+    words = re.split(r"(?<= )", line)
+    i = 0
+    while i < len(words):
+        word = words[i]
+        while _bound(word) > limit and len(convert(word)) > limit:  # one word too long for a block: cut it
             cut = _longest_prefix(word, convert, limit)
             if current:
                 parts.append((current, convert(current)))
-                current = ""
+                current, current_bound, checks = "", 0, 0
             parts.append((word[:cut], convert(word[:cut])))
-            word = word[cut:]
-        if current and len(convert(current + word)) > limit:
-            parts.append((current, convert(current)))
-            current = ""
+            word = words[i] = word[cut:]
+        bound = _bound(word)
+        if current and current_bound + bound > limit:
+            if checks >= _CHECKS:
+                taken, full = _fitting(current, words, i, convert, limit)
+                current += "".join(words[i:i + taken])
+                current_bound += sum(map(_bound, words[i:i + taken]))
+                i += taken
+                if full:
+                    parts.append((current, convert(current)))
+                    current, current_bound, checks = "", 0, 0
+                continue
+            if len(convert(current + word)) > limit:
+                parts.append((current, convert(current)))
+                current, current_bound, checks = "", 0, 0
+            else:
+                checks += 1
         current += word
+        current_bound += bound
+        i += 1
     if current:
         parts.append((current, convert(current)))
     return parts
+
+
+#: Words in a row that may be checked one by one (with one conversion each) before `_fitting` counts them.
+_CHECKS = 8
+
+
+def _fitting(current: str, words: list[str], start: int, convert: Any, limit: int) -> tuple[int, bool]:
+    """How many of words[start:] still fit after `current`, and whether the next one does not.
+
+    Counted up to the first word that is too long by itself (the caller cuts it). Doubling then halving:
+    the same count as word by word wherever adding words never shortens the converted text.
+    """
+    # Converting drops at most half the characters (only `**`, `~~` and a link's `[`, `](`, `)` go), so no
+    # more than 2 * limit of Markdown can fit: looking further would read the rest of the line for each part.
+    end, size = start, len(current)
+    while end < len(words) and size <= 2 * limit and (_bound(words[end]) <= limit
+                                                       or len(convert(words[end])) <= limit):
+        size += len(words[end])
+        end += 1
+
+    def fits(n: int) -> bool:
+        return len(convert(current + "".join(words[start:start + n]))) <= limit
+
+    good, step = 0, 1
+    while good + step <= end - start and fits(good + step):
+        good += step
+        step *= 2
+    bad = min(good + step, end - start + 1)  # fits(bad) is False, or bad is past the words counted
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if fits(mid):
+            good = mid
+        else:
+            bad = mid
+    return good, start + good < end
+
+
+def _bound(text: str) -> int:
+    """An upper bound on the length of `text` as mrkdwn (and escaped), adding up over concatenation.
+
+    Escaping gives len(escape_mrkdwn(text)); translating only shortens that (`**`, `~~`, `[`, `](`, `)`,
+    `<url>` give fewer characters), except that a link's URL writes each `|` as `%7C`: two more each.
+    """
+    return (len(text) + 4 * text.count("&") + 3 * (text.count("<") + text.count(">"))
+            + 2 * text.count("|"))
 
 
 def _longest_prefix(text: str, convert: Any, limit: int) -> int:

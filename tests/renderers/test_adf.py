@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
@@ -11,12 +12,26 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from postmortem.model import TEXT_FIELDS, PostMortem
+from postmortem.sections import SECTIONS
 from renderers.adf import markdown_to_adf, render_adf
-from tests.renderers.strategies import postmortems
-from tests.renderers.test_markdown import GOLDEN, STEMS, check_golden
+from renderers.markdown import render_markdown, section_bodies, title
+from tests.renderers.strategies import postmortems, user_text
+from tests.renderers.test_markdown import (
+    BLOCK_OPENERS,
+    FULL,
+    GOLDEN,
+    INLINE_FIELDS,
+    STEMS,
+    check_golden,
+    headings,
+    section_headings,
+    with_field,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -166,3 +181,60 @@ def test_line_ends_nul_and_surrogates_normalised(validate_adf: Validate) -> None
     assert content[0]["content"] == [{"type": "text", "text": "a"}, {"type": "hardBreak"},
                                      {"type": "text", "text": "b\ufffd\ufffd"}]
     assert content[1]["content"] == [{"type": "text", "text": "x\ny"}]
+
+
+def adf_headings(adf: dict[str, Any]) -> list[str]:
+    return ["".join(strings(node["content"])) for node in adf["content"] if node["type"] == "heading"]
+
+
+def adf_section_headings(pm: PostMortem) -> list[str]:
+    """The ADF's headings as the Slack preview shows the sections: each body converted alone."""
+    found = adf_headings(markdown_to_adf(f"# {title(pm)}"))
+    for _key, heading, body in section_bodies(pm):
+        found += [heading, *adf_headings(markdown_to_adf(body))]
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("opener", BLOCK_OPENERS)
+@pytest.mark.parametrize("field", INLINE_FIELDS)
+def test_inline_values_cannot_swallow_later_sections_in_adf(validate_adf: Validate, field: str, opener: str,
+                                                            lang: str) -> None:
+    pm = with_field(field, "Alex" + opener, lang)
+    adf = render_adf(pm)
+    validate_adf(adf)
+    nine = [adf_headings(render_adf(PostMortem(ticket="A-1", lang=lang)))[0]] + [s.heading[lang] for s in SECTIONS]
+    found = adf_headings(adf)
+    assert found == adf_section_headings(pm)
+    assert [h for h in found if h in nine] == nine
+    if field not in ("fix_ref", "validation_scope"):
+        assert found == nine
+
+
+inline_values = st.one_of(user_text, st.sampled_from(BLOCK_OPENERS).map("Alex".__add__))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["en", "ja"]), st.fixed_dictionaries({}, optional={f: inline_values for f in INLINE_FIELDS}))
+def test_inline_fields_never_change_the_heading_sequence(lang: str, values: dict[str, str]) -> None:
+    data: dict[str, Any] = {**FULL, "lang": lang, "action_items": [dict(FULL["action_items"][0])]}
+    for field, value in values.items():
+        if field.startswith("item_"):
+            data["action_items"][0][field[5:]] = value
+        else:
+            data[field] = value
+    try:
+        pm = PostMortem.model_validate(data)
+    except ValidationError:
+        assume(False)
+        raise
+    nine = [SECTIONS[0].heading[lang]] + [s.heading[lang] for s in SECTIONS[1:]]
+    expected = section_headings(pm)
+    assert headings(render_markdown(pm)) == expected
+    assert adf_headings(render_adf(pm)) == adf_section_headings(pm)
+    bodies = section_bodies(pm)
+    assert [heading for _, heading, _ in bodies] == nine
+    # Only the two fields that become a block of their own when multi-line may bring headings of their own.
+    assert not any(headings(body) for key, _, body in bodies if key not in ("fix", "validation"))
+    if not any(f in values and re.search(r"[\r\n]", pm.text(f) or "") for f in ("fix_ref", "validation_scope")):
+        assert expected == [expected[0], *nine]

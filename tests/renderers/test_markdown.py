@@ -133,3 +133,86 @@ def test_contained_closes_where_commonmark_and_pulldown_cmark_both_close() -> No
     assert contained("```\nx\n```\t") == "```\nx\n```"
     # CommonMark ends a <pre> block at any of </pre> </script> </style> </textarea>; pulldown-cmark only at </pre>.
     assert contained("<pre>\nx\n</script>") == "\\<pre>\nx\n</script>"
+
+
+#: A post-mortem with all nine sections, whose fields inline values are put into one at a time.
+FULL: dict[str, Any] = {
+    "ticket": "A-1", "summary": "s", "owner": "Alex", "symptom": "sy", "root_cause": "`rc`", "why_symptom": "ws",
+    "fix_ref": "https://x.example/pull/3", "fix": "f", "how_found": "hf", "why_missed": "wm",
+    "validation": "v", "validation_scope": "x86",
+    "action_items": [{"what": "Add a test", "owner": "Bo", "tracking": "A-2"}],
+}
+#: Fields whose value goes inside one of our lines ("item_*": the first action item's), and values that would
+#: open a block if they started a line of their own.
+INLINE_FIELDS = ["owner", "fix_ref", "validation_scope", "item_owner", "item_tracking", "item_what"]
+BLOCK_OPENERS = ["\n```", "\n~~~", "\n<!--", "\n<pre>", "\n# heading", "\n- item", "\n> quote",
+                 "\r```", "\r\n<!--"]
+
+
+def with_field(field: str, value: str, lang: str = "en") -> PostMortem:
+    data = {**FULL, "lang": lang, "action_items": [dict(FULL["action_items"][0])]}
+    if field.startswith("item_"):
+        data["action_items"][0][field[5:]] = value
+    else:
+        data[field] = value
+    return PostMortem.model_validate(data)
+
+
+def headings(md: str) -> list[str]:
+    return [text for kind, text in blocks(md) if kind == "Heading"]
+
+
+def section_headings(pm: PostMortem) -> list[str]:
+    """The headings as the Slack preview shows them: the title, then each section with its body read alone."""
+    found = [title_of(pm)]
+    for _key, heading, body in section_bodies(pm):
+        found += [heading, *headings(body)]
+    return found
+
+
+def title_of(pm: PostMortem) -> str:
+    return render_markdown(pm).split("\n", 1)[0][2:]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("opener", BLOCK_OPENERS)
+@pytest.mark.parametrize("field", INLINE_FIELDS)
+def test_inline_values_cannot_swallow_later_sections(field: str, opener: str, lang: str) -> None:
+    pm = with_field(field, "Alex" + opener, lang)
+    nine = [title_of(pm)] + [s.heading[lang] for s in SECTIONS]
+    found = headings(render_markdown(pm))
+    assert found == section_headings(pm)
+    assert [h for h in found if h in nine] == nine
+    if field not in ("fix_ref", "validation_scope"):  # these two are a block of their own when multi-line
+        assert found == nine
+
+
+@pytest.mark.parametrize("field", ["owner", "fix_ref", "item_owner", "item_tracking"])
+def test_inline_values_keep_every_character_on_their_line(field: str) -> None:
+    value = "Zed\n```\r\n<!-- x\r# h"
+    pm = with_field(field, value)
+    line = next(line for line in render_markdown(pm).split("\n") if "Zed" in line)
+    assert line.count("`") == 3 and "Zed ``` <!-- x # h" in line
+
+
+def test_action_item_suffix_after_a_closing_fence_goes_on_its_own_line() -> None:
+    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do:\n```\ncode", "owner": "Bo"}, {"what": "Two"}])
+    body = section_bodies(pm)[-1][2]
+    assert body == "- Do:\n  ```\n  code\n  ```\n  (owner: Bo)\n- Two"
+    assert [kind for kind, _ in blocks(body)] == ["List"]
+
+
+def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
+    pm = PostMortem(ticket="A-1", validation="v", validation_scope="Only\r# x86",
+                    action_items=[{"what": "a\r```", "owner": "Bo"}])
+    bodies = {k: b for k, _, b in section_bodies(pm)}
+    assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\r# x86"
+    assert bodies["action_items"] == "- a\r  ```\n  ```\n  (owner: Bo)"
+
+
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize("opener", ["<!--", "<pre>", "<?x", "<!DOCTYPE", "<script>"])
+def test_many_unclosed_html_blocks_are_contained_at_once(opener: str) -> None:
+    pm = PostMortem(ticket="A-1", summary="s", symptom=f"{opener}\n" * 2000, root_cause="`cause`")
+    headings = [line for line in render_markdown(pm).splitlines() if line.startswith("## ")]
+    assert headings == ["## Summary", "## Symptom", "## Root cause"]

@@ -12,18 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from postmortem.model import TEXT_FIELDS, PostMortem
-from renderers.markdown import contained
-from renderers.slack import (
-    HEADER_LIMIT,
-    MAX_BLOCKS,
-    MESSAGE_CHARS_LIMIT,
-    SECTION_TEXT_LIMIT,
-    escape_mrkdwn,
-    mrkdwn_line,
-    render_slack,
-)
+from postmortem.sections import SECTIONS
+from renderers import slack
+from renderers.markdown import contained, render_markdown, title
+from renderers.mrkdwn import escape_mrkdwn, mrkdwn_line
+from renderers.slack import HEADER_LIMIT, MAX_BLOCKS, MESSAGE_CHARS_LIMIT, SECTION_TEXT_LIMIT, render_slack
 from tests.renderers.strategies import postmortems
-from tests.renderers.test_markdown import GOLDEN, check_golden
+from tests.renderers.test_markdown import BLOCK_OPENERS, GOLDEN, INLINE_FIELDS, check_golden, headings, with_field
 
 pytestmark = pytest.mark.unit
 
@@ -109,3 +104,60 @@ def test_any_input_never_pings_and_keeps_every_field(pm: PostMortem) -> None:
         value = pm.text(name)
         if value and name not in ("fix_ref", "owner"):
             assert squash(contained(value)) in joined, name
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("opener", BLOCK_OPENERS)
+@pytest.mark.parametrize("field", INLINE_FIELDS)
+def test_inline_values_show_the_same_sections_as_the_document(field: str, opener: str, lang: str) -> None:
+    pm = with_field(field, "Alex" + opener, lang)
+    messages = render_slack(pm)
+    assert_within_limits(messages)
+    headers = [b["text"]["text"] for m in messages for b in m["blocks"] if b["type"] == "header"]
+    assert headers == [title(pm)] + [s.heading[lang] for s in SECTIONS]
+    # The document posted to Jira has the same sections (and the summary line the same text, on one line).
+    assert [h for h in headings(render_markdown(pm)) if h in headers] == headers
+
+
+#: Lines that made the code-span regex backtrack (cubic in a run of backticks) or the bold/strike
+#: patterns rescan (quadratic in openers that never close), and the word-by-word split re-convert its part.
+PATHOLOGICAL = ["`" * 12000, "`a" * 4000, "``" * 6000, "`` `" * 3000, " **a" * 3000, " ~~a" * 3000,
+                "a " * 6000, "**a** " * 2000, "[a" * 6000, "<https://a" * 1200]
+
+
+@pytest.mark.timeout(10)  # a regression fails by timeout; timing goals themselves live in the benchmarks
+@pytest.mark.parametrize("text", PATHOLOGICAL, ids=lambda t: repr(t[:6]))
+def test_pathological_lines_render_in_linear_time(text: str) -> None:
+    pm = PostMortem(ticket="A-1", summary=text, root_cause=text, owner=text[:3000], fix_ref=text,
+                    action_items=[{"what": text, "owner": text[:3000]}])
+    messages = render_slack(pm)
+    assert_within_limits(messages)
+    fallback = squash(html.unescape("".join(m["text"] for m in messages)))
+    assert squash(text) in fallback
+
+
+@pytest.mark.parametrize("text", ["`" * 12000, "`a" * 4000, "``" * 6000, "a " * 6000, " **a" * 3000])
+def test_splitting_a_long_line_converts_each_character_a_bounded_number_of_times(
+        monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    converted = [0]
+    real = slack.mrkdwn_line
+
+    def counting(line: str) -> str:
+        converted[0] += len(line)
+        return real(line)
+
+    monkeypatch.setattr(slack, "mrkdwn_line", counting)
+    pieces = slack._split_body(text)
+    assert "".join("".join(p.md) for p in pieces) == text
+    assert converted[0] <= 20 * len(text)  # converting the part again for each word took ~1,500 per character
+
+
+def test_code_spans_read_as_before() -> None:
+    # The scan replacing the regex `(`+).+?(?P=ticks)` keeps its reading, including where it differs from
+    # CommonMark: a closer may be part of a longer run, and a run of three or more can close on itself.
+    assert mrkdwn_line("`a **b** `") == "`a **b** `"
+    assert mrkdwn_line("``x` **b**") == "``x` *b*"
+    assert mrkdwn_line("```` **b**") == "```` *b*"
+    assert mrkdwn_line("`a``` **b** ``") == "`a``` **b** ``"  # `a` then ``` **b** `` (two of the three)
+    assert mrkdwn_line("**a***b**") == "*a**b**"
+    assert mrkdwn_line("** a** ~~x~~ **y**") == "** a** ~x~ *y*"
