@@ -88,11 +88,8 @@ def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: s
 
 def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | None:
     """The Edit button: the prefilled modal, or None after telling the person why not (third revision...)."""
-    session = deps.store.get(session_id)
+    session = _session_for(deps, session_id, user)
     if session is None:
-        return None
-    if not may_approve(session, user, deps.approvers):
-        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
         return None
     if session.approved_version is not None or session.state not in (S.drafted, S.failed):
         _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version or 0})])
@@ -108,14 +105,21 @@ def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | Non
     return build_modal(ticket=session.ticket, values=values, lang=session.lang, private_metadata=meta)
 
 
+def _session_for(deps: Deps, session_id: str, user: str) -> Session | None:
+    """The session a button acts on, if `user` may act on it; anyone else is told privately who may."""
+    session = deps.store.get(session_id)
+    if session is not None and not may_approve(session, user, deps.approvers):
+        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
+        return None
+    return session
+
+
 def cancel(deps: Deps, *, session_id: str, user: str) -> None:
     """The Cancel button."""
-    session = deps.store.get(session_id)
+    session = _session_for(deps, session_id, user)
     if session is None:
         return
-    if not may_approve(session, user, deps.approvers):
-        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
-    elif deps.store.transition(session.id, CANCELLABLE, S.cancelled, pending_field=None) is not None:
+    if deps.store.transition(session.id, CANCELLABLE, S.cancelled, pending_field=None) is not None:
         _enqueue(deps, session.id, [Effect("say", "cancelled")])
     elif session.approved_version is not None:
         _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version})])
@@ -123,11 +127,8 @@ def cancel(deps: Deps, *, session_id: str, user: str) -> None:
 
 def retry(deps: Deps, *, session_id: str, user: str) -> None:
     """The Retry button after a failure: post the same approved bytes again, or render again."""
-    session = deps.store.get(session_id)
+    session = _session_for(deps, session_id, user)
     if session is None:
-        return
-    if not may_approve(session, user, deps.approvers):
-        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
         return
     if session.state is S.collecting and session.thread_ts is None:  # the thread could not be started
         deps.enqueue("advance", session.id)
@@ -141,13 +142,8 @@ def retry(deps: Deps, *, session_id: str, user: str) -> None:
 
 def handoff(deps: Deps, *, session_id: str, user: str) -> None:
     """The hand-off button: only ever on a click (never automatic), by the requester or an approver."""
-    session = deps.store.get(session_id)
-    if session is None:
-        return
-    if not may_approve(session, user, deps.approvers):
-        _enqueue(deps, session.id, [_ephemeral_only(session, user)])
-        return
-    deps.enqueue("handoff", session_id, user)
+    if _session_for(deps, session_id, user) is not None:
+        deps.enqueue("handoff", session_id, user)
 
 
 def _apply(deps: Deps, session_id: str, step: Callable[[Session], Outcome]) -> None:
