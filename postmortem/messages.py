@@ -22,6 +22,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "action_items": {"en": "Action items", "ja": "対応項目"},
     "destination": {"en": "Destination", "ja": "掲載先"},
     "lang": {"en": "Language", "ja": "言語"},
+    "scope": {"en": "Scope", "ja": "対象範囲"},
 }
 
 _CATALOGUE: dict[str, dict[str, str]] = {

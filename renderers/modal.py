@@ -14,6 +14,7 @@ from postmortem.fieldtext import (
     parse_action_items,
     ticket_from_text,
 )
+from postmortem.messages import field_label
 from postmortem.model import TEXT_FIELDS, InputError, Lang
 
 CALLBACK_ID = "postmortem"
@@ -28,55 +29,55 @@ MULTILINE = frozenset({
     "validation", "action_items",
 })
 
-#: Label and hint of each block, per language. Hints say what a good value looks like.
-FIELD_TEXT: dict[str, dict[str, tuple[str, str]]] = {
-    "ticket": {"en": ("Jira ticket", "Issue key of the original bug, e.g. PROJ-123."),
-               "ja": ("Jira チケット", "元のバグの課題キー（例: PROJ-123）。")},
-    "summary": {"en": ("Summary", "One paragraph: what broke for the user or workload, and one sentence on "
-                                  "what fixed it."),
-                "ja": ("概要", "1 段落で: ユーザーやワークロードで何が壊れたか、何で直したかを 1 文で。")},
-    "owner": {"en": ("Owner", "The person or team who owns the fix. Never guessed by the bot."),
-              "ja": ("担当者", "修正を担当する人またはチーム。ボットが推測することはありません。")},
-    "symptom": {"en": ("Symptom", "What was observed, verbatim: test output, errors, log lines, numbers."),
-                "ja": ("症状", "観測された内容をそのまま: テスト出力、エラー、ログ、数値。")},
-    "repro": {"en": ("Reproduction steps", "Deterministic steps, or steps that reproduce a flake at high "
-                                           "frequency."),
-              "ja": ("再現手順", "確実に再現する手順、またはフレークを高頻度で再現する手順。")},
-    "root_cause": {"en": ("Root cause", "The mechanism, with code identifiers — not a hypothesis."),
-                   "ja": ("根本原因", "コード上の識別子を含むメカニズム。仮説ではなく。")},
-    "why_symptom": {"en": ("Why the symptom appeared", "The chain from the root cause to what was observed."),
-                    "ja": ("症状が発生した理由", "根本原因から観測された症状までのつながり。")},
-    "fix_ref": {"en": ("Fix reference", "PR, commit or branch of the fix, e.g. org/repo#123 or a PR URL."),
-                "ja": ("修正の参照", "修正の PR・コミット・ブランチ（例: org/repo#123、PR の URL）。")},
-    "fix": {"en": ("Fix", "What changed and why it addresses the cause rather than hiding the symptom; "
-                          "earlier attempts."),
-            "ja": ("修正", "何を変えたか、なぜ症状を隠さず原因に対処しているか。以前の試みも。")},
-    "how_found": {"en": ("How it was found", "How the repro became deterministic: tools, rejected "
-                                             "hypotheses, the deciding experiment."),
-                  "ja": ("発見の経緯", "再現を確実にした方法: ツール、否定された仮説、決め手となった実験。")},
-    "why_missed_category": {"en": ("Why it was missed: category", "The closest category."),
-                            "ja": ("見逃された理由: 分類", "最も近い分類。")},
-    "why_missed": {"en": ("Why it was missed", "The honest explanation of the gap, blameless."),
-                   "ja": ("見逃された理由", "ギャップの率直な説明。個人を責めずに。")},
-    "validation": {"en": ("Validation", "How the fix was verified: tests, workloads, before/after numbers, "
-                                        "soak runs."),
-                   "ja": ("検証", "修正の検証方法: テスト、ワークロード、修正前後の数値、連続稼働テスト。")},
-    "validation_scope": {"en": ("Not re-tested", "What was not re-tested (honest scope)."),
-                         "ja": ("再テストしていない範囲", "再テストしていないもの（正直な範囲）。")},
-    "action_items": {"en": ("Action items", "One a line: what | owner | tracking. Or just the word none "
-                                            "when the fix is sufficient."),
-                     "ja": ("対応項目", "1 行に 1 件: 内容 | 担当 | 追跡。フォローアップが不要なら「なし」"
-                                       "とだけ書きます。")},
-    "destination": {"en": ("Publish to", "Only a Jira comment is posted; the others are attached to the "
-                                         "thread as a Markdown file."),
-                    "ja": ("出力先", "投稿されるのは Jira コメントのみ。それ以外は Markdown ファイルとして"
-                                     "スレッドに添付されます。")},
-    "lang": {"en": ("Language", "Headings of the post-mortem and the bot's messages."),
-             "ja": ("言語", "事後分析の見出しとボットのメッセージ。")},
-    SCOPE_BLOCK: {"en": ("Scope", "Post-mortems are for fixed bugs: an outage needs an incident report, "
-                                  "a trivial fix needs none."),
-                  "ja": ("対象範囲", "事後分析は修正済みのバグが対象です。障害にはインシデントレポート、"
-                                     "軽微な修正には不要です。")},
+#: The hint under each block: what a good value looks like (labels: postmortem.messages.FIELD_LABELS).
+FIELD_HINTS: dict[str, dict[str, str]] = {
+    "ticket": {"en": "Issue key of the original bug, e.g. PROJ-123.",
+               "ja": "元のバグの課題キー（例: PROJ-123）。"},
+    "summary": {"en": ("One paragraph: what broke for the user or workload, and one sentence on "
+                       "what fixed it."),
+                "ja": "1 段落で: ユーザーやワークロードで何が壊れたか、何で直したかを 1 文で。"},
+    "owner": {"en": "The person or team who owns the fix. Never guessed by the bot.",
+              "ja": "修正を担当する人またはチーム。ボットが推測することはありません。"},
+    "symptom": {"en": "What was observed, verbatim: test output, errors, log lines, numbers.",
+                "ja": "観測された内容をそのまま: テスト出力、エラー、ログ、数値。"},
+    "repro": {"en": ("Deterministic steps, or steps that reproduce a flake at high "
+                     "frequency."),
+              "ja": "確実に再現する手順、またはフレークを高頻度で再現する手順。"},
+    "root_cause": {"en": "The mechanism, with code identifiers — not a hypothesis.",
+                   "ja": "コード上の識別子を含むメカニズム。仮説ではなく。"},
+    "why_symptom": {"en": "The chain from the root cause to what was observed.",
+                    "ja": "根本原因から観測された症状までのつながり。"},
+    "fix_ref": {"en": "PR, commit or branch of the fix, e.g. org/repo#123 or a PR URL.",
+                "ja": "修正の PR・コミット・ブランチ（例: org/repo#123、PR の URL）。"},
+    "fix": {"en": ("What changed and why it addresses the cause rather than hiding the symptom; "
+                   "earlier attempts."),
+            "ja": "何を変えたか、なぜ症状を隠さず原因に対処しているか。以前の試みも。"},
+    "how_found": {"en": ("How the repro became deterministic: tools, rejected "
+                         "hypotheses, the deciding experiment."),
+                  "ja": "再現を確実にした方法: ツール、否定された仮説、決め手となった実験。"},
+    "why_missed_category": {"en": "The closest category.",
+                            "ja": "最も近い分類。"},
+    "why_missed": {"en": "The honest explanation of the gap, blameless.",
+                   "ja": "ギャップの率直な説明。個人を責めずに。"},
+    "validation": {"en": ("How the fix was verified: tests, workloads, before/after numbers, "
+                          "soak runs."),
+                   "ja": "修正の検証方法: テスト、ワークロード、修正前後の数値、連続稼働テスト。"},
+    "validation_scope": {"en": "What was not re-tested (honest scope).",
+                         "ja": "再テストしていないもの（正直な範囲）。"},
+    "action_items": {"en": ("One a line: what | owner | tracking. Or just the word none "
+                            "when the fix is sufficient."),
+                     "ja": ("1 行に 1 件: 内容 | 担当 | 追跡。フォローアップが不要なら「なし」"
+                            "とだけ書きます。")},
+    "destination": {"en": ("Only a Jira comment is posted; the others are attached to the "
+                           "thread as a Markdown file."),
+                    "ja": ("投稿されるのは Jira コメントのみ。それ以外は Markdown ファイルとして"
+                           "スレッドに添付されます。")},
+    "lang": {"en": "Headings of the post-mortem and the bot's messages.",
+             "ja": "事後分析の見出しとボットのメッセージ。"},
+    SCOPE_BLOCK: {"en": ("Post-mortems are for fixed bugs: an outage needs an incident report, "
+                         "a trivial fix needs none."),
+                  "ja": ("事後分析は修正済みのバグが対象です。障害にはインシデントレポート、"
+                         "軽微な修正には不要です。")},
 }
 
 SCOPE_LABELS: dict[str, dict[str, str]] = {
@@ -256,13 +257,12 @@ def _option(value: str, label: str) -> dict[str, Any]:
 
 
 def _input(block_id: str, element: dict[str, Any], lang: Lang, hint: str | None = None) -> dict[str, Any]:
-    label, default_hint = FIELD_TEXT[block_id][lang]
     return {
         "type": "input",
         "block_id": block_id,
         "optional": block_id != "ticket",
-        "label": _text(label),
-        "hint": _text(hint or default_hint),
+        "label": _text(field_label(block_id, lang)),
+        "hint": _text(hint or FIELD_HINTS[block_id][lang]),
         "element": element,
     }
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from postmortem.messages import field_label
 from postmortem.model import PostMortem
 from renderers.modal import CALLBACK_ID, build_modal, fields_from_view_state
 
@@ -117,7 +118,9 @@ def test_japanese_labels() -> None:
     view = build_modal(ticket=None, lang="ja")
     blocks = inputs(view)
     assert view["title"]["text"] == "事後分析"
-    assert blocks["root_cause"]["label"]["text"] == "根本原因"
+    assert blocks["root_cause"]["label"]["text"] == "根本原因（メカニズム）"
+    # One vocabulary: the modal's labels are the ones the bot uses when it asks in the thread.
+    assert {b: blocks[b]["label"]["text"] for b in blocks} == {b: field_label(b, "ja") for b in blocks}
     assert blocks["action_items"]["hint"]["text"].endswith("「なし」とだけ書きます。")
     labels = [o["text"]["text"] for o in blocks["why_missed_category"]["element"]["options"]]
     assert "CI のギャップ" in labels
