@@ -19,7 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers import flow, mentions
 from handlers.deps import Deps
-from postmortem.messages import say
+from postmortem.messages import lang_of_locale, say
 from postmortem.store import StoreConflictError
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
@@ -167,5 +167,4 @@ async def _user_lang(client: AsyncWebClient, user: str) -> str:
     except Exception:  # noqa: BLE001 - a locale is a nicety; English is the fallback, logged
         log.warning("users.info failed for the requester; using English")
         return "en"
-    locale = str((response.get("user") or {}).get("locale") or "")
-    return "ja" if locale.lower().startswith("ja") else "en"
+    return lang_of_locale((response.get("user") or {}).get("locale"))

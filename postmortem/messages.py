@@ -152,3 +152,8 @@ def say(key: str, lang: Lang, **params: object) -> str:
 def field_label(field: str, lang: Lang) -> str:
     """A field's human label; the field name itself when it has none."""
     return FIELD_LABELS.get(field, {}).get(lang, field)
+
+
+def lang_of_locale(locale: str | None) -> Lang:
+    """The bot's language for a Slack locale (`ja-JP` → ja; anything else, or none, → en)."""
+    return "ja" if (locale or "").lower().startswith("ja") else "en"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from postmortem.messages import lang_of_locale
 from postmortem.model import TICKET_RE, Lang
 from renderers import offers
 from workers.context import WorkerContext, current
@@ -62,5 +63,4 @@ def offer_assignee(ticket: str, account_id: str, email: str | None, lang: str | 
 
 def _user_lang(ctx: WorkerContext, user: str) -> Lang:
     """POSTMORTEM_LANG was not set: the assignee's Slack locale decides."""
-    locale = ctx.slack.user_locale(user) or ""
-    return "ja" if locale.lower().startswith("ja") else "en"
+    return lang_of_locale(ctx.slack.user_locale(user))
