@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 import redis
 from redis.client import Pipeline
 
+from postmortem.claims import Claims
 from postmortem.session import Draft, Session, State, begin_render, may_approve, valid_move
 
 #: A change to a session: gets the current value, returns the new one or None to leave it alone.
@@ -57,7 +58,7 @@ def body_digest(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
-class SessionStore:
+class SessionStore(Claims):
     """All session state in Redis, so any bot replica or worker can continue a session after a restart."""
 
     def __init__(
@@ -70,8 +71,7 @@ class SessionStore:
     ) -> None:
         if redis_conn.get_connection_kwargs().get("decode_responses"):
             raise ValueError("SessionStore needs a connection with decode_responses=False (bodies are bytes)")
-        self._r = redis_conn
-        self._prefix = prefix
+        super().__init__(redis_conn, prefix=prefix)
         self._ttl = ttl_seconds
         self._clock = clock
 
@@ -122,10 +122,6 @@ class SessionStore:
         if gone:
             self._r.srem(self.inflight_key, *gone)
         return [i for i in ids if i not in gone]
-
-    def claimed(self, key: str) -> bool:
-        """Whether a claim (see `claim_once`) is currently held."""
-        return bool(self._r.exists(f"{self._prefix}claim:{key}"))
 
     def find_by_ticket(self, ticket: str) -> Session | None:
         """The latest session started for a ticket, whatever its state."""
@@ -257,32 +253,6 @@ class SessionStore:
             return begin_render(s)
 
         return self._update(session_id, mutate, {State.failed})
-
-    def claim_once(self, key: str, ttl: int, *, token: str = "1") -> bool:
-        """True for the first caller of a key within `ttl` seconds (Slack event_id, webhook id, offers, locks
-        whose holder is named by `token`)."""
-        return bool(self._r.set(f"{self._prefix}claim:{key}", token.encode(), nx=True, ex=ttl))
-
-    def hold(self, key: str, token: str, ttl: int) -> bool:
-        """Extend a claim to `ttl` only if `token` still holds it: False when it expired or another took it."""
-        name = f"{self._prefix}claim:{key}"
-        with self._r.pipeline(transaction=True) as pipe:
-            try:
-                pipe.watch(name)
-                if pipe.get(name) != token.encode():
-                    return False
-                pipe.multi()
-                pipe.expire(name, ttl)
-                pipe.execute()
-                return True
-            except redis.WatchError:
-                return False
-
-    def release_claim(self, key: str, *, token: str | None = None) -> None:
-        """Give a claim back early; with `token`, only if that holder still has it."""
-        name = f"{self._prefix}claim:{key}"
-        if token is None or self._r.get(name) == token.encode():
-            self._r.delete(name)
 
     # the one read-modify-write
 
