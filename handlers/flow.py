@@ -68,15 +68,16 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
 
 
 def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: str, ts: str,
-                 event_id: str | None, bot_user_id: str | None = None) -> None:
-    """A message in a thread: if it is a session's thread, decide what it means and act once."""
+                 event_id: str | None, bot_user_id: str | None = None) -> bool:
+    """A message in a thread: if it is a session's thread, decide what it means and act once. Returns whether
+    the thread is a session's (the message is then the session's, and nothing else reads it)."""
     session = deps.store.find_by_thread(channel, thread_ts)
     if session is None:
-        return
+        return False
     claim = f"event:{event_id}" if event_id else None
     if claim and not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
         log.info("event %s already handled (Slack retry)", event_id)
-        return
+        return True
     try:
         _apply(deps, session.id, lambda s: on_reply(s, text, user=user, approvers=deps.approvers, ts=float(ts),
                                                     bot_user_id=bot_user_id))
@@ -84,6 +85,7 @@ def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: s
         if claim:  # not handled after all: let Slack's retry of this event through
             deps.store.release_claim(claim)
         raise
+    return True
 
 
 def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | None:

@@ -88,9 +88,12 @@ def register(app: AsyncApp, deps: Deps) -> None:
         if event.get("subtype") not in PERSON_SUBTYPES or event.get("bot_id") or not event.get("user"):
             return
         if thread_ts and thread_ts != ts:
-            await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")), thread_ts=str(thread_ts),
-                         user=str(event["user"]), text=str(event.get("text") or ""), ts=str(ts),
-                         event_id=body.get("event_id"), bot_user_id=context.bot_user_id)
+            in_session = await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")),
+                                      thread_ts=str(thread_ts), user=str(event["user"]),
+                                      text=str(event.get("text") or ""), ts=str(ts), event_id=body.get("event_id"),
+                                      bot_user_id=context.bot_user_id)
+            if in_session is not False:  # a session's reply, or the store is down: nothing more to read
+                return
         # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
         await _guard(mentions.message, deps, channel=str(event.get("channel", "")),
                      channel_type=str(event.get("channel_type") or ""), user=str(event["user"]),

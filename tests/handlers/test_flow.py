@@ -128,10 +128,16 @@ def test_a_garbage_view_never_raises_and_creates_nothing(deps: Deps, queue: Fake
 
 def test_replies_in_unknown_threads_are_ignored(deps: Deps, store: SessionStore, queue: FakeQueue,
                                                 redis_conn: redis.Redis) -> None:
-    flow.thread_reply(deps, channel="C1", thread_ts="999.000001", user="U1", text="post it", ts="1000.1",
-                      event_id="Ev1")
+    assert flow.thread_reply(deps, channel="C1", thread_ts="999.000001", user="U1", text="post it", ts="1000.1",
+                             event_id="Ev1") is False  # so the listener lets the offers read it
     assert queue.calls == []
     assert redis_conn.dbsize() == 0  # not even the event claim
+
+
+def test_a_reply_in_a_session_thread_is_the_sessions(deps: Deps, store: SessionStore) -> None:
+    drafted(store)
+    assert flow.thread_reply(deps, channel="C1", thread_ts=THREAD, user="U9", text="fixed in #12, PROJ-2",
+                             ts="2000.1", event_id="EvS") is True
 
 
 def test_a_duplicate_event_is_handled_once(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
