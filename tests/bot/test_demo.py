@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from postmortem.sections import heading
 from tests.conftest import EXAMPLES
 
 #: A database of the developer's / CI's Redis for the run that uses a reachable REDIS_URL.
-DEMO_REDIS_URL = "redis://127.0.0.1:6379/12"
+DEMO_REDIS_URL = os.environ.get("DEMO_REDIS_URL", "redis://127.0.0.1:6379/12")
 
 
 def _demo(tmp_path: Path, environ: dict[str, str], **kwargs: object) -> tuple[DemoResult, list[str]]:
