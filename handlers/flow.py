@@ -12,8 +12,9 @@ from dataclasses import asdict
 from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
-from postmortem.conversation import Effect, Outcome, apply_step, on_edit, on_reply
+from postmortem.conversation import Effect, Outcome, apply_step, on_edit
 from postmortem.model import InputError, parse_postmortem
+from postmortem.replies import on_reply
 from postmortem.session import S, Session, may_approve, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 

@@ -1,8 +1,9 @@
 """What the bot does next in a session, as data: pure decisions that handlers store and workers carry out.
 
-Handlers run `on_reply` inside the store's atomic update (`apply_step`) and enqueue the effects; the
-worker runs `next_step` the same way to move a collecting session on. Nothing here talks to Slack or Jira,
-and only `apply_step` touches Redis, through the store it is given.
+Handlers run `on_reply` (postmortem/replies.py: what each reply does, as a table) inside the store's atomic
+update (`apply_step`) and enqueue the effects; the worker runs `next_step` the same way to move a collecting
+session on. Nothing here talks to Slack or Jira, and only `apply_step` touches Redis, through the store it
+is given.
 """
 
 from __future__ import annotations
@@ -11,22 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from postmortem.approval import Kind, classify_reply
+from postmortem.field_table import REGISTRY
 from postmortem.fieldtext import updates_from_text
-from postmortem.gate import check_field, check_inputs, check_scope
+from postmortem.gate import check_inputs, check_scope, check_value
 from postmortem.model import InputError, PostMortem
-from postmortem.session import S, Session, begin_render, may_approve, revision_step
+from postmortem.session import S, Session, begin_render
 from postmortem.store import SessionStore
 
 EffectKind = Literal["advance", "render", "approve", "post", "say", "missing_list", "ephemeral"]
 
-#: The usually-included sections, and the field asked for each when it is empty (seed 構成).
-OPTIONAL_ASKS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("symptom", ("symptom",)),
-    ("why_symptom", ("why_symptom",)),
-    ("how_found", ("how_found",)),
-    ("why_missed", ("why_missed", "why_missed_category")),
-    ("action_items", ("action_items", "action_items_none")),
+#: The usually-included sections, and the field asked for each when it is empty (seed 構成), from the registry.
+OPTIONAL_ASKS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (section, REGISTRY.asked_in(section)) for section in REGISTRY.usually_included
 )
 
 
@@ -69,7 +66,7 @@ def model_of(session: Session) -> PostMortem:
     return PostMortem.model_validate({**session.pm, "ticket": session.ticket, "lang": session.lang})
 
 
-def _say(key: str, **params: Any) -> Effect:
+def say_effect(key: str, **params: Any) -> Effect:
     return Effect("say", key, params)
 
 
@@ -80,30 +77,30 @@ def next_step(session: Session) -> Outcome:
     pm = model_of(session)
     if stop := check_scope(pm, confirmed=session.scope_confirmed):
         if not stop.confirmable:
-            return Outcome(session.with_changes(state=S.cancelled), (_say("declined", reason=stop.reason),))
+            return Outcome(session.with_changes(state=S.cancelled), (say_effect("declined", reason=stop.reason),))
         if session.state is S.scope_check:
             return Outcome(None)
-        return Outcome(session.with_changes(state=S.scope_check), (_say("scope_stop", reason=stop.reason),))
+        return Outcome(session.with_changes(state=S.scope_check), (say_effect("scope_stop", reason=stop.reason),))
     if missing := check_inputs(pm):
         first = missing[0]
         effects: list[Effect] = []
         if not session.listed_missing:
             effects.append(Effect("missing_list", params={"missing": [[m.field, m.reason] for m in missing]}))
-        effects.append(_say("ask_field", field=first.field, reason=first.reason))
+        effects.append(say_effect("ask_field", field=first.field, reason=first.reason, session=session.id))
         return Outcome(session.with_changes(pending_field=first.field, listed_missing=True), tuple(effects))
     for section, fields in OPTIONAL_ASKS:
         if section not in session.skipped and _empty(pm, fields[0]):
-            changes = {"pending_field": fields[0], "asked_optional": True}
-            return Outcome(session.with_changes(**changes), (_say("ask_optional", field=fields[0]),))
-    return _render(session.with_changes(pending_field=None))
+            asked = say_effect("ask_optional", field=fields[0], session=session.id)
+            return Outcome(session.with_changes(pending_field=fields[0]), (asked,))
+    return render_next(session.with_changes(pending_field=None))
 
 
-def _render(session: Session) -> Outcome:
+def render_next(session: Session) -> Outcome:
     """Move to rendering a new version and say so; the worker renders it."""
     rendering = begin_render(session)
     if rendering is None:
         return Outcome(None)
-    return Outcome(rendering, (_say("rendering", version=rendering.version), Effect("render")))
+    return Outcome(rendering, (say_effect("rendering", version=rendering.version), Effect("render")))
 
 
 def _empty(pm: PostMortem, name: str) -> bool:
@@ -124,118 +121,15 @@ def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None
     except ValueError as exc:
         return None, str(exc)
     for key, value in updates.items():
-        if isinstance(value, str) and (reason := check_field(key, value, session.lang)):
+        if reason := check_value(key, value, session.lang):
             return None, reason
     return candidate, None
-
-
-def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str], ts: float,
-             bot_user_id: str | None = None) -> Outcome:
-    """A thread reply: approve, cancel, continue, skip, an answer, or a revision. Others' chatter is ignored."""
-    reply = classify_reply(text, bot_user_id=bot_user_id)
-    allowed = may_approve(session, user, approvers)
-    if session.is_final:
-        return Outcome(None)
-    if not allowed:
-        if reply.kind in ("approve", "cancel", "field_answer") or session.state is S.drafted and reply.kind == "revise":
-            return Outcome(None, (Effect("ephemeral", "only_approvers", {"requester": session.requester}, user=user),))
-        return Outcome(None)
-    if reply.kind == "cancel":
-        if session.state in (S.posting,):
-            return Outcome(None, (_say("frozen", version=session.approved_version),))
-        return Outcome(session.with_changes(state=S.cancelled, pending_field=None), (_say("cancelled"),))
-    if session.state is S.scope_check:
-        if reply.kind is Kind.continue_:
-            return Outcome(session.with_changes(state=S.collecting, scope_confirmed=True), (Effect("advance"),))
-        if reply.kind in ("approve", "field_answer"):
-            return Outcome(None, (_say("scope_first"),))
-        return Outcome(None)
-    if session.state is S.rendering and reply.kind in ("approve", "field_answer"):
-        # Nothing is kept from this reply: the person is told to send it again once the draft is shown.
-        return Outcome(None, (_say("still_rendering", version=session.version),))
-    if session.state is S.collecting:
-        return _collecting_reply(session, reply.kind, reply.field, reply.value, text)
-    if session.state in (S.drafted, S.failed) and session.approved_version is None:
-        if reply.kind == "approve":
-            return _approve(session, user=user, ts=ts)
-        if reply.kind == "field_answer" and reply.field:
-            return _revise(session, reply.field, reply.value or "")
-        if reply.kind == "revise":
-            if revision_step(session) == "ask_target":
-                return _ask_target(session)
-            return Outcome(None, (_say("revise_hint", field=reply.field or "summary"),))
-        return Outcome(None)
-    if session.approved_version is not None and reply.kind == "approve":
-        return Outcome(None, (_say("already_approved", version=session.approved_version),))
-    if session.approved_version is not None and reply.kind in ("field_answer", "revise"):
-        return Outcome(None, (_say("frozen", version=session.approved_version),))
-    return Outcome(None)
-
-
-def _collecting_reply(session: Session, kind: str, name: str | None, value: str | None, text: str) -> Outcome:
-    pending = session.pending_field
-    if kind == "field_answer" and name:
-        target, answer = name, value or ""
-    elif kind == "skip" and pending and not _required(pending):
-        section = next(s for s, fields in OPTIONAL_ASKS if pending in fields)
-        changed = session.with_changes(skipped=session.skipped | {section}, pending_field=None)
-        return Outcome(changed, (Effect("advance"),))
-    elif pending and kind in ("skip", "approve", "continue"):
-        # A required input cannot be skipped, and "yes" or "continue" is not an answer to a question.
-        return Outcome(None, (_say("answer_rejected", field=pending,
-                                   reason=check_field(pending, None, session.lang) or ""),))
-    elif pending and kind in ("other", "revise"):
-        target, answer = pending, text
-    else:
-        return Outcome(None)
-    updated, rejected = apply_answer(session, target, answer)
-    if updated is None:
-        return Outcome(None, (_say("answer_rejected", field=target, reason=rejected or ""),))
-    cleared = updated.with_changes(pending_field=None) if target == pending or _filled(updated, pending) \
-        else updated
-    return Outcome(cleared, (Effect("advance"),))
-
-
-def _required(name: str) -> bool:
-    return name in ("summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation")
-
-
-def _filled(session: Session, pending: str | None) -> bool:
-    return pending is not None and pending in session.pm and bool(session.pm[pending])
-
-
-def _approve(session: Session, *, user: str, ts: float) -> Outcome:
-    if session.state is not S.drafted or session.pm.get("destination", "jira_comment") != "jira_comment":
-        return Outcome(None, (_say("output_only", destination=session.pm.get("destination")),)) \
-            if session.state is S.drafted else Outcome(None)
-    shown = session.shown_version(ts)
-    if shown is None:
-        return Outcome(None, (_say("approval_before_draft", version=session.version),))
-    if shown != session.version:
-        return Outcome(None, (_say("stale_approval", shown=shown, version=session.version),))
-    return Outcome(None, (Effect("approve", user=user, version=shown),))
-
-
-def _revise(session: Session, name: str, text: str) -> Outcome:
-    if revision_step(session) == "ask_target":
-        return _ask_target(session)
-    updated, reason = apply_answer(session, name, text)
-    if updated is None:
-        return Outcome(None, (_say("answer_rejected", field=name, reason=reason or ""),))
-    return _render(updated.with_changes(awaiting_revision_target=False,
-                                        revision_requests=session.revision_requests + 1))
-
-
-def _ask_target(session: Session) -> Outcome:
-    """Seed: at the third revision, ask which section has a concrete problem before changing anything."""
-    asked = session.with_changes(awaiting_revision_target=True, revision_requests=session.revision_requests + 1)
-    return Outcome(asked, (_say("third_revision"),))
 
 
 def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     """The Edit modal was submitted: replace the inputs, count a revision, re-render or ask again."""
     if session.approved_version is not None or session.state not in (S.drafted, S.failed):
-        return Outcome(None, (_say("frozen", version=session.approved_version or session.version),))
+        return Outcome(None, (say_effect("frozen", version=session.approved_version or session.version),))
     ticket = str(fields.pop("ticket", session.ticket))
     lang = fields.pop("lang", None) or session.lang
     edited = session.with_changes(ticket=ticket, lang=lang, pm=fields, awaiting_revision_target=False,
@@ -243,4 +137,4 @@ def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     pm = model_of(edited)
     if check_scope(pm, confirmed=edited.scope_confirmed) or check_inputs(pm):
         return Outcome(edited.with_changes(state=S.collecting, listed_missing=False), (Effect("advance"),))
-    return _render(edited)
+    return render_next(edited)

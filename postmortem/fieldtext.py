@@ -5,18 +5,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import Any, get_args
+from typing import Any
 
-from postmortem.model import (
-    TEXT_FIELDS,
-    TICKET_RE,
-    Destination,
-    InputError,
-    Lang,
-    PostMortem,
-    WhyMissedCategory,
-)
-from postmortem.sections import WHY_MISSED_LABELS
+from postmortem.field_table import REGISTRY
+from postmortem.model import TEXT_FIELDS, TICKET_RE, InputError
 
 #: Slack's `plain_text_input` max_length: the most one modal input can hold (NOTES, Slack limits).
 MODAL_MAX_CHARS = 3_000
@@ -24,37 +16,17 @@ MODAL_MAX_CHARS = 3_000
 #: fits one draft message. Longer than the modal's limit on purpose: logs in `symptom` can be long.
 THREAD_MAX_CHARS = 12_000
 
-#: DESIGN §2 order, from the model itself (`action_items_none` is set through `action_items`).
-FIELD_ORDER: tuple[str, ...] = tuple(f for f in PostMortem.model_fields if f != "action_items_none")
+#: DESIGN §2 order, from the registry (`action_items_none` is set through `action_items`).
+FIELD_ORDER: tuple[str, ...] = REGISTRY.names
 
 #: Fields a person may set with `<field>: <text>` in the thread: all of §2. `ticket` included, since
 #: the Edit modal can change it too and every revision is a new version that needs its own approval.
 ANSWERABLE_FIELDS: tuple[str, ...] = FIELD_ORDER
 
-DESTINATIONS: tuple[str, ...] = get_args(Destination)
-LANGS: tuple[str, ...] = get_args(Lang)
-WHY_MISSED_CATEGORIES: tuple[str, ...] = get_args(WhyMissedCategory)
-
-#: How the destinations are called in the modal and accepted in a thread answer.
-DESTINATION_LABELS: dict[str, dict[str, str]] = {
-    "jira_comment": {"en": "Jira comment", "ja": "Jira コメント"},
-    "pr_description": {"en": "PR description (Markdown file)", "ja": "PR の説明（Markdown ファイル）"},
-    "docs_file": {"en": "docs/postmortems/ file", "ja": "docs/postmortems/ のファイル"},
-    "wiki": {"en": "Wiki page (Markdown file)", "ja": "Wiki ページ（Markdown ファイル）"},
-}
-
-#: How the languages are called, in each language.
-LANG_LABELS: dict[str, dict[str, str]] = {
-    "en": {"en": "English", "ja": "英語"},
-    "ja": {"en": "Japanese", "ja": "日本語"},
-}
-
-#: The select-like fields: value → label per language. Values are the §2 literals.
-CHOICE_LABELS: dict[str, dict[str, dict[str, str]]] = {
-    "why_missed_category": WHY_MISSED_LABELS,
-    "destination": DESTINATION_LABELS,
-    "lang": LANG_LABELS,
-}
+#: The select-like fields: value → label per language. Values are the §2 literals (from the registry).
+CHOICE_LABELS: dict[str, dict[str, dict[str, str]]] = REGISTRY.choices
+#: The fields that take several options, typed separated by commas.
+MULTI_CHOICE: frozenset[str] = frozenset(f.name for f in REGISTRY.fields if f.kind == "multiselect")
 
 #: Words for the scope flags (compared after `_norm`).
 _YES = frozenset({"yes", "y", "true", "on", "はい", "あり"})
@@ -62,6 +34,7 @@ _NO = frozenset({"no", "n", "false", "off", "いいえ", "なし"})
 #: The explicit "no action items" word, English or Japanese.
 _NONE_WORDS = frozenset({"none", "なし", "無し"})
 
+_LIST_SEPARATORS_RE = re.compile(r"[,、，;；\n]+")
 _BULLET_RE = re.compile(r"^(?:・\s*|[-*•](?:\s+|$)|\d{1,3}[.)](?:\s+|$))")
 _PIPE_RE = re.compile(r"(?<!\\)\|")
 _BROWSE_RE = re.compile(r"/browse/([A-Za-z][A-Za-z0-9_]*-\d+)")
@@ -115,8 +88,10 @@ def updates_from_text(
     if field == "action_items":
         items, none = parse_action_items(text, lang=lang)
         return {"action_items": items, "action_items_none": none}
-    if field in ("customer_impacting", "trivial"):
+    if field in REGISTRY.flags:
         return {field: yes_no(field, text, lang=lang)}
+    if field in MULTI_CHOICE:
+        return {field: choices_from_text(field, text, lang=lang)}
     return {field: choice_from_text(field, text, lang=lang)}
 
 
@@ -138,6 +113,17 @@ def choice_from_text(field: str, text: str, *, lang: str = "en") -> str:
         if wanted in {_norm(value), *(_norm(label) for label in by_lang.values())}:
             return value
     raise InputError(field, message("choice", lang, value=text.strip()[:80], choices=", ".join(labels)))
+
+
+def choices_from_text(field: str, text: str, *, lang: str = "en") -> list[str]:
+    """A multi-select field's §2 values from values or labels separated by commas (or 、, ;, lines), in the
+    registry's order, each once."""
+    parts = [part for part in _LIST_SEPARATORS_RE.split(text) if part.strip()]
+    if not parts:
+        choices = ", ".join(CHOICE_LABELS[field])
+        raise InputError(field, message("choice", lang, value=text.strip()[:80], choices=choices))
+    chosen = {choice_from_text(field, _BULLET_RE.sub("", part.strip()), lang=lang) for part in parts}
+    return [value for value in CHOICE_LABELS[field] if value in chosen]
 
 
 def yes_no(field: str, text: str, *, lang: str = "en") -> bool:

@@ -6,11 +6,18 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from postmortem import phrases
+from postmortem.field_table import REGISTRY
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from postmortem.refs import find_fix_refs
 
-#: Fields the gate asks for, in DESIGN §2 order: the four required inputs and the required sections.
-GATE_FIELDS: tuple[str, ...] = ("summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation")
+#: Fields the gate asks for, in DESIGN §2 order: the required inputs and the required sections (registry).
+GATE_FIELDS: tuple[str, ...] = REGISTRY.required
+
+#: The structured evidence (DESIGN §2): the person's explicit statement, checked by value, not by words.
+STRUCTURED_FIELDS: tuple[str, ...] = ("repro_rate", "validation_kinds")
+#: A repro rate that is not a repro, and verifications that alone do not show that the fix works.
+_REFUSED_RATES: frozenset[str] = frozenset({"rarely"})
+_WEAK_KINDS: frozenset[str] = frozenset({"stress_soak", "other_configs"})
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,22 @@ _NEEDED: dict[str, dict[str, str]] = {
         "en": "the original repro, failing test or workload shown passing with the fix",
         "ja": "元の再現手順、失敗していたテスト、またはワークロードが修正後に成功したこと",
     },
+    "repro_rate": {
+        "en": "how often the steps trigger the bug: every run, or a flake that fails about one run in ten or more",
+        "ja": "手順でバグが起きる頻度（毎回、またはおよそ 10 回に 1 回以上失敗するフレーク）",
+    },
+    "confirmed_by": {
+        "en": "the one experiment that confirmed the mechanism; \"the fix makes the original repro pass, and "
+              "reverting it brings the failure back\" is a valid answer",
+        "ja": "メカニズムを確認した唯一の実験。"
+              "「修正で元の再現手順が成功し、修正を戻すと再び失敗する」も有効な回答です",
+    },
+    "validation_kinds": {
+        "en": "at least one verification that shows the fix works: original repro passes, failing test passes, "
+              "workload completes or performance restored",
+        "ja": "修正が効くことを示す検証を少なくとも 1 つ（元の再現手順が成功、失敗していたテストが成功、"
+              "ワークロードが完了、性能が回復）",
+    },
 }
 
 #: What is wrong with the value; `{found}` is the words that showed it, as the person wrote them.
@@ -81,6 +104,14 @@ _PROBLEM: dict[str, dict[str, str]] = {
     "pending": {
         "en": 'says the fix is not verified yet ("{found}")',
         "ja": "修正がまだ検証されていません（「{found}」）",
+    },
+    "rare": {
+        "en": 'repro rate "{found}": a rare failure is not a repro the next engineer can run',
+        "ja": "再現頻度が「{found}」の失敗は、次の担当者が実行できる再現手順になりません",
+    },
+    "weak_kinds": {
+        "en": '"{found}" alone do not show that the fix works',
+        "ja": "「{found}」だけでは修正が効くことを示せません",
     },
     "category": {
         "en": '"{found}" is not a category',
@@ -111,10 +142,33 @@ def check_inputs(pm: PostMortem) -> list[Missing]:
     """Every gate field absent or not acceptable, in DESIGN §2 order; empty means it may be drafted."""
     missing: list[Missing] = []
     for field in GATE_FIELDS:
-        reason = check_field(field, pm.text(field), pm.lang)
+        reason = check_value(field, getattr(pm, field), pm.lang)
         if reason is not None:
             missing.append(Missing(field, reason))
     return missing
+
+
+def check_value(field: str, value: object, lang: Lang) -> str | None:
+    """Why one field's value is not acceptable, whatever its kind (None when it is)."""
+    if field in STRUCTURED_FIELDS:
+        return check_structured(field, value, lang)
+    return check_field(field, value if isinstance(value, str) else None, lang)
+
+
+def check_structured(field: str, value: object, lang: Lang) -> str | None:
+    """The structured checks: `repro_rate` given and not `rarely`; `validation_kinds` with at least one
+    verification that shows the fix works (a soak run or other configurations alone do not)."""
+    labels = REGISTRY.choices[field]
+    if field == "repro_rate":
+        if not isinstance(value, str) or not value:
+            return _reason(field, "absent", [], lang)
+        return _reason(field, "rare", [labels[value][lang]], lang) if value in _REFUSED_RATES else None
+    kinds = [k for k in value if isinstance(k, str)] if isinstance(value, (list, tuple)) else []
+    if not kinds:
+        return _reason(field, "absent", [], lang)
+    if all(k in _WEAK_KINDS for k in kinds):
+        return _reason(field, "weak_kinds", [labels[k][lang] for k in kinds if k in labels], lang)
+    return None
 
 
 def check_field(field: str, value: str | None, lang: Lang) -> str | None:
@@ -123,6 +177,11 @@ def check_field(field: str, value: str | None, lang: Lang) -> str | None:
     if problem is None:
         return None
     kind, found = problem
+    return _reason(field, kind, found, lang)
+
+
+def _reason(field: str, kind: str, found: list[str], lang: Lang) -> str:
+    """What is wrong, then what is needed, in the session's language."""
     text = _PROBLEM[kind][lang].format(found=_join(found, lang))
     if field not in _NEEDED:
         return text
@@ -144,7 +203,7 @@ def _problem(field: str, value: str | None) -> tuple[str, list[str]] | None:
     if field == "why_missed_category":
         ok = value is None or value in get_args(WhyMissedCategory)
         return None if ok else ("category", [value or ""])
-    if field not in GATE_FIELDS:
+    if field not in GATE_FIELDS or field in STRUCTURED_FIELDS:
         return None
     if value is None or not value.strip():
         return ("absent", [])

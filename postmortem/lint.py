@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from postmortem import phrases
-from postmortem.model import TEXT_FIELDS, Lang, PostMortem
-from postmortem.sections import USUALLY_INCLUDED, heading
+from postmortem.field_table import REGISTRY
+from postmortem.fields import Registry, empty_value
+from postmortem.model import Lang, PostMortem
 
 #: Rule ids in the order their warnings appear within one field.
 RULES: tuple[str, ...] = (
@@ -16,14 +17,11 @@ RULES: tuple[str, ...] = (
     "no_category", "item_owner", "item_tracking",
 )
 
-#: Field order of warnings: DESIGN §2.
-_FIELD_ORDER: tuple[str, ...] = (
-    "summary", "owner", "symptom", "repro", "root_cause", "why_symptom", "fix_ref", "fix", "how_found",
-    "why_missed_category", "why_missed", "validation", "validation_scope", "action_items",
-)
+#: Field order of warnings: DESIGN §2, from the registry (a model from another registry brings its own).
+_FIELD_ORDER: tuple[str, ...] = REGISTRY.model_order
 
-#: Fields that must name code (seed: Root cause, Fix) and fields that must state a mechanism.
-_IDENTIFIER_FIELDS: tuple[str, ...] = ("root_cause", "fix")
+#: Fields that must name code (seed: Root cause, Fix; from the registry) and fields that must state a mechanism.
+_IDENTIFIER_FIELDS: tuple[str, ...] = REGISTRY.code_fields
 _MECHANISM_FIELDS: tuple[str, ...] = ("root_cause", "why_symptom")
 
 #: Phrase rules for prose; action items take the first two (advocacy belongs in an action item).
@@ -91,30 +89,33 @@ class LintWarning:
 def lint(pm: PostMortem) -> list[LintWarning]:
     """Every tone warning, ordered by field (DESIGN §2), then action item, then rule."""
     keyed: list[tuple[tuple[int, int, int], LintWarning]] = []
+    registry = type(pm).registry
+    order = registry.model_order
 
     def warn(field: str, rule: str, item: int = -1, **values: str) -> None:
         text = _TEXTS[rule][pm.lang].format(**values)
-        key = (_FIELD_ORDER.index(field), item, RULES.index(rule))
+        key = (order.index(field), item, RULES.index(rule))
         keyed.append((key, LintWarning(field, rule, text)))
 
-    for field in TEXT_FIELDS:
+    for field in registry.text_fields:
         value = pm.text(field)
         if value is None:
             continue
-        _text_rules(pm, field, value, warn)
+        _text_rules(pm, field, value, warn, registry.code_fields)
     _why_missed_rules(pm, warn)
     _validation_rules(pm, warn)
     _action_item_rules(pm, warn)
-    for section in USUALLY_INCLUDED:
-        if _is_empty(pm, section):
-            warn(section, "empty_section", heading=heading(section, pm.lang))
+    for section in registry.usually_included:
+        if _is_empty(pm, registry, section):
+            warn(section, "empty_section", heading=registry.heading(section, pm.lang))
     return [w for _, w in sorted(keyed, key=lambda kw: kw[0])]
 
 
-def _text_rules(pm: PostMortem, field: str, value: str, warn: _Warn) -> None:
+def _text_rules(pm: PostMortem, field: str, value: str, warn: _Warn,
+                code_fields: tuple[str, ...] = _IDENTIFIER_FIELDS) -> None:
     """The rules that read one text field: identifiers, mechanism, hedging, blame, advocacy."""
     identified = phrases.has_identifier(value)
-    if field in _IDENTIFIER_FIELDS and not identified:
+    if field in code_fields and not identified:
         warn(field, "no_identifier")
     vague = phrases.find(phrases.VAGUE_MECHANISM, value)
     if field in _MECHANISM_FIELDS and not identified and vague:
@@ -150,12 +151,9 @@ def _action_item_rules(pm: PostMortem, warn: _Warn) -> None:
                 warn("action_items", rule, n, found=_join(found, pm.lang))
 
 
-def _is_empty(pm: PostMortem, section: str) -> bool:
-    if section == "action_items":
-        return not pm.action_items and not pm.action_items_none
-    if section == "why_missed":
-        return pm.why_missed is None and pm.why_missed_category is None
-    return pm.text(section) is None
+def _is_empty(pm: PostMortem, registry: Registry, section: str) -> bool:
+    """A usually-included section is empty when none of the fields asked for it holds anything."""
+    return all(empty_value(getattr(pm, name)) for name in registry.asked_in(section))
 
 
 class _Warn(Protocol):

@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
+from postmortem.field_table import REGISTRY
 from postmortem.model import Lang
 
+#: Each field's label (from the field registry), and the modal's one block that is not a field.
 FIELD_LABELS: dict[str, dict[str, str]] = {
-    "ticket": {"en": "Jira key", "ja": "Jira キー"},
-    "summary": {"en": "Summary", "ja": "概要"},
-    "owner": {"en": "Owner of the fix", "ja": "修正の担当者"},
-    "symptom": {"en": "Symptom", "ja": "症状"},
-    "repro": {"en": "Deterministic repro", "ja": "決定的な再現手順"},
-    "root_cause": {"en": "Root cause (the mechanism)", "ja": "根本原因（メカニズム）"},
-    "why_symptom": {"en": "Why the symptom appeared", "ja": "症状が発生した理由"},
-    "fix_ref": {"en": "Fix reference (PR / commit / branch)", "ja": "修正の参照（PR／コミット／ブランチ）"},
-    "fix": {"en": "Fix", "ja": "修正"},
-    "how_found": {"en": "How it was found", "ja": "発見の経緯"},
-    "why_missed_category": {"en": "Why it was missed (category)", "ja": "見逃された理由（分類）"},
-    "why_missed": {"en": "Why it was missed", "ja": "見逃された理由"},
-    "validation": {"en": "Validation", "ja": "検証"},
-    "validation_scope": {"en": "What was not re-tested", "ja": "再テストしていない範囲"},
-    "action_items": {"en": "Action items", "ja": "対応項目"},
-    "destination": {"en": "Destination", "ja": "掲載先"},
-    "lang": {"en": "Language", "ja": "言語"},
+    **{f.name: f.label for f in REGISTRY.fields},
     "scope": {"en": "Scope", "ja": "対象範囲"},
 }
 

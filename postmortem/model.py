@@ -5,25 +5,31 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
-Lang = Literal["en", "ja"]
+from postmortem.field_table import REGISTRY
+from postmortem.fields import Lang, Registry
+
+__all__ = ["Lang", "TEXT_FIELDS", "PostMortem", "model_for"]
+
 Destination = Literal["jira_comment", "pr_description", "docs_file", "wiki"]
 WhyMissedCategory = Literal[
     "ci_gap", "latent_code", "workload_gap", "incomplete_fix", "review_miss", "no_good_reason"
+]
+ReproRate = Literal["every_run", "high_frequency", "rarely"]
+ValidationKind = Literal[
+    "original_repro_passes", "failing_test_passes", "workload_completes", "perf_restored", "stress_soak",
+    "other_configs",
 ]
 
 #: Jira issue keys: a project key (letter first, then letters, digits or `_`), a dash, a number.
 TICKET_RE = re.compile(r"^[A-Z][A-Z0-9_]{0,254}-[1-9][0-9]{0,17}$")
 
-#: Text fields, in the order of DESIGN §2 (the modal and the thread prompts use this order too).
-TEXT_FIELDS: tuple[str, ...] = (
-    "summary", "owner", "symptom", "repro", "root_cause", "why_symptom", "fix_ref", "fix",
-    "how_found", "why_missed", "validation", "validation_scope",
-)
+#: Text fields, in the order of DESIGN §2 (from the registry; the modal and the thread prompts use it too).
+TEXT_FIELDS: tuple[str, ...] = REGISTRY.text_fields
 
 
 class InputError(ValueError):
@@ -51,16 +57,23 @@ class ActionItem(BaseModel):
 
 
 class PostMortem(BaseModel):
-    """Everything the person gave for one post-mortem. Nothing here is ever invented by the bot."""
+    """Everything the person gave for one post-mortem. Nothing here is ever invented by the bot.
+
+    The fields follow the registry (postmortem/field_table.py) in its order; a test holds them together.
+    """
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+    #: The registry this model follows; renderers, the gate and the lint read it from the model's class.
+    registry: ClassVar[Registry] = REGISTRY
 
     ticket: str
     summary: str | None = None
     owner: str | None = None
     symptom: str | None = None
     repro: str | None = None
+    repro_rate: ReproRate | None = None
     root_cause: str | None = None
+    confirmed_by: str | None = None
     why_symptom: str | None = None
     fix_ref: str | None = None
     fix: str | None = None
@@ -68,6 +81,7 @@ class PostMortem(BaseModel):
     why_missed_category: WhyMissedCategory | None = None
     why_missed: str | None = None
     validation: str | None = None
+    validation_kinds: tuple[ValidationKind, ...] = ()
     validation_scope: str | None = None
     action_items: tuple[ActionItem, ...] = ()
     action_items_none: bool = False
@@ -85,15 +99,24 @@ class PostMortem(BaseModel):
                 raise ValueError("not a Jira issue key (expected a key like PROJ-123)")
         return value
 
-    @field_validator(*TEXT_FIELDS, "why_missed_category", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _blank_text_is_none(cls, value: Any) -> Any:
-        return _blank_to_none(value)
+    def _blank_text_is_none(cls, data: Any) -> Any:
+        """Blank text and an unset select say nothing: None (for every text field of the registry)."""
+        if not isinstance(data, dict):
+            return data
+        blanks = [f.name for f in cls.registry.fields if f.is_text or f.kind == "select" and f.role != "meta"]
+        return {k: _blank_to_none(v) if k in blanks else v for k, v in data.items()}
 
-    @field_validator("action_items", mode="before")
+    @field_validator("action_items", "validation_kinds", mode="before")
     @classmethod
-    def _items_none_is_empty(cls, value: Any) -> Any:
+    def _none_is_empty(cls, value: Any) -> Any:
         return () if value is None else value
+
+    @field_validator("validation_kinds")
+    @classmethod
+    def _kinds_once(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(value))
 
     @model_validator(mode="after")
     def _items_xor_none(self) -> PostMortem:
@@ -108,7 +131,24 @@ class PostMortem(BaseModel):
 
     def replace(self, **changes: Any) -> PostMortem:
         """A validated copy with some fields changed (the model is frozen)."""
-        return PostMortem.model_validate({**self.model_dump(), **changes})
+        return type(self).model_validate({**self.model_dump(), **changes})
+
+
+def model_for(registry: Registry) -> type[PostMortem]:
+    """A model for a registry that declares text fields beyond the product's (tests, extensions).
+
+    Only optional text fields can be added this way; any other kind needs its type in PostMortem.
+    """
+    if registry is REGISTRY:
+        return PostMortem
+    extra = [f for f in registry.fields if f.name not in PostMortem.model_fields]
+    wrong = [f.name for f in extra if f.kind not in ("text", "multiline") or f.role in ("required_input", "meta")]
+    if wrong:
+        raise ValueError(f"only optional text fields can be added: {', '.join(wrong)}")
+    definitions: dict[str, Any] = {f.name: (str | None, None) for f in extra}
+    model: type[PostMortem] = create_model("PostMortem", __base__=PostMortem, **definitions)
+    model.registry = registry
+    return model
 
 
 def _blank_to_none(value: Any) -> Any:

@@ -1,50 +1,25 @@
-"""The nine sections in their fixed order, their headings and the fixed sentences of the seed, per language."""
+"""The nine sections in their fixed order, their headings and the fixed sentences of the seed, per language.
+
+Sections, labels and options come from the field registry (postmortem/field_table.py); this module keeps the
+names the renderers and the lint have always used.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from postmortem.field_table import REGISTRY
+from postmortem.fields import Section
 from postmortem.model import Lang
 
+__all__ = ["ACTION_ITEMS_NONE", "LABELS", "SECTIONS", "USUALLY_INCLUDED", "WHY_MISSED_LABELS", "Section", "heading"]
 
-@dataclass(frozen=True)
-class Section:
-    """One section of the post-mortem: its key, the fields it shows and whether the seed requires it."""
-
-    key: str
-    fields: tuple[str, ...]
-    required: bool
-    heading: dict[str, str]
-
-
-#: Section order in every rendering (seed 構成; DESIGN §2). `repro` is shown in the Symptom section.
-SECTIONS: tuple[Section, ...] = (
-    Section("summary", ("summary", "owner"), True, {"en": "Summary", "ja": "概要"}),
-    Section("symptom", ("symptom", "repro"), False, {"en": "Symptom", "ja": "症状"}),
-    Section("root_cause", ("root_cause",), True, {"en": "Root cause", "ja": "根本原因"}),
-    Section("why_symptom", ("why_symptom",), False, {"en": "Why the symptom appeared", "ja": "症状が発生した理由"}),
-    Section("fix", ("fix", "fix_ref"), True, {"en": "Fix", "ja": "修正"}),
-    Section("how_found", ("how_found",), False, {"en": "How it was found", "ja": "発見の経緯"}),
-    Section("why_missed", ("why_missed_category", "why_missed"), False,
-            {"en": "Why it was missed", "ja": "見逃された理由"}),
-    Section("validation", ("validation", "validation_scope"), True, {"en": "Validation", "ja": "検証"}),
-    Section("action_items", ("action_items", "action_items_none"), False,
-            {"en": "Action items", "ja": "対応項目"}),
-)
+#: Section order in every rendering (seed 構成; DESIGN §2), with the fields each shows.
+SECTIONS: tuple[Section, ...] = REGISTRY.sections
 
 #: Sections the seed says are "usually included": asked for once, `skip` leaves them out.
-USUALLY_INCLUDED: tuple[str, ...] = ("symptom", "why_symptom", "how_found", "why_missed", "action_items")
+USUALLY_INCLUDED: tuple[str, ...] = REGISTRY.usually_included
 
 #: The seed's categories for "Why it was missed".
-WHY_MISSED_LABELS: dict[str, dict[str, str]] = {
-    "ci_gap": {"en": "CI gap", "ja": "CI のギャップ"},
-    "latent_code": {"en": "Latent code", "ja": "潜在的なコード"},
-    "workload_gap": {"en": "Workload gap", "ja": "ワークロードのギャップ"},
-    "incomplete_fix": {"en": "Incomplete earlier fix", "ja": "以前の修正が不完全"},
-    "review_miss": {"en": "Review miss", "ja": "レビューでの見落とし"},
-    "no_good_reason": {"en": "No good reason: this should have been caught",
-                       "ja": "妥当な理由はありません。検出すべきでした"},
-}
+WHY_MISSED_LABELS: dict[str, dict[str, str]] = REGISTRY.choices["why_missed_category"]
 
 #: The seed's explicit sentence when there are no action items.
 ACTION_ITEMS_NONE: dict[str, str] = {
@@ -52,13 +27,9 @@ ACTION_ITEMS_NONE: dict[str, str] = {
     "ja": "なし — 修正で十分であり、この種のバグに関するフォローアップは不要です。",
 }
 
-#: Small labels used inside sections.
+#: Small labels used inside sections: each field's document label, and the words of an action item.
 LABELS: dict[str, dict[str, str]] = {
-    "repro": {"en": "Reproduction", "ja": "再現手順"},
-    "owner": {"en": "Owner", "ja": "担当者"},
-    "fix_ref": {"en": "Fix reference", "ja": "修正の参照"},
-    "ticket": {"en": "Ticket", "ja": "チケット"},
-    "validation_scope": {"en": "Scope", "ja": "検証範囲"},
+    **{f.name: {lang: REGISTRY.doc_label(f.name, lang) for lang in ("en", "ja")} for f in REGISTRY.fields},
     "category": {"en": "Category", "ja": "分類"},
     "item_owner": {"en": "owner", "ja": "担当"},
     "item_tracking": {"en": "tracking", "ja": "追跡"},
@@ -67,4 +38,4 @@ LABELS: dict[str, dict[str, str]] = {
 
 def heading(section_key: str, lang: Lang) -> str:
     """The heading of a section in a language."""
-    return next(s.heading[lang] for s in SECTIONS if s.key == section_key)
+    return REGISTRY.heading(section_key, lang)

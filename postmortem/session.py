@@ -8,7 +8,7 @@ import time
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from postmortem.model import Lang
 
@@ -56,6 +56,9 @@ TRANSITIONS: dict[State, frozenset[State]] = {
 #: Session ids go into Redis keys, RQ job ids and Jira comment properties: letters, digits, `_`, `-`.
 SESSION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
+#: Session fields no longer written; a session stored with one still loads (the value is dropped).
+RETIRED_FIELDS: frozenset[str] = frozenset({"asked_optional"})
+
 #: Revisions that just re-render; from the next one on the bot first asks which section is wrong (seed).
 FREE_REVISIONS = 2
 
@@ -93,7 +96,6 @@ class Session(BaseModel):
     version: int = Field(default=0, ge=0)
     drafts: tuple[Draft, ...] = ()
     pending_field: str | None = None
-    asked_optional: bool = False
     listed_missing: bool = False
     skipped: frozenset[str] = frozenset()
     scope_confirmed: bool = False
@@ -106,6 +108,14 @@ class Session(BaseModel):
     error: str | None = None
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired(cls, data: Any) -> Any:
+        """Sessions stored before a field was retired still load: the retired keys are dropped."""
+        if isinstance(data, dict) and any(key in data for key in RETIRED_FIELDS):
+            return {k: v for k, v in data.items() if k not in RETIRED_FIELDS}
+        return data
 
     def with_changes(self, **changes: Any) -> Session:
         """A validated copy with some fields changed (the model is frozen)."""

@@ -1,4 +1,5 @@
-"""The post-mortem as Markdown, from one Jinja2 template per language; the ADF and Slack are made from it."""
+"""The post-mortem as Markdown, from one Jinja2 template and a table per language; the ADF and Slack are made
+from it. Sections, labels and options come from the model's field registry (postmortem/fields.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,22 @@ from typing import Any
 
 import jinja2
 
+from postmortem.fields import Registry
 from postmortem.model import Lang, PostMortem
 from postmortem.refs import find_fix_refs
-from postmortem.sections import ACTION_ITEMS_NONE, LABELS, SECTIONS, WHY_MISSED_LABELS
+from postmortem.sections import ACTION_ITEMS_NONE, LABELS
 from renderers.adf_input import PARSER
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATE = "postmortem.md.j2"
+
+#: What differs between the languages besides the words: the title, the punctuation around labels and items.
+PUNCTUATION: dict[str, dict[str, str]] = {
+    "en": {"title": "Post-mortem", "colon": ":", "sep": " · ", "item_colon": ": ", "open": " (", "close": ")",
+           "comma": ", "},
+    "ja": {"title": "事後分析", "colon": "：", "sep": "、", "item_colon": "：", "open": "（", "close": "）",
+           "comma": "、"},
+}
 
 _SENTINEL = "pm-end-of-field-3f9c"
 _LINE_BREAK_RE = re.compile(r"(\r\n|\r|\n)")
@@ -167,6 +178,7 @@ def environment() -> jinja2.Environment:
     """One Jinja2 environment: StrictUndefined so a typo fails loudly, no autoescape (this is Markdown)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
+        extensions=["jinja2.ext.do"],
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -174,29 +186,48 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters.update(contained=contained, fix_refs=fix_refs, code_span=code_span, labelled=labelled,
-                       indent_continuation=indent_continuation, inline=inline, ending=ending)
-    env.globals.update(LABELS=LABELS, WHY_MISSED_LABELS=WHY_MISSED_LABELS,
-                       ACTION_ITEMS_NONE=ACTION_ITEMS_NONE)
+                       indent_continuation=indent_continuation, inline=inline, ending=ending, choice=_choice)
     return env
 
 
-def _template(lang: Lang) -> jinja2.Template:
-    return environment().get_template(f"{lang}.md.j2")
+def _choice(value: str, labels: dict[str, str]) -> str:
+    """An option's label; the value itself for one the registry does not know."""
+    return labels.get(value, value)
+
+
+def language_table(registry: Registry, lang: Lang) -> dict[str, Any]:
+    """`L` in the template: punctuation, each field's document label, option labels, the seed's sentences."""
+    labels = {name: texts[lang] for name, texts in LABELS.items()}
+    labels |= {f.name: registry.doc_label(f.name, lang) for f in registry.fields}
+    choices = {name: {value: texts[lang] for value, texts in options.items()}
+               for name, options in registry.choices.items()}
+    return {**PUNCTUATION[lang], "labels": labels, "choices": choices, "none": ACTION_ITEMS_NONE[lang]}
+
+
+def _template() -> jinja2.Template:
+    return environment().get_template(TEMPLATE)
 
 
 @functools.cache
-def _macros(lang: Lang) -> Any:
+def _macros() -> Any:
     """The template's section macros, loaded once (the document part renders empty here)."""
-    return _template(lang).make_module({"doc_title": "", "sections": []})
+    return _template().make_module({"doc_title": "", "sections": []})
 
 
 def section_bodies(pm: PostMortem, lang: Lang | None = None) -> list[tuple[str, str, str]]:
-    """(key, heading, Markdown body) of each section with input, in SECTIONS order; Slack renders these."""
+    """(key, heading, Markdown body) of each section with input, in the registry's order; Slack renders these.
+
+    A section with a macro of its own in the template uses it; any other shows its fields generically.
+    """
     lang = lang or pm.lang
-    module = _macros(lang)
+    registry = type(pm).registry
+    table = language_table(registry, lang)
+    module = _macros()
     present = []
-    for section in SECTIONS:
-        body = str(getattr(module, section.key)(pm)).strip("\n")
+    for section in registry.sections:
+        macro = getattr(module, section.key, None)
+        body = str(macro(pm, table) if macro is not None else module.generic(pm, table, section.fields))
+        body = body.strip("\n")
         if body.strip():
             present.append((section.key, section.heading[lang], body))
     return present
@@ -204,10 +235,11 @@ def section_bodies(pm: PostMortem, lang: Lang | None = None) -> list[tuple[str, 
 
 def title(pm: PostMortem, lang: Lang | None = None) -> str:
     """The document title line's text (without the `# `)."""
-    return str(_macros(lang or pm.lang).title(pm)).strip()
+    lang = lang or pm.lang
+    return str(_macros().title(pm, PUNCTUATION[lang])).strip()
 
 
 def render_markdown(pm: PostMortem, lang: Lang | None = None) -> str:
     """The whole post-mortem as one Markdown document (the Jira ADF and the docs file are made from it)."""
     lang = lang or pm.lang
-    return _template(lang).render(doc_title=title(pm, lang), sections=section_bodies(pm, lang))
+    return _template().render(doc_title=title(pm, lang), sections=section_bodies(pm, lang))

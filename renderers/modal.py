@@ -5,86 +5,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from postmortem.field_table import REGISTRY
+from postmortem.fields import Field, Registry
 from postmortem.fieldtext import (
-    CHOICE_LABELS,
-    FIELD_ORDER,
     MODAL_MAX_CHARS,
     format_action_items,
     message,
     parse_action_items,
     ticket_from_text,
 )
-from postmortem.messages import field_label
-from postmortem.model import TEXT_FIELDS, InputError, Lang
+from postmortem.model import InputError, Lang
 
 CALLBACK_ID = "postmortem"
 #: The scope flags share one checkboxes input: block_id and action_id `scope`, option values = field names.
 SCOPE_BLOCK = "scope"
-SCOPE_FLAGS: tuple[str, ...] = ("customer_impacting", "trivial")
-#: One input a field, in §2 order; the scope flags become the one `scope` block where they stand.
-INPUT_FIELDS: tuple[str, ...] = tuple(f for f in FIELD_ORDER if f not in SCOPE_FLAGS)
+SCOPE_FLAGS: tuple[str, ...] = REGISTRY.flags
+#: One input a field, in §2 order (the registry's); the scope flags become the one `scope` block where they stand.
+INPUT_FIELDS: tuple[str, ...] = tuple(f for f in REGISTRY.names if f not in SCOPE_FLAGS)
 #: Inputs whose values are prose or lists; the rest are one line.
-MULTILINE = frozenset({
-    "summary", "symptom", "repro", "root_cause", "why_symptom", "fix", "how_found", "why_missed",
-    "validation", "action_items",
-})
+MULTILINE = frozenset(f.name for f in REGISTRY.fields if f.kind in ("multiline", "list"))
 
-#: The hint under each block: what a good value looks like (labels: postmortem.messages.FIELD_LABELS).
-FIELD_HINTS: dict[str, dict[str, str]] = {
-    "ticket": {"en": "Issue key of the original bug, e.g. PROJ-123.",
-               "ja": "元のバグの課題キー（例: PROJ-123）。"},
-    "summary": {"en": ("One paragraph: what broke for the user or workload, and one sentence on "
-                       "what fixed it."),
-                "ja": "1 段落で: ユーザーやワークロードで何が壊れたか、何で直したかを 1 文で。"},
-    "owner": {"en": "The person or team who owns the fix. Never guessed by the bot.",
-              "ja": "修正を担当する人またはチーム。ボットが推測することはありません。"},
-    "symptom": {"en": "What was observed, verbatim: test output, errors, log lines, numbers.",
-                "ja": "観測された内容をそのまま: テスト出力、エラー、ログ、数値。"},
-    "repro": {"en": ("Deterministic steps, or steps that reproduce a flake at high "
-                     "frequency."),
-              "ja": "確実に再現する手順、またはフレークを高頻度で再現する手順。"},
-    "root_cause": {"en": "The mechanism, with code identifiers — not a hypothesis.",
-                   "ja": "コード上の識別子を含むメカニズム。仮説ではなく。"},
-    "why_symptom": {"en": "The chain from the root cause to what was observed.",
-                    "ja": "根本原因から観測された症状までのつながり。"},
-    "fix_ref": {"en": "PR, commit or branch of the fix, e.g. org/repo#123 or a PR URL.",
-                "ja": "修正の PR・コミット・ブランチ（例: org/repo#123、PR の URL）。"},
-    "fix": {"en": ("What changed and why it addresses the cause rather than hiding the symptom; "
-                   "earlier attempts."),
-            "ja": "何を変えたか、なぜ症状を隠さず原因に対処しているか。以前の試みも。"},
-    "how_found": {"en": ("How the repro became deterministic: tools, rejected "
-                         "hypotheses, the deciding experiment."),
-                  "ja": "再現を確実にした方法: ツール、否定された仮説、決め手となった実験。"},
-    "why_missed_category": {"en": "The closest category.",
-                            "ja": "最も近い分類。"},
-    "why_missed": {"en": "The honest explanation of the gap, blameless.",
-                   "ja": "ギャップの率直な説明。個人を責めずに。"},
-    "validation": {"en": ("How the fix was verified: tests, workloads, before/after numbers, "
-                          "soak runs."),
-                   "ja": "修正の検証方法: テスト、ワークロード、修正前後の数値、連続稼働テスト。"},
-    "validation_scope": {"en": "What was not re-tested (honest scope).",
-                         "ja": "再テストしていないもの（正直な範囲）。"},
-    "action_items": {"en": ("One a line: what | owner | tracking. Or just the word none "
-                            "when the fix is sufficient."),
-                     "ja": ("1 行に 1 件: 内容 | 担当 | 追跡。フォローアップが不要なら「なし」"
-                            "とだけ書きます。")},
-    "destination": {"en": ("Only a Jira comment is posted; the others are attached to the "
-                           "thread as a Markdown file."),
-                    "ja": ("投稿されるのは Jira コメントのみ。それ以外は Markdown ファイルとして"
-                           "スレッドに添付されます。")},
-    "lang": {"en": "Headings of the post-mortem and the bot's messages.",
-             "ja": "事後分析の見出しとボットのメッセージ。"},
-    SCOPE_BLOCK: {"en": ("Post-mortems are for fixed bugs: an outage needs an incident report, "
-                         "a trivial fix needs none."),
-                  "ja": ("事後分析は修正済みのバグが対象です。障害にはインシデントレポート、"
-                         "軽微な修正には不要です。")},
-}
-
-SCOPE_LABELS: dict[str, dict[str, str]] = {
-    "customer_impacting": {"en": "Customer-facing outage (needs an incident report)",
-                           "ja": "顧客に影響する障害（インシデントレポートが必要）"},
-    "trivial": {"en": "Trivial fix (typo, obvious one-line change)",
-                "ja": "軽微な修正（タイプミス、明らかな 1 行の修正）"},
+#: The hint under the scope block (each field's own hint is in the registry).
+SCOPE_HINT: dict[str, str] = {
+    "en": "Post-mortems are for fixed bugs: an outage needs an incident report, a trivial fix needs none.",
+    "ja": "事後分析は修正済みのバグが対象です。障害にはインシデントレポート、軽微な修正には不要です。",
 }
 
 _UI: dict[str, dict[str, str]] = {
@@ -109,23 +53,31 @@ def build_modal(
     values: Mapping[str, Any] | None = None,
     lang: Lang = "en",
     private_metadata: str = "",
+    registry: Registry = REGISTRY,
 ) -> dict[str, Any]:
-    """The view for `views.open`: a blank form for `/post-mortem KEY`, or prefilled from a session (Edit)."""
+    """The view for `views.open`: a blank form for `/post-mortem KEY`, or prefilled from a session (Edit).
+
+    One input a field of the registry, in its order: text, a `static_select`, or `checkboxes`; the scope
+    flags share one `scope` block where the first of them stands.
+    """
     if len(private_metadata) > MODAL_MAX_CHARS:
         raise ValueError("private_metadata is longer than Slack's 3,000 characters")
     values = dict(values or {})
     if ticket:
         values["ticket"] = ticket.strip()
-    texts = prefill_texts(values, lang=lang)
+    texts = prefill_texts(values, lang=lang, registry=registry)
     blocks: list[dict[str, Any]] = [{"type": "context", "elements": [_text(_UI["intro"][lang], "mrkdwn")]}]
-    for field in INPUT_FIELDS:
-        if field in CHOICE_LABELS:
-            initial = values.get(field) or {"destination": "jira_comment", "lang": lang}.get(field)
+    for field in registry.fields:
+        if field.kind == "flag":
+            if field.name == registry.flags[0]:
+                blocks.append(_scope_block(values, lang, registry))
+        elif field.kind == "select":
+            initial = values.get(field.name) or {"destination": "jira_comment", "lang": lang}.get(field.name)
             blocks.append(_select_block(field, initial, lang))
+        elif field.kind == "multiselect":
+            blocks.append(_checks_block(field, values.get(field.name) or (), lang))
         else:
-            blocks.append(_text_block(field, texts.get(field, ""), lang))
-        if field == "action_items":
-            blocks.append(_scope_block(values, lang))
+            blocks.append(_text_block(field, texts.get(field.name, ""), lang))
     return {
         "type": "modal",
         "callback_id": CALLBACK_ID,
@@ -137,22 +89,23 @@ def build_modal(
     }
 
 
-def prefill_texts(values: Mapping[str, Any], *, lang: Lang = "en") -> dict[str, str]:
+def prefill_texts(values: Mapping[str, Any], *, lang: Lang = "en", registry: Registry = REGISTRY) -> dict[str, str]:
     """The text each plain_text_input would show for these §2 values, before the 3,000-character cut."""
-    texts = {f: values[f] for f in ("ticket", *TEXT_FIELDS) if isinstance(values.get(f), str)}
+    texts = {f: values[f] for f in ("ticket", *registry.text_fields) if isinstance(values.get(f), str)}
     texts["action_items"] = format_action_items(
         values.get("action_items") or (), bool(values.get("action_items_none")), lang=lang
     )
     return texts
 
 
-def too_long_to_prefill(values: Mapping[str, Any], *, lang: Lang = "en") -> set[str]:
+def too_long_to_prefill(values: Mapping[str, Any], *, lang: Lang = "en", registry: Registry = REGISTRY) -> set[str]:
     """Fields whose value a plain_text_input cannot hold: shown empty, and kept when left empty."""
-    return {f for f, text in prefill_texts(values, lang=lang).items() if len(text) > MODAL_MAX_CHARS}
+    texts = prefill_texts(values, lang=lang, registry=registry)
+    return {f for f, text in texts.items() if len(text) > MODAL_MAX_CHARS}
 
 
 def fields_from_view_state(
-    values: Any, *, previous: Mapping[str, Any] | None = None
+    values: Any, *, previous: Mapping[str, Any] | None = None, registry: Registry = REGISTRY
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """`view.state.values` → (§2 fields for PostMortem.model_validate, errors by block_id); never raises.
 
@@ -164,27 +117,29 @@ def fields_from_view_state(
     """
     state: Mapping[str, Any] = values if isinstance(values, Mapping) else {}
     lang: Lang = "ja" if _selected(_action(state, "lang")) == "ja" else "en"
-    kept = too_long_to_prefill(previous, lang=lang) if previous else set()
+    kept = too_long_to_prefill(previous, lang=lang, registry=registry) if previous else set()
     fields: dict[str, Any] = {}
     errors: dict[str, str] = {}
-    for field in INPUT_FIELDS:
-        action = _action(state, field)
+    for field in registry.fields:
+        action = _action(state, field.name)
         try:
-            if field in CHOICE_LABELS:
+            if field.kind == "select":
                 fields.update(_choice(field, _selected(action), lang))
-            else:
+            elif field.kind == "multiselect":
+                fields[field.name] = _choices(field, _selected_many(action), lang)
+            elif field.kind != "flag":
                 text = _typed(action)
-                if not text and field in kept and previous is not None:
-                    fields.update(_kept(field, previous))
+                if not text and field.name in kept and previous is not None:
+                    fields.update(_kept(field.name, previous))
                 else:
-                    fields.update(_typed_fields(field, text, lang))
+                    fields.update(_typed_fields(field.name, text, lang))
         except InputError as exc:
-            errors[field] = exc.message
+            errors[field.name] = exc.message
     checked = _selected_many(_action(state, SCOPE_BLOCK))
-    unknown = [v for v in checked if v not in SCOPE_FLAGS]
+    unknown = [v for v in checked if v not in registry.flags]
     if unknown:
-        errors[SCOPE_BLOCK] = message("choice", lang, value=unknown[0], choices=", ".join(SCOPE_FLAGS))
-    fields.update({flag: flag in checked for flag in SCOPE_FLAGS})
+        errors[SCOPE_BLOCK] = message("choice", lang, value=unknown[0], choices=", ".join(registry.flags))
+    fields.update({flag: flag in checked for flag in registry.flags})
     return fields, errors
 
 
@@ -201,14 +156,20 @@ def _typed_fields(field: str, text: str, lang: str) -> dict[str, Any]:
     return {field: text or None}
 
 
-def _choice(field: str, value: str | None, lang: str) -> dict[str, Any]:
+def _choice(field: Field, value: str | None, lang: str) -> dict[str, Any]:
+    """A select's value; unset is None, except for `destination` and `lang`, left to their defaults."""
     if value is None:
-        return {field: None} if field == "why_missed_category" else {}
-    if value not in CHOICE_LABELS[field]:
-        # Only the exact option values come from the form; labels are read in thread answers only.
-        choices = ", ".join(CHOICE_LABELS[field])
-        raise InputError(field, message("choice", lang, value=value[:80], choices=choices))
-    return {field: value}
+        return {} if field.role == "meta" else {field.name: None}
+    return {field.name: _choices(field, [value], lang)[0]}
+
+
+def _choices(field: Field, values: list[str], lang: str) -> list[str]:
+    # Only the exact option values come from the form; labels are read in thread answers only.
+    labels = field.option_labels()
+    unknown = [v for v in values if v not in labels]
+    if unknown:
+        raise InputError(field.name, message("choice", lang, value=unknown[0][:80], choices=", ".join(labels)))
+    return values
 
 
 def _kept(field: str, previous: Mapping[str, Any]) -> dict[str, Any]:
@@ -256,22 +217,22 @@ def _option(value: str, label: str) -> dict[str, Any]:
     return {"text": _text(label), "value": value}
 
 
-def _input(block_id: str, element: dict[str, Any], lang: Lang, hint: str | None = None) -> dict[str, Any]:
+def _input(field: Field, element: dict[str, Any], lang: Lang, hint: str | None = None) -> dict[str, Any]:
     return {
         "type": "input",
-        "block_id": block_id,
-        "optional": block_id != "ticket",
-        "label": _text(field_label(block_id, lang)),
-        "hint": _text(hint or FIELD_HINTS[block_id][lang]),
+        "block_id": field.name,
+        "optional": field.name != "ticket",
+        "label": _text(field.label[lang]),
+        "hint": _text(hint or field.hint[lang]),
         "element": element,
     }
 
 
-def _text_block(field: str, initial: str, lang: Lang) -> dict[str, Any]:
+def _text_block(field: Field, initial: str, lang: Lang) -> dict[str, Any]:
     element: dict[str, Any] = {
         "type": "plain_text_input",
-        "action_id": field,
-        "multiline": field in MULTILINE,
+        "action_id": field.name,
+        "multiline": field.kind in ("multiline", "list"),
         "max_length": MODAL_MAX_CHARS,
     }
     hint = None
@@ -282,11 +243,11 @@ def _text_block(field: str, initial: str, lang: Lang) -> dict[str, Any]:
     return _input(field, element, lang, hint)
 
 
-def _select_block(field: str, initial: Any, lang: Lang) -> dict[str, Any]:
-    options = [_option(value, labels[lang]) for value, labels in CHOICE_LABELS[field].items()]
+def _select_block(field: Field, initial: Any, lang: Lang) -> dict[str, Any]:
+    options = [_option(o.value, o.label[lang]) for o in field.options]
     element: dict[str, Any] = {
         "type": "static_select",
-        "action_id": field,
+        "action_id": field.name,
         "placeholder": _text(_UI["choose"][lang]),
         "options": options,
     }
@@ -296,10 +257,21 @@ def _select_block(field: str, initial: Any, lang: Lang) -> dict[str, Any]:
     return _input(field, element, lang)
 
 
-def _scope_block(values: Mapping[str, Any], lang: Lang) -> dict[str, Any]:
-    options = [_option(flag, SCOPE_LABELS[flag][lang]) for flag in SCOPE_FLAGS]
+def _checks_block(field: Field, initial: Any, lang: Lang) -> dict[str, Any]:
+    options = [_option(o.value, o.label[lang]) for o in field.options]
+    element: dict[str, Any] = {"type": "checkboxes", "action_id": field.name, "options": options}
+    checked = [o for o in options if o["value"] in set(initial)]
+    if checked:
+        element["initial_options"] = checked
+    return _input(field, element, lang)
+
+
+def _scope_block(values: Mapping[str, Any], lang: Lang, registry: Registry) -> dict[str, Any]:
+    flags = [registry.field(flag) for flag in registry.flags]
+    options = [_option(flag.name, flag.label[lang]) for flag in flags]
     element: dict[str, Any] = {"type": "checkboxes", "action_id": SCOPE_BLOCK, "options": options}
     checked = [o for o in options if values.get(o["value"]) is True]
     if checked:
         element["initial_options"] = checked
-    return _input(SCOPE_BLOCK, element, lang)
+    scope = Field(SCOPE_BLOCK, "multiselect", "scope", None, {"en": "Scope", "ja": "対象範囲"}, SCOPE_HINT)
+    return _input(scope, element, lang)

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from postmortem.conversation import OPTIONAL_ASKS, Effect, Outcome, next_step, on_edit, on_reply
+from postmortem.conversation import OPTIONAL_ASKS, Effect, Outcome, next_step, on_edit
 from postmortem.gate import GATE_FIELDS
 from postmortem.model import load_postmortem
+from postmortem.replies import on_reply
 from postmortem.session import Draft, S, Session
 from tests.conftest import EXAMPLES
 
@@ -205,21 +206,21 @@ def test_each_usually_included_section_is_asked_once_and_skip_leaves_it_out() ->
 
 
 def test_japanese_skip_skips_a_section() -> None:
-    s = session(pm=complete_pm(symptom=None), pending_field="symptom", asked_optional=True)
+    s = session(pm=complete_pm(symptom=None), pending_field="symptom")
     out = reply(s.with_changes(lang="ja"), "スキップ")
     assert out.session is not None and out.session.skipped == {"symptom"}
     assert out.session.pending_field is None and "symptom" not in {k for k, v in out.session.pm.items() if v}
 
 
 def test_answering_a_usually_included_question_fills_it() -> None:
-    s = session(pm=complete_pm(how_found=None), pending_field="how_found", asked_optional=True)
+    s = session(pm=complete_pm(how_found=None), pending_field="how_found")
     out = reply(s, "git bisect over 40 commits")
     assert out.session is not None and out.session.pm["how_found"] == "git bisect over 40 commits"
     assert out.session.pending_field is None
 
 
 def test_none_answers_the_action_items_question() -> None:
-    s = session(pm=complete_pm(action_items_none=False), pending_field="action_items", asked_optional=True)
+    s = session(pm=complete_pm(action_items_none=False), pending_field="action_items")
     out = reply(s, "none")
     assert out.session is not None and out.session.pm["action_items_none"] is True
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import redis
 
-from postmortem.conversation import model_of, on_reply
+from postmortem.conversation import model_of
+from postmortem.replies import on_reply
 from postmortem.session import S, Session
 from postmortem.store import SessionStore
 from renderers.adf import render_adf
