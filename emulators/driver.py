@@ -19,8 +19,10 @@ from slack_sdk.signature import SignatureVerifier
 
 from emulators.slack_api import SlackEmulator
 
-#: DESIGN §2 fields that the modal shows as static selects; the scope flags share one checkbox block.
-SELECT_FIELDS = ("why_missed_category", "destination", "lang")
+#: DESIGN §2 fields that the modal shows as static selects and as checkboxes; the scope flags share one
+#: checkbox block.
+SELECT_FIELDS = ("repro_rate", "why_missed_category", "destination", "lang")
+CHECKBOX_FIELDS = ("validation_kinds",)
 SCOPE_FLAGS = ("customer_impacting", "trivial")
 
 
@@ -50,6 +52,9 @@ def modal_values(fields: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]
             option = None if value is None else {"text": {"type": "plain_text", "text": str(value)},
                                                  "value": str(value)}
             values[name] = {name: {"type": "static_select", "selected_option": option}}
+        elif name in CHECKBOX_FIELDS:
+            options = [{"text": {"type": "plain_text", "text": str(v)}, "value": str(v)} for v in value or ()]
+            values[name] = {name: {"type": "checkboxes", "selected_options": options}}
         elif name == "action_items_none":
             if value:
                 values["action_items"] = {"action_items": {"type": "plain_text_input", "value": "none"}}

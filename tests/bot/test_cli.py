@@ -62,7 +62,7 @@ def test_missing_inputs_exit_3_with_one_line_each() -> None:
     code, out, err = run("draft", str(EXAMPLES / "refused-missing.en.yaml"))
     assert code == 3 and out == ""
     fields = [line.split(":")[1].strip() for line in err.splitlines()]
-    assert fields == ["owner", "repro", "root_cause", "validation"]
+    assert fields == ["owner", "repro", "repro_rate", "root_cause", "confirmed_by", "validation", "validation_kinds"]
     assert all(line.startswith("missing: ") for line in err.splitlines())
 
 

@@ -43,7 +43,8 @@ def test_good_examples_pass_the_gate(example: Example, stem: str) -> None:
 
 def test_refused_example_lists_every_missing_input(example: Example) -> None:
     missing = check_inputs(example("refused-missing.en"))
-    assert [m.field for m in missing] == ["owner", "repro", "root_cause", "validation"]
+    assert [m.field for m in missing] == ["owner", "repro", "repro_rate", "root_cause", "confirmed_by", "validation",
+                                         "validation_kinds"]
     root_cause = next(m for m in missing if m.field == "root_cause")
     assert '"Probably", "we think"' in root_cause.reason
     assert "hypothesis" in root_cause.reason
@@ -52,7 +53,8 @@ def test_refused_example_lists_every_missing_input(example: Example) -> None:
 def test_every_field_missing_is_listed_in_design_order() -> None:
     missing = check_inputs(PostMortem(ticket="PROJ-1"))
     assert [m.field for m in missing] == list(GATE_FIELDS)
-    assert list(GATE_FIELDS) == ["summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation"]
+    assert list(GATE_FIELDS) == ["summary", "owner", "repro", "repro_rate", "root_cause", "confirmed_by", "fix_ref",
+                                 "fix", "validation", "validation_kinds"]
 
 
 # Absent or placeholder
