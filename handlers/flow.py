@@ -14,9 +14,10 @@ from typing import Any
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit
 from postmortem.model import InputError, parse_postmortem
-from postmortem.replies import on_reply
+from postmortem.replies import on_choice, on_reply
 from postmortem.session import S, Session, may_approve, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
+from renderers.prompts import answer_of_action
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,17 @@ def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: s
             deps.store.release_claim(claim)
         raise
     return True
+
+
+def answer_click(deps: Deps, *, body: dict[str, Any]) -> None:
+    """A question's button or Done (DESIGN §4 "Modal"): the options given become that field's answer."""
+    action = (body.get("actions") or [{}])[0]
+    answer = answer_of_action(str(action.get("action_id") or ""), body.get("state"))
+    session_id, user = str(action.get("value") or ""), str((body.get("user") or {}).get("id", ""))
+    if answer is None or not session_id:
+        return
+    field, values = answer
+    _apply(deps, session_id, lambda s: on_choice(s, field, values, user=user, approvers=deps.approvers))
 
 
 def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | None:

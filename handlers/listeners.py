@@ -23,7 +23,15 @@ from postmortem.messages import lang_of_locale, say
 from postmortem.store import StoreConflictError
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
-from renderers.prompts import ACTION_CANCEL, ACTION_EDIT, ACTION_HANDOFF, ACTION_RETRY
+from renderers.prompts import (
+    ACTION_CANCEL,
+    ACTION_CHECKS,
+    ACTION_CHOOSE,
+    ACTION_DONE,
+    ACTION_EDIT,
+    ACTION_HANDOFF,
+    ACTION_RETRY,
+)
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +130,13 @@ def register(app: AsyncApp, deps: Deps) -> None:
                 await _guard(action, deps, session_id=session_id, user=user)
         return listener
 
+    async def on_answer(ack: AsyncAck, body: dict[str, Any]) -> None:
+        await ack()
+        await _guard(flow.answer_click, deps, body=body)
+
+    async def on_check(ack: AsyncAck) -> None:
+        await ack()  # ticking a box answers nothing yet: the question's Done button reads the boxes
+
     async def on_edit(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
@@ -138,6 +153,9 @@ def register(app: AsyncApp, deps: Deps) -> None:
     app.action(ACTION_CANCEL)(button(flow.cancel))
     app.action(ACTION_RETRY)(button(flow.retry))
     app.action(ACTION_HANDOFF)(button(flow.handoff))
+    app.action(re.compile(rf"^{ACTION_CHOOSE}:"))(on_answer)
+    app.action(re.compile(rf"^{ACTION_DONE}:"))(on_answer)
+    app.action(re.compile(rf"^{ACTION_CHECKS}:"))(on_check)
 
 
 def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], None]:

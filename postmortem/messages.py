@@ -127,6 +127,8 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "button_cancel": {"en": "Cancel", "ja": "キャンセル"},
     "button_retry": {"en": "Retry", "ja": "再試行"},
     "button_handoff": {"en": "Hand off to management-talk", "ja": "management-talk に引き継ぐ"},
+    # a1-registry: the Done button of a checkboxes question (DESIGN §4 "Modal").
+    "button_done": {"en": "Done", "ja": "完了"},
 }
 
 

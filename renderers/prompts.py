@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from postmortem.field_table import REGISTRY
 from postmortem.messages import field_label, say
 from postmortem.model import Lang
+from postmortem.sections import ACTION_ITEMS_NONE
 from renderers.mrkdwn import escape_mrkdwn
 
 Message = dict[str, Any]
@@ -16,6 +18,13 @@ ACTION_EDIT = "postmortem_edit"
 ACTION_CANCEL = "postmortem_cancel"
 ACTION_RETRY = "postmortem_retry"
 ACTION_HANDOFF = "postmortem_handoff"
+#: A question's answer controls (DESIGN §4 "Modal"): `postmortem_choose:<field>:<value>` buttons answer at once,
+#: `postmortem_checks:<field>` checkboxes are read when `postmortem_done:<field>` is pressed. Values: session id.
+ACTION_CHOOSE = "postmortem_choose"
+ACTION_CHECKS = "postmortem_checks"
+ACTION_DONE = "postmortem_done"
+#: What the `action_items` question's button answers: the explicit none (seed).
+_NONE_ANSWER = "none"
 
 _SLACK_ID = re.compile(r"^[UW][A-Z0-9]{2,20}$")
 
@@ -48,9 +57,50 @@ def _button(label: str, action_id: str, value: str, style: str | None = None) ->
 
 
 def notice(key: str, lang: Lang, **params: Any) -> Message:
-    """One catalogued message as a single section."""
+    """One catalogued message as a single section; a question about a field (`ask_field`, `ask_optional`, with
+    the `session` it belongs to) also gets that field's answer controls, if it has any."""
     text = say(key, lang, **_safe(params, lang))
-    return {"text": text, "blocks": [_section(text)]}
+    blocks = [_section(text)]
+    if key in ("ask_field", "ask_optional") and params.get("session"):
+        blocks += answer_controls(str(params["field"]), str(params["session"]), lang)
+    return {"text": text, "blocks": blocks}
+
+
+def answer_controls(field: str, session_id: str, lang: Lang) -> list[dict[str, Any]]:
+    """One button an option, checkboxes and a Done button, or the explicit-none button; typing still works."""
+    spec = REGISTRY.get(field)
+    if spec is None:
+        return []
+    block_id = f"ask_{field}"
+    if spec.ask == "buttons":
+        buttons = [_button(o.label[lang], f"{ACTION_CHOOSE}:{field}:{o.value}", session_id) for o in spec.options]
+        return [{"type": "actions", "block_id": block_id, "elements": buttons}]
+    if spec.ask == "checkboxes":
+        options = [{"text": {"type": "plain_text", "text": o.label[lang]}, "value": o.value} for o in spec.options]
+        checks = {"type": "checkboxes", "action_id": f"{ACTION_CHECKS}:{field}", "options": options}
+        done = _button(say("button_done", lang), f"{ACTION_DONE}:{field}", session_id, "primary")
+        return [{"type": "actions", "block_id": block_id, "elements": [checks, done]}]
+    if spec.ask == "items":
+        none = _button(ACTION_ITEMS_NONE[lang], f"{ACTION_CHOOSE}:{field}:{_NONE_ANSWER}", session_id)
+        return [{"type": "actions", "block_id": block_id, "elements": [none]}]
+    return []
+
+
+def answer_of_action(action_id: str, state: Any) -> tuple[str, list[str]] | None:
+    """The field and the values an answer control gives: a button's option, or the boxes ticked when Done was
+    pressed (read from the message's `state.values`). None for any other action."""
+    kind, _, rest = action_id.partition(":")
+    if kind == ACTION_CHOOSE:
+        field, _, value = rest.partition(":")
+        return (field, [value]) if field and value else None
+    if kind != ACTION_DONE or not rest:
+        return None
+    values = state.get("values") if isinstance(state, dict) else None
+    block = values.get(f"ask_{rest}") if isinstance(values, dict) else None
+    checks = block.get(f"{ACTION_CHECKS}:{rest}") if isinstance(block, dict) else None
+    chosen = checks.get("selected_options") if isinstance(checks, dict) else None
+    picked = [o.get("value") for o in chosen or [] if isinstance(o, dict)]
+    return rest, [v for v in picked if isinstance(v, str)]
 
 
 def missing_list(missing: list[tuple[str, str]], lang: Lang) -> Message:
