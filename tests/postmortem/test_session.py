@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+import redis
 from pydantic import ValidationError
 
 from postmortem.session import (
@@ -17,6 +20,7 @@ from postmortem.session import (
     revision_step,
     valid_move,
 )
+from postmortem.store import SessionStore
 
 pytestmark = pytest.mark.unit
 
@@ -157,3 +161,22 @@ def test_posted_needs_the_comment() -> None:
     posting = make(state=State.posting, version=1, drafts=(shown(1),), approved_version=1, approved_by="U1")
     assert not valid_move(posting, posting.with_changes(state=State.posted))
     assert valid_move(posting, posting.with_changes(state=State.posted, comment_id="1", comment_url="u"))
+
+
+def test_a_retired_field_is_dropped_when_a_stored_session_loads() -> None:
+    stored = {**make(pending_field="symptom").model_dump(mode="json"), "asked_optional": True}
+    loaded = Session.model_validate_json(json.dumps(stored))
+    assert loaded.pending_field == "symptom" and "asked_optional" not in loaded.model_dump()
+
+
+def test_a_session_stored_with_a_retired_field_loads_through_the_store(redis_conn: redis.Redis) -> None:
+    # Sessions written before `asked_optional` was retired carry it; they load, and the next write drops it.
+    store = SessionStore(redis_conn)
+    session = store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", pending_field="symptom"))
+    key = f"pm:session:{session.id}"
+    raw = json.loads(redis_conn.get(key) or b"{}")
+    redis_conn.set(key, json.dumps({**raw, "asked_optional": True}))
+    loaded = store.get(session.id)
+    assert loaded is not None and loaded.pending_field == "symptom"
+    updated = store.update(session.id, lambda s: s.with_changes(pending_field=None))
+    assert updated is not None and "asked_optional" not in json.loads(redis_conn.get(key) or b"{}")
