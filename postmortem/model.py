@@ -115,8 +115,10 @@ class PostMortem(BaseModel):
 
     @field_validator("validation_kinds")
     @classmethod
-    def _kinds_once(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(value))
+    def _kinds_once_in_order(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Each kind once, in the registry's order, however they were ticked or typed."""
+        order = list(cls.registry.choices["validation_kinds"])
+        return tuple(sorted(set(value), key=order.index))
 
     @model_validator(mode="after")
     def _items_xor_none(self) -> PostMortem:

@@ -356,3 +356,37 @@ def test_a_failure_after_the_event_claim_lets_slacks_retry_through(deps: Deps, s
     with pytest.raises(redis.TimeoutError):
         reply(deps, s, "yes", event_id="EvRETRY")
     assert store.claim_once("event:EvRETRY", 60)  # released, so the retry would be handled
+
+
+# The answer controls of a question (DESIGN §4 "Modal")
+
+
+def click(action_id: str, session_id: str, *, user: str = "U1", state: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": "block_actions", "user": {"id": user}, "state": state or {},
+            "actions": [{"action_id": action_id, "value": session_id, "type": "button"}]}
+
+
+def test_a_question_button_sets_its_field_and_moves_on(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = stored(store, pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    flow.answer_click(deps, body=click("postmortem_choose:repro_rate:high_frequency", s.id))
+    after = store.get(s.id)
+    assert after is not None and after.pm["repro_rate"] == "high_frequency" and after.pending_field is None
+    assert keys_of(queue) == [("advance", "")]
+
+
+def test_done_reads_the_ticked_boxes(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = stored(store, pm=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
+    ticked = {"values": {"ask_validation_kinds": {"postmortem_checks:validation_kinds": {
+        "type": "checkboxes", "selected_options": [{"value": "workload_completes"}, {"value": "stress_soak"}]}}}}
+    flow.answer_click(deps, body=click("postmortem_done:validation_kinds", s.id, state=ticked))
+    after = store.get(s.id)
+    assert after is not None and after.pm["validation_kinds"] == ["workload_completes", "stress_soak"]
+    assert keys_of(queue) == [("advance", "")]
+
+
+def test_a_strangers_click_changes_nothing(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
+    s = stored(store, pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    flow.answer_click(deps, body=click("postmortem_choose:repro_rate:every_run", s.id, user="U9"))
+    after = store.get(s.id)
+    assert after is not None and after.pm.get("repro_rate") is None
+    assert keys_of(queue) == [("ephemeral", "only_approvers")]

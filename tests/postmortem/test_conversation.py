@@ -9,7 +9,7 @@ import pytest
 from postmortem.conversation import OPTIONAL_ASKS, Effect, Outcome, next_step, on_edit
 from postmortem.gate import GATE_FIELDS
 from postmortem.model import load_postmortem
-from postmortem.replies import on_reply
+from postmortem.replies import on_choice, on_reply
 from postmortem.session import Draft, S, Session
 from tests.conftest import EXAMPLES
 
@@ -411,3 +411,67 @@ def test_a_yes_addressed_to_a_colleague_approves_nothing() -> None:
                     bot_user_id="UBOT").effects == ()
     assert kinds(on_reply(s, "<@UBOT> yes", user="U1", approvers=NOBODY, ts=10_000.0,
                           bot_user_id="UBOT")) == [("approve", "")]
+
+
+# The structured evidence in the thread (DESIGN §4 "Modal"): buttons, checkboxes, typed answers
+
+
+def test_the_structured_questions_carry_the_session_for_their_buttons() -> None:
+    s = session(pm=complete_pm(repro_rate=None), listed_missing=True)
+    out = next_step(s)
+    assert out.session is not None and out.session.pending_field == "repro_rate"
+    assert out.effects[-1].key == "ask_field"
+    assert out.effects[-1].params["field"] == "repro_rate" and out.effects[-1].params["session"] == s.id
+
+
+@pytest.mark.parametrize("text", [
+    "original repro passes, 失敗していたテストが成功",
+    "元の再現手順が成功、failing_test_passes",
+    "Failing-Test-Passes\nOriginal repro passes",
+])
+def test_typed_kinds_in_either_language_answer_the_checkboxes_question(text: str) -> None:
+    s = session(pm=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
+    out = reply(s, text)
+    assert out.session is not None and out.session.pending_field is None
+    assert out.session.pm["validation_kinds"] == ["original_repro_passes", "failing_test_passes"]
+    assert next_step(out.session).session is not None
+
+
+@pytest.mark.parametrize(("pending", "text", "words"), [
+    ("repro_rate", "rarely", "Rarely"),
+    ("repro_rate", "sometimes", "not one of"),
+    ("validation_kinds", "stress or soak run, other configurations", "alone do not show"),
+])
+def test_structured_answers_that_are_not_enough_are_rejected(pending: str, text: str, words: str) -> None:
+    s = session(pm=complete_pm(**{pending: None}), pending_field=pending, listed_missing=True)
+    out = reply(s, text)
+    assert out.session is None
+    assert kinds(out) == [("say", "answer_rejected")] and words in out.effects[0].params["reason"]
+
+
+def test_a_button_answers_its_question_and_moves_on() -> None:
+    s = session(pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    out = on_choice(s, "repro_rate", ["every_run"], user="U1", approvers=NOBODY)
+    assert out.session is not None and out.session.pm["repro_rate"] == "every_run"
+    assert out.session.pending_field is None and kinds(out) == [("advance", "")]
+
+
+def test_done_with_no_box_ticked_is_rejected_and_nothing_changes() -> None:
+    s = session(pm=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
+    out = on_choice(s, "validation_kinds", [], user="U1", approvers=NOBODY)
+    assert out.session is None and kinds(out) == [("say", "answer_rejected")]
+
+
+def test_the_none_button_answers_the_action_items_question() -> None:
+    s = session(pm=complete_pm(action_items_none=False), pending_field="action_items")
+    out = on_choice(s, "action_items", ["none"], user="U1", approvers=NOBODY)
+    assert out.session is not None and out.session.pm["action_items_none"] is True
+
+
+def test_a_strangers_click_is_told_privately_and_an_old_question_changes_nothing() -> None:
+    s = session(pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    stranger = on_choice(s, "repro_rate", ["every_run"], user="U9", approvers=NOBODY)
+    assert stranger.session is None and kinds(stranger) == [("ephemeral", "only_approvers")]
+    assert on_choice(drafted(), "repro_rate", ["rarely"], user="U1", approvers=NOBODY) == Outcome(None)
+    assert on_choice(drafted(state=S.cancelled), "repro_rate", ["every_run"], user="U1",
+                     approvers=NOBODY) == Outcome(None)

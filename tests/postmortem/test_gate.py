@@ -252,3 +252,40 @@ def test_in_scope_and_both_flags(good: Callable[[str], PostMortem]) -> None:
     assert check_scope(good("en")) is None
     both = check_scope(good("en").replace(trivial=True, customer_impacting=True), confirmed=True)
     assert both is not None and both.flag == "trivial"
+
+
+# The structured evidence (DESIGN §2): checked by value, the field named, the failing choice quoted
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("field", "value", "quoted"), [
+    ("repro_rate", None, None),
+    ("repro_rate", "rarely", {"en": '"Rarely"', "ja": "「まれ」"}),
+    ("confirmed_by", None, None),
+    ("validation_kinds", [], None),
+    ("validation_kinds", ["stress_soak"], {"en": '"Stress or soak run"', "ja": "「ストレス／連続稼働テスト」"}),
+    ("validation_kinds", ["other_configs", "stress_soak"],
+     {"en": '"Stress or soak run", "Other configurations"', "ja": "「ストレス／連続稼働テスト」「他の構成」"}),
+])
+def test_structured_evidence_missing_or_not_enough_is_refused(
+    good: Callable[[str], PostMortem], lang: str, field: str, value: object, quoted: dict[str, str] | None
+) -> None:
+    missing = only_missing(good(lang).replace(**{field: value}))
+    assert missing.field == field
+    assert_in_lang(missing.reason, lang)
+    if quoted is not None:
+        assert quoted[lang] in missing.reason
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("repro_rate", "every_run"), ("repro_rate", "high_frequency"),
+    ("validation_kinds", ["stress_soak", "perf_restored"]), ("validation_kinds", ["failing_test_passes"]),
+])
+def test_structured_evidence_that_shows_it_passes(good: Callable[[str], PostMortem], field: str, value: object) -> None:
+    assert check_inputs(good("en").replace(**{field: value})) == []
+
+
+def test_confirmed_by_reason_says_the_fix_and_its_revert_are_a_valid_answer() -> None:
+    reason = check_inputs(PostMortem(ticket="PROJ-1").replace(confirmed_by=None))
+    text = next(m.reason for m in reason if m.field == "confirmed_by")
+    assert "reverting it brings the failure back" in text
