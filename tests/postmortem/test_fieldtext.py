@@ -170,3 +170,20 @@ def test_every_answer_validates_into_the_model() -> None:
     pm = PostMortem.model_validate(fields)
     assert pm.action_items == (ActionItem(what="a", owner="b"),)
     assert pm.why_missed_category == "ci_gap"
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("original repro passes, 失敗していたテストが成功", ["original_repro_passes", "failing_test_passes"]),
+    ("- stress_soak\n- 性能が回復", ["perf_restored", "stress_soak"]),
+    ("Workload completes; workload_completes", ["workload_completes"]),
+])
+def test_several_options_are_typed_as_values_or_labels_separated_by_commas(text: str, kinds: list[str]) -> None:
+    assert updates_from_text("validation_kinds", text) == {"validation_kinds": kinds}
+
+
+@pytest.mark.parametrize(("field", "text"), [("validation_kinds", "reviewed, merged"), ("validation_kinds", "、"),
+                                             ("repro_rate", "once in production")])
+def test_an_option_nobody_declared_is_refused_naming_the_choices(field: str, text: str) -> None:
+    with pytest.raises(InputError) as raised:
+        updates_from_text(field, text, lang="ja")
+    assert raised.value.field == field and "次のいずれでもありません" in raised.value.message

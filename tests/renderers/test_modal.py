@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from emulators.driver import modal_values
 from postmortem.messages import field_label
 from postmortem.model import PostMortem
 from renderers.modal import CALLBACK_ID, build_modal, fields_from_view_state
@@ -217,3 +218,30 @@ def test_garbage_payloads_never_raise(garbage: Any) -> None:
 def test_private_metadata_limit() -> None:
     with pytest.raises(ValueError, match="3,000"):
         build_modal(ticket=None, private_metadata="x" * 3001)
+
+
+def test_the_structured_evidence_is_a_select_and_a_checkboxes_input() -> None:
+    blocks = inputs(build_modal(ticket="PROJ-1", values={"repro_rate": "every_run",
+                                                         "validation_kinds": ["perf_restored"]}, lang="ja"))
+    rate, kinds = blocks["repro_rate"]["element"], blocks["validation_kinds"]["element"]
+    assert rate["type"] == "static_select" and rate["action_id"] == "repro_rate"
+    assert [o["value"] for o in rate["options"]] == ["every_run", "high_frequency", "rarely"]
+    assert rate["initial_option"]["text"]["text"] == "毎回"
+    assert kinds["type"] == "checkboxes" and kinds["action_id"] == "validation_kinds"
+    assert len(kinds["options"]) == 6 and [o["value"] for o in kinds["initial_options"]] == ["perf_restored"]
+    assert blocks["confirmed_by"]["element"]["multiline"] is True
+    assert "修正を戻すと再び失敗する" in blocks["confirmed_by"]["hint"]["text"]
+    assert "optional" in blocks["repro_rate"] and blocks["repro_rate"]["optional"] is True
+
+
+def test_the_structured_evidence_is_read_back_from_the_form() -> None:
+    state = modal_values({"ticket": "PROJ-1", "repro_rate": "high_frequency",
+                          "validation_kinds": ["original_repro_passes", "stress_soak"]})
+    fields, errors = fields_from_view_state(state)
+    assert errors == {}
+    assert fields["repro_rate"] == "high_frequency"
+    assert fields["validation_kinds"] == ["original_repro_passes", "stress_soak"]
+    blank, _ = fields_from_view_state(modal_values({"ticket": "PROJ-1"}))
+    assert blank["repro_rate"] is None and blank["validation_kinds"] == []
+    _, bad = fields_from_view_state(modal_values({"ticket": "PROJ-1", "validation_kinds": ["hope"]}))
+    assert "hope" in bad["validation_kinds"]
