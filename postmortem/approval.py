@@ -21,11 +21,12 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from postmortem.model import TEXT_FIELDS
+from postmortem.field_table import REGISTRY
 from postmortem.sections import LABELS, SECTIONS
 
-#: Field names a `<field>: <text>` reply may set (DESIGN §2); "ticket" and the scope flags are not among them.
-REPLY_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, "why_missed_category", "action_items", "destination", "lang")
+#: Field names a `<field>: <text>` reply may set (DESIGN §2, from the registry); "ticket" and the scope flags
+#: are not among them.
+REPLY_FIELDS: tuple[str, ...] = tuple(n for n in REGISTRY.names if n != "ticket" and n not in REGISTRY.flags)
 
 
 class Kind(StrEnum):

@@ -124,3 +124,13 @@ def test_revision_requests_name_a_section_when_they_can(text: str, field: str | 
 def test_reply_fields_are_design_fields() -> None:
     assert set(TEXT_FIELDS) < set(REPLY_FIELDS)
     assert "ticket" not in REPLY_FIELDS and "customer_impacting" not in REPLY_FIELDS
+
+
+@pytest.mark.parametrize(("text", "field"), [
+    ("validation_kinds: original repro passes, 性能が回復", "validation_kinds"),
+    ("repro_rate: 毎回", "repro_rate"),
+    ("confirmed_by: reverting it fails", "confirmed_by"),
+])
+def test_the_structured_fields_can_be_answered_by_name(text: str, field: str) -> None:
+    reply = classify_reply(text)
+    assert reply.kind is Kind.field_answer and reply.field == field
