@@ -14,6 +14,7 @@ from postmortem.fieldtext import (
     parse_action_items,
     ticket_from_text,
 )
+from postmortem.messages import field_label
 from postmortem.model import InputError, Lang
 
 CALLBACK_ID = "postmortem"
@@ -273,5 +274,6 @@ def _scope_block(values: Mapping[str, Any], lang: Lang, registry: Registry) -> d
     checked = [o for o in options if values.get(o["value"]) is True]
     if checked:
         element["initial_options"] = checked
-    scope = Field(SCOPE_BLOCK, "multiselect", "scope", None, {"en": "Scope", "ja": "対象範囲"}, SCOPE_HINT)
+    label = {lang_: field_label(SCOPE_BLOCK, lang_) for lang_ in ("en", "ja")}
+    scope = Field(SCOPE_BLOCK, "multiselect", "scope", None, label, SCOPE_HINT)
     return _input(scope, element, lang)
