@@ -147,8 +147,10 @@ class SlackDriver:
     def block_action(self, action_id: str, value: str, user_id: str = "U1", channel_id: str = "C1",
                      message_ts: str | None = None, thread_ts: str | None = None, *,
                      block_id: str | None = None, action_type: str = "button",
-                     container: dict[str, Any] | None = None) -> requests.Response:
-        """Click a button on a message (default: the app's latest message in the channel)."""
+                     container: dict[str, Any] | None = None,
+                     state: dict[str, Any] | None = None) -> requests.Response:
+        """Click a button on a message (default: the app's latest message in the channel); `state` is the
+        message's `state.values` (what its checkboxes hold), as Slack sends it along."""
         posted = self.slack.messages(channel=channel_id)
         message = next((m for m in posted if m["ts"] == message_ts), posted[-1] if posted and not message_ts
                        else None)
@@ -170,7 +172,7 @@ class SlackDriver:
             "container": container or box, "trigger_id": self.slack.issue_trigger_id(),
             "channel": {"id": channel_id, "name": channel_id.lower()}, "message": shown,
             "response_url": self.slack.issue_response_url(), "actions": [action],
-            "is_enterprise_install": False, "enterprise": None,
+            "state": {"values": state or {}}, "is_enterprise_install": False, "enterprise": None,
         })
 
     # Events API ---------------------------------------------------------------------------------

@@ -173,6 +173,27 @@ def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -
     assert [f["name"] for f in chat.files()] == [f"{ticket}-postmortem-v1.json"]
 
 
+def test_structured_evidence_is_answered_with_a_button_and_with_checkboxes(stack: LocalStack) -> None:
+    ticket = _ticket()
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    fields = _fields("cache-eviction.en", why_symptom="The eviction skipped `shard_bits` 17.",
+                     how_found="Bisected with `git bisect` on the 128 GiB runner.")
+    del fields["repro_rate"], fields["validation_kinds"]
+    chat.start(fields)
+    chat.click("postmortem_choose:repro_rate:high_frequency")
+    asked = chat.with_button("postmortem_done:validation_kinds")
+    ticked = {"ask_validation_kinds": {"postmortem_checks:validation_kinds": {
+        "type": "checkboxes", "selected_options": [{"value": "original_repro_passes"}]}}}
+    response = chat.driver.block_action("postmortem_done:validation_kinds", _button_value(
+        asked, "postmortem_done:validation_kinds"), user_id=chat.user, channel_id=chat.channel,
+        message_ts=asked["ts"], thread_ts=chat.thread_ts, state=ticked)
+    assert response.status_code == 200, response.text
+    chat.wait_text("Reply `post it`")
+    draft = "\n".join(m["text"] for m in chat.thread())
+    assert "High frequency" in draft and "Original repro passes" in draft
+
+
 def test_outage_needs_confirmation_continue_and_cancel(stack: LocalStack) -> None:
     going = Conversation(stack, ticket=_ticket())
     going.start(_fields("cache-eviction.en", customer_impacting=True, why_symptom="a", how_found="b"))
