@@ -106,8 +106,8 @@ def lint(pm: PostMortem) -> list[LintWarning]:
     _validation_rules(pm, warn)
     _action_item_rules(pm, warn)
     for section in registry.usually_included:
-        if _is_empty(pm, registry, section):
-            warn(section, "empty_section", heading=registry.heading(section, pm.lang))
+        if _is_empty(pm, registry, section):  # named by the field asked for it, which the order knows
+            warn(registry.asked_in(section)[0], "empty_section", heading=registry.heading(section, pm.lang))
     return [w for _, w in sorted(keyed, key=lambda kw: kw[0])]
 
 
