@@ -50,6 +50,7 @@ class Process:
             with self._seen:
                 self.lines.append(line.rstrip("\n"))
                 self._seen.notify_all()
+        self.popen.stdout.close()  # the child is gone: nothing more to read
         with self._seen:
             self._seen.notify_all()
 
