@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
+from postmortem.claims import event_claim
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit, on_reply
 from postmortem.model import InputError, parse_postmortem
 from postmortem.session import S, Session, may_approve, revision_step
@@ -74,7 +75,7 @@ def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: s
     session = deps.store.find_by_thread(channel, thread_ts)
     if session is None:
         return False
-    claim = f"event:{event_id}" if event_id else None
+    claim = event_claim(event_id) if event_id else None
     if claim and not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
         log.info("event %s already handled (Slack retry)", event_id)
         return True
