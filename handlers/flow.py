@@ -14,6 +14,7 @@ from typing import Any
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.claims import event_claim
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit, on_reply
+from postmortem.messages import say
 from postmortem.model import InputError, parse_postmortem
 from postmortem.session import S, Session, may_approve, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
@@ -45,7 +46,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     except InputError as exc:
         return {_block_of(exc.field): exc.message}
     if not meta.get("channel"):
-        return {"ticket": "This form lost its channel; run /post-mortem again."}
+        return {"ticket": say("form_lost_channel", lang)}
     session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
     deps.store.create(session)
     deps.enqueue("advance", session.id)
@@ -56,10 +57,10 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
                  version: object) -> dict[str, str] | None:
     session = deps.store.get(session_id)
     if session is None or not may_approve(session, user, deps.approvers):
-        return {"ticket": "This post-mortem session has ended, or you cannot edit it."}
+        lang = session.lang if session is not None else deps.default_lang or "en"
+        return {"ticket": say("form_session_gone", lang)}
     if version != session.version:  # a thread revision made a newer draft while this form was open
-        return {"ticket": f"The draft changed to v{session.version} while this form was open. Copy your "
-                          "changes, close the form and press Edit on the latest draft."}
+        return {"ticket": say("form_draft_changed", session.lang, version=session.version)}
     previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
     fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:

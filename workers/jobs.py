@@ -26,6 +26,7 @@ from postmortem.claims import (
 )
 from postmortem.conversation import Effect, apply_step, model_of, next_step
 from postmortem.lint import lint
+from postmortem.messages import say
 from postmortem.model import PostMortem
 from postmortem.session import S, Session
 from postmortem.store import body_digest
@@ -130,8 +131,8 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         try:
             request = jira_request(render_adf(pm), session=session.id, version=session.version)
         except CommentTooLong as exc:
-            ctx.store.record_failed(session_id, str(exc))
-            _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(exc)))
+            ctx.store.record_failed(session_id, exc.text(session.lang))
+            _say(ctx, session, prompts.notice("render_failed", session.lang, reason=exc.text(session.lang)))
             return
         body, digest = request.body, request.sha256
     else:
@@ -142,7 +143,7 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
     try:
         _show_draft(ctx, session, pm, body, to_jira=to_jira)
     except SlackApiError as exc:
-        reason = f"Slack refused part of the draft ({exc.response.get('error', 'error')})"
+        reason = say("slack_refused_draft", session.lang, error=exc.response.get("error", "error"))
         if ctx.store.record_failed(session_id, reason) is not None:
             with contextlib.suppress(SlackApiError):
                 _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
@@ -210,7 +211,7 @@ def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
 def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int, token: str) -> None:
     body = ctx.store.approved_body(session)
     if body is None:
-        _fail(ctx, session, "the approved request body is missing or no longer matches its sha256")
+        _fail(ctx, session, say("post_body_mismatch", session.lang))
         return
     try:
         posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
@@ -230,7 +231,7 @@ def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: in
             ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment",
                                  session.id, version, attempt + 1)
             return
-        _fail(ctx, session, str(exc))
+        _fail(ctx, session, exc.text(session.lang))
         return
     if ctx.store.record_posted(session.id, posted.id, posted.url) is None:
         return

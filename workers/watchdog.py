@@ -19,6 +19,7 @@ from postmortem.claims import (
     sweep_post_claim,
     sweep_render_claim,
 )
+from postmortem.messages import say
 from postmortem.session import S
 from workers.context import WorkerContext
 from workers.jobs import post_lock_seconds
@@ -47,8 +48,9 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
                 ctx.queue.enqueue("workers.jobs.render", session_id)
                 enqueued.append(f"render:{session_id}")
             elif ctx.store.record_failed(session_id, "the draft could not be rendered") is not None:
+                reason = say("worker_stopped_twice", session.lang)
                 ctx.queue.enqueue("workers.jobs.perform", session_id, [
-                    {"kind": "say", "key": "render_failed", "params": {"reason": "the worker stopped twice"}}])
+                    {"kind": "say", "key": "render_failed", "params": {"reason": reason}}])
                 enqueued.append(f"failed:{session_id}")
     if enqueued:
         log.warning("watchdog re-enqueued %s", ", ".join(enqueued))
