@@ -11,8 +11,6 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -142,11 +140,3 @@ class LocalStack:
         self.slack.stop()
         self.jira.stop()
 
-
-@contextmanager
-def local_stack(redis_url: str, **env: str) -> Iterator[LocalStack]:
-    stack = LocalStack(redis_url=redis_url, extra_env=env)
-    try:
-        yield stack.start()
-    finally:
-        stack.stop()

@@ -1,4 +1,9 @@
-"""Everything the bot says, in English and Japanese, in one catalogue so both languages stay in step."""
+"""The bot's sentences in English and Japanese, one catalogue entry each, so both languages stay in step.
+
+`_CATALOGUE` holds every sentence the bot says in a thread, a DM, a modal error or a failure reason, and
+`say(key, lang, **params)` fills one in; the field labels are here too. What describes a field (the modal's
+hints, the gate's reasons for a missing input, the section headings) lives with that field's definition.
+"""
 
 from __future__ import annotations
 
