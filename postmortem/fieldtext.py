@@ -19,7 +19,7 @@ from postmortem.model import (
 )
 from postmortem.sections import WHY_MISSED_LABELS
 
-#: Slack's `plain_text_input` max_length: the most one modal input can hold (NOTES, Slack limits).
+#: Slack's `plain_text_input` max_length: the most one modal input can hold (docs/platform-notes.md).
 MODAL_MAX_CHARS = 3_000
 #: The most one thread answer may set a field to: Slack's `markdown` block limit, so the field still
 #: fits one draft message. Longer than the modal's limit on purpose: logs in `symptom` can be long.

@@ -1,7 +1,7 @@
 """The Jira comment request: the exact bytes the client sends, their sha256, and Jira's length limit.
 
 Bytes shown = bytes posted (DESIGN §4). atlassian-python-api serialises `data` with `json.dumps`
-defaults (ASCII escapes, `", "` and `": "` separators; NOTES.md), so the body here is exactly
+defaults (ASCII escapes, `", "` and `": "` separators; docs/platform-notes.md), so the body here is exactly
 `json.dumps(request).encode()` with those defaults, and the sha256 stored in the comment property is of
 `json.dumps(adf).encode()` with the same defaults: the ADF document's JSON as it appears in the request.
 """
