@@ -1,6 +1,10 @@
 # One image for the bot (serve) and the worker; docker-compose.yml picks the command.
+# Runtime dependencies come from requirements.lock (exact versions, checked by their hashes); the demo's
+# and the tests' tools (the `demo` and `dev` extras) are not installed.
 FROM python:3.11-slim
 WORKDIR /app
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY bot bot
 COPY handlers handlers
@@ -8,7 +12,7 @@ COPY workers workers
 COPY renderers renderers
 COPY postmortem postmortem
 COPY emulators emulators
-RUN pip install --no-cache-dir . && useradd --create-home postmortem
+RUN pip install --no-cache-dir --no-deps . && useradd --create-home postmortem
 USER postmortem
 EXPOSE 3000
 CMD ["postmortem-bot", "serve"]

@@ -1,4 +1,5 @@
-"""The baseline of bench/flow.py: the fastest bare Bolt stack that only acks `/post-mortem` (NOTES.md, Ack latency).
+"""The baseline of bench/flow.py: the fastest bare Bolt stack that only acks `/post-mortem`
+(docs/platform-notes.md, ack latency).
 
 `AsyncApp` behind the async Starlette adapter under uvicorn, built like bot/app.py (same client, same route,
 same `uvicorn.run` settings) but with one listener that only calls `ack()`. `process_before_response` is

@@ -4,8 +4,8 @@ Run: `.venv/bin/python bench/flow.py [--requests N] [--sessions K]`. Not a test:
 
 Stacks, all started here: our real `serve` and `worker` on LocalStack (bot/localstack.py: Slack and Jira emulators
 in this process, Redis db 7 unless BENCH_REDIS_URL says otherwise), and bench/bare_app.py (AsyncApp, async
-Starlette adapter, uvicorn; one listener that only acks, Bolt's default process_before_response=False, as NOTES.md
-measured) on another port. A bare app with process_before_response=True is measured too, for information: it
+Starlette adapter, uvicorn; one listener that only acks, Bolt's default process_before_response=False; see
+docs/platform-notes.md) on another port. A bare app with process_before_response=True is measured too, for info: it
 is the floor our listener (which runs with True) can reach. With two CPUs or more the three servers are pinned to
 CPU 1 and everything else (emulators, load generator, worker) to CPU 0, so the emulated Slack API's work does not
 land on the servers' CPU as it would not in production (`--no-pin` to turn that off). The server CPU time used per
@@ -350,7 +350,7 @@ def main() -> None:
     ratio = pct(ours.times[20], 99) / pct(base.times[20], 99)
     print(f"(a) ack p99 ratio ours/bare at 20 concurrent: {ratio:.2f}  goal <= {ACK_P99_RATIO_GOAL:.2f}  "
           f"{verdict(ratio <= ACK_P99_RATIO_GOAL)}")
-    print("    (NOTES.md measured the same bare stack at p50 15.9 / p99 19.4 ms at 20 concurrent)")
+    print("    (docs/platform-notes.md measured the same bare stack at p50 15.9 / p99 19.4 ms at 20 concurrent)")
     print(f"(b) approval message -> Jira emulator stores the POSTed comment, {len(by_stamp)} sessions one at a time:")
     print(f"    by the emulator's comment timestamp (ms resolution): p50 {pct(by_stamp, 50):6.2f} ms  "
           f"p99 {pct(by_stamp, 99):6.2f} ms")

@@ -106,7 +106,7 @@ def cmd_worker(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """The worker process."""
     if (settings := _settings(err)) is None:
         return EXIT_INVALID
-    from bot.run import work
+    from bot.worker import work
 
     _logging()
     work(settings, burst=args.burst)

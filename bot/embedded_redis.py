@@ -2,8 +2,8 @@
 
 `serve` and `worker` are separate processes, so even the embedded Redis must be reachable over TCP:
 fakeredis's `TcpFakeServer` runs in a thread of the demo's process. RQ needs Lua (EVALSHA) for its
-scheduler locks, which fakeredis only has with the `lupa` package; without it a private `redis-server`
-child is used when one is on PATH.
+scheduler locks, which fakeredis only has with the `lupa` package; without them (both come with the
+`demo` extra, `pip install -e '.[demo]'`) a private `redis-server` child is used when one is on PATH.
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ import subprocess
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from fakeredis import TcpFakeServer
-from fakeredis._clients._tcp_server import TCPFakeRequestHandler  # not exported; see _ClientInfoFixed
 from rq import Queue, Worker
 
 from bot.localstack import Process, free_port
@@ -88,22 +87,25 @@ def demo_redis(environ: Mapping[str, str]) -> DemoRedis:
 
 
 def embedded(reason: str) -> DemoRedis:
-    """fakeredis over TCP in this process when it can run RQ (lupa installed), else a redis-server child."""
-    if importlib.util.find_spec("lupa") is not None:
+    """fakeredis over TCP in this process when it can run RQ (fakeredis and lupa installed), else a
+    redis-server child."""
+    if all(importlib.util.find_spec(name) is not None for name in ("fakeredis", "lupa")):
         return _fakeredis(reason)
     binary = shutil.which("redis-server")
     if binary is not None:
         return _redis_server(binary, reason)
-    raise NoRedis(f"no Redis for the demo: {reason}; fakeredis cannot run RQ's Lua scripts without the `lupa` "
-                  "package, and no redis-server is on PATH. Install lupa (pip install lupa), install "
+    raise NoRedis(f"no Redis for the demo: {reason}; the embedded one needs the `demo` extra (fakeredis with "
+                  "lupa: pip install -e '.[demo]'), and no redis-server is on PATH. Install the extra, install "
                   "redis-server, or set REDIS_URL to a Redis that answers.")
 
 
 def _fakeredis(reason: str) -> DemoRedis:
+    from fakeredis import TcpFakeServer  # the `demo` extra; checked by `embedded`
+
     server = TcpFakeServer(("127.0.0.1", 0))
     # A client blocked in BLPOP (the worker) keeps its handler thread waiting; do not join those on close.
     server.daemon_threads, server.block_on_close = True, False
-    server.RequestHandlerClass = _ClientInfoFixed
+    server.RequestHandlerClass = client_info_fixed(server.RequestHandlerClass)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), name="fakeredis", daemon=True)
     thread.start()
     port = int(server.server_address[1])
@@ -118,17 +120,31 @@ def _fakeredis(reason: str) -> DemoRedis:
                      embedded=True, stop=stop)
 
 
-class _ClientInfoFixed(TCPFakeRequestHandler):
+def client_info_fixed(handler: Callable[..., Any]) -> Callable[..., Any]:
     """fakeredis 2.41's TCP server reports CLIENT INFO `addr` as a Python tuple (with a space), which breaks
-    redis-py's parser and with it RQ's `Worker()`; report `host:port` as Redis does."""
+    redis-py's parser and with it RQ's `Worker()`: the server's own handler class, reporting `host:port` as
+    Redis does. Built from the class the server was made with (no import of fakeredis's private modules)."""
+    if not isinstance(handler, type):
+        return handler
+    base: Any = handler
 
-    def setup(self) -> None:
-        super().setup()
-        info = self.current_client._client_info
-        for key in ("addr", "laddr"):
-            value = info.get(key)
-            if isinstance(value, tuple):
-                info[key] = f"{value[0]}:{value[1]}"
+    def setup(self: Any) -> None:
+        base.setup(self)
+        fix_client_info(self)
+
+    return type(f"ClientInfoFixed{handler.__name__}", (handler,), {"setup": setup})
+
+
+def fix_client_info(connection: Any) -> None:
+    """Rewrite a tuple `addr`/`laddr` of a fakeredis connection's client info; anything else is left alone
+    (a fakeredis that fixed it, or changed its internals, runs unpatched)."""
+    info = getattr(getattr(connection, "current_client", None), "_client_info", None)
+    if not isinstance(info, dict):
+        return
+    for key in ("addr", "laddr"):
+        value = info.get(key)
+        if isinstance(value, tuple) and len(value) == 2:
+            info[key] = f"{value[0]}:{value[1]}"
 
 
 def _redis_server(binary: str, reason: str) -> DemoRedis:
@@ -145,5 +161,5 @@ def _redis_server(binary: str, reason: str) -> DemoRedis:
         process.stop()
         raise NoRedis(f"no Redis for the demo: {reason}, and a private redis-server did not start: {exc}") from None
     return DemoRedis(f"redis://127.0.0.1:{port}/0",
-                     f"an embedded Redis (a private redis-server child, 127.0.0.1:{port}; fakeredis needs the "
-                     f"`lupa` package for RQ) because {reason}", embedded=True, stop=process.stop)
+                     f"an embedded Redis (a private redis-server child, 127.0.0.1:{port}; fakeredis with lupa "
+                     f"comes with the `demo` extra) because {reason}", embedded=True, stop=process.stop)

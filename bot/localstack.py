@@ -11,8 +11,6 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +48,7 @@ class Process:
             with self._seen:
                 self.lines.append(line.rstrip("\n"))
                 self._seen.notify_all()
+        self.popen.stdout.close()  # the child is gone: nothing more to read
         with self._seen:
             self._seen.notify_all()
 
@@ -141,11 +140,3 @@ class LocalStack:
         self.slack.stop()
         self.jira.stop()
 
-
-@contextmanager
-def local_stack(redis_url: str, **env: str) -> Iterator[LocalStack]:
-    stack = LocalStack(redis_url=redis_url, extra_env=env)
-    try:
-        yield stack.start()
-    finally:
-        stack.stop()

@@ -84,9 +84,9 @@ def load_settings(environ: Mapping[str, str] | None = None, *, env_file: str | N
     """Build Settings from `environ` (tests) or the process environment; errors become one clear line."""
     try:
         if environ is None:
-            return Settings(_env_file=env_file)  # type: ignore[call-arg]
+            return Settings(_env_file=env_file)
         lowered = {k.lower(): v for k, v in environ.items() if k.lower() in Settings.model_fields}
-        return Settings(_env_file=None, **lowered)  # type: ignore[call-arg, arg-type]
+        return Settings(_env_file=None, **lowered)  # type: ignore[arg-type]
     except ValidationError as exc:
         err = exc.errors()[0]
         name = str(err["loc"][0]).upper() if err["loc"] else "configuration"

@@ -52,7 +52,6 @@ class SlackEmulator(SlackMethods, Emulator):
         self._triggers: dict[str, float] = {}
         self._used_triggers: set[str] = set()
         self._users: dict[str, dict[str, Any]] = {}
-        self._channels: dict[str, dict[str, Any]] = {}
         self._responses: list[dict[str, Any]] = []
         self._failures: dict[str, deque[Response]] = defaultdict(deque)
         self._counter = 0
@@ -85,11 +84,6 @@ class SlackEmulator(SlackMethods, Emulator):
                 "deleted": False, "is_bot": False, "tz": tz, "locale": locale,
                 "profile": {"email": email, "real_name": real_name or name, "display_name": name},
             }
-
-    def add_channel(self, channel_id: str, *, name: str | None = None, is_private: bool = False) -> None:
-        """Register a channel for conversations.info (unknown ids get a plausible public channel)."""
-        with self._cond:
-            self._channels[channel_id] = self._channel(channel_id, name, is_private)
 
     def fail_next(self, method: str, error: str = "ratelimited", *, status: int | None = None,
                   retry_after: int | None = None, times: int = 1) -> None:

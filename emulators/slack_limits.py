@@ -1,6 +1,6 @@
 """Slack's documented Block Kit limits, checked the way the Web API rejects them.
 
-Kept apart from the server so the limits sit in one place with their sources (NOTES.md, Slack docs).
+Kept apart from the server so the limits sit in one place with their sources (docs/platform-notes.md, Slack docs).
 Each check returns None when the payload passes, else `(error, messages)` where the messages follow
 Slack's `response_metadata.messages` shape: "[ERROR] <why> [json-pointer:<where>]".
 """
@@ -15,7 +15,7 @@ MAX_SECTION_TEXT = 3000
 MAX_HEADER_TEXT = 150
 MAX_MARKDOWN_BLOCK_TEXT = 12_000
 #: Not documented: Slack refuses a message whose blocks carry roughly 13,000+ characters in all
-#: (`msg_blocks_too_long`, bolt-js#2509); NOTES.md says keep each message under ~12,000.
+#: (`msg_blocks_too_long`, bolt-js#2509); docs/platform-notes.md: keep each under ~12,000.
 MAX_TOTAL_BLOCK_TEXT = 12_000
 MAX_MESSAGE_TEXT = 40_000
 MAX_MODAL_TITLE = 24

@@ -62,7 +62,6 @@ class SlackMethods:
     _triggers: dict[str, float]
     _used_triggers: set[str]
     _users: dict[str, dict[str, Any]]
-    _channels: dict[str, dict[str, Any]]
 
     def method_table(self) -> dict[str, Callable[[Params], Result]]:
         """Slack method name → implementation."""
@@ -88,10 +87,10 @@ class SlackMethods:
         micros = self._next() * 100
         return f"{1_700_000_000 + micros // 1_000_000}.{micros % 1_000_000:06d}"
 
-    def _channel(self, channel_id: str, name: str | None = None, is_private: bool = False) -> Result:
-        return {"id": channel_id, "name": name or channel_id.lower(), "is_channel": not is_private,
-                "is_group": is_private, "is_im": channel_id.startswith("D"), "is_private": is_private,
-                "is_member": True, "is_archived": False}
+    def _channel(self, channel_id: str) -> Result:
+        """Any channel id is a plausible public channel the bot is a member of."""
+        return {"id": channel_id, "name": channel_id.lower(), "is_channel": True, "is_group": False,
+                "is_im": channel_id.startswith("D"), "is_private": False, "is_member": True, "is_archived": False}
 
     # auth, users, conversations -----------------------------------------------------------------
     def _auth_test(self, params: Params) -> Result:
@@ -118,7 +117,7 @@ class SlackMethods:
 
     def _conversations_info(self, params: Params) -> Result:
         _require(params, "channel")
-        return {"channel": self._channels.get(params["channel"]) or self._channel(params["channel"])}
+        return {"channel": self._channel(params["channel"])}
 
     # views --------------------------------------------------------------------------------------
     def _use_trigger(self, trigger_id: str) -> None:

@@ -12,7 +12,9 @@ from dataclasses import asdict
 from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
+from postmortem.claims import event_claim
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit
+from postmortem.messages import say
 from postmortem.model import InputError, parse_postmortem
 from postmortem.replies import on_choice, on_reply
 from postmortem.session import S, Session, may_approve, revision_step
@@ -46,7 +48,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     except InputError as exc:
         return {_block_of(exc.field): exc.message}
     if not meta.get("channel"):
-        return {"ticket": "This form lost its channel; run /post-mortem again."}
+        return {"ticket": say("form_lost_channel", lang)}
     session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
     deps.store.create(session)
     deps.enqueue("advance", session.id)
@@ -57,10 +59,10 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
                  version: object) -> dict[str, str] | None:
     session = deps.store.get(session_id)
     if session is None or not may_approve(session, user, deps.approvers):
-        return {"ticket": "This post-mortem session has ended, or you cannot edit it."}
+        lang = session.lang if session is not None else deps.default_lang or "en"
+        return {"ticket": say("form_session_gone", lang)}
     if version != session.version:  # a thread revision made a newer draft while this form was open
-        return {"ticket": f"The draft changed to v{session.version} while this form was open. Copy your "
-                          "changes, close the form and press Edit on the latest draft."}
+        return {"ticket": say("form_draft_changed", session.lang, version=session.version)}
     previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
     fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:
@@ -76,7 +78,7 @@ def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: s
     session = deps.store.find_by_thread(channel, thread_ts)
     if session is None:
         return False
-    claim = f"event:{event_id}" if event_id else None
+    claim = event_claim(event_id) if event_id else None
     if claim and not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
         log.info("event %s already handled (Slack retry)", event_id)
         return True

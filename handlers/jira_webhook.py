@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 
 from handlers.deps import Deps
 from handlers.mentions import claim_offer, session_for_ticket
+from postmortem.claims import webhook_claim
 from postmortem.model import TICKET_RE
 
 log = logging.getLogger(__name__)
@@ -140,7 +141,7 @@ def receive(deps: Deps, body: bytes, *, signature: str | None, delivery: str | N
     if event.webhook_event == ISSUE_UPDATED and event.issue is None:
         return 400, {"ok": False, "error": "jira:issue_updated without an issue"}
     delivery_id = (delivery or "").strip()[:200] or hashlib.sha256(body).hexdigest()
-    if not deps.store.claim_once(f"jira-webhook:{delivery_id}", DELIVERY_DEDUP_SECONDS):
+    if not deps.store.claim_once(webhook_claim(delivery_id), DELIVERY_DEDUP_SECONDS):
         return 200, {"ok": True, "ignored": "duplicate delivery"}
     reason = resolved_bug(event) or (None if deps.offers_enabled else "offers are off")
     assignee = event.issue.fields.assignee if event.issue else None

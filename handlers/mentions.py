@@ -4,8 +4,8 @@ Listeners (handlers/listeners.py) run these in a thread before the ack, so they 
 Redis and enqueue `workers.offers.*`; the Slack calls happen in the worker.
 
 The store's ticket index (`SessionStore.find_by_ticket`) is read so that no one is offered a post-mortem
-that is already being written. One small index of its own lives next to the store's keys:
-`pm:seen-keys:<channel>:<thread_ts>` → the Jira keys named in a thread's messages, so a mention in the
+that is already being written. One small index of its own lives next to the store's keys, under its prefix:
+`seen-keys:<channel>:<thread_ts>` → the Jira keys named in a thread's messages, so a mention in the
 thread can prefill the one key the thread names (the bot keeps no message text, only keys).
 """
 
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from handlers import flow
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
+from postmortem.claims import event_claim, offer_thread_claim, offer_ticket_claim
 from postmortem.model import TICKET_RE, Lang
 from postmortem.session import Session
 from postmortem.triggers import classify, jira_keys, language_of
@@ -33,10 +34,6 @@ SEEN_KEYS_SECONDS = 7 * 24 * 3600
 OFFER_CHANNEL_TYPES = frozenset({"channel", "group"})
 
 
-def seen_keys_key(channel: str, thread_ts: str) -> str:
-    return f"pm:seen-keys:{channel}:{thread_ts}"
-
-
 def session_for_ticket(deps: Deps, ticket: str) -> Session | None:
     """The stored session started for this ticket, if any (whatever its state: even a cancelled one)."""
     return deps.store.find_by_ticket(ticket)
@@ -44,7 +41,7 @@ def session_for_ticket(deps: Deps, ticket: str) -> Session | None:
 
 def claim_offer(deps: Deps, *, tickets: list[str], thread: str | None) -> bool:
     """Take the once-per-thread and once-per-ticket claims together; all or none (a loser gives back its own)."""
-    keys = ([f"offer:thread:{thread}"] if thread else []) + [f"offer:ticket:{t}" for t in tickets]
+    keys = ([offer_thread_claim(thread)] if thread else []) + [offer_ticket_claim(t) for t in tickets]
     taken: list[str] = []
     for key in keys:
         if not deps.store.claim_once(key, OFFER_ONCE_SECONDS):
@@ -58,14 +55,14 @@ def claim_offer(deps: Deps, *, tickets: list[str], thread: str | None) -> bool:
 def _seen_keys(deps: Deps, channel: str, root: str) -> list[str]:
     if deps.redis is None:
         return []
-    members = deps.redis.smembers(seen_keys_key(channel, root))
+    members = deps.redis.smembers(deps.store.seen_keys_key(channel, root))
     return sorted(m.decode() if isinstance(m, bytes) else str(m) for m in members)
 
 
 def _remember_keys(deps: Deps, channel: str, root: str, keys: list[str]) -> None:
     if deps.redis is None or not keys:
         return
-    name = seen_keys_key(channel, root)
+    name = deps.store.seen_keys_key(channel, root)
     with deps.redis.pipeline(transaction=False) as pipe:
         pipe.sadd(name, *keys)
         pipe.expire(name, SEEN_KEYS_SECONDS)
@@ -85,7 +82,7 @@ def mention(deps: Deps, *, channel: str, user: str, text: str, ts: str, thread_t
     """`@postmortem-bot ...`: a request gets the Start button in the thread; anything else a private hint."""
     if thread_ts and deps.store.find_by_thread(channel, thread_ts) is not None:
         return  # a reply in a session's thread: flow.thread_reply reads it
-    if event_id and not deps.store.claim_once(f"event:{event_id}", EVENT_DEDUP_SECONDS):
+    if event_id and not deps.store.claim_once(event_claim(event_id), EVENT_DEDUP_SECONDS):
         log.info("event %s already handled (Slack retry)", event_id)
         return
     root, lang = thread_ts or ts, _lang(deps, text)

@@ -8,9 +8,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from postmortem.field_table import REGISTRY
+from postmortem.messages import say
 from postmortem.model import TEXT_FIELDS, TICKET_RE, InputError
 
-#: Slack's `plain_text_input` max_length: the most one modal input can hold (NOTES, Slack limits).
+#: Slack's `plain_text_input` max_length: the most one modal input can hold (docs/platform-notes.md).
 MODAL_MAX_CHARS = 3_000
 #: The most one thread answer may set a field to: Slack's `markdown` block limit, so the field still
 #: fits one draft message. Longer than the modal's limit on purpose: logs in `symptom` can be long.
@@ -40,34 +41,10 @@ _PIPE_RE = re.compile(r"(?<!\\)\|")
 _BROWSE_RE = re.compile(r"/browse/([A-Za-z][A-Za-z0-9_]*-\d+)")
 _TRAILING_PUNCT = ".。!,、 "
 
-_MESSAGES: dict[str, dict[str, str]] = {
-    "too_long": {"en": "{n} characters; at most {limit} fit here",
-                 "ja": "{n} 文字あります。ここに入るのは {limit} 文字までです"},
-    "empty": {"en": "the answer is empty", "ja": "回答が空です"},
-    "unknown_field": {"en": "not a field that can be set; one of: {choices}",
-                      "ja": "設定できる項目ではありません。次のいずれかです: {choices}"},
-    "choice": {"en": "{value!r} is not one of: {choices}",
-               "ja": "{value!r} は次のいずれでもありません: {choices}"},
-    "yes_no": {"en": "answer yes or no", "ja": "「はい」か「いいえ」で答えてください"},
-    "ticket": {"en": "{value!r} is not a Jira issue key: expected a key like PROJ-123",
-               "ja": "{value!r} は Jira の課題キーではありません。PROJ-123 のような形式で入力してください"},
-    "ticket_missing": {"en": "enter the Jira issue key of the bug, like PROJ-123",
-                       "ja": "バグの Jira 課題キーを入力してください（例: PROJ-123）"},
-    "item_parts": {"en": "line {line}: {parts} parts; at most 3 (what | owner | tracking), write \\| for a | "
-                         "inside a part",
-                   "ja": "{line} 行目: {parts} 個に分かれています。最大 3 個（内容 | 担当 | 追跡）です。"
-                         "項目内の | は \\| と書いてください"},
-    "item_what": {"en": "line {line}: the item itself (before the first |) is empty",
-                  "ja": "{line} 行目: 項目の内容（最初の | の前）が空です"},
-    "item_none": {"en": "line {line}: 'none' must be the only line when there are no action items",
-                  "ja": "{line} 行目: 「なし」は対応項目がないときに 1 行だけで書いてください"},
-}
-
-
 def message(key: str, lang: str, **params: Any) -> str:
-    """One user-facing error sentence in the session's language (English when the language is unknown)."""
-    texts = _MESSAGES[key]
-    return texts.get(lang, texts["en"]).format(**params)
+    """One user-facing error sentence in the session's language (English when the language is unknown); the
+    sentences are the catalogue's `answer_<key>` entries (postmortem/messages.py)."""
+    return say(f"answer_{key}", "ja" if lang == "ja" else "en", **params)
 
 
 def updates_from_text(

@@ -1,4 +1,9 @@
-"""Everything the bot says, in English and Japanese, in one catalogue so both languages stay in step."""
+"""The bot's sentences in English and Japanese, one catalogue entry each, so both languages stay in step.
+
+`_CATALOGUE` holds every sentence the bot says in a thread, a DM, a modal error or a failure reason, and
+`say(key, lang, **params)` fills one in; the field labels are here too. What describes a field (the modal's
+hints, the gate's reasons for a missing input, the section headings) lives with that field's definition.
+"""
 
 from __future__ import annotations
 
@@ -129,6 +134,88 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "button_handoff": {"en": "Hand off to management-talk", "ja": "management-talk に引き継ぐ"},
     # a1-registry: the Done button of a checkboxes question (DESIGN §4 "Modal").
     "button_done": {"en": "Done", "ja": "完了"},
+    # a2-hygiene: what reached Japanese threads in English (modal errors, answers, Jira failures, limits).
+    "form_lost_channel": {
+        "en": "This form lost its channel; run /post-mortem again.",
+        "ja": "このフォームはチャンネルの情報を失いました。もう一度 /post-mortem を実行してください。",
+    },
+    "form_session_gone": {
+        "en": "This post-mortem session has ended, or you cannot edit it.",
+        "ja": "この事後分析のセッションは終了したか、あなたには編集できません。",
+    },
+    "form_draft_changed": {
+        "en": "The draft changed to v{version} while this form was open. Copy your changes, close the form and press Edit on the latest draft.",
+        "ja": "このフォームを開いている間に下書きが v{version} に変わりました。変更内容をコピーしてフォームを閉じ、最新の下書きの「編集」を押してください。",
+    },
+    "answer_too_long": {"en": "{n} characters; at most {limit} fit here",
+                        "ja": "{n} 文字あります。ここに入るのは {limit} 文字までです"},
+    "answer_empty": {"en": "the answer is empty", "ja": "回答が空です"},
+    "answer_unknown_field": {"en": "not a field that can be set; one of: {choices}",
+                             "ja": "設定できる項目ではありません。次のいずれかです: {choices}"},
+    "answer_choice": {"en": "{value!r} is not one of: {choices}",
+                      "ja": "{value!r} は次のいずれでもありません: {choices}"},
+    "answer_yes_no": {"en": "answer yes or no", "ja": "「はい」か「いいえ」で答えてください"},
+    "answer_ticket": {"en": "{value!r} is not a Jira issue key: expected a key like PROJ-123",
+                      "ja": "{value!r} は Jira の課題キーではありません。PROJ-123 のような形式で入力してください"},
+    "answer_ticket_missing": {"en": "enter the Jira issue key of the bug, like PROJ-123",
+                              "ja": "バグの Jira 課題キーを入力してください（例: PROJ-123）"},
+    "answer_item_parts": {
+        "en": "line {line}: {parts} parts; at most 3 (what | owner | tracking), write \\| for a | inside a part",
+        "ja": "{line} 行目: {parts} 個に分かれています。最大 3 個（内容 | 担当 | 追跡）です。項目内の | は \\| と書いてください",
+    },
+    "answer_item_what": {"en": "line {line}: the item itself (before the first |) is empty",
+                         "ja": "{line} 行目: 項目の内容（最初の | の前）が空です"},
+    "answer_item_none": {"en": "line {line}: 'none' must be the only line when there are no action items",
+                         "ja": "{line} 行目: 「なし」は対応項目がないときに 1 行だけで書いてください"},
+    "jira_timeout": {"en": "Jira did not answer in time.", "ja": "Jira が時間内に応答しませんでした。"},
+    "jira_unreachable": {"en": "Jira is unreachable at {url}.", "ja": "{url} の Jira に接続できません。"},
+    "jira_credentials": {
+        "en": "Jira rejected the bot's credentials (check JIRA_EMAIL and JIRA_API_TOKEN).",
+        "ja": "Jira がボットの認証情報を拒否しました（JIRA_EMAIL と JIRA_API_TOKEN を確認してください）。",
+    },
+    "jira_forbidden": {"en": "The Jira account has no permission to comment on this issue.",
+                       "ja": "Jira アカウントにこの課題へコメントする権限がありません。"},
+    "jira_not_found": {"en": "Jira says the issue does not exist (or the bot cannot see it).",
+                       "ja": "Jira によるとこの課題は存在しません（またはボットから見えません）。"},
+    "jira_rate_limited": {"en": "Jira is rate-limiting the bot; trying again in {seconds:g} s.",
+                          "ja": "Jira がボットのリクエストを制限しています。{seconds:g} 秒後に再試行します。"},
+    "jira_server_error": {"en": "Jira answered {status}.", "ja": "Jira が {status} を返しました。"},
+    "jira_rejected": {"en": "Jira rejected the comment ({status}): {detail}",
+                      "ja": "Jira がコメントを拒否しました（{status}）：{detail}"},
+    "jira_rejected_no_reason": {"en": "Jira rejected the comment ({status}): no reason given",
+                                "ja": "Jira がコメントを拒否しました（{status}）。理由は示されていません。"},
+    "comment_too_long": {
+        "en": "the Jira comment would be {length:,} characters; Jira allows {limit:,}. Shorten the longest sections: {sections}. Nothing was truncated.",
+        "ja": "Jira コメントは {length:,} 文字になりますが、Jira の上限は {limit:,} 文字です。長いセクションを短くしてください：{sections}。何も切り詰めていません。",
+    },
+    "comment_too_long_no_sections": {"en": "none", "ja": "なし"},
+    "post_body_mismatch": {
+        "en": "the approved request body is missing or no longer matches its sha256",
+        "ja": "承認されたリクエスト本文が見つからないか、その sha256 と一致しなくなっています",
+    },
+    "worker_stopped_twice": {"en": "the worker stopped twice", "ja": "ワーカーが 2 回停止しました"},
+    "slack_refused_draft": {"en": "Slack refused part of the draft ({error})",
+                            "ja": "Slack が下書きの一部を受け付けませんでした（{error}）"},
+    # a2-hygiene: the ways in (renderers/offers.py); `{for_ticket}` is the `*_for` entry, or empty with no key.
+    "start_button": {"en": "Start post-mortem", "ja": "事後分析を始める"},
+    "start_requested": {
+        "en": "Happy to write the post-mortem{for_ticket}. Press *Start post-mortem* to open the form; I'll ask in a thread for anything the record still needs.",
+        "ja": "{for_ticket}事後分析を作成します。*事後分析を始める* を押してフォームを開いてください。記録に足りない項目はスレッドで質問します。",
+    },
+    "start_requested_for": {"en": " for *{ticket}*", "ja": "*{ticket}* の"},
+    "start_offer": {
+        "en": "That sounds like a verified fix{for_ticket}. Want to write its post-mortem while the details are fresh? (Only you can see this message.)",
+        "ja": "検証済みの修正のようです{for_ticket}。詳細を覚えているうちに事後分析を書きませんか？（このメッセージはあなたにだけ表示されています）",
+    },
+    "start_offer_for": {"en": " for *{ticket}*", "ja": "（*{ticket}*）"},
+    "start_assignee": {
+        "en": "*{ticket}* was resolved, and you are its assignee. Want to write the bug's post-mortem while the details are fresh?",
+        "ja": "*{ticket}* が解決済みになりました（担当者: あなた）。詳細を覚えているうちにバグの事後分析を書きませんか？",
+    },
+    "start_help": {
+        "en": "Ask me for a post-mortem in words, e.g. `@postmortem-bot write the post-mortem for PROJ-123`, or run `/post-mortem PROJ-123`.",
+        "ja": "「@postmortem-bot PROJ-123 の事後分析を書いて」のように依頼するか、`/post-mortem PROJ-123` を実行してください。",
+    },
 }
 
 

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from re import _constants as _c  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
-from typing import Any
 
 _FLAGS = re.IGNORECASE | re.ASCII
 
@@ -161,64 +158,7 @@ PLACEHOLDERS: frozenset[str] = frozenset({
 
 
 def _compile(*lists: Iterable[str]) -> re.Pattern[str]:
-    source = "|".join(f"(?:{p})" for group in lists for p in group)
-    if (first := _first_class(source)) is not None:
-        # A zero-width guard on the characters a match can start with: it selects the same matches, but lets the
-        # search skip most positions after one test instead of trying every alternative there.
-        source = f"(?=[{first}])(?:{source})"
-    return re.compile(source, _FLAGS)
-
-
-def _first_class(source: str) -> str | None:
-    """The body of a character class holding every character a match of `source` can begin with, if known."""
-    items = _first_items(_parser.parse(source, _FLAGS))
-    return None if items is None else "".join(sorted(items))
-
-
-def _first_items(seq: Any) -> set[str] | None:
-    """Class items for the first consumed character of a parsed sequence; None when it cannot tell."""
-    for op, av in seq:
-        if op is _c.AT or op is _c.ASSERT_NOT or op is _c.ASSERT:
-            continue  # zero-width: the first consumed character comes later
-        if op is _c.LITERAL:
-            return {_class_char(av)}
-        if op is _c.IN:
-            return _class_items(av)
-        if op is _c.SUBPATTERN:
-            return _first_items(av[-1])
-        if op is _c.BRANCH:
-            found: set[str] = set()
-            for branch in av[1]:
-                items = _first_items(branch)
-                if items is None:
-                    return None
-                found |= items
-            return found
-        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[0] >= 1:
-            return _first_items(av[2])
-        return None
-    return None  # the sequence may match the empty string
-
-
-_CATEGORIES = {_c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_SPACE: r"\s"}
-
-
-def _class_items(items: Any) -> set[str] | None:
-    found: set[str] = set()
-    for op, av in items:
-        if op is _c.LITERAL:
-            found.add(_class_char(av))
-        elif op is _c.RANGE:
-            found.add(f"{_class_char(av[0])}-{_class_char(av[1])}")
-        elif op is _c.CATEGORY and av in _CATEGORIES:
-            found.add(_CATEGORIES[av])
-        else:
-            return None
-    return found
-
-
-def _class_char(code: int) -> str:
-    return re.escape(chr(code)) if code > 32 else f"\\x{code:02x}"
+    return re.compile("|".join(f"(?:{p})" for group in lists for p in group), _FLAGS)
 
 
 HEDGING = _compile(HEDGING_EN, HEDGING_JA)

@@ -32,9 +32,6 @@ S = State
 #: States nothing leaves; no write changes a session in one: the record of what happened stays.
 FINAL_STATES: frozenset[State] = frozenset({S.posted, S.cancelled, S.expired})
 
-#: States after an approval was accepted: edits are refused politely (DESIGN §3).
-APPROVED_STATES: frozenset[State] = frozenset({S.posting, S.posted})
-
 #: Every allowed transition, written out. A session never "moves" to the state it is in.
 #: drafted → collecting / scope_check: the Edit modal emptied a required input or set a scope flag.
 #: posting has no way to cancelled / expired: the post may be in flight; it ends in posted or failed.

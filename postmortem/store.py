@@ -1,12 +1,17 @@
-"""Sessions in Redis: atomic transitions, the exact draft bytes shown, the thread index and dedup claims.
+"""Sessions in Redis: atomic transitions, the exact draft bytes shown, the indexes, and (inherited from
+postmortem/claims.py) the claims.
 
 The caller builds the `redis.Redis` connection and passes it in (never a global); build it with short
 `socket_timeout` and `socket_connect_timeout` (see `connect`): handlers call the store before Slack's
-3 s ack deadline. Keep `decode_responses` off: draft bodies are bytes. Every key gets the store's TTL,
-refreshed whenever its session is written, so a session and its drafts expire together.
+3 s ack deadline. Keep `decode_responses` off: draft bodies are bytes.
 
-Keys (`prefix` defaults to `pm:`): `session:<id>` (JSON), `thread:<channel>:<thread_ts>` (id),
-`draft:<id>:<version>` (request body bytes), `claim:<key>` (dedup marker).
+Keys, all under `prefix` (default `pm:`):
+- `session:<id>` (JSON), `thread:<channel>:<thread_ts>` (id), `ticket:<key>` (the latest session's id) and
+  `draft:<id>:<version>` (request body bytes) get the store's TTL, refreshed whenever their session is
+  written, so a session, its indexes and its drafts expire together;
+- `inflight` (the set of sessions in rendering or posting) has no TTL: `inflight_ids` drops ids whose
+  session expired;
+- `claim:<name>` and `seen-keys:<channel>:<thread_ts>` each carry their own TTL (postmortem/claims.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Jira comment request: the exact bytes the client sends, their sha256, and Jira's length limit.
 
 Bytes shown = bytes posted (DESIGN §4). atlassian-python-api serialises `data` with `json.dumps`
-defaults (ASCII escapes, `", "` and `": "` separators; NOTES.md), so the body here is exactly
+defaults (ASCII escapes, `", "` and `": "` separators; docs/platform-notes.md), so the body here is exactly
 `json.dumps(request).encode()` with those defaults, and the sha256 stored in the comment property is of
 `json.dumps(adf).encode()` with the same defaults: the ADF document's JSON as it appears in the request.
 """
@@ -13,6 +13,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from postmortem.messages import say
+from postmortem.model import Lang
+
 #: Jira Cloud's limit on a comment body, in characters.
 JIRA_COMMENT_LIMIT = 32767
 #: The comment property that marks our comments (DESIGN §4); workers find their own post by it.
@@ -23,14 +26,16 @@ class CommentTooLong(ValueError):
     """The comment would exceed Jira's limit; names the longest sections so the person can shorten them."""
 
     def __init__(self, length: int, limit: int, longest: list[tuple[str, int]]) -> None:
-        named = ", ".join(f"{name} ({size:,})" for name, size in longest[:3]) or "none"
-        super().__init__(
-            f"the Jira comment would be {length:,} characters; Jira allows {limit:,}. "
-            f"Shorten the longest sections: {named}. Nothing was truncated."
-        )
         self.length = length
         self.limit = limit
         self.longest = longest
+        super().__init__(self.text("en"))
+
+    def text(self, lang: Lang) -> str:
+        """The sentence in `lang` (str() is the English one)."""
+        named = ", ".join(f"{name} ({size:,})" for name, size in self.longest[:3])
+        sections = named or say("comment_too_long_no_sections", lang)
+        return say("comment_too_long", lang, length=self.length, limit=self.limit, sections=sections)
 
 
 @dataclass(frozen=True)

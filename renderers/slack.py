@@ -15,7 +15,7 @@ from postmortem.model import Lang, PostMortem
 from renderers.markdown import section_bodies, title
 from renderers.mrkdwn import escape_mrkdwn, mrkdwn_line
 
-#: Slack's limits (NOTES.md): blocks a message, characters a section text, a header, a message's blocks.
+#: Slack's limits (docs/platform-notes.md): blocks a message, characters a section text, a header, a message's blocks.
 MAX_BLOCKS = 50
 SECTION_TEXT_LIMIT = 3000
 HEADER_LIMIT = 150

@@ -7,12 +7,15 @@ Settings at start-up and installs it before the worker runs (never at import).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rq import Queue
 
 from postmortem.store import SessionStore
-from workers.jira_gateway import JiraGateway
-from workers.slack_gateway import SlackGateway
+
+if TYPE_CHECKING:  # `serve` imports the queue names from here, and must not import the Jira client
+    from workers.jira_gateway import JiraGateway
+    from workers.slack_gateway import SlackGateway
 
 #: Queue names: the bot's own jobs, and the companion service's (the leadership rewrite hand-off).
 QUEUE_NAME = "postmortem"

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import requests
 from atlassian import JiraCloud
+
+from postmortem.messages import say
+from postmortem.model import Lang
 
 #: The comment property that marks our own comments (DESIGN §4).
 PROPERTY_KEY = "postmortem-bot"
@@ -25,14 +29,29 @@ class PostedComment:
 
 class JiraError(Exception):
     """A Jira failure said in plain words; `retryable` when trying again later may succeed, and
-    `retry_after` when Jira said how long to wait (429 Retry-After)."""
+    `retry_after` when Jira said how long to wait (429 Retry-After). `str()` is English (logs); `text(lang)`
+    says it in a session's language when it comes from the catalogue (`key`, `params`)."""
 
     def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, key: str | None = None,
+                 params: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.retryable = retryable or retry_after is not None
         self.retry_after = retry_after
+        self.key, self.params = key, dict(params or {})
+
+    @classmethod
+    def of(cls, key: str, *, status: int | None = None, retryable: bool = False,
+           retry_after: float | None = None, **params: object) -> JiraError:
+        """The error of a catalogue message (postmortem/messages.py); its text may name the `status`."""
+        named = {"status": status, **params}
+        return cls(say(key, "en", **named), status=status, retryable=retryable, retry_after=retry_after,
+                   key=key, params=named)
+
+    def text(self, lang: Lang) -> str:
+        """The sentence for a thread in `lang`."""
+        return say(self.key, lang, **self.params) if self.key else str(self)
 
 
 class JiraGateway:
@@ -104,9 +123,9 @@ class JiraGateway:
         try:
             response = self._client.request(method, path, params=params, data=data, advanced_mode=True)
         except requests.Timeout:
-            raise JiraError("Jira did not answer in time.", retryable=True) from None
+            raise JiraError.of("jira_timeout", retryable=True) from None
         except requests.ConnectionError:
-            raise JiraError(f"Jira is unreachable at {self.url}.", retryable=True) from None
+            raise JiraError.of("jira_unreachable", retryable=True, url=self.url) from None
         if response.status_code >= 400:
             raise _error_for(response)
         result: dict[str, Any] = response.json() if response.content else {}
@@ -117,18 +136,19 @@ def _error_for(response: requests.Response) -> JiraError:
     status = response.status_code
     detail = _jira_messages(response)
     if status == 401:
-        return JiraError("Jira rejected the bot's credentials (check JIRA_EMAIL and JIRA_API_TOKEN).", status=401)
+        return JiraError.of("jira_credentials", status=401)
     if status == 403:
-        return JiraError("The Jira account has no permission to comment on this issue.", status=403)
+        return JiraError.of("jira_forbidden", status=403)
     if status == 404:
-        return JiraError("Jira says the issue does not exist (or the bot cannot see it).", status=404)
+        return JiraError.of("jira_not_found", status=404)
     if status == 429:
         retry_after = _seconds(response.headers.get("Retry-After"), default=10.0)
-        return JiraError(f"Jira is rate-limiting the bot; trying again in {retry_after:g} s.",
-                         status=429, retry_after=retry_after)
+        return JiraError.of("jira_rate_limited", status=429, retry_after=retry_after, seconds=retry_after)
     if status >= 500:
-        return JiraError(f"Jira answered {status}.", status=status, retryable=True)
-    return JiraError(f"Jira rejected the comment ({status}): {detail or 'no reason given'}", status=status)
+        return JiraError.of("jira_server_error", status=status, retryable=True)
+    if detail:
+        return JiraError.of("jira_rejected", status=status, detail=detail)
+    return JiraError.of("jira_rejected_no_reason", status=status)
 
 
 def _jira_messages(response: requests.Response) -> str:

@@ -14,8 +14,19 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
+from postmortem.claims import (
+    HANDOFF_ONCE_SECONDS,
+    RENDER_LOCK_SECONDS,
+    TICKET_CHECKED_SECONDS,
+    handoff_claim,
+    post_lock,
+    post_scheduled_claim,
+    render_lock,
+    ticket_checked_claim,
+)
 from postmortem.conversation import Effect, apply_step, model_of, next_step
 from postmortem.lint import lint
+from postmortem.messages import say
 from postmortem.model import PostMortem
 from postmortem.session import S, Session
 from postmortem.store import body_digest
@@ -40,11 +51,6 @@ def post_lock_seconds(ctx: WorkerContext) -> int:
     thread hears the outcome within 2 minutes of a crash: the watchdog (workers/watchdog.py) runs the post
     again, which first looks for the comment the dead run may have made."""
     return int(4 * ctx.jira.timeout + 10)
-
-
-def post_lock(session_id: str, version: int) -> str:
-    """The claim key held while one run of a post talks to Jira."""
-    return f"post:{session_id}:{version}"
 
 
 def backoff(attempt: int) -> float:
@@ -83,7 +89,7 @@ def advance(session_id: str) -> None:
 
 def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
     """Check the key in Jira once, before asking anything; an unknown key is asked for again in the thread."""
-    checked = f"ticket-ok:{session.id}:{session.ticket}"
+    checked = ticket_checked_claim(session.id, session.ticket)
     if session.pending_field == "ticket" or ctx.store.claimed(checked):
         return True
     try:
@@ -92,7 +98,7 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
         log.warning("could not check %s in Jira: %s", session.ticket, exc)
         return True
     if exists:
-        ctx.store.claim_once(checked, 14 * 24 * 3600)
+        ctx.store.claim_once(checked, TICKET_CHECKED_SECONDS)
         return True
     asked = ctx.store.update(session.id, lambda s: s.with_changes(pending_field="ticket"),
                              expect_states={S.collecting, S.scope_check})
@@ -107,8 +113,8 @@ def render(session_id: str) -> None:
     session = ctx.store.get(session_id)
     if session is None or session.state is not S.rendering:
         return
-    lock = f"render:{session_id}:{session.version}"
-    if not ctx.store.claim_once(lock, 300):
+    lock = render_lock(session_id, session.version)
+    if not ctx.store.claim_once(lock, RENDER_LOCK_SECONDS):
         return
     try:
         _render_locked(ctx, session)
@@ -125,8 +131,8 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         try:
             request = jira_request(render_adf(pm), session=session.id, version=session.version)
         except CommentTooLong as exc:
-            ctx.store.record_failed(session_id, str(exc))
-            _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(exc)))
+            ctx.store.record_failed(session_id, exc.text(session.lang))
+            _say(ctx, session, prompts.notice("render_failed", session.lang, reason=exc.text(session.lang)))
             return
         body, digest = request.body, request.sha256
     else:
@@ -137,7 +143,7 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
     try:
         _show_draft(ctx, session, pm, body, to_jira=to_jira)
     except SlackApiError as exc:
-        reason = f"Slack refused part of the draft ({exc.response.get('error', 'error')})"
+        reason = say("slack_refused_draft", session.lang, error=exc.response.get("error", "error"))
         if ctx.store.record_failed(session_id, reason) is not None:
             with contextlib.suppress(SlackApiError):
                 _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
@@ -191,7 +197,7 @@ def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
     session = ctx.store.get(session_id)
     if session is None or session.state is not S.posting or session.approved_version != version:
         return
-    ctx.store.release_claim(f"post-scheduled:{session_id}:{version}")
+    ctx.store.release_claim(post_scheduled_claim(session_id, version))
     lock, token = post_lock(session_id, version), uuid.uuid4().hex
     if not ctx.store.claim_once(lock, post_lock_seconds(ctx), token=token):
         log.info("post of %s v%s is already running", session_id, version)
@@ -205,7 +211,7 @@ def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
 def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int, token: str) -> None:
     body = ctx.store.approved_body(session)
     if body is None:
-        _fail(ctx, session, "the approved request body is missing or no longer matches its sha256")
+        _fail(ctx, session, say("post_body_mismatch", session.lang))
         return
     try:
         posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
@@ -221,11 +227,11 @@ def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: in
             delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)
             log.warning("post of %s v%s: %s; attempt %s again in %g s", session.id, version, exc, attempt + 1, delay)
             # Rescheduled through RQ's scheduler, never a sleep in the worker; the watchdog leaves it alone.
-            ctx.store.claim_once(f"post-scheduled:{session.id}:{version}", int(delay) + post_lock_seconds(ctx))
+            ctx.store.claim_once(post_scheduled_claim(session.id, version), int(delay) + post_lock_seconds(ctx))
             ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment",
                                  session.id, version, attempt + 1)
             return
-        _fail(ctx, session, str(exc))
+        _fail(ctx, session, exc.text(session.lang))
         return
     if ctx.store.record_posted(session.id, posted.id, posted.url) is None:
         return
@@ -249,7 +255,7 @@ def handoff(session_id: str, user: str) -> None:
     session = ctx.store.get(session_id)
     if session is None or session.state is not S.posted:
         return
-    if not ctx.store.claim_once(f"handoff:{session_id}", 30 * 24 * 3600):
+    if not ctx.store.claim_once(handoff_claim(session_id), HANDOFF_ONCE_SECONDS):
         return
     pm = model_of(session)
     payload = {"kind": "postmortem", "schema": 1, "ticket": session.ticket, "session": session.id,

@@ -11,9 +11,18 @@ import logging
 import threading
 import time
 
+from postmortem.claims import (
+    SWEEP_RENDER_SECONDS,
+    post_lock,
+    post_scheduled_claim,
+    render_lock,
+    sweep_post_claim,
+    sweep_render_claim,
+)
+from postmortem.messages import say
 from postmortem.session import S
 from workers.context import WorkerContext
-from workers.jobs import post_lock, post_lock_seconds
+from workers.jobs import post_lock_seconds
 
 log = logging.getLogger(__name__)
 
@@ -29,18 +38,19 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
         if session.state is S.posting and session.approved_version is not None:
             version = session.approved_version
             busy = ctx.store.claimed(post_lock(session_id, version)) or \
-                ctx.store.claimed(f"post-scheduled:{session_id}:{version}")
-            if not busy and ctx.store.claim_once(f"sweep:post:{session_id}:{version}", int(stale_after)):
+                ctx.store.claimed(post_scheduled_claim(session_id, version))
+            if not busy and ctx.store.claim_once(sweep_post_claim(session_id, version), int(stale_after)):
                 ctx.queue.enqueue("workers.jobs.post_comment", session_id, version)
                 enqueued.append(f"post_comment:{session_id}")
-        elif session.state is S.rendering and not ctx.store.claimed(f"render:{session_id}:{session.version}"):
+        elif session.state is S.rendering and not ctx.store.claimed(render_lock(session_id, session.version)):
             # Once per version: a render that dies twice is a failure the person can Retry, not a loop.
-            if ctx.store.claim_once(f"sweep:render:{session_id}:{session.version}", 14 * 24 * 3600):
+            if ctx.store.claim_once(sweep_render_claim(session_id, session.version), SWEEP_RENDER_SECONDS):
                 ctx.queue.enqueue("workers.jobs.render", session_id)
                 enqueued.append(f"render:{session_id}")
             elif ctx.store.record_failed(session_id, "the draft could not be rendered") is not None:
+                reason = say("worker_stopped_twice", session.lang)
                 ctx.queue.enqueue("workers.jobs.perform", session_id, [
-                    {"kind": "say", "key": "render_failed", "params": {"reason": "the worker stopped twice"}}])
+                    {"kind": "say", "key": "render_failed", "params": {"reason": reason}}])
                 enqueued.append(f"failed:{session_id}")
     if enqueued:
         log.warning("watchdog re-enqueued %s", ", ".join(enqueued))

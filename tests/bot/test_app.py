@@ -55,6 +55,7 @@ def test_socket_mode_serves_the_same_bolt_app() -> None:
 
     async def build() -> object:
         handler = socket_mode_handler(service, "xapp-1-test")
+        await handler.client.close()  # its aiohttp session, opened at construction
         return handler.app
 
     assert asyncio.run(build()) is service.bolt

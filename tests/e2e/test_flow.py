@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from itertools import count
 from typing import Any
 
@@ -165,10 +166,13 @@ def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -
     chat.wait_text("doesn't fill")
     chat.reply(validation)
     chat.wait_text("Usually included")
+    def grew_past(count: int) -> Callable[[object], bool]:
+        return lambda _: len(chat.thread()) > count
+
     for _ in range(2):  # why_symptom, how_found
         before = len(chat.thread())
         chat.reply("skip")
-        chat.stack.slack.wait_for(lambda s, n=before: len(chat.thread()) > n)
+        chat.stack.slack.wait_for(grew_past(before))
     chat.wait_text("Reply `post it`")
     assert [f["name"] for f in chat.files()] == [f"{ticket}-postmortem-v1.json"]
 
@@ -276,7 +280,7 @@ def test_edit_reopens_the_modal_and_is_refused_after_approval(stack: LocalStack)
     chat.wait_text("to post v1")
     views_before = len(stack.slack.views)
     chat.click("postmortem_edit")
-    view = stack.slack.wait_for(lambda s: s.views[views_before:] and s.views[-1])["view"]
+    view = stack.slack.wait_for(lambda s: s.views[-1] if s.views[views_before:] else None)["view"]
     summary = next(b for b in view["blocks"] if b.get("block_id") == "summary")
     assert summary["element"]["initial_value"].startswith("Reads from the block cache")
     values = _fields("cache-eviction.en", summary="Stale pages after compaction: `evict_range` skipped a shard.",

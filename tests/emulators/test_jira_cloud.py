@@ -200,15 +200,15 @@ def test_wait_for_a_comment(jira: JiraEmulator, client: JiraCloud) -> None:
 
 
 def test_runs_as_a_separate_process() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "emulators", "--issue", "PROJ-3"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
-    try:
-        assert proc.stdout is not None
-        urls = json.loads(proc.stdout.readline())
-        client = JiraCloud(urls["JIRA_URL"], username=urls["JIRA_EMAIL"], password=urls["JIRA_API_TOKEN"])
-        assert _get(client, "rest/api/3/issue/PROJ-3")["key"] == "PROJ-3"
-        assert WebClient(token=urls["SLACK_BOT_TOKEN"], base_url=urls["SLACK_API_URL"]).auth_test()["ok"]
-    finally:
-        assert proc.stdin is not None
-        proc.stdin.close()  # closing stdin is the stop signal
-        assert proc.wait(timeout=10) == 0
+    with subprocess.Popen([sys.executable, "-m", "emulators", "--issue", "PROJ-3"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2]) as proc:
+        try:
+            assert proc.stdout is not None
+            urls = json.loads(proc.stdout.readline())
+            client = JiraCloud(urls["JIRA_URL"], username=urls["JIRA_EMAIL"], password=urls["JIRA_API_TOKEN"])
+            assert _get(client, "rest/api/3/issue/PROJ-3")["key"] == "PROJ-3"
+            assert WebClient(token=urls["SLACK_BOT_TOKEN"], base_url=urls["SLACK_API_URL"]).auth_test()["ok"]
+        finally:
+            assert proc.stdin is not None
+            proc.stdin.close()  # closing stdin is the stop signal
+            assert proc.wait(timeout=10) == 0

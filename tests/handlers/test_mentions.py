@@ -157,7 +157,7 @@ def test_messages_in_a_session_thread_are_not_read_here(deps: Deps, queue: FakeQ
     deps.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts="300.1"))
     say(deps, "fixed in #12, PROJ-2", ts="300.2", thread_ts="300.1")
     assert queue.calls == []
-    assert not redis_conn.exists(mentions.seen_keys_key("C1", "300.1"))
+    assert not redis_conn.exists(deps.store.seen_keys_key("C1", "300.1"))
 
 
 def test_without_the_redis_indexes_offers_still_work_once_per_thread(deps: Deps, queue: FakeQueue) -> None:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from postmortem.model import TEXT_FIELDS, PostMortem
+from postmortem.model import TEXT_FIELDS, Lang, PostMortem
 from postmortem.sections import SECTIONS
 from renderers.adf import markdown_to_adf, render_adf
 from renderers.markdown import render_markdown, section_bodies, title
@@ -42,7 +42,8 @@ def blocks(md: str, validate: Validate) -> list[dict[str, Any]]:
     doc = markdown_to_adf(md)
     validate(doc)
     assert doc["version"] == 1 and doc["type"] == "doc"
-    return doc["content"]
+    content: list[dict[str, Any]] = doc["content"]
+    return content
 
 
 def strings(node: Any) -> list[str]:
@@ -199,7 +200,7 @@ def adf_section_headings(pm: PostMortem) -> list[str]:
 @pytest.mark.parametrize("opener", BLOCK_OPENERS)
 @pytest.mark.parametrize("field", INLINE_FIELDS)
 def test_inline_values_cannot_swallow_later_sections_in_adf(validate_adf: Validate, field: str, opener: str,
-                                                            lang: str) -> None:
+                                                            lang: Lang) -> None:
     pm = with_field(field, "Alex" + opener, lang)
     adf = render_adf(pm)
     validate_adf(adf)

@@ -11,7 +11,7 @@ from typing import Any
 import pyromark
 import pytest
 
-from postmortem.model import PostMortem
+from postmortem.model import ActionItem, PostMortem
 from postmortem.sections import ACTION_ITEMS_NONE, SECTIONS
 from renderers.markdown import contained, render_markdown, section_bodies
 
@@ -87,8 +87,8 @@ def test_optional_sections_left_out_and_nothing_invented() -> None:
 
 
 def test_action_items_only_parts_given_and_none_sentence() -> None:
-    pm = PostMortem(ticket="A-1", action_items=[{"what": "Add test", "owner": "Bo"}, {"what": "Audit",
-                                                                                      "tracking": "A-2"}])
+    pm = PostMortem(ticket="A-1", action_items=(ActionItem(what="Add test", owner="Bo"),
+                                                  ActionItem(what="Audit", tracking="A-2")))
     items = section_bodies(pm)[-1][2]
     assert items == "- Add test (owner: Bo)\n- Audit (tracking: A-2)"
     none = section_bodies(PostMortem(ticket="A-1", action_items_none=True), "ja")[-1][2]
@@ -110,7 +110,7 @@ def test_repro_verbatim_under_its_label() -> None:
 
 
 def test_multiline_action_item_stays_in_its_list_item() -> None:
-    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do this:\n```\ncode\n```", "owner": "Bo"}])
+    pm = PostMortem(ticket="A-1", action_items=(ActionItem(what="Do this:\n```\ncode\n```", owner="Bo"),))
     assert [kind for kind, _ in blocks(section_bodies(pm)[-1][2])] == ["List"]
 
 
@@ -196,7 +196,7 @@ def test_inline_values_keep_every_character_on_their_line(field: str) -> None:
 
 
 def test_action_item_suffix_after_a_closing_fence_goes_on_its_own_line() -> None:
-    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do:\n```\ncode", "owner": "Bo"}, {"what": "Two"}])
+    pm = PostMortem(ticket="A-1", action_items=(ActionItem(what="Do:\n```\ncode", owner="Bo"), ActionItem(what="Two")))
     body = section_bodies(pm)[-1][2]
     assert body == "- Do:\n  ```\n  code\n  ```\n  (owner: Bo)\n- Two"
     assert [kind for kind, _ in blocks(body)] == ["List"]
@@ -204,7 +204,7 @@ def test_action_item_suffix_after_a_closing_fence_goes_on_its_own_line() -> None
 
 def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
     pm = PostMortem(ticket="A-1", validation="v", validation_scope="Only\r# x86",
-                    action_items=[{"what": "a\r```", "owner": "Bo"}])
+                    action_items=(ActionItem(what="a\r```", owner="Bo"),))
     bodies = {k: b for k, _, b in section_bodies(pm)}
     assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\r# x86"
     assert bodies["action_items"] == "- a\r  ```\n  ```\n  (owner: Bo)"

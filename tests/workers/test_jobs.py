@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis
 
+from postmortem.claims import post_lock
 from postmortem.conversation import model_of
 from postmortem.replies import on_reply
 from postmortem.session import S, Session
@@ -397,10 +398,10 @@ def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World) -
     session, _ = posting(world)
 
     def search_then_lose_the_lock(ticket: str, *, session: str, version: int) -> None:
-        world.redis.delete(f"pm:claim:{jobs.post_lock(session, version)}")  # expired during a slow search
-        world.store.claim_once(jobs.post_lock(session, version), 60, token="another run")
+        world.redis.delete(f"pm:claim:{post_lock(session, version)}")  # expired during a slow search
+        world.store.claim_once(post_lock(session, version), 60, token="another run")
 
-    world.jira.find_own_comment = search_then_lose_the_lock  # type: ignore[assignment, method-assign]
+    world.jira.find_own_comment = search_then_lose_the_lock  # type: ignore[method-assign]
     jobs.post_comment(session.id, 1)
     assert world.jira.of("post_comment") == []
-    assert world.store.claimed(jobs.post_lock(session.id, 1))  # the other run's lock is left alone
+    assert world.store.claimed(post_lock(session.id, 1))  # the other run's lock is left alone

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from postmortem.claims import post_lock
 from tests.workers.test_jobs import World, new, posting, rendering, world  # noqa: F401 - fixture
 from workers import jobs, watchdog
 
@@ -28,9 +29,9 @@ def test_a_fresh_post_is_left_alone(world: World) -> None:  # noqa: F811
 
 def test_a_post_holding_its_lock_or_scheduled_for_retry_is_left_alone(world: World) -> None:  # noqa: F811
     held, _ = posting(world)
-    assert world.store.claim_once(jobs.post_lock(held.id, 1), 60)
+    assert world.store.claim_once(post_lock(held.id, 1), 60)
     assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
-    world.store.release_claim(jobs.post_lock(held.id, 1))
+    world.store.release_claim(post_lock(held.id, 1))
     assert world.store.claim_once(f"post-scheduled:{held.id}:1", 60)
     assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
 

@@ -1,0 +1,167 @@
+"""handlers/listeners.py in process: signed Slack requests through the ASGI app `create_app` builds, the
+Slack emulator on loopback, a real store and RQ queue. Fast where tests/e2e starts processes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import Iterator, MutableMapping
+from typing import Any
+
+import pytest
+import redis
+import requests
+from rq.job import Job
+
+from bot.app import Service, create_app, job_queue, slack_session
+from bot.settings import load_settings
+from emulators.driver import SlackDriver, modal_values
+from emulators.slack_api import SlackEmulator
+from postmortem.session import Session
+from postmortem.store import SessionStore
+from renderers.modal import CALLBACK_ID
+from tests.conftest import TEST_REDIS_URL
+
+pytestmark = pytest.mark.unit
+
+BOT_TOKEN, SIGNING_SECRET = "xoxb-in-process", "in-process-secret"
+THREAD = "1700000000.000100"
+
+
+class InProcess(SlackDriver):
+    """The signed-request driver, delivering to the ASGI app on an event loop in a thread (no socket)."""
+
+    def __init__(self, service: Service, slack: SlackEmulator, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__("http://in-process", SIGNING_SECRET, slack=slack)
+        self.service, self.loop = service, loop
+
+    def post(self, body: bytes, content_type: str, *, timestamp: int | None = None,
+             headers: dict[str, str] | None = None, signed: bool = True) -> requests.Response:
+        signature = self.sign(body, timestamp) if signed else {}
+        sent = {"Content-Type": content_type, **signature, **(headers or {})}
+        status, content = asyncio.run_coroutine_threadsafe(self._asgi(body, sent), self.loop).result(timeout=10)
+        response = requests.Response()
+        response.status_code, response._content = status, content
+        return response
+
+    async def _asgi(self, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        sent: list[dict[str, Any]] = []
+        chunks = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            return chunks.pop(0) if chunks else {"type": "http.disconnect"}
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            sent.append(dict(message))
+
+        scope = {"type": "http", "method": "POST", "path": "/slack/events", "query_string": b"",
+                 "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+                 "http_version": "1.1", "scheme": "http", "server": ("in-process", 80), "root_path": ""}
+        await self.service.http(scope, receive, send)
+        return int(sent[0]["status"]), b"".join(m.get("body", b"") for m in sent[1:])
+
+
+@pytest.fixture
+def slack() -> Iterator[SlackEmulator]:
+    with SlackEmulator(bot_token=BOT_TOKEN) as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def bot(slack: SlackEmulator, redis_conn: redis.Redis) -> Iterator[InProcess]:
+    env = {"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": slack.base_url,
+           "JIRA_URL": "https://example.atlassian.net", "JIRA_EMAIL": "bot@example.com", "JIRA_API_TOKEN": "t",
+           "REDIS_URL": TEST_REDIS_URL}
+    service = create_app(load_settings(env), redis_conn=redis_conn)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="in-process-bot", daemon=True)
+    thread.start()
+    session = contextlib.AsyncExitStack()
+    asyncio.run_coroutine_threadsafe(session.enter_async_context(slack_session(service.bolt)), loop).result(5)
+    try:
+        yield InProcess(service, slack, loop)
+    finally:
+        asyncio.run_coroutine_threadsafe(session.aclose(), loop).result(5)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
+
+
+def jobs(conn: redis.Redis) -> list[Job]:
+    return job_queue(conn).get_jobs()
+
+
+def test_a_signed_command_is_acked_at_once_and_opens_the_modal(bot: InProcess, slack: SlackEmulator) -> None:
+    answer = bot.slash_command(text="PROJ-7", channel_id="C9")
+    assert answer.status_code == 200 and answer.content == b""
+    view = slack.wait_for(lambda s: s.views)[0]["view"]
+    assert view["callback_id"] == CALLBACK_ID and json.loads(view["private_metadata"])["channel"] == "C9"
+    ticket = next(b for b in view["blocks"] if b.get("block_id") == "ticket")
+    assert ticket["element"]["initial_value"] == "PROJ-7"
+
+
+def test_unsigned_tampered_and_stale_requests_are_refused(bot: InProcess, slack: SlackEmulator,
+                                                          redis_conn: redis.Redis) -> None:
+    body = b"command=%2Fpost-mortem&text=PROJ-1&user_id=U1&channel_id=C1&trigger_id=1.2.3"
+    form = "application/x-www-form-urlencoded"
+    assert bot.post(body, form, signed=False).status_code == 401
+    assert bot.post(body, form, timestamp=1_600_000_000).status_code == 401
+    assert bot.post(body, form, headers={"X-Slack-Signature": "v0=" + "0" * 64}).status_code == 401
+    assert slack.calls_to("views.open") == [] and redis_conn.dbsize() == 0
+
+
+def test_a_submitted_modal_stores_the_session_and_enqueues_advance(bot: InProcess, slack: SlackEmulator,
+                                                                   redis_conn: redis.Redis) -> None:
+    bot.slash_command(text="PROJ-7", channel_id="C9")
+    slack.wait_for(lambda s: s.views)
+    answer = bot.view_submission(values=modal_values({"ticket": "PROJ-7", "summary": "Cache evicts early"}))
+    assert answer.status_code == 200 and answer.content == b""
+    [job] = jobs(redis_conn)
+    assert job.func_name == "workers.jobs.advance"
+    session = SessionStore(redis_conn).get(str(job.args[0]))
+    assert session is not None and (session.ticket, session.channel, session.requester) == ("PROJ-7", "C9", "U1")
+
+
+def test_a_malformed_key_is_a_field_error_and_stores_nothing(bot: InProcess, slack: SlackEmulator,
+                                                            redis_conn: redis.Redis) -> None:
+    bot.slash_command(text="", channel_id="C9")
+    slack.wait_for(lambda s: s.views)
+    answer = bot.view_submission(values=modal_values({"ticket": "not a key"}))
+    assert answer.status_code == 200
+    assert answer.json()["response_action"] == "errors" and "ticket" in answer.json()["errors"]
+    assert jobs(redis_conn) == []
+
+
+def test_a_thread_reply_is_handled_once_across_slacks_retries(bot: InProcess, redis_conn: redis.Redis) -> None:
+    store = SessionStore(redis_conn)
+    session = store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD))
+    for retry in (None, 1, 2):
+        assert bot.message("cancel", thread_ts=THREAD, event_id="EvONCE", retry_num=retry).status_code == 200
+    assert [j.func_name for j in jobs(redis_conn)] == ["workers.jobs.perform"]
+    cancelled = store.get(session.id)
+    assert cancelled is not None and cancelled.state.value == "cancelled"
+
+
+def test_a_mention_asking_for_a_post_mortem_enqueues_the_start_button(bot: InProcess,
+                                                                     redis_conn: redis.Redis) -> None:
+    assert bot.app_mention("write the post-mortem for PROJ-3", ts="100.1").status_code == 200
+    [job] = jobs(redis_conn)
+    assert job.func_name == "workers.offers.start_reply" and job.args == ["C1", "100.1", "PROJ-3", "en"]
+
+
+def test_a_strangers_cancel_click_is_answered_privately_and_changes_nothing(bot: InProcess,
+                                                                          redis_conn: redis.Redis) -> None:
+    store = SessionStore(redis_conn)
+    session = store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD))
+    assert bot.block_action("postmortem_cancel", session.id, user_id="U666").status_code == 200
+    [job] = jobs(redis_conn)
+    assert job.func_name == "workers.jobs.perform"
+    assert [(e["kind"], e["user"]) for e in job.args[1]] == [("ephemeral", "U666")]
+    assert store.get(session.id) == session
+
+
+def test_the_url_handshake_is_answered(bot: InProcess) -> None:
+    answer = bot.url_verification("the-challenge")
+    assert answer.status_code == 200 and answer.json()["challenge"] == "the-challenge"
