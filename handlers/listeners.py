@@ -87,6 +87,9 @@ def register(app: AsyncApp, deps: Deps) -> None:
         thread_ts, ts = event.get("thread_ts"), event.get("ts")
         if event.get("subtype") not in PERSON_SUBTYPES or event.get("bot_id") or not event.get("user"):
             return
+        if not isinstance(ts, str) or not ts:  # a message without its own timestamp is no one's reply
+            log.warning("ignored a message event without a ts")
+            return
         if thread_ts and thread_ts != ts:
             in_session = await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")),
                                       thread_ts=str(thread_ts), user=str(event["user"]),
@@ -101,7 +104,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
                      bot_user_id=context.bot_user_id)
 
     async def on_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
-        if event.get("bot_id") or not event.get("user"):
+        if event.get("bot_id") or not event.get("user") or not isinstance(event.get("ts"), str):
             return
         await _guard(mentions.mention, deps, channel=str(event.get("channel", "")), user=str(event["user"]),
                      text=str(event.get("text") or ""), ts=str(event.get("ts")), thread_ts=event.get("thread_ts"),
