@@ -1,0 +1,67 @@
+"""Bad input from outside, against a real `serve`: an unsigned 30 MB body costs neither memory, time nor log."""
+
+from __future__ import annotations
+
+import select
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.localstack import LocalStack
+
+pytestmark = pytest.mark.e2e
+
+BIG = 30 * 1024 * 1024
+CHUNK = 64 * 1024
+
+
+def peak_memory_kib(pid: int) -> int:
+    """VmHWM: the process's resident-memory high-water mark."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM in /proc status")
+
+
+def log_bytes(stack: LocalStack) -> int:
+    return sum(len(line) + 1 for line in stack.processes["serve"].lines)
+
+
+def send_big(stack: LocalStack, *, chunked: bool) -> tuple[bytes, float]:
+    """Stream 30 MB of unsigned JSON-ish bytes at /slack/events; stop sending once the server answers."""
+    framing = b"Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {BIG}\r\n".encode()
+    head = (b"POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"X-Slack-Request-Timestamp: 1\r\nX-Slack-Signature: v0=00\r\n" + framing + b"\r\n")
+    piece = b"A" * CHUNK
+    if chunked:
+        piece = f"{CHUNK:x}\r\n".encode() + piece + b"\r\n"
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as sock:
+        sock.sendall(head)
+        sent = 0
+        while sent < BIG:
+            readable, _, _ = select.select([sock], [], [], 0)
+            if readable:
+                break
+            try:
+                sock.sendall(piece)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            sent += CHUNK
+        answer = sock.recv(4096)
+    return answer, time.monotonic() - started
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_an_unsigned_30mb_body_is_refused_fast_and_cheaply(stack: LocalStack, chunked: bool) -> None:
+    pid = stack.processes["serve"].popen.pid
+    memory, logged = peak_memory_kib(pid), log_bytes(stack)
+    answer, took = send_big(stack, chunked=chunked)
+    status = int(answer.split(b" ", 2)[1])
+    assert 400 <= status < 500, answer[:200]
+    assert took < 1.0, f"answered after {took:.2f} s"
+    assert peak_memory_kib(pid) - memory < 5 * 1024, "serve's peak memory grew by more than 5 MiB"
+    assert log_bytes(stack) - logged < 64 * 1024, "serve's log grew by more than 64 kB"
+    assert "AAAAAAAA" not in "\n".join(stack.processes["serve"].lines)
