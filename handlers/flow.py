@@ -40,7 +40,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     ticket = fields.pop("ticket", None)
     lang = fields.pop("lang", None) or meta.get("lang") or deps.default_lang or "en"
     try:
-        parse_postmortem({**fields, "ticket": ticket, "lang": lang})
+        ticket = parse_postmortem({**fields, "ticket": ticket, "lang": lang}).ticket
     except InputError as exc:
         return {_block_of(exc.field): exc.message}
     if not meta.get("channel"):

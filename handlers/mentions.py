@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from handlers import flow
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
-from postmortem.model import TICKET_RE, Lang
+from postmortem.model import Lang, is_ticket
 from postmortem.session import Session
 from postmortem.triggers import classify, jira_keys, language_of
 
@@ -132,7 +132,7 @@ class StartValue(BaseModel):
     @field_validator("ticket")
     @classmethod
     def _key(cls, value: str | None) -> str | None:
-        return value if value and TICKET_RE.match(value) else None
+        return value if is_ticket(value) else None
 
 
 def start_view(deps: Deps, *, value: str, clicked_in: str) -> dict[str, Any] | None:

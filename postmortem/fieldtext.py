@@ -9,12 +9,12 @@ from typing import Any, get_args
 
 from postmortem.model import (
     TEXT_FIELDS,
-    TICKET_RE,
     Destination,
     InputError,
     Lang,
     PostMortem,
     WhyMissedCategory,
+    is_ticket,
 )
 from postmortem.sections import WHY_MISSED_LABELS
 
@@ -125,7 +125,7 @@ def ticket_from_text(text: str, *, lang: str = "en") -> str:
     raw = text.strip().strip("`<>")
     found = _BROWSE_RE.search(raw)
     key = (found.group(1) if found else raw).upper()
-    if not TICKET_RE.match(key):
+    if not is_ticket(key):
         raise InputError("ticket", message("ticket", lang, value=text.strip()[:80]))
     return key
 

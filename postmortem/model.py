@@ -17,7 +17,13 @@ WhyMissedCategory = Literal[
 ]
 
 #: Jira issue keys: a project key (letter first, then letters, digits or `_`), a dash, a number.
+#: Always test a whole value with `is_ticket` (`fullmatch`): `match` lets `$` accept a trailing newline.
 TICKET_RE = re.compile(r"^[A-Z][A-Z0-9_]{0,254}-[1-9][0-9]{0,17}$")
+
+
+def is_ticket(value: object) -> bool:
+    """Whether `value` is exactly a Jira issue key: nothing before it, nothing (not even a newline) after."""
+    return isinstance(value, str) and TICKET_RE.fullmatch(value) is not None
 
 #: Text fields, in the order of DESIGN §2 (the modal and the thread prompts use this order too).
 TEXT_FIELDS: tuple[str, ...] = (
@@ -81,7 +87,7 @@ class PostMortem(BaseModel):
     def _ticket_key(cls, value: Any) -> Any:
         if isinstance(value, str):
             value = value.strip().upper()
-            if not TICKET_RE.match(value):
+            if not is_ticket(value):
                 raise ValueError("not a Jira issue key (expected a key like PROJ-123)")
         return value
 

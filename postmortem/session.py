@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from postmortem.model import Lang
+from postmortem.model import TICKET_RE, Lang
 
 
 class State(StrEnum):
@@ -84,7 +84,7 @@ class Session(BaseModel):
 
     id: str = Field(default_factory=new_session_id, pattern=SESSION_ID_RE.pattern)
     state: State = S.collecting
-    ticket: str
+    ticket: str = Field(pattern=TICKET_RE.pattern)  # names Jira URLs and file names: a whole key or nothing
     requester: str = Field(min_length=1)
     channel: str = Field(min_length=1)
     thread_ts: str | None = None

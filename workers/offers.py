@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 from postmortem.messages import lang_of_locale
-from postmortem.model import TICKET_RE, Lang
+from postmortem.model import Lang, is_ticket
 from renderers import offers
 from workers.context import WorkerContext, current
 
@@ -22,7 +22,7 @@ def _lang(value: Any) -> Lang | None:
 
 
 def _ticket(value: Any) -> str | None:
-    return value if isinstance(value, str) and TICKET_RE.match(value) else None
+    return value if is_ticket(value) else None
 
 
 def start_reply(channel: str, thread_ts: str, ticket: str | None, lang: str) -> None:
