@@ -51,6 +51,24 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     return None
 
 
+def submit_once(deps: Deps, *, digest: str, user: str, view: dict[str, Any]) -> dict[str, str] | None:
+    """`submit`, once per signed body: a replay of the same bytes (Slack's signature stays valid for 5 minutes)
+    does nothing. Keyed by the body's digest, not the view id: a corrected resubmission after a field error
+    has the same view id and must go through. An error gives the claim back, so the same bytes may try again."""
+    claim = f"view:{digest}"
+    if not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
+        log.info("a view submission was received again (a replay); ignored")
+        return None
+    try:
+        errors = submit(deps, user=user, view=view)
+    except Exception:
+        deps.store.release_claim(claim)
+        raise
+    if errors:
+        deps.store.release_claim(claim)
+    return errors
+
+
 def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any],
                  version: object) -> dict[str, str] | None:
     session = deps.store.get(session_id)

@@ -7,6 +7,8 @@ Redis calls, which have short timeouts; the store runs in a worker thread so the
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import re
 import time
@@ -15,6 +17,7 @@ from typing import Any
 
 import redis
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers import flow, mentions
@@ -71,10 +74,13 @@ def register(app: AsyncApp, deps: Deps) -> None:
                               lang=lang)
         await client.views_open(trigger_id=body["trigger_id"], view=view)
 
-    async def on_submit(ack: AsyncAck, body: dict[str, Any]) -> None:
+    async def on_submit(ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest) -> None:
         user = str(body.get("user", {}).get("id", ""))
+        raw = request.raw_body or json.dumps(body, sort_keys=True)  # Socket Mode has no raw body
+        digest = hashlib.sha256(raw.encode()).hexdigest()
         try:
-            errors = await asyncio.to_thread(flow.submit, deps, user=user, view=body.get("view") or {})
+            errors = await asyncio.to_thread(flow.submit_once, deps, digest=digest, user=user,
+                                             view=body.get("view") or {})
         except STORE_DOWN:
             log.exception("store unavailable on modal submit")
             errors = {"ticket": say("unavailable", deps.default_lang or "en")}
