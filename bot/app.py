@@ -61,7 +61,7 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
     deps = Deps(store=SessionStore(conn), queue=job_queue(conn), approvers=settings.postmortem_approvers,
                 default_lang=settings.postmortem_lang, offers_enabled=settings.postmortem_offers == "on",
                 offer_channels=settings.postmortem_offer_channels,
-                jira_webhook_secret=settings.jira_webhook_secret, redis=conn)
+                jira_webhook_secret=settings.jira_webhook_secret, redis=conn, approval=settings.postmortem_approval)
     register(bolt, deps)
     handler = AsyncSlackRequestHandler(bolt)
     signing_secret = settings.slack_signing_secret.get_secret_value()

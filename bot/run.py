@@ -50,7 +50,8 @@ def worker_context(settings: Settings) -> WorkerContext:
     jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value(),
                        timeout=settings.jira_timeout)
     return WorkerContext(store=SessionStore(conn), slack=slack, jira=jira, queue=job_queue(conn),
-                         handoff_queue=handoff_queue(conn))
+                         handoff_queue=handoff_queue(conn),
+                         permission_check=settings.postmortem_jira_permission_check == "on")
 
 
 def work(settings: Settings, *, burst: bool = False) -> None:

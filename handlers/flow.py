@@ -14,7 +14,7 @@ from typing import Any
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit, on_reply
 from postmortem.model import InputError, parse_postmortem
-from postmortem.session import S, Session, may_approve, revision_step
+from postmortem.session import S, Session, may_approve, may_publish, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 
 log = logging.getLogger(__name__)
@@ -180,7 +180,12 @@ def _apply(deps: Deps, session_id: str, step: Callable[[Session], Outcome]) -> N
 def _approve(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
     """Bind the approval to the version shown, once (drafted → posting); a repeat is told, not posted."""
     user, version = effect.user or "", effect.version or 0
-    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers)
+    reviewer = deps.approval == "reviewer"
+    session = deps.store.get(session_id) if reviewer else None
+    if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):
+        return [Effect("say", "needs_reviewer", {"requester": session.requester, "version": version})]
+    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers,
+                                  reviewer=reviewer)
     if approved is None:
         return [Effect("say", "already_approved", {"version": version})]
     posting = Effect("say", "posting", {"user": user, "version": version, "ticket": approved.ticket})

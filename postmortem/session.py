@@ -184,6 +184,13 @@ def may_approve(session: Session, user: str, approvers: frozenset[str]) -> bool:
     return bool(user) and (user == session.requester or user in approvers)
 
 
+def may_publish(session: Session, user: str, approvers: frozenset[str], *, reviewer: bool) -> bool:
+    """Whose approval posts: with POSTMORTEM_APPROVAL=reviewer, an approver other than the requester."""
+    if reviewer:
+        return bool(user) and user != session.requester and user in approvers
+    return may_approve(session, user, approvers)
+
+
 def revision_step(session: Session) -> Literal["rerender", "ask_target"]:
     """Seed: a first and second revision just re-render; from the third on, first ask which section is wrong.
 

@@ -5,16 +5,34 @@ from __future__ import annotations
 import select
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from bot.localstack import LocalStack
+from tests.e2e.conftest import E2E_REDIS_URL
+from tests.e2e.test_flow import Conversation, _fields
 
 pytestmark = pytest.mark.e2e
 
 BIG = 30 * 1024 * 1024
 CHUNK = 64 * 1024
+APPROVER = "UNOJIRA"
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[LocalStack]:
+    """This module's one stack (two would share a queue): the Jira permission check on, and one approver."""
+    redis.Redis.from_url(E2E_REDIS_URL).flushdb()
+    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env={"POSTMORTEM_JIRA_PERMISSION_CHECK": "on",
+                                                            "POSTMORTEM_APPROVERS": APPROVER})
+    try:
+        local.start()
+        yield local
+    finally:
+        local.stop()
 
 
 def peak_memory_kib(pid: int) -> int:
@@ -65,3 +83,22 @@ def test_an_unsigned_30mb_body_is_refused_fast_and_cheaply(stack: LocalStack, ch
     assert peak_memory_kib(pid) - memory < 5 * 1024, "serve's peak memory grew by more than 5 MiB"
     assert log_bytes(stack) - logged < 64 * 1024, "serve's log grew by more than 64 kB"
     assert "AAAAAAAA" not in "\n".join(stack.processes["serve"].lines)
+
+
+# who may publish: the Jira permission check, on -------------------------------------------------------
+
+def test_a_slack_user_without_a_jira_account_is_refused_at_approval(stack: LocalStack) -> None:
+    checked = stack
+    checked.slack.add_user("U1", email="requester@example.com")
+    checked.slack.add_user(APPROVER, email="no-jira@example.com")
+    chat = Conversation(checked, ticket="SEC-1")
+    checked.jira.add_issue(chat.ticket)
+    checked.jira.grant("acc-requester", chat.ticket, email="requester@example.com")  # may start it
+    chat.start(_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."),
+               in_jira=False)
+    chat.wait_text("Reply `post it`")
+    chat.reply("post it", user=APPROVER)
+    refused = chat.wait_text("Nothing was posted")
+    assert f"<@{APPROVER}>" in refused["text"] and chat.ticket in refused["text"]
+    assert checked.jira.comments(chat.ticket) == []
+    assert not [p for p in checked.jira.posts if p.path.endswith(f"/{chat.ticket}/comment")]
