@@ -16,8 +16,8 @@ from handlers.mentions import MAX_KEYS_PER_MESSAGE
 from postmortem.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 from tests.handlers.test_jira_webhook import SECRET, jira_event, sign
-from tests.workers.test_offers import Jira, Slack
 from tests.workers.fakes import FakeQueue as FakeJobQueue
+from tests.workers.test_offers import Jira, Slack
 from workers import context, offers
 from workers.context import WorkerContext
 
