@@ -14,6 +14,7 @@ from bot.app import Service, create_app, handoff_queue, job_queue, slack_session
 from bot.settings import Settings
 from postmortem.store import SessionStore, connect
 from workers import watchdog
+from workers.allowed import AllowListJob
 from workers.context import WorkerContext, install
 from workers.jira_gateway import JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
@@ -61,8 +62,9 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     # SimpleWorker runs jobs in this process: no fork per job (approval → POST p50 went from ~77 to ~30 ms),
     # and the context's connections are reused. A crash of a job's process is a crash of the worker, which
     # the watchdog of any other (or the restarted) worker covers.
+    # AllowListJob: only the bot's own job functions run, whatever a job in Redis names (workers/allowed.py).
     worker = SimpleWorker([context.queue], connection=context.queue.connection, serializer=JSONSerializer,
-                          maintenance_interval=MAINTENANCE_INTERVAL_SECONDS)
+                          maintenance_interval=MAINTENANCE_INTERVAL_SECONDS, job_class=AllowListJob)
     stop = watchdog.start(context, interval=settings.postmortem_watchdog_seconds)
     try:
         worker.work(burst=burst, with_scheduler=True)
