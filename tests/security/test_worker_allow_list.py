@@ -31,11 +31,10 @@ def test_a_job_naming_os_system_is_refused_and_nothing_runs(redis_conn: redis.Re
                              on_success=Callback(f"{__name__}.touch_marker"))
     work(load_settings(ENV), burst=True)
     assert not marker.exists()
-    job.refresh()
-    assert job.get_status() == JobStatus.FAILED and "not an allowed job function" in (job.latest_result().exc_string
-                                                                                      or "")
-    callback.refresh()
-    assert callback.get_status() == JobStatus.FINISHED  # the allowed job ran; its callback (raising) did not
+    assert job.get_status(refresh=True) == JobStatus.FAILED
+    result = job.latest_result()
+    assert result is not None and "not an allowed job function" in (result.exc_string or "")
+    assert callback.get_status(refresh=True) == JobStatus.FINISHED  # the allowed job ran; its callback (raising) did not
 
 
 def touch_marker(*_: object) -> None:
