@@ -34,7 +34,7 @@ def test_a_job_naming_os_system_is_refused_and_nothing_runs(redis_conn: redis.Re
     assert job.get_status(refresh=True) == JobStatus.FAILED
     result = job.latest_result()
     assert result is not None and "not an allowed job function" in (result.exc_string or "")
-    assert callback.get_status(refresh=True) == JobStatus.FINISHED  # the allowed job ran; its callback (raising) did not
+    assert callback.get_status(refresh=True) == JobStatus.FINISHED  # ran; its (raising) callback did not
 
 
 def touch_marker(*_: object) -> None:
