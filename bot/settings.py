@@ -138,7 +138,9 @@ class Settings(BaseSettings):
         """Every configured secret's value, so tests and log filters can look for leaks."""
         values = [self.slack_bot_token, self.slack_signing_secret, self.slack_app_token,
                   self.jira_api_token, self.jira_webhook_secret]
-        return [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
+        found = [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
+        redis_password = urlsplit(self.redis_url).password  # c-security: Redis access is control of the bot
+        return found + ([redis_password] if redis_password else [])
 
 
 def load_settings(environ: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
