@@ -13,7 +13,9 @@ from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit, on_reply
-from postmortem.model import InputError, parse_postmortem
+from postmortem.errors import plain_reason
+from postmortem.messages import say
+from postmortem.model import InputError, Lang, parse_postmortem
 from postmortem.session import S, Session, may_approve, may_publish, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 
@@ -42,9 +44,9 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     try:
         ticket = parse_postmortem({**fields, "ticket": ticket, "lang": lang}).ticket
     except InputError as exc:
-        return {_block_of(exc.field): exc.message}
+        return {_block_of(exc.field): plain_reason(exc, _shown(lang))}
     if not meta.get("channel"):
-        return {"ticket": "This form lost its channel; run /post-mortem again."}
+        return {"ticket": say("form_lost_channel", _shown(lang))}
     session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
     deps.store.create(session)
     deps.enqueue("advance", session.id)
@@ -73,10 +75,9 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
                  version: object) -> dict[str, str] | None:
     session = deps.store.get(session_id)
     if session is None or not may_approve(session, user, deps.approvers):
-        return {"ticket": "This post-mortem session has ended, or you cannot edit it."}
+        return {"ticket": say("edit_ended", deps.default_lang or (session.lang if session else "en"))}
     if version != session.version:  # a thread revision made a newer draft while this form was open
-        return {"ticket": f"The draft changed to v{session.version} while this form was open. Copy your "
-                          "changes, close the form and press Edit on the latest draft."}
+        return {"ticket": say("edit_stale", session.lang, version=session.version)}
     previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
     fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:
@@ -199,6 +200,11 @@ def _ephemeral_only(session: Session, user: str) -> Effect:
 def _enqueue(deps: Deps, session_id: str, effects: list[Effect]) -> None:
     if effects:
         deps.enqueue("perform", session_id, [asdict(e) for e in effects])
+
+
+def _shown(lang: object) -> Lang:
+    """The language to answer in, whatever the form carried."""
+    return "ja" if lang == "ja" else "en"
 
 
 def _block_of(field: str) -> str:

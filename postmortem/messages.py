@@ -162,6 +162,33 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Nothing was posted: the bot could not check in Jira that <@{user}> may comment on {ticket}. {reason} Press Retry to try again.",
         "ja": "投稿していません：<@{user}> が {ticket} にコメントできるか Jira で確認できませんでした。{reason} 「再試行」を押してもう一度お試しください。",
     },
+    # plain sentences for refused values (postmortem/errors.py): never pydantic's own wording
+    "invalid_missing": {"en": "{field} is required.", "ja": "{field} は必須です。"},
+    "invalid_empty": {"en": "{field} cannot be empty.", "ja": "{field} を空にはできません。"},
+    "invalid_too_long": {"en": "{field} is too long.", "ja": "{field} が長すぎます。"},
+    "invalid_choice": {"en": "{field} must be one of: {choices}.", "ja": "{field} は次のいずれかにしてください：{choices}。"},
+    "invalid_yes_no": {"en": "{field} must be yes or no.", "ja": "{field} は「はい」か「いいえ」で答えてください。"},
+    "invalid_format": {"en": "{field} is not in the expected format.", "ja": "{field} の形式が正しくありません。"},
+    "invalid_ticket": {
+        "en": "That is not a Jira issue key: write a key like PROJ-123.",
+        "ja": "Jira の課題キーではありません。PROJ-123 のようなキーを書いてください。",
+    },
+    "invalid_value": {
+        "en": "{field} has a value the bot cannot use. Check it and send it again.",
+        "ja": "{field} の値を使えません。確認してもう一度送ってください。",
+    },
+    "form_lost_channel": {
+        "en": "This form lost its channel; run /post-mortem again.",
+        "ja": "このフォームはチャンネルの情報を失いました。もう一度 /post-mortem を実行してください。",
+    },
+    "edit_ended": {
+        "en": "This post-mortem session has ended, or you cannot edit it.",
+        "ja": "この事後分析のセッションは終了しているか、あなたは編集できません。",
+    },
+    "edit_stale": {
+        "en": "The draft changed to v{version} while this form was open. Copy your changes, close the form and press Edit on the latest draft.",
+        "ja": "このフォームを開いている間に下書きが v{version} に変わりました。変更内容をコピーしてフォームを閉じ、最新の下書きの「編集」を押してください。",
+    },
 }
 
 

@@ -35,10 +35,13 @@ TEXT_FIELDS: tuple[str, ...] = (
 class InputError(ValueError):
     """A post-mortem input that cannot be read; `field` names what is wrong (CLI exit 2)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, *, kind: str | None = None, expected: str | None = None) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        #: pydantic's error type when `message` is pydantic's wording (postmortem/errors.py says it plainly).
+        self.kind = kind
+        self.expected = expected
 
 
 class ActionItem(BaseModel):
@@ -137,12 +140,13 @@ def input_error(exc: ValidationError) -> InputError:
     """The first pydantic error, said in words with the field's dotted path."""
     err = exc.errors()[0]
     field = ".".join(str(p) for p in err["loc"]) or "file"
+    kind, expected = str(err["type"]), (err.get("ctx") or {}).get("expected")
     if err["type"] == "extra_forbidden":
-        return InputError(field, "unknown field (see DESIGN §2 for the field names)")
+        return InputError(field, "unknown field (see DESIGN §2 for the field names)", kind=kind)
     if err["type"] == "missing":
-        return InputError(field, "required field is missing")
+        return InputError(field, "required field is missing", kind=kind)
     message = str(err["msg"]).removeprefix("Value error, ")
-    return InputError(field, message)
+    return InputError(field, message, kind=kind, expected=None if expected is None else str(expected))
 
 
 def load_postmortem(path: str | Path) -> PostMortem:
