@@ -30,6 +30,7 @@ from emulators.jira_records import (
     adf_text_length,
     injected_error,
     jira_error,
+    permitted,
     property_problem,
 )
 
@@ -317,21 +318,15 @@ class JiraEmulator(Emulator):
         if not self.browse_users:
             return jira_error(403, "You do not have the permission to browse users and groups.")
         wanted = [p for p in (request.arg("permissions") or "").split(",") if p]
-        key, query = request.arg("issueKey"), (request.arg("query") or "").strip().lower()
+        key = request.arg("issueKey")
         if not wanted:
             return jira_error(400, "The query parameter 'permissions' is required.")
         issue = self._issue(key) if key else None
-        if key and issue is None:
+        if issue is None:
             return jira_error(404, f"Issue does not exist or you do not have permission to see it.: {key}")
-        found = []
-        for account_id, user in self._users.items():
-            hidden = account_id in self._hidden_emails
-            email = "" if hidden else str(user["emailAddress"] or "").lower()
-            matches = not query or query in email or str(user["displayName"]).lower().startswith(query)
-            held = issue is not None and all((account_id, issue.key, p) in self._grants for p in wanted)
-            if matches and held:
-                found.append(self._user_json(account_id, hide_email=hidden))
-        return _ok(found)
+        found = permitted(self._users, self._grants, self._hidden_emails, issue=issue.key, wanted=wanted,
+                          query=request.arg("query") or "")
+        return _ok([self._user_json(a, hide_email=a in self._hidden_emails) for a in found])
 
     def _get_user(self, request: Request) -> Response:
         account_id = request.arg("accountId")
