@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-#: A Slack user or channel id (U…, W…, C…, G…, D…): upper-case letters and digits only.
-_SLACK_ID = re.compile(r"[A-Z][A-Z0-9]{1,20}")
+#: A Slack user or channel id (U…, W…, C…, G…, D…): upper-case letters and digits (`_` for test ids).
+_SLACK_ID = re.compile(r"[A-Z][A-Z0-9_]{1,30}")
 
 
 def _https_or_loopback(value: str, example: str) -> None:
