@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.http_guard import BodyLimit, slack_body_readable, slack_signature_ok
+from bot.http_guard import BodyLimit, quiet_bolt_verification, slack_body_readable, slack_signature_ok
 from bot.settings import Settings
 from handlers import jira_webhook
 from handlers.deps import Deps
@@ -64,6 +64,7 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
                 jira_webhook_secret=settings.jira_webhook_secret, redis=conn, approval=settings.postmortem_approval)
     register(bolt, deps)
     handler = AsyncSlackRequestHandler(bolt)
+    quiet_bolt_verification()
     signing_secret = settings.slack_signing_secret.get_secret_value()
 
     async def slack_events(request: Request) -> Response:

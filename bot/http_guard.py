@@ -109,6 +109,28 @@ async def _answer(send: Send, status: int, text: bytes) -> None:
     await send({"type": "http.response.body", "body": text})
 
 
+#: The loggers Bolt's own signature check writes to (with the whole body, at INFO, on a bad signature).
+BOLT_VERIFICATION_LOGGERS = ("slack_bolt.RequestVerification", "slack_bolt.AsyncRequestVerification")
+
+
+class NoBodies(logging.Filter):
+    """Keep Bolt's "invalid signature" line, without the body an unauthenticated sender chose."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "body:" in str(record.msg):
+            record.msg, record.args = "Invalid request signature detected (body not logged)", ()
+        return True
+
+
+def quiet_bolt_verification() -> None:
+    """Bolt checks the signature again after `slack_signature_ok`; should its clock see a request expire in
+    between, its log line must not carry the body either."""
+    for name in BOLT_VERIFICATION_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, NoBodies) for f in logger.filters):
+            logger.addFilter(NoBodies())
+
+
 def slack_signature_ok(secret: str, body: bytes, *, timestamp: str | None, signature: str | None,
                        now: float | None = None) -> bool:
     """Slack's `X-Slack-Signature` over `v0:<X-Slack-Request-Timestamp>:<body>`, compared as bytes.

@@ -8,13 +8,14 @@ import hmac
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 import redis
+from slack_bolt.request.async_request import AsyncBoltRequest
 
 from bot.app import create_app
 from bot.http_guard import MAX_SLACK_BODY_BYTES, slack_body_readable, slack_signature_ok
@@ -202,3 +203,16 @@ def test_signed_interactions_of_the_wrong_shape_are_never_a_500(app: Any, payloa
     body = urlencode({"payload": json.dumps(payload)}).encode()
     headers = slack_headers(body, content_type=b"application/x-www-form-urlencoded")
     assert call(app, "/slack/events", [body], headers=headers).status < 500
+
+
+def test_bolt_itself_never_logs_the_body_of_a_bad_signature(redis_conn: redis.Redis, slack: SlackEmulator,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    service = create_app(load_settings({**ENV, "SLACK_API_URL": slack.base_url}), redis_conn=redis_conn)
+    body = '{"type": "event_callback", "event": {"type": "message", "text": "CHOSEN-BY-THE-SENDER"}}'
+    headers: dict[str, str | Sequence[str]] = {"x-slack-request-timestamp": str(int(time.time())),
+                                               "x-slack-signature": "v0=" + "0" * 64,
+                                               "content-type": "application/json"}
+    response = asyncio.run(service.bolt.async_dispatch(AsyncBoltRequest(body=body, headers=headers)))
+    assert response.status == 401
+    assert "Invalid request signature" in caplog.text and "CHOSEN-BY-THE-SENDER" not in caplog.text
