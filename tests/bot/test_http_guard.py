@@ -195,6 +195,8 @@ def test_signed_events_of_the_wrong_shape_are_never_a_500(app: Any, redis_conn: 
     {"type": "block_actions", "user": "U1", "actions": "nope", "trigger_id": 5},
     {"type": "block_actions", "user": {"id": "U1"}, "actions": [{"action_id": "pm_cancel", "value": ["x"]}]},
     {"type": "block_actions", "user": {"id": "U1"}, "actions": [{"action_id": "pm_start", "value": "{}"}]},
+    {"type": "block_actions", "user": {"id": "U1"}, "channel": {"id": "C1"},
+     "actions": [{"action_id": "postmortem_start", "value": '{"ticket": "PROJ-1", "channel": "C1"}'}]},
     {"type": "view_submission", "user": "U1", "view": {"callback_id": "postmortem", "state": "x"}},
     {"type": "view_submission", "user": {"id": "U1"}, "view": {"callback_id": "postmortem",
                                                                "private_metadata": 5, "state": {"values": 3}}},
