@@ -41,7 +41,7 @@ def socket_mode_handler(service: Service, app_token: str) -> AsyncSocketModeHand
 
 async def _socket_mode(service: Service, app_token: str) -> None:
     async with slack_session(service.bolt):
-        await socket_mode_handler(service, app_token).start_async()
+        await socket_mode_handler(service, app_token).start_async()  # type: ignore[no-untyped-call]  # slack-bolt leaves it untyped
 
 
 def worker_context(settings: Settings) -> WorkerContext:

@@ -271,7 +271,7 @@ class SessionStore(Claims):
         for _ in range(MAX_RETRIES):
             with self._r.pipeline(transaction=True) as pipe:
                 try:
-                    pipe.watch(key)
+                    pipe.watch(key)  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
                     raw = pipe.get(key)
                     if raw is None:
                         return None
