@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
 import pytest
 
 from postmortem.approval import Kind, classify_reply
+from postmortem.fieldtext import THREAD_MAX_CHARS, updates_from_text
+from postmortem.model import InputError
 from postmortem.triggers import classify, jira_keys, single_key
 
 pytestmark = pytest.mark.unit
@@ -60,3 +63,17 @@ def test_the_faster_patterns_read_what_they_read_before() -> None:
     assert classify_reply("<@UALICE|alice> yes", bot_user_id="UBOT").kind is Kind.other
     assert classify_reply("summary: see <https://x.example/a|the log>").value == "see https://x.example/a"
     assert classify("<@UBOT> write the post-mortem for <#C1|general>", mentioned=True) == "request"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("field", ["ticket", "action_items", "lang", "destination", "why_missed_category",
+                                   "customer_impacting", "summary"])
+def test_thread_answers_at_the_field_limit_are_read_in_linear_time(field: str) -> None:
+    for unit in ("/browse/A-1", "/browse/", "a|", "x | y | z\n", "<http:", "`", "A-1 ", "はい"):
+        text = (unit * (THREAD_MAX_CHARS // len(unit) + 1))[:THREAD_MAX_CHARS]
+
+        def read(text: str = text) -> None:
+            with contextlib.suppress(InputError):
+                updates_from_text(field, text)
+
+        assert timed(read) < BUDGET_SECONDS, unit
