@@ -85,7 +85,7 @@ class Settings(BaseSettings):
     @classmethod
     def _secret_set(cls, value: SecretStr) -> SecretStr:
         if not value.get_secret_value().strip():
-            raise ValueError("is empty")
+            raise ValueError("must not be empty")
         return value
 
     @field_validator("jira_webhook_secret")
@@ -94,7 +94,7 @@ class Settings(BaseSettings):
         if value is not None and not value.get_secret_value():
             return None  # empty is unset: every webhook is refused
         if value is not None and not value.get_secret_value().strip():
-            raise ValueError("is only whitespace")
+            raise ValueError("must not be only whitespace (leave it unset to refuse every webhook)")
         return value
 
     @field_validator("postmortem_approval")
