@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import select
 import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 import redis
+import requests
 
 from bot.localstack import LocalStack
+from postmortem.store import SessionStore
 from tests.e2e.conftest import E2E_REDIS_URL
 from tests.e2e.test_flow import Conversation, _fields
 
@@ -102,3 +106,20 @@ def test_a_slack_user_without_a_jira_account_is_refused_at_approval(stack: Local
     assert f"<@{APPROVER}>" in refused["text"] and chat.ticket in refused["text"]
     assert checked.jira.comments(chat.ticket) == []
     assert not [p for p in checked.jira.posts if p.path.endswith(f"/{chat.ticket}/comment")]
+
+
+def test_a_replayed_modal_submission_makes_one_session(stack: LocalStack) -> None:
+    stack.slack.add_user("U1", email="requester@example.com")
+    chat = Conversation(stack, ticket="SEC-2")
+    stack.jira.add_issue(chat.ticket)
+    stack.jira.grant("acc-requester", chat.ticket, email="requester@example.com")
+    conn = redis.Redis.from_url(stack.redis_url)
+    before = sum(1 for _ in conn.scan_iter("pm:session:*"))
+    chat.start(_fields("cache-eviction.en"), in_jira=False)  # the submission, through the driver
+    assert sum(1 for _ in conn.scan_iter("pm:session:*")) == before + 1
+    captured = urlencode({"payload": json.dumps(chat.driver.last_payload)}).encode()  # its very bytes
+    headers = {"Content-Type": "application/x-www-form-urlencoded", **chat.driver.sign(captured)}
+    for _ in range(3):  # replayed, inside Slack's five minutes
+        assert requests.post(chat.driver.events_url, data=captured, headers=headers, timeout=10).status_code == 200
+    assert sum(1 for _ in conn.scan_iter("pm:session:*")) == before + 1
+    assert SessionStore(conn).find_by_ticket(chat.ticket) is not None
