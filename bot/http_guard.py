@@ -16,7 +16,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
@@ -192,12 +192,6 @@ class SlackEnvelope(_Part):
     authorizations: list[dict[str, Any]] | None = None
     trigger_id: str | None = None
     response_url: str | None = None
-
-    @model_validator(mode="after")
-    def _buttons_open_modals(self) -> SlackEnvelope:
-        if self.type == "block_actions" and not self.trigger_id:  # the listeners open a modal with it
-            raise ValueError("block_actions without a trigger_id")
-        return self
 
 
 def slack_body_readable(body: bytes, content_type: str) -> bool:

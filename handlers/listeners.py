@@ -72,7 +72,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         lang = deps.default_lang or await lang_of(client, str(body.get("user_id", "")))
         view = flow.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")),
                               lang=lang)
-        await client.views_open(trigger_id=body["trigger_id"], view=view)
+        await _open(client, body, view)
 
     async def on_submit(ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest) -> None:
         user = str(body.get("user", {}).get("id", ""))
@@ -121,7 +121,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
         view = mentions.start_view(deps, value=_action_value(body), clicked_in=str(clicked_in or ""))
         if view is not None:
-            await client.views_open(trigger_id=body["trigger_id"], view=view)
+            await _open(client, body, view)
 
     def button(action: Callable[..., None]) -> Callable[[AsyncAck, dict[str, Any]], Awaitable[None]]:
         async def listener(ack: AsyncAck, body: dict[str, Any]) -> None:
@@ -136,7 +136,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
         view = await _guard(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
         if view is not None:
-            await client.views_open(trigger_id=body["trigger_id"], view=view)
+            await _open(client, body, view)
 
     app.command("/post-mortem")(on_command)
     app.view(CALLBACK_ID)(on_submit)
@@ -165,6 +165,15 @@ async def _guard(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     except STORE_DOWN:
         log.exception("store unavailable in %s", getattr(fn, "__name__", fn))
         return None
+
+
+async def _open(client: AsyncWebClient, body: dict[str, Any], view: dict[str, Any]) -> None:
+    """Open a modal with the request's trigger_id; a payload without one (never Slack's) opens nothing."""
+    trigger_id = body.get("trigger_id")
+    if not isinstance(trigger_id, str) or not trigger_id:
+        log.warning("a request without a trigger_id; no modal opened")
+        return
+    await client.views_open(trigger_id=trigger_id, view=view)
 
 
 def _action_value(body: dict[str, Any]) -> str:
