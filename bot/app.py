@@ -15,10 +15,12 @@ from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from bot.http_guard import BodyLimit, quiet_bolt_verification, slack_body_readable, slack_signature_ok
 from bot.settings import Settings
 from handlers import jira_webhook
 from handlers.deps import Deps
@@ -59,11 +61,22 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
     deps = Deps(store=SessionStore(conn), queue=job_queue(conn), approvers=settings.postmortem_approvers,
                 default_lang=settings.postmortem_lang, offers_enabled=settings.postmortem_offers == "on",
                 offer_channels=settings.postmortem_offer_channels,
-                jira_webhook_secret=settings.jira_webhook_secret, redis=conn)
+                jira_webhook_secret=settings.jira_webhook_secret, redis=conn, approval=settings.postmortem_approval)
     register(bolt, deps)
     handler = AsyncSlackRequestHandler(bolt)
+    quiet_bolt_verification()
+    signing_secret = settings.slack_signing_secret.get_secret_value()
 
     async def slack_events(request: Request) -> Response:
+        # Authenticated here, before Bolt parses the body (and logs it when the signature is bad).
+        body = await request.body()
+        if not slack_signature_ok(signing_secret, body, timestamp=request.headers.get("X-Slack-Request-Timestamp"),
+                                  signature=request.headers.get("X-Slack-Signature")):
+            log.info("refused a Slack request without a valid signature (%d bytes)", len(body))
+            return Response("invalid signature", status_code=401)
+        if not slack_body_readable(body, request.headers.get("content-type", "")):
+            log.warning("refused a signed Slack request whose body is not readable JSON or UTF-8")
+            return Response("unreadable body", status_code=400)
         response = await handler.handle(request)
         if response.status_code == 404:
             # A signed request no listener matches (an old button, a payload missing its parts): Slack
@@ -81,7 +94,8 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
 
     routes = [Route("/slack/events", slack_events, methods=["POST"]), Route("/healthz", healthz, methods=["GET"]),
               Route("/jira/webhook", jira_webhook.endpoint(deps), methods=["POST"])]
-    return Service(bolt=bolt, http=Starlette(routes=routes, lifespan=lambda _: slack_session(bolt)), redis=conn)
+    http = Starlette(routes=routes, middleware=[Middleware(BodyLimit)], lifespan=lambda _: slack_session(bolt))
+    return Service(bolt=bolt, http=http, redis=conn)
 
 
 @contextlib.asynccontextmanager

@@ -98,8 +98,10 @@ class LocalStack:
         keep = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "JIRA_", "POSTMORTEM_"))}
         # No `.env` is read (POSTMORTEM_ENV_FILE empty), so a developer's real tokens or settings in the
         # working directory can never reach the children; SLACK_APP_TOKEN empty keeps HTTP mode regardless.
+        # The Jira permission check is off unless a stack turns it on: the emulators' people have no e-mails
+        # or Jira accounts unless a test gives them some (tests/e2e/test_security.py does).
         return {**keep, "POSTMORTEM_ENV_FILE": "", "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
-                "SLACK_APP_TOKEN": "",
+                "SLACK_APP_TOKEN": "", "POSTMORTEM_JIRA_PERMISSION_CHECK": "off",
                 "SLACK_API_URL": self.slack.base_url, "JIRA_URL": self.jira.base_url, "JIRA_EMAIL": JIRA_EMAIL,
                 "JIRA_API_TOKEN": JIRA_TOKEN, "REDIS_URL": self.redis_url, "PORT": str(self.port),
                 "PYTHONUNBUFFERED": "1", **self.extra_env}

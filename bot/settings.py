@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from collections.abc import Mapping
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+#: A Slack user or channel id (U…, W…, C…, G…, D…): upper-case letters and digits (`_` for test ids).
+_SLACK_ID = re.compile(r"[A-Z][A-Z0-9_]{1,30}")
+
+
+def _https_or_loopback(value: str, example: str) -> None:
+    """Tokens travel with every call: plain http only to this machine (emulators, tests)."""
+    try:
+        url = urlsplit(value)
+        host = url.hostname or ""
+    except ValueError:
+        raise ValueError(f"must be an https URL like {example}") from None
+    if url.scheme == "https" and host:
+        return
+    if url.scheme == "http" and _loopback(host):
+        return
+    raise ValueError(f"must be an https URL like {example} (http only on loopback)")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class ConfigError(ValueError):
@@ -35,25 +64,57 @@ class Settings(BaseSettings):
     postmortem_offer_channels: Annotated[frozenset[str], NoDecode] = frozenset()
     postmortem_watchdog_seconds: float = Field(default=15.0, gt=0, le=600)
 
+    # --- c-security: who may approve, and configuration that must not fail quietly (issue 13) -----------
+    #: `requester`: the requester or an approver approves; `reviewer`: an approver other than the requester.
+    postmortem_approval: Literal["requester", "reviewer"] = "requester"
+    #: `on`: the approver must be a Jira user who may comment on the issue (workers/permissions.py).
+    postmortem_jira_permission_check: Literal["on", "off"] = "on"
+
     @field_validator("postmortem_approvers", "postmortem_offer_channels", mode="before")
     @classmethod
     def _id_list(cls, value: object) -> object:
         if isinstance(value, str):
-            return frozenset(v for v in value.replace(",", " ").split() if v)
+            ids = frozenset(v for v in value.replace(",", " ").split() if v)
+            if any(not _SLACK_ID.fullmatch(v) for v in ids):
+                raise ValueError("write Slack ids (like U012ABCDEF) separated by commas or spaces, "
+                                 "not a JSON list or names")
+            return ids
         return value
+
+    @field_validator("slack_signing_secret", "jira_api_token")
+    @classmethod
+    def _secret_set(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("jira_webhook_secret")
+    @classmethod
+    def _optional_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value():
+            return None  # empty is unset: every webhook is refused
+        if value is not None and not value.get_secret_value().strip():
+            raise ValueError("must not be only whitespace (leave it unset to refuse every webhook)")
+        return value
+
+    @field_validator("postmortem_approval")
+    @classmethod
+    def _reviewers_exist(cls, value: str, info: ValidationInfo) -> str:
+        if value == "reviewer" and not info.data.get("postmortem_approvers"):
+            raise ValueError("reviewer needs POSTMORTEM_APPROVERS (the Slack ids of who may review)")
+        return value
+    # --- end c-security ---------------------------------------------------------------------------------
 
     @field_validator("slack_api_url")
     @classmethod
     def _api_url(cls, value: str) -> str:
-        if not value.startswith(("http://", "https://")):
-            raise ValueError("must be an http(s) URL")
+        _https_or_loopback(value, "https://slack.com/api/")
         return value if value.endswith("/") else value + "/"
 
     @field_validator("jira_url")
     @classmethod
     def _jira_url(cls, value: str) -> str:
-        if not value.startswith(("http://", "https://")):
-            raise ValueError("must be an http(s) URL like https://your-site.atlassian.net")
+        _https_or_loopback(value, "https://your-site.atlassian.net")
         return value.rstrip("/")
 
     @field_validator("slack_bot_token")
@@ -77,7 +138,9 @@ class Settings(BaseSettings):
         """Every configured secret's value, so tests and log filters can look for leaks."""
         values = [self.slack_bot_token, self.slack_signing_secret, self.slack_app_token,
                   self.jira_api_token, self.jira_webhook_secret]
-        return [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
+        found = [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
+        redis_password = urlsplit(self.redis_url).password  # c-security: Redis access is control of the bot
+        return found + ([redis_password] if redis_password else [])
 
 
 def load_settings(environ: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:

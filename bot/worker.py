@@ -9,6 +9,7 @@ from bot.app import handoff_queue, job_queue
 from bot.settings import Settings
 from postmortem.store import SessionStore, connect
 from workers import watchdog
+from workers.allowed import AllowListJob
 from workers.context import WorkerContext, install
 from workers.jira_gateway import JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
@@ -24,7 +25,8 @@ def worker_context(settings: Settings) -> WorkerContext:
     jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value(),
                        timeout=settings.jira_timeout)
     return WorkerContext(store=SessionStore(conn), slack=slack, jira=jira, queue=job_queue(conn),
-                         handoff_queue=handoff_queue(conn))
+                         handoff_queue=handoff_queue(conn),
+                         permission_check=settings.postmortem_jira_permission_check == "on")
 
 
 def work(settings: Settings, *, burst: bool = False) -> None:
@@ -34,8 +36,9 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     # SimpleWorker runs jobs in this process: no fork per job (approval → POST p50 went from ~77 to ~30 ms),
     # and the context's connections are reused. A crash of a job's process is a crash of the worker, which
     # the watchdog of any other (or the restarted) worker covers.
+    # AllowListJob: only the bot's own job functions run, whatever a job in Redis names (workers/allowed.py).
     worker = SimpleWorker([context.queue], connection=context.queue.connection, serializer=JSONSerializer,
-                          maintenance_interval=MAINTENANCE_INTERVAL_SECONDS)
+                          maintenance_interval=MAINTENANCE_INTERVAL_SECONDS, job_class=AllowListJob)
     stop = watchdog.start(context, interval=settings.postmortem_watchdog_seconds)
     try:
         worker.work(burst=burst, with_scheduler=True)

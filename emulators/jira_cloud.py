@@ -30,6 +30,7 @@ from emulators.jira_records import (
     adf_text_length,
     injected_error,
     jira_error,
+    permitted,
     property_problem,
 )
 
@@ -58,6 +59,11 @@ class JiraEmulator(Emulator):
         self._log: list[str] = []
         self._injections: dict[tuple[str, str], deque[Injection]] = defaultdict(deque)
         self._counter = 10_000
+        #: (account id, issue key, permission) triples `user/permission/search` answers with; see `grant`.
+        self._grants: set[tuple[str, str, str]] = set()
+        self._hidden_emails: set[str] = set()
+        #: False answers `user/permission/search` with 403, as for a bot account without "Browse users".
+        self.browse_users = True
         self.add_user(self.bot_account_id, email=email, display_name="postmortem-bot")
         self._routes: list[Route] = [
             ("GET", re.compile(rf"{_API}/issue/([^/]+)"), self._get_issue),
@@ -68,6 +74,7 @@ class JiraEmulator(Emulator):
             ("GET", re.compile(rf"{_API}/comment/(\d+)/properties"), self._property_keys),
             ("GET", re.compile(rf"{_API}/comment/(\d+)/properties/([^/]+)"), self._get_property),
             ("GET", re.compile(rf"{_API}/user"), self._get_user),
+            ("GET", re.compile(rf"{_API}/user/permission/search"), self._permission_search),
             ("GET", re.compile(rf"{_API}/myself"), lambda req: _ok(self._user_json(self.bot_account_id))),
         ]
 
@@ -87,6 +94,17 @@ class JiraEmulator(Emulator):
         with self._cond:
             self._users[account_id] = {"accountId": account_id, "emailAddress": email,
                                        "displayName": display_name or account_id}
+
+    def grant(self, account_id: str, key: str, *, email: str | None = None, email_hidden: bool = False,
+              permissions: tuple[str, ...] = ("BROWSE_PROJECTS", "ADD_COMMENTS")) -> None:
+        """Let a user (registered here if new) hold project permissions on one issue; `email_hidden` hides
+        their e-mail from the bot's account, as Atlassian profile privacy does (a search by it then misses)."""
+        if account_id not in self._users:
+            self.add_user(account_id, email=email)
+        with self._cond:
+            self._grants.update((account_id, key, p) for p in permissions)
+            if email_hidden:
+                self._hidden_emails.add(account_id)
 
     def add_issue(self, key: str, *, issue_type: str = "Bug", status: str = "Done",
                   assignee_email: str | None = None, assignee_account_id: str | None = None,
@@ -295,6 +313,20 @@ class JiraEmulator(Emulator):
         if key not in comment.property_map:
             return jira_error(404, f"The property with key '{key}' does not exist.")
         return _ok({"key": key, "value": comment.property_map[key]})
+
+    def _permission_search(self, request: Request) -> Response:
+        if not self.browse_users:
+            return jira_error(403, "You do not have the permission to browse users and groups.")
+        wanted = [p for p in (request.arg("permissions") or "").split(",") if p]
+        key = request.arg("issueKey")
+        if not wanted:
+            return jira_error(400, "The query parameter 'permissions' is required.")
+        issue = self._issue(key) if key else None
+        if issue is None:
+            return jira_error(404, f"Issue does not exist or you do not have permission to see it.: {key}")
+        found = permitted(self._users, self._grants, self._hidden_emails, issue=issue.key, wanted=wanted,
+                          query=request.arg("query") or "")
+        return _ok([self._user_json(a, hide_email=a in self._hidden_emails) for a in found])
 
     def _get_user(self, request: Request) -> Response:
         account_id = request.arg("accountId")

@@ -127,3 +127,17 @@ def property_problem(properties: Any) -> str | None:
         if len(json.dumps(prop["value"]).encode()) > PROPERTY_VALUE_LIMIT:
             return "The property value is too large."
     return None
+
+
+def permitted(users: dict[str, dict[str, Any]], grants: set[tuple[str, str, str]], hidden: set[str], *,
+              issue: str, wanted: list[str], query: str) -> list[str]:
+    """The account ids `user/permission/search` lists: every wanted permission held on the issue, and the
+    query a part of their e-mail (unless hidden, as Atlassian privacy settings do) or the start of their name."""
+    query = query.strip().lower()
+    found = []
+    for account_id, user in users.items():
+        email = "" if account_id in hidden else str(user["emailAddress"] or "").lower()
+        matches = not query or query in email or str(user["displayName"]).lower().startswith(query)
+        if matches and all((account_id, issue, p) in grants for p in wanted):
+            found.append(account_id)
+    return found

@@ -32,6 +32,8 @@ class Deps:
     jira_webhook_secret: SecretStr | None = None
     #: The connection of the store, for the small indexes of handlers/mentions.py (ticket → session, keys seen).
     redis: redis.Redis | None = None
+    #: POSTMORTEM_APPROVAL: `reviewer` means an approver other than the requester must approve.
+    approval: str = "requester"
 
     def enqueue(self, job: str, *args: Any, **options: Any) -> Job:
         """Put `workers.jobs.<job>` on the bot's queue with JSON arguments."""

@@ -14,10 +14,11 @@ from typing import Any
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.claims import event_claim
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit
+from postmortem.errors import plain_reason
 from postmortem.messages import say
-from postmortem.model import InputError, parse_postmortem
+from postmortem.model import InputError, Lang, parse_postmortem
 from postmortem.replies import on_choice, on_reply
-from postmortem.session import S, Session, may_approve, revision_step
+from postmortem.session import S, Session, may_approve, may_publish, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 from renderers.prompts import answer_of_action
 
@@ -44,15 +45,33 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
     ticket = fields.pop("ticket", None)
     lang = fields.pop("lang", None) or meta.get("lang") or deps.default_lang or "en"
     try:
-        parse_postmortem({**fields, "ticket": ticket, "lang": lang})
+        ticket = parse_postmortem({**fields, "ticket": ticket, "lang": lang}).ticket
     except InputError as exc:
-        return {_block_of(exc.field): exc.message}
+        return {_block_of(exc.field): plain_reason(exc, _shown(lang))}
     if not meta.get("channel"):
-        return {"ticket": say("form_lost_channel", lang)}
+        return {"ticket": say("form_lost_channel", _shown(lang))}
     session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
     deps.store.create(session)
     deps.enqueue("advance", session.id)
     return None
+
+
+def submit_once(deps: Deps, *, digest: str, user: str, view: dict[str, Any]) -> dict[str, str] | None:
+    """`submit`, once per signed body: a replay of the same bytes (Slack's signature stays valid for 5 minutes)
+    does nothing. Keyed by the body's digest, not the view id: a corrected resubmission after a field error
+    has the same view id and must go through. An error gives the claim back, so the same bytes may try again."""
+    claim = f"view:{digest}"
+    if not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
+        log.info("a view submission was received again (a replay); ignored")
+        return None
+    try:
+        errors = submit(deps, user=user, view=view)
+    except Exception:
+        deps.store.release_claim(claim)
+        raise
+    if errors:
+        deps.store.release_claim(claim)
+    return errors
 
 
 def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any],
@@ -60,7 +79,7 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
     session = deps.store.get(session_id)
     if session is None or not may_approve(session, user, deps.approvers):
         lang = session.lang if session is not None else deps.default_lang or "en"
-        return {"ticket": say("form_session_gone", lang)}
+        return {"ticket": say("form_session_gone", _shown(lang))}
     if version != session.version:  # a thread revision made a newer draft while this form was open
         return {"ticket": say("form_draft_changed", session.lang, version=session.version)}
     previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
@@ -177,7 +196,12 @@ def _apply(deps: Deps, session_id: str, step: Callable[[Session], Outcome]) -> N
 def _approve(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
     """Bind the approval to the version shown, once (drafted → posting); a repeat is told, not posted."""
     user, version = effect.user or "", effect.version or 0
-    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers)
+    reviewer = deps.approval == "reviewer"
+    session = deps.store.get(session_id) if reviewer else None
+    if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):
+        return [Effect("say", "needs_reviewer", {"requester": session.requester, "version": version})]
+    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers,
+                                  reviewer=reviewer)
     if approved is None:
         return [Effect("say", "already_approved", {"version": version})]
     posting = Effect("say", "posting", {"user": user, "version": version, "ticket": approved.ticket})
@@ -191,6 +215,11 @@ def _ephemeral_only(session: Session, user: str) -> Effect:
 def _enqueue(deps: Deps, session_id: str, effects: list[Effect]) -> None:
     if effects:
         deps.enqueue("perform", session_id, [asdict(e) for e in effects])
+
+
+def _shown(lang: object) -> Lang:
+    """The language to answer in, whatever the form carried."""
+    return "ja" if lang == "ja" else "en"
 
 
 def _block_of(field: str) -> str:

@@ -105,8 +105,10 @@ def signature_ok(secret: str, body: bytes, header: str | None) -> bool:
     """Jira's `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>`, compared in constant time."""
     if not secret or not header or not header.startswith("sha256="):
         return False
-    expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, header.removeprefix("sha256=").strip().lower())
+    expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest().encode()
+    given = header.removeprefix("sha256=").strip().lower()
+    # Compared as bytes: `compare_digest` refuses a non-ASCII str with a TypeError (a 500, not a 401).
+    return hmac.compare_digest(expected, given.encode("utf-8", "surrogateescape"))
 
 
 def resolved_bug(event: JiraEvent) -> str | None:
@@ -136,7 +138,7 @@ def receive(deps: Deps, body: bytes, *, signature: str | None, delivery: str | N
         return 401, {"ok": False, "error": "bad or missing X-Hub-Signature"}
     try:
         event = JiraEvent.model_validate(json.loads(body))
-    except (ValueError, ValidationError):
+    except (ValueError, ValidationError, RecursionError):  # not JSON, not UTF-8, nested past Python's limit
         return 400, {"ok": False, "error": "not a Jira webhook payload"}
     if event.webhook_event == ISSUE_UPDATED and event.issue is None:
         return 400, {"ok": False, "error": "jira:issue_updated without an issue"}

@@ -7,6 +7,8 @@ Redis calls, which have short timeouts; the store runs in a worker thread so the
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import re
 import time
@@ -15,6 +17,7 @@ from typing import Any
 
 import redis
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers import flow, mentions
@@ -77,12 +80,15 @@ def register(app: AsyncApp, deps: Deps) -> None:
         lang = deps.default_lang or await lang_of(client, str(body.get("user_id", "")))
         view = flow.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")),
                               lang=lang)
-        await client.views_open(trigger_id=body["trigger_id"], view=view)
+        await _open(client, body, view)
 
-    async def on_submit(ack: AsyncAck, body: dict[str, Any]) -> None:
+    async def on_submit(ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest) -> None:
         user = str(body.get("user", {}).get("id", ""))
+        raw = request.raw_body or json.dumps(body, sort_keys=True)  # Socket Mode has no raw body
+        digest = hashlib.sha256(raw.encode()).hexdigest()
         try:
-            errors = await asyncio.to_thread(flow.submit, deps, user=user, view=body.get("view") or {})
+            errors = await asyncio.to_thread(flow.submit_once, deps, digest=digest, user=user,
+                                             view=body.get("view") or {})
         except STORE_DOWN:
             log.exception("store unavailable on modal submit")
             errors = {"ticket": say("unavailable", deps.default_lang or "en")}
@@ -94,6 +100,9 @@ def register(app: AsyncApp, deps: Deps) -> None:
     async def on_message(body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext) -> None:
         thread_ts, ts = event.get("thread_ts"), event.get("ts")
         if event.get("subtype") not in PERSON_SUBTYPES or event.get("bot_id") or not event.get("user"):
+            return
+        if not isinstance(ts, str) or not ts:  # a message without its own timestamp is no one's reply
+            log.warning("ignored a message event without a ts")
             return
         if thread_ts and thread_ts != ts:
             in_session = await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")),
@@ -109,7 +118,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
                      bot_user_id=context.bot_user_id)
 
     async def on_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
-        if event.get("bot_id") or not event.get("user"):
+        if event.get("bot_id") or not event.get("user") or not isinstance(event.get("ts"), str):
             return
         await _guard(mentions.mention, deps, channel=str(event.get("channel", "")), user=str(event["user"]),
                      text=str(event.get("text") or ""), ts=str(event.get("ts")), thread_ts=event.get("thread_ts"),
@@ -120,7 +129,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
         view = mentions.start_view(deps, value=_action_value(body), clicked_in=str(clicked_in or ""))
         if view is not None:
-            await client.views_open(trigger_id=body["trigger_id"], view=view)
+            await _open(client, body, view)
 
     def button(action: Callable[..., None]) -> Callable[[AsyncAck, dict[str, Any]], Awaitable[None]]:
         async def listener(ack: AsyncAck, body: dict[str, Any]) -> None:
@@ -142,7 +151,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
         session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
         view = await _guard(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
         if view is not None:
-            await client.views_open(trigger_id=body["trigger_id"], view=view)
+            await _open(client, body, view)
 
     app.command("/post-mortem")(on_command)
     app.view(CALLBACK_ID)(on_submit)
@@ -174,6 +183,15 @@ async def _guard(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     except STORE_DOWN:
         log.exception("store unavailable in %s", getattr(fn, "__name__", fn))
         return None
+
+
+async def _open(client: AsyncWebClient, body: dict[str, Any], view: dict[str, Any]) -> None:
+    """Open a modal with the request's trigger_id; a payload without one (never Slack's) opens nothing."""
+    trigger_id = body.get("trigger_id")
+    if not isinstance(trigger_id, str) or not trigger_id:
+        log.warning("a request without a trigger_id; no modal opened")
+        return
+    await client.views_open(trigger_id=trigger_id, view=view)
 
 
 def _action_value(body: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from handlers import flow
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.claims import event_claim, offer_thread_claim, offer_ticket_claim
-from postmortem.model import TICKET_RE, Lang
+from postmortem.model import Lang, is_ticket
 from postmortem.session import Session
 from postmortem.triggers import classify, jira_keys, language_of
 
@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 OFFER_ONCE_SECONDS = 30 * 24 * 3600
 #: Keys named in a thread are remembered this long for a later mention in it.
 SEEN_KEYS_SECONDS = 7 * 24 * 3600
+#: Keys read from one message (the rest are ignored): an offer names one key, and a message naming thousands
+#: must not cost thousands of Redis writes or claims (README says this number).
+MAX_KEYS_PER_MESSAGE = 5
 #: Channel kinds where the bot offers unasked (it only receives messages of channels it is a member of).
 OFFER_CHANNEL_TYPES = frozenset({"channel", "group"})
 
@@ -89,7 +92,7 @@ def mention(deps: Deps, *, channel: str, user: str, text: str, ts: str, thread_t
     if classify(text, mentioned=True) != "request":
         deps.enqueue_offer("mention_help", channel, user, thread_ts, lang)
         return
-    named = jira_keys(text)
+    named = jira_keys(text)[:MAX_KEYS_PER_MESSAGE]
     ticket = _one(named or _seen_keys(deps, channel, root))  # the message's own keys win over the thread's
     deps.enqueue_offer("start_reply", channel, root, ticket, lang)
 
@@ -100,7 +103,7 @@ def message(deps: Deps, *, channel: str, channel_type: str, user: str, text: str
     if thread_ts and thread_ts != ts and deps.store.find_by_thread(channel, thread_ts) is not None:
         return
     root = thread_ts or ts
-    named = jira_keys(text)
+    named = jira_keys(text)[:MAX_KEYS_PER_MESSAGE]
     _remember_keys(deps, channel, root, named)
     if bot_user_id and f"<@{bot_user_id}>" in text:
         return  # addressed to the bot: the app_mention listener answers it
@@ -108,13 +111,14 @@ def message(deps: Deps, *, channel: str, channel_type: str, user: str, text: str
         return
     if channel_type not in OFFER_CHANNEL_TYPES or classify(text, mentioned=False) != "announcement":
         return
-    tickets = named or _seen_keys(deps, channel, root)
+    tickets = named or _seen_keys(deps, channel, root)[:MAX_KEYS_PER_MESSAGE]
     if any(session_for_ticket(deps, t) is not None for t in tickets):
         return
-    if not claim_offer(deps, tickets=tickets, thread=f"{channel}:{root}"):
+    offered = _one(tickets)  # only the key the offer names is claimed: others stay free for their own offer
+    if not claim_offer(deps, tickets=[offered] if offered else [], thread=f"{channel}:{root}"):
         return
     reply_in = thread_ts if thread_ts and thread_ts != ts else None
-    deps.enqueue_offer("offer_ephemeral", channel, user, reply_in, _one(tickets), _lang(deps, text))
+    deps.enqueue_offer("offer_ephemeral", channel, user, reply_in, offered, _lang(deps, text))
 
 
 class StartValue(BaseModel):
@@ -129,7 +133,7 @@ class StartValue(BaseModel):
     @field_validator("ticket")
     @classmethod
     def _key(cls, value: str | None) -> str | None:
-        return value if value and TICKET_RE.match(value) else None
+        return value if is_ticket(value) else None
 
 
 def start_view(deps: Deps, *, value: str, clicked_in: str) -> dict[str, Any] | None:

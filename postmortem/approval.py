@@ -50,9 +50,12 @@ class Reply:
     value: str | None = None
 
 
-# Slack markup: leading mentions (`<@U123>`, `<!here>`, or a typed `@bot`), links `<url|label>`.
-_LEADING_MENTIONS = re.compile(r"^\s*(?:(?:<[@!][^>]*>|@[^\s:,]+)[\s,:]*)+")
-_LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|[^>]*)?>")
+# Slack markup: leading mentions (`<@U123>`, `<!here>`, or a typed `@bot`), links `<url|label>`. No part
+# may run over a `<` (Slack escapes it inside markup): else each unclosed `<http:` rescans the rest of the
+# message, quadratic time (25 s on a 40,000-character reply).
+_LEADING_MENTIONS = re.compile(r"^\s*(?:(?:<[@!][^<>]*>|@[^\s:,]+)[\s,:]*)+")
+_LINK = re.compile(r"<((?:https?|mailto):[^|<>]+)(?:\|[^<>]*)?>")
+_MENTION_PARTS = re.compile(r"<[@!]([^<>|]*)(?:\|[^<>]*)?>|@([^\s:,]+)")
 _FIELD_ANSWER = re.compile(r"^\s*[`*]?([A-Za-z_]+)[`*]?\s*[:：]\s*(.*)$", re.DOTALL)
 _SHORTCODE = re.compile(r":[a-z0-9_+'-]+:")
 _SEPARATORS = re.compile(r"[,、.。!]+")
@@ -133,7 +136,7 @@ def _addressed_to_someone_else(text: str, bot_user_id: str | None) -> bool:
     leading = _LEADING_MENTIONS.match(text)
     if not leading:
         return False
-    mentions = re.findall(r"<[@!]([^>|]*)(?:\|[^>]*)?>|@([^\s:,]+)", leading.group(0))
+    mentions = _MENTION_PARTS.findall(leading.group(0))
     return any(slack_id != bot_user_id or typed for slack_id, typed in mentions)
 
 

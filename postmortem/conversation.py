@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from postmortem.errors import plain_reason
 from postmortem.field_table import REGISTRY
 from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_inputs, check_scope, check_value
-from postmortem.model import InputError, PostMortem
+from postmortem.model import PostMortem
 from postmortem.session import S, Session, begin_render
 from postmortem.store import SessionStore
 
@@ -116,10 +117,8 @@ def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None
         ticket = str(updates.pop("ticket", session.ticket))
         candidate = session.with_changes(ticket=ticket, pm={**session.pm, **updates})
         model_of(candidate)
-    except InputError as exc:
-        return None, exc.message
-    except ValueError as exc:
-        return None, str(exc)
+    except ValueError as exc:  # InputError and pydantic's ValidationError: a plain sentence, never raw text
+        return None, plain_reason(exc, session.lang)
     for key, value in updates.items():
         if reason := check_value(key, value, session.lang):
             return None, reason

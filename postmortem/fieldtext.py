@@ -9,7 +9,7 @@ from typing import Any
 
 from postmortem.field_table import REGISTRY
 from postmortem.messages import say
-from postmortem.model import TEXT_FIELDS, TICKET_RE, InputError
+from postmortem.model import TEXT_FIELDS, InputError, is_ticket
 
 #: Slack's `plain_text_input` max_length: the most one modal input can hold (docs/platform-notes.md).
 MODAL_MAX_CHARS = 3_000
@@ -77,7 +77,7 @@ def ticket_from_text(text: str, *, lang: str = "en") -> str:
     raw = text.strip().strip("`<>")
     found = _BROWSE_RE.search(raw)
     key = (found.group(1) if found else raw).upper()
-    if not TICKET_RE.match(key):
+    if not is_ticket(key):
         raise InputError("ticket", message("ticket", lang, value=text.strip()[:80]))
     return key
 

@@ -132,6 +132,42 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "button_cancel": {"en": "Cancel", "ja": "キャンセル"},
     "button_retry": {"en": "Retry", "ja": "再試行"},
     "button_handoff": {"en": "Hand off to management-talk", "ja": "management-talk に引き継ぐ"},
+    # --- c-security: who may approve and publish, refusals said plainly (issue 13) ---
+    "needs_reviewer": {
+        "en": "Nothing was posted: this workspace needs a reviewer. One of the configured approvers other than <@{requester}> must approve v{version}.",
+        "ja": "投稿していません：このワークスペースではレビュアーの承認が必要です。<@{requester}> 以外の設定された承認者が v{version} を承認してください。",
+    },
+    "ticket_hidden": {
+        "en": "Jira has no issue {ticket} that you can comment on (it may not exist, or you may not have access to it). Reply in this thread with the right key.",
+        "ja": "Jira に、あなたがコメントできる {ticket} という課題がありません（存在しないか、アクセス権がない可能性があります）。正しいキーをこのスレッドに返信してください。",
+    },
+    "perm_no_email": {
+        "en": "Nothing was posted: Slack did not give the bot an e-mail address for <@{user}>, so it cannot check that they may comment on {ticket} in Jira. Press Retry once that is fixed.",
+        "ja": "投稿していません：Slack から <@{user}> のメールアドレスを取得できなかったため、Jira の {ticket} にコメントできるか確認できません。解決したら「再試行」を押してください。",
+    },
+    "perm_refused": {
+        "en": "Nothing was posted: no Jira user with the e-mail address of <@{user}> may comment on {ticket}. The approval must come from someone who can comment on this issue in Jira (with an e-mail address the bot's Jira account can see). Press Retry once that is fixed.",
+        "ja": "投稿していません：<@{user}> のメールアドレスを持つ Jira ユーザーで {ticket} にコメントできる人がいません。承認は Jira でこの課題にコメントできる人（ボットの Jira アカウントからメールアドレスが見える人）が行ってください。解決したら「再試行」を押してください。",
+    },
+    "perm_unchecked": {
+        "en": "Nothing was posted: the bot could not check in Jira that <@{user}> may comment on {ticket}. {reason} Press Retry to try again.",
+        "ja": "投稿していません：<@{user}> が {ticket} にコメントできるか Jira で確認できませんでした。{reason} 「再試行」を押してもう一度お試しください。",
+    },
+    # plain sentences for refused values (postmortem/errors.py): never pydantic's own wording
+    "invalid_missing": {"en": "{field} is required.", "ja": "{field} は必須です。"},
+    "invalid_empty": {"en": "{field} cannot be empty.", "ja": "{field} を空にはできません。"},
+    "invalid_too_long": {"en": "{field} is too long.", "ja": "{field} が長すぎます。"},
+    "invalid_choice": {"en": "{field} must be one of: {choices}.", "ja": "{field} は次のいずれかにしてください：{choices}。"},
+    "invalid_yes_no": {"en": "{field} must be yes or no.", "ja": "{field} は「はい」か「いいえ」で答えてください。"},
+    "invalid_format": {"en": "{field} is not in the expected format.", "ja": "{field} の形式が正しくありません。"},
+    "invalid_ticket": {
+        "en": "That is not a Jira issue key: write a key like PROJ-123.",
+        "ja": "Jira の課題キーではありません。PROJ-123 のようなキーを書いてください。",
+    },
+    "invalid_value": {
+        "en": "{field} has a value the bot cannot use. Check it and send it again.",
+        "ja": "{field} の値を使えません。確認してもう一度送ってください。",
+    },
     # a1-registry: the Done button of a checkboxes question (DESIGN §4 "Modal").
     "button_done": {"en": "Done", "ja": "完了"},
     # a2-hygiene: what reached Japanese threads in English (modal errors, answers, Jira failures, limits).

@@ -26,7 +26,14 @@ ValidationKind = Literal[
 ]
 
 #: Jira issue keys: a project key (letter first, then letters, digits or `_`), a dash, a number.
+#: Always test a whole value with `is_ticket` (`fullmatch`): `match` lets `$` accept a trailing newline.
 TICKET_RE = re.compile(r"^[A-Z][A-Z0-9_]{0,254}-[1-9][0-9]{0,17}$")
+
+
+def is_ticket(value: object) -> bool:
+    """Whether `value` is exactly a Jira issue key: nothing before it, nothing (not even a newline) after."""
+    return isinstance(value, str) and TICKET_RE.fullmatch(value) is not None
+
 
 #: Text fields, in the order of DESIGN §2 (from the registry; the modal and the thread prompts use it too).
 TEXT_FIELDS: tuple[str, ...] = REGISTRY.text_fields
@@ -35,10 +42,13 @@ TEXT_FIELDS: tuple[str, ...] = REGISTRY.text_fields
 class InputError(ValueError):
     """A post-mortem input that cannot be read; `field` names what is wrong (CLI exit 2)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, *, kind: str | None = None, expected: str | None = None) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        #: pydantic's error type when `message` is pydantic's wording (postmortem/errors.py says it plainly).
+        self.kind = kind
+        self.expected = expected
 
 
 class ActionItem(BaseModel):
@@ -95,7 +105,7 @@ class PostMortem(BaseModel):
     def _ticket_key(cls, value: Any) -> Any:
         if isinstance(value, str):
             value = value.strip().upper()
-            if not TICKET_RE.match(value):
+            if not is_ticket(value):
                 raise ValueError("not a Jira issue key (expected a key like PROJ-123)")
         return value
 
@@ -173,12 +183,13 @@ def input_error(exc: ValidationError) -> InputError:
     """The first pydantic error, said in words with the field's dotted path."""
     err = exc.errors()[0]
     field = ".".join(str(p) for p in err["loc"]) or "file"
+    kind, expected = str(err["type"]), (err.get("ctx") or {}).get("expected")
     if err["type"] == "extra_forbidden":
-        return InputError(field, "unknown field (see DESIGN §2 for the field names)")
+        return InputError(field, "unknown field (see DESIGN §2 for the field names)", kind=kind)
     if err["type"] == "missing":
-        return InputError(field, "required field is missing")
+        return InputError(field, "required field is missing", kind=kind)
     message = str(err["msg"]).removeprefix("Value error, ")
-    return InputError(field, message)
+    return InputError(field, message, kind=kind, expected=None if expected is None else str(expected))
 
 
 def load_postmortem(path: str | Path) -> PostMortem:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from postmortem.model import Lang
+from postmortem.model import TICKET_RE, Lang
 
 
 class State(StrEnum):
@@ -84,7 +84,7 @@ class Session(BaseModel):
 
     id: str = Field(default_factory=new_session_id, pattern=SESSION_ID_RE.pattern)
     state: State = S.collecting
-    ticket: str
+    ticket: str = Field(pattern=TICKET_RE.pattern)  # names Jira URLs and file names: a whole key or nothing
     requester: str = Field(min_length=1)
     channel: str = Field(min_length=1)
     thread_ts: str | None = None
@@ -189,6 +189,13 @@ def _approved_draft_shown(session: Session) -> bool:
 def may_approve(session: Session, user: str, approvers: frozenset[str]) -> bool:
     """The requester, or one of the configured approvers (POSTMORTEM_APPROVERS), may approve a draft."""
     return bool(user) and (user == session.requester or user in approvers)
+
+
+def may_publish(session: Session, user: str, approvers: frozenset[str], *, reviewer: bool) -> bool:
+    """Whose approval posts: with POSTMORTEM_APPROVAL=reviewer, an approver other than the requester."""
+    if reviewer:
+        return bool(user) and user != session.requester and user in approvers
+    return may_approve(session, user, approvers)
 
 
 def revision_step(session: Session) -> Literal["rerender", "ask_target"]:

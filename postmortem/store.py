@@ -24,7 +24,7 @@ import redis
 from redis.client import Pipeline
 
 from postmortem.claims import Claims
-from postmortem.session import Draft, Session, State, begin_render, may_approve, valid_move
+from postmortem.session import Draft, Session, State, begin_render, may_publish, valid_move
 
 #: A change to a session: gets the current value, returns the new one or None to leave it alone.
 #: It may run more than once (optimistic retries), so it must not have side effects.
@@ -227,13 +227,14 @@ class SessionStore(Claims):
         return self._update(session_id, mutate, {State.rendering})
 
     def approve(
-        self, session_id: str, *, version: int, user: str, approvers: frozenset[str] = frozenset()
+        self, session_id: str, *, version: int, user: str, approvers: frozenset[str] = frozenset(),
+        reviewer: bool = False,
     ) -> Session | None:
         """drafted(vN) → posting bound to vN, once; None for another version, a second approval, or a user
-        who is neither the requester nor in `approvers`."""
+        who is neither the requester nor in `approvers` (with `reviewer`, an approver other than the requester)."""
 
         def mutate(s: Session) -> Session | None:
-            if s.version != version or not may_approve(s, user, approvers):
+            if s.version != version or not may_publish(s, user, approvers, reviewer=reviewer):
                 return None
             return s.with_changes(state=State.posting, approved_version=version, approved_by=user, error=None)
 

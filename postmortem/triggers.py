@@ -17,8 +17,9 @@ Trigger = Literal["request", "announcement"]
 
 _EN = re.IGNORECASE | re.ASCII
 
-#: Slack's markup for mentions, channels and links (`<@U123>`, `<#C1|name>`, `<https://x|label>`).
-_SLACK_MARKUP = re.compile(r"<[@#!][^>]*>")
+#: Slack's markup for mentions, channels and links (`<@U123>`, `<#C1|name>`, `<https://x|label>`); never over
+#: a `<`, so unclosed markup costs linear time, not quadratic.
+_SLACK_MARKUP = re.compile(r"<[@#!][^<>]*>")
 
 #: A request for a post-mortem, when the bot is addressed (en and ja, seed: 使用するタイミング).
 _REQUEST = re.compile(

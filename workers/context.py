@@ -31,6 +31,8 @@ class WorkerContext:
     jira: JiraGateway
     queue: Queue
     handoff_queue: Queue
+    #: POSTMORTEM_JIRA_PERMISSION_CHECK=on: who approves must be a Jira user who may comment (workers/permissions.py).
+    permission_check: bool = False
 
 
 _installed: list[WorkerContext] = []

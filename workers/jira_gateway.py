@@ -87,6 +87,25 @@ class JiraGateway:
         email = user.get("emailAddress")
         return str(email) if email else None
 
+    def may_comment(self, ticket: str, email: str) -> bool:
+        """Whether a Jira user with exactly this e-mail may comment on the issue (user/permission/search).
+        A missing issue and one the user cannot see give the same False; a hidden e-mail matches no one."""
+        try:
+            found: Any = self._call("GET", "rest/api/3/user/permission/search",
+                                    params={"permissions": "ADD_COMMENTS", "issueKey": ticket, "query": email,
+                                            "maxResults": 50})
+        except JiraError as exc:
+            if exc.status == 404:
+                return False
+            if exc.status == 403:
+                raise JiraError("The bot's Jira account may not browse users (needed to check who may comment).",
+                                status=403) from None
+            raise
+        wanted = email.strip().lower()
+        return isinstance(found, list) and any(
+            isinstance(u, dict) and str(u.get("emailAddress") or "").strip().lower() == wanted
+            and u.get("active", True) is not False for u in found)
+
     def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
         """Our comment for (session, version) if one exists: newest first, read through its properties."""
         page = self._call("GET", f"rest/api/3/issue/{ticket}/comment",

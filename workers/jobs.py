@@ -35,6 +35,7 @@ from renderers.adf import render_adf
 from renderers.jira import CommentTooLong, jira_request
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
+from workers import permissions
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 
@@ -93,7 +94,8 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
     if session.pending_field == "ticket" or ctx.store.claimed(checked):
         return True
     try:
-        exists = ctx.jira.issue_exists(session.ticket)
+        exists = ctx.jira.issue_exists(session.ticket) and permissions.may_comment(ctx, session.requester,
+                                                                                 session.ticket)
     except JiraError as exc:  # Jira down now: go on; the post will say so and offer Retry
         log.warning("could not check %s in Jira: %s", session.ticket, exc)
         return True
@@ -103,7 +105,8 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
     asked = ctx.store.update(session.id, lambda s: s.with_changes(pending_field="ticket"),
                              expect_states={S.collecting, S.scope_check})
     if asked is not None:
-        _say(ctx, asked, prompts.notice("ticket_not_found", asked.lang, ticket=asked.ticket))
+        missing = "ticket_hidden" if ctx.permission_check else "ticket_not_found"  # one answer: no key oracle
+        _say(ctx, asked, prompts.notice(missing, asked.lang, ticket=asked.ticket))
     return False
 
 
@@ -209,6 +212,8 @@ def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
 
 
 def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int, token: str) -> None:
+    if not permissions.approver_may_post(ctx, session):  # a refusal is told in the thread; nothing posted
+        return
     body = ctx.store.approved_body(session)
     if body is None:
         _fail(ctx, session, say("post_body_mismatch", session.lang))

@@ -10,11 +10,16 @@ import logging
 from typing import Any
 
 from postmortem.messages import lang_of_locale
-from postmortem.model import TICKET_RE, Lang
+from postmortem.model import Lang, is_ticket
 from renderers import offers
 from workers.context import WorkerContext, current
 
 log = logging.getLogger(__name__)
+
+
+def offer_claim(ticket: str) -> str:
+    """The claim handlers take when they enqueue an offer of `ticket` (handlers/mentions.claim_offer)."""
+    return f"offer:ticket:{ticket}"
 
 
 def _lang(value: Any) -> Lang | None:
@@ -22,7 +27,7 @@ def _lang(value: Any) -> Lang | None:
 
 
 def _ticket(value: Any) -> str | None:
-    return value if isinstance(value, str) and TICKET_RE.match(value) else None
+    return value if is_ticket(value) else None
 
 
 def start_reply(channel: str, thread_ts: str, ticket: str | None, lang: str) -> None:
@@ -53,10 +58,12 @@ def offer_assignee(ticket: str, account_id: str, email: str | None, lang: str | 
     address = email or ctx.jira.user_email(account_id)
     if not address:
         log.info("no e-mail for the assignee of %s (hidden by privacy settings?); no offer sent", key)
+        ctx.store.release_claim(offer_claim(key))  # no offer was sent: a later one may be
         return
     user = ctx.slack.lookup_user_by_email(address)
     if user is None:
         log.info("the assignee of %s has no Slack account with their Jira e-mail; no offer sent", key)
+        ctx.store.release_claim(offer_claim(key))
         return
     ctx.slack.dm(user, offers.assignee_offer(ticket=key, lang=_lang(lang) or _user_lang(ctx, user)))
 

@@ -46,6 +46,13 @@ class SlackGateway:
         locale = user_info.get("locale")
         return str(locale) if locale else None
 
+    def user_email(self, user: str) -> str | None:
+        """A member's e-mail from users.info (needs users:read.email); None when Slack shows none."""
+        response = self.client.users_info(user=user)
+        profile: dict[str, Any] = (response.get("user") or {}).get("profile") or {}
+        email = profile.get("email")
+        return str(email) if email else None
+
     def lookup_user_by_email(self, email: str) -> str | None:
         """The Slack user id of a workspace member with this e-mail (users:read.email), None when there is none."""
         try:

@@ -1,0 +1,84 @@
+"""Who may publish on Jira through the bot: a person who may comment on the issue in Jira themselves.
+
+The bot posts with its own Jira account, which can usually see more issues than any one person. So before
+a post (and when a session starts) the person's Slack e-mail (users.info, scope `users:read.email`) must be
+the e-mail of a Jira user whom `GET /rest/api/3/user/permission/search?permissions=ADD_COMMENTS` lists for
+the issue. "The issue does not exist" and "you may not see it" are one answer, so the check is no oracle
+for which keys exist. POSTMORTEM_JIRA_PERMISSION_CHECK=off skips all of this (README says what that gives up).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from slack_sdk.errors import SlackApiError
+
+from postmortem.session import Session
+from renderers import prompts
+from workers.context import WorkerContext
+from workers.jira_gateway import JiraError
+
+log = logging.getLogger(__name__)
+
+#: A successful check of (session, person, issue) is remembered this long, so a post's retries do not repeat it.
+CHECKED_SECONDS = 600
+
+
+class Refusal(Exception):
+    """A person may not publish on the issue; `key` names the catalogue message that says why."""
+
+    def __init__(self, key: str, reason: str = "") -> None:
+        super().__init__(key)
+        self.key = key
+        self.reason = reason
+
+
+def check(ctx: WorkerContext, user: str, ticket: str) -> None:
+    """Raise Refusal unless `user` (a Slack id) is a Jira user allowed to comment on `ticket`."""
+    try:
+        email = ctx.slack.user_email(user)
+    except SlackApiError as exc:
+        raise Refusal("perm_no_email") from exc
+    if not email:
+        log.warning("Slack shows no e-mail for %s: is the users:read.email scope granted?", user)
+        raise Refusal("perm_no_email")
+    try:
+        allowed = ctx.jira.may_comment(ticket, email)
+    except JiraError as exc:
+        raise Refusal("perm_unchecked", str(exc)) from exc
+    if not allowed:
+        raise Refusal("perm_refused")
+
+
+def may_comment(ctx: WorkerContext, user: str, ticket: str) -> bool:
+    """For the start of a session: False when the requester may not comment on the issue (or it does not
+    exist: the same answer). A check that could not run is not a refusal here: the post checks again."""
+    if not ctx.permission_check:
+        return True
+    try:
+        check(ctx, user, ticket)
+    except Refusal as refusal:
+        return refusal.key == "perm_unchecked"
+    return True
+
+
+def approver_may_post(ctx: WorkerContext, session: Session) -> bool:
+    """Called by the post job right before it posts: True to go on; else the session has failed with the
+    reason said in the thread (with Retry), and nothing is posted."""
+    user = session.approved_by or session.requester
+    remembered = f"may-post:{session.id}:{user}:{session.ticket}"
+    if not ctx.permission_check or ctx.store.claimed(remembered):
+        return True
+    try:
+        check(ctx, user, session.ticket)
+    except Refusal as refusal:
+        log.info("post of %s refused: %s may not comment on %s (%s)", session.id, user, session.ticket, refusal.key)
+        if ctx.store.record_failed(session.id, f"permission: {refusal.key}") is not None:
+            text = prompts.notice(refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason)
+            message = prompts.with_button(text, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
+            with contextlib.suppress(SlackApiError):
+                ctx.slack.post(session.channel, message, thread_ts=session.thread_ts)
+        return False
+    ctx.store.claim_once(remembered, CHECKED_SECONDS)
+    return True
