@@ -32,6 +32,9 @@ class Deps:
     jira_webhook_secret: SecretStr | None = None
     #: The connection of the store, for the small indexes of handlers/mentions.py (ticket → session, keys seen).
     redis: redis.Redis | None = None
+    #: POSTMORTEM_JIRA_ISSUE_TYPES (names or ids) and POSTMORTEM_OFFER_FALLBACK_CHANNEL: the Jira offer (f-home).
+    jira_issue_types: frozenset[str] = frozenset({"Bug", "バグ"})
+    offer_fallback_channel: str | None = None
 
     def enqueue(self, job: str, *args: Any, **options: Any) -> Job:
         """Put `workers.jobs.<job>` on the bot's queue with JSON arguments."""

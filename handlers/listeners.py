@@ -14,10 +14,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis
-from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext, AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from handlers import flow, mentions
+from handlers import flow, home, mentions
 from handlers.deps import Deps
 from postmortem.messages import lang_of_locale, say
 from postmortem.store import StoreConflictError
@@ -56,11 +56,13 @@ def register(app: AsyncApp, deps: Deps) -> None:
         locales[user] = (lang, time.monotonic() + LOCALE_TTL_SECONDS)
         return lang
 
-    async def on_command(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+    async def on_command(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond) -> None:
         await ack()
         # The modal opens after the ack is sent (process_before_response runs the listener first): a task,
         # not a Bolt lazy listener, which would deep-copy the request and start a new HTTP session.
-        task = asyncio.create_task(open_modal(body, client))
+        which = home.subcommand(body.get("text"))  # `help` / `list` open nothing (handlers/home.py)
+        task = asyncio.create_task(home.answer(deps, which, body, client, respond, lang_of) if which
+                                   else open_modal(body, client))
         background.add(task)
         task.add_done_callback(_finished(background))
 
@@ -138,6 +140,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
     app.action(ACTION_CANCEL)(button(flow.cancel))
     app.action(ACTION_RETRY)(button(flow.retry))
     app.action(ACTION_HANDOFF)(button(flow.handoff))
+    home.register(app, deps)
 
 
 def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], None]:

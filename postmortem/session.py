@@ -204,3 +204,12 @@ def begin_render(session: Session) -> Session | None:
     if not allowed(session.state, S.rendering):
         return None
     return session.with_changes(state=S.rendering, version=session.version + 1, error=None)
+
+
+#: States in which a session can still be cancelled (an approved post is never cancelled mid-flight).
+CANCELLABLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.rendering, S.drafted, S.failed})
+
+
+def editable(session: Session) -> bool:
+    """Whether the Edit modal may reopen: a shown, unapproved draft, or a failed render."""
+    return session.approved_version is None and session.state in (S.drafted, S.failed)
