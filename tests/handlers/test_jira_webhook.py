@@ -70,12 +70,12 @@ def test_a_bug_resolved_offers_to_its_assignee(deps: Deps, queue: FakeQueue) -> 
     status, answer = deliver(deps, jira_event())
     assert (status, answer) == (202, {"ok": True, "offered": "PROJ-1"})
     assert [(c.name, c.args) for c in queue.calls] == [
-        ("workers.offers.offer_assignee", ("PROJ-1", "acc-1", "dev@example.com", None))]
+        ("workers.offers.offer_assignee", ("PROJ-1", "acc-1", "dev@example.com", None, "Dev", None))]
 
 
 def test_a_missing_email_is_left_to_the_worker_to_look_up(deps: Deps, queue: FakeQueue) -> None:
     assert deliver(replace(deps, default_lang="ja"), jira_event(email=None))[0] == 202
-    assert queue.calls[0].args == ("PROJ-1", "acc-1", None, "ja")
+    assert queue.calls[0].args == ("PROJ-1", "acc-1", None, "ja", "Dev", None)
 
 
 def test_a_resolution_set_counts_as_resolved(deps: Deps, queue: FakeQueue) -> None:
