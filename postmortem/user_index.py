@@ -42,6 +42,8 @@ class UserIndex:
     def __init__(self, redis_conn: redis.Redis, *, prefix: str, ttl_seconds: int, load: Load,
                  clock: Callable[[], float] = time.time) -> None:
         self._r, self._prefix, self._ttl, self._load, self._clock = redis_conn, prefix, ttl_seconds, load, clock
+        #: The coalescing window of Home publishes (tests shorten it).
+        self.coalesce_seconds = HOME_COALESCE_SECONDS
 
     def user_key(self, user: str) -> str:
         return f"{self._prefix}user:{user}"
@@ -74,9 +76,9 @@ class UserIndex:
         else:
             pipe.zrem(self.awaiting_key, after.id)
         if before is None or (before.state, before.version) != (after.state, after.version):
-            self.mark_due(pipe, after.requester, delay=HOME_COALESCE_SECONDS)
+            self.mark_due(pipe, after.requester, delay=self.coalesce_seconds)
             if (before is not None and before.state is S.drafted) or after.state is S.drafted:
-                self.mark_due(pipe, APPROVERS, delay=HOME_COALESCE_SECONDS)
+                self.mark_due(pipe, APPROVERS, delay=self.coalesce_seconds)
 
     def mark_due(self, pipe: redis.Redis, user: str, *, delay: float) -> None:
         """Make a Home view due in `delay` seconds, unless it is due sooner already (this is the coalescing)."""
@@ -128,11 +130,11 @@ class UserIndex:
         due = [_text(u) for u in self._r.zrangebyscore(self.due_key, "-inf", self._clock(), start=0, num=limit)]
         return [u for u in due if self._r.zrem(self.due_key, u)]
 
-    def may_publish(self, user: str, *, every: float = HOME_COALESCE_SECONDS) -> bool:
-        """Whether a Home publish for `user` may happen now (at most one per `every` seconds); when not,
+    def may_publish(self, user: str) -> bool:
+        """Whether a Home publish for `user` may happen now (at most one per coalescing window); when not,
         the user is made due again for when it may."""
         key = f"{self._prefix}home:recent:{user}"
-        if self._r.set(key, b"1", nx=True, px=max(1, int(every * 1000))):
+        if self._r.set(key, b"1", nx=True, px=max(1, int(self.coalesce_seconds * 1000))):
             return True
         wait_ms = self._r.pttl(key)
         self.mark_due(self._r, user, delay=max(wait_ms, 1) / 1000)
