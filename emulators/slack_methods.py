@@ -59,6 +59,7 @@ class SlackMethods:
     _uploads: dict[str, dict[str, Any]]
     _views: list[dict[str, Any]]
     _current_views: dict[str, dict[str, Any]]
+    _homes: dict[str, dict[str, Any]]
     _triggers: dict[str, float]
     _used_triggers: set[str]
     _users: dict[str, dict[str, Any]]
@@ -185,9 +186,13 @@ class SlackMethods:
             raise SlackApiError("invalid_arguments", problems)
         if not str(params["user_id"]).startswith(("U", "W")):
             raise SlackApiError("user_not_found")
-        stored = self._store_view("publish", view, params)
-        stored["view"]["user_id"] = params["user_id"]
-        return stored
+        # Kept apart from the modals (`views`, `current_view`), so a publish never becomes "the last view".
+        view_id = f"V{self._next():08d}"
+        stored = {**view, "id": view_id, "team_id": self.team_id, "app_id": "A0001", "bot_id": self.bot_id,
+                  "state": {"values": {}}, "private_metadata": view.get("private_metadata", ""),
+                  "callback_id": view.get("callback_id", ""), "external_id": view.get("external_id", "")}
+        self._homes[str(params["user_id"])] = stored
+        return {"view": stored}
 
     # chat ---------------------------------------------------------------------------------------
     def _message_content(self, params: Params) -> Result:

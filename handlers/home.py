@@ -12,12 +12,14 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import redis
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers.deps import Deps
+from postmortem.messages import say
 from postmortem.model import Lang
 from postmortem.session import Session
 from renderers.home import MAX_ROWS, help_message, list_message
@@ -44,7 +46,12 @@ async def answer(deps: Deps, which: str, body: dict[str, Any], client: AsyncWebC
     if which == "help":
         message = help_message(lang)
     else:
-        sessions = await asyncio.to_thread(deps.store.users.sessions, user, MAX_ROWS + 1)
+        try:
+            sessions = await asyncio.to_thread(deps.store.users.sessions, user, MAX_ROWS + 1)
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.exception("store unavailable for /post-mortem list")
+            await respond(text=say("unavailable", lang), response_type="ephemeral")
+            return
         message = list_message(user, sessions, await thread_links(client, sessions), lang)
     await respond(text=message["text"], blocks=message["blocks"], response_type="ephemeral")
 

@@ -34,6 +34,9 @@ CACHE_SECONDS = 3600.0
 #: How many of a person's sessions are read to pick the open and the posted ones shown.
 SCAN = 3 * MAX_ROWS
 
+#: Permalinks remembered at most (a long-running worker forgets them all and starts again past this).
+MAX_LINKS = 10_000
+
 
 class HomePublisher:
     """Reads a person's sessions, renders their Home view, publishes it."""
@@ -80,6 +83,8 @@ class HomePublisher:
             if session.thread_ts is None:
                 continue
             key = (session.channel, session.thread_ts)
+            if len(self._links) > MAX_LINKS:
+                self._links.clear()
             if key not in self._links:
                 try:
                     response = self.client.chat_getPermalink(channel=session.channel, message_ts=session.thread_ts)

@@ -21,6 +21,9 @@ from workers.context import WorkerContext
 
 log = logging.getLogger(__name__)
 
+#: Idle sessions looked at per sweep, oldest first (those past their expiry go first, so none is starved).
+SWEEP_LIMIT = 2000
+
 
 def reminder_claim(session_id: str) -> str:
     """The claim that marks a session as reminded (never more than one reminder per session)."""
@@ -31,7 +34,7 @@ def sweep(ctx: WorkerContext, lifetime: Lifetime, *, now: float | None = None) -
     """Remind or expire the idle sessions; returns what was done (`remind:<id>`, `expire:<id>`)."""
     now = time.time() if now is None else now
     done: list[str] = []
-    for session_id in ctx.store.users.idle_since(now - lifetime.remind_after):
+    for session_id in ctx.store.users.idle_since(now - lifetime.remind_after, limit=SWEEP_LIMIT):
         session = ctx.store.get(session_id)
         if session is None or session.is_final:
             ctx.store.users.forget_open(session_id)
