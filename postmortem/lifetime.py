@@ -36,8 +36,9 @@ class Lifetime:
 
     @property
     def remind_after(self) -> float:
-        """Idle seconds after which the requester is reminded (at once when the lead time is the whole life)."""
-        return max(0.0, self.idle_seconds - self.reminder_seconds)
+        """Idle seconds after which the requester is reminded: the lead time before expiry, but never earlier
+        than half the lifetime (a lead time as long as the life would remind at the very start)."""
+        return self.idle_seconds - min(self.reminder_seconds, self.idle_seconds / 2)
 
     @property
     def store_ttl(self) -> int:

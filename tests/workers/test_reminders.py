@@ -91,4 +91,4 @@ def test_lifetime_from_the_settings() -> None:
     life = Lifetime.of(session_days=0.0002, reminder_hours=0.002)
     assert round(life.idle_seconds, 2) == 17.28 and round(life.remind_after, 2) == 10.08
     assert Lifetime.of(session_days=14, reminder_hours=24).store_ttl == 15 * 24 * 3600
-    assert Lifetime.of(session_days=0.5, reminder_hours=24).remind_after == 0.0
+    assert Lifetime.of(session_days=0.5, reminder_hours=24).remind_after == 6 * 3600  # half the life at most
