@@ -167,7 +167,7 @@ _CATALOGUE: dict[str, dict[str, str]] = {
               "*始め方*：`/post-mortem PROJ-123`、メンション（「@postmortem-bot PROJ-123 の事後分析を書いて」）、"
               "検証済みの修正の後や Jira でバグが解決したときに表示する「事後分析を始める」ボタン。\n"
               "*下書きを探す*：`/post-mortem list` またはホームタブ。\n"
-              "*キャンセル*：下書きの下かホームタブの「キャンセル」を押すか、スレッドに `cancel` と返信してください。",
+              "*キャンセル*：下書きの下かホームタブの「キャンセル」を押すか、スレッドに「キャンセル」（`cancel`）と返信してください。",
     },
     "list_header": {"en": "*Your post-mortems* (newest first):", "ja": "*あなたの事後分析*（新しい順）："},
     "list_empty": {

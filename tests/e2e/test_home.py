@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from bot.localstack import LocalStack
-from renderers.prompts import ACTION_CANCEL
+from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from tests.e2e.conftest import E2E_REDIS_URL
 from tests.e2e.test_flow import Conversation, _fields, _ticket
 
@@ -115,6 +115,19 @@ def test_app_home_lists_own_sessions_and_its_buttons_go_through_the_threads_chec
     assert mine.ticket not in json.dumps(refreshed)
 
 
+def test_edit_from_the_home_reopens_the_prefilled_form(stack: LocalStack) -> None:
+    mine = drafted(stack, "U1")
+    before = publish_count(stack, "U1")
+    assert stack.driver().app_home_opened("U1").status_code == 200
+    view = published(stack, "U1", before)
+    opened = len(stack.slack.views)
+    session_id = button_value(view, mine.ticket, ACTION_EDIT)
+    stack.driver().block_action(ACTION_EDIT, session_id, user_id="U1", channel_id=mine.channel,
+                                container={"type": "view", "view_id": "VHOME"})
+    modal = stack.slack.wait_for(lambda s: s.views[opened]["view"] if len(s.views) > opened else None, timeout=15)
+    assert modal["callback_id"] == "postmortem" and json.loads(modal["private_metadata"])["session"] == session_id
+
+
 def test_an_approver_sees_the_drafts_awaiting_approval_in_their_own_section(stack: LocalStack) -> None:
     waiting = drafted(stack, "U2")
     before = publish_count(stack, APPROVER)
@@ -139,11 +152,15 @@ def test_a_burst_of_changes_is_few_publishes(stack: LocalStack) -> None:
     assert final["type"] == "home"
 
 
-def cancel_value(view: dict[str, Any], ticket: str) -> str:
+def button_value(view: dict[str, Any], ticket: str, action_id: str) -> str:
     blocks = view["blocks"]
     for i, block in enumerate(blocks):
         if block["type"] == "section" and ticket in block["text"]["text"]:
             for element in blocks[i + 1]["elements"]:
-                if element["action_id"] == ACTION_CANCEL:
+                if element["action_id"] == action_id:
                     return str(element["value"])
-    raise AssertionError(f"no Cancel button for {ticket}")
+    raise AssertionError(f"no {action_id} button for {ticket}")
+
+
+def cancel_value(view: dict[str, Any], ticket: str) -> str:
+    return button_value(view, ticket, ACTION_CANCEL)
