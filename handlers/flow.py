@@ -14,7 +14,7 @@ from typing import Any
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit, on_reply
 from postmortem.model import InputError, parse_postmortem
-from postmortem.session import S, Session, may_approve, revision_step
+from postmortem.session import REVISED_STATES, S, Session, editable, may_approve, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 
 log = logging.getLogger(__name__)
@@ -93,10 +93,10 @@ def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | Non
     session = _session_for(deps, session_id, user)
     if session is None:
         return None
-    if session.approved_version is not None or session.state not in (S.drafted, S.failed):
+    if not editable(session):  # also resumes a session still collecting inputs (f-home)
         _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version or 0})])
         return None
-    if revision_step(session) == "ask_target":
+    if session.state in REVISED_STATES and revision_step(session) == "ask_target":
         asked = deps.store.update(session.id, lambda s: s.with_changes(
             awaiting_revision_target=True, revision_requests=s.revision_requests + 1))
         if asked is not None:

@@ -15,7 +15,7 @@ from postmortem.approval import Kind, classify_reply
 from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_field, check_inputs, check_scope
 from postmortem.model import InputError, PostMortem
-from postmortem.session import S, Session, begin_render, may_approve, revision_step
+from postmortem.session import REVISED_STATES, S, Session, begin_render, editable, may_approve, revision_step
 from postmortem.store import SessionStore
 
 EffectKind = Literal["advance", "render", "approve", "post", "say", "missing_list", "ephemeral"]
@@ -234,12 +234,13 @@ def _ask_target(session: Session) -> Outcome:
 
 def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     """The Edit modal was submitted: replace the inputs, count a revision, re-render or ask again."""
-    if session.approved_version is not None or session.state not in (S.drafted, S.failed):
+    if not editable(session):
         return Outcome(None, (_say("frozen", version=session.approved_version or session.version),))
     ticket = str(fields.pop("ticket", session.ticket))
     lang = fields.pop("lang", None) or session.lang
+    revised = int(session.state in REVISED_STATES)  # resuming a session still collecting is no revision
     edited = session.with_changes(ticket=ticket, lang=lang, pm=fields, awaiting_revision_target=False,
-                                  revision_requests=session.revision_requests + 1, pending_field=None)
+                                  revision_requests=session.revision_requests + revised, pending_field=None)
     pm = model_of(edited)
     if check_scope(pm, confirmed=edited.scope_confirmed) or check_inputs(pm):
         return Outcome(edited.with_changes(state=S.collecting, listed_missing=False), (Effect("advance"),))

@@ -203,11 +203,11 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "ja": "<@{user}> さん、{ticket} の事後分析はしばらく更新がなく、このままだと {when} に期限切れになります。"
               "続けるには「再開（編集）」を押すかここに返信してください。不要なら「キャンセル」を押してください。",
     },
-    "reminder_collecting": {
-        "en": "<@{user}>, this post-mortem of {ticket} has been idle and expires {when}. Reply here with the "
-              "answer I asked for to go on, or press Cancel if it is no longer needed.",
+    "reminder_no_edit": {
+        "en": "<@{user}>, this post-mortem of {ticket} has been idle and expires {when}. Open this thread to go "
+              "on, or press Cancel if it is no longer needed.",
         "ja": "<@{user}> さん、{ticket} の事後分析はしばらく更新がなく、{when} に期限切れになります。"
-              "続けるには質問への回答をここに返信してください。不要なら「キャンセル」を押してください。",
+              "続けるにはこのスレッドを開いてください。不要なら「キャンセル」を押してください。",
     },
     "expired": {
         "en": "This post-mortem of {ticket} expired after {days} idle. Nothing was posted. Start again with "

@@ -210,6 +210,14 @@ def begin_render(session: Session) -> Session | None:
 CANCELLABLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.rendering, S.drafted, S.failed})
 
 
+#: States the Edit (Resume) modal reopens in: a draft and a failed render are revised; a session still
+#: collecting inputs or waiting for a scope answer is resumed (its inputs replaced, the questions go on).
+EDITABLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.drafted, S.failed})
+
+#: Of those, the states in which an edit is a revision of a shown draft (it counts toward the third).
+REVISED_STATES: frozenset[State] = frozenset({S.drafted, S.failed})
+
+
 def editable(session: Session) -> bool:
-    """Whether the Edit modal may reopen: a shown, unapproved draft, or a failed render."""
-    return session.approved_version is None and session.state in (S.drafted, S.failed)
+    """Whether the Edit (Resume) modal may reopen: never after an approval (DESIGN §3)."""
+    return session.approved_version is None and session.state in EDITABLE_STATES

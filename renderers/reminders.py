@@ -37,7 +37,7 @@ def when(epoch: float) -> str:
 def reminder(session: Session, *, expires_at: float) -> Message:
     """One reminder, in the thread: Resume (Edit) where an edit is allowed, and Cancel."""
     lang = session.lang
-    key = "reminder" if editable(session) else "reminder_collecting"
+    key = "reminder" if editable(session) else "reminder_no_edit"
     text = say(key, lang, user=session.requester, ticket=escape_mrkdwn(session.ticket), when=when(expires_at))
     elements = []
     if editable(session):

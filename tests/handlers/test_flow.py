@@ -356,3 +356,13 @@ def test_a_failure_after_the_event_claim_lets_slacks_retry_through(deps: Deps, s
     with pytest.raises(redis.TimeoutError):
         reply(deps, s, "yes", event_id="EvRETRY")
     assert store.claim_once("event:EvRETRY", 60)  # released, so the retry would be handled
+
+
+def test_edit_view_resumes_a_collecting_session_even_after_revisions(deps: Deps, store: SessionStore,
+                                                                     queue: FakeQueue) -> None:
+    s = stored(store, pm={"summary": "only this so far"}, pending_field="repro", revision_requests=5)
+    view = flow.edit_view(deps, session_id=s.id, user="U1")
+    assert view is not None and json.loads(view["private_metadata"])["session"] == s.id
+    blocks = {b.get("block_id"): b for b in view["blocks"]}
+    assert blocks["summary"]["element"]["initial_value"] == "only this so far"
+    assert queue.calls == []  # no "which section?" question: resuming is not a revision

@@ -49,7 +49,7 @@ def test_open_first_then_posted_newest_first_with_links() -> None:
 
 @pytest.mark.parametrize(("state", "approved", "expected"), [
     (S.drafted, False, [ACTION_EDIT, ACTION_CANCEL]), (S.failed, False, [ACTION_EDIT, ACTION_CANCEL]),
-    (S.failed, True, [ACTION_CANCEL]), (S.collecting, False, [ACTION_CANCEL]), (S.posting, True, []),
+    (S.failed, True, [ACTION_CANCEL]), (S.collecting, False, [ACTION_EDIT, ACTION_CANCEL]), (S.posting, True, []),
     (S.posted, True, [])])
 def test_edit_and_cancel_only_where_the_state_allows(state: S, approved: bool, expected: list[str]) -> None:
     row = session(state, approved=approved)

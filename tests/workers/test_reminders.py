@@ -48,11 +48,19 @@ def test_one_reminder_then_the_expiry_notice(world: World) -> None:  # noqa: F81
     assert len(world.slack.posts) == 2
 
 
-def test_a_collecting_session_is_reminded_to_answer_with_cancel_only(world: World) -> None:  # noqa: F811
+def test_a_collecting_session_is_reminded_with_resume_and_cancel_in_its_language(world: World) -> None:  # noqa: F811
     session = new(world, lang="ja")
     assert reminders.sweep(world, LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]  # type: ignore[arg-type]
     message = world.slack.posts[-1]["message"]
-    assert actions(message) == [ACTION_CANCEL] and "質問への回答" in message["text"]
+    assert actions(message) == [ACTION_EDIT, ACTION_CANCEL] and "再開（編集）" in str(message)
+
+
+def test_a_failed_post_is_reminded_without_edit(world: World) -> None:  # noqa: F811
+    session = new(world, state=S.failed, version=1, approved_version=1, approved_by="U1", drafts=[
+        {"version": 1, "sha256": "a" * 64, "body_sha256": "b" * 64, "shown_at": 1.0}])
+    assert reminders.sweep(world, LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]  # type: ignore[arg-type]
+    message = world.slack.posts[-1]["message"]
+    assert actions(message) == [ACTION_CANCEL] and "Open this thread" in message["text"]
 
 
 def test_activity_after_the_reminder_postpones_the_expiry(world: World) -> None:  # noqa: F811
