@@ -11,6 +11,7 @@ import pytest
 import redis
 
 from bot.localstack import LocalStack
+from emulators.driver import modal_values
 from postmortem.lifetime import Lifetime
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from tests.e2e.conftest import E2E_REDIS_URL
@@ -58,6 +59,27 @@ def test_one_reminder_then_the_expiry_says_so_in_the_thread(stack: LocalStack) -
     listed = command(stack, "list", "U1")["text"]
     assert f"*{ticket}* · expired · v1" in listed
     assert stack.jira.comments(ticket) == [] and shown
+
+
+def test_resume_from_the_reminder_finishes_a_session_still_collecting(stack: LocalStack) -> None:
+    ticket = _ticket("RESUME")
+    stack.jira.add_issue(ticket)
+    chat = Conversation(stack, ticket=ticket)
+    fields = _fields("cache-eviction.en", why_symptom="a", how_found="b")
+    repro = fields.pop("repro")
+    chat.start(fields)
+    chat.wait_text("(`repro`)")
+    reminder = chat.wait_text("expires", timeout=LIFE.idle_seconds)
+    opened = len(stack.slack.views)
+    chat.click(ACTION_EDIT, message=reminder)
+    modal = stack.slack.wait_for(lambda s: s.views[opened]["view"] if len(s.views) > opened else None, timeout=15)
+    answer = chat.driver.view_submission(values=modal_values({**fields, "repro": repro, "ticket": ticket}),
+                                         view_id=modal["id"])
+    assert answer.status_code == 200 and b"errors" not in answer.content, answer.text
+    chat.wait_text("Reply `post it`")
+    chat.reply("post it")
+    chat.wait_text(f"Posted to {ticket}")
+    assert len(stack.jira.comments(ticket)) == 1
 
 
 def test_a_resolved_bug_in_a_japanese_jira_gets_the_offer(stack: LocalStack) -> None:
