@@ -79,6 +79,9 @@ def register(app: AsyncApp, deps: Deps) -> None:
         user = str(event.get("user") or "")
         if event.get("tab", "home") != "home" or not user:
             return
-        await asyncio.to_thread(deps.store.users.request_home, user)
+        try:
+            await asyncio.to_thread(deps.store.users.request_home, user)
+        except (redis.ConnectionError, redis.TimeoutError):  # the tab keeps its last view; said in the log
+            log.exception("store unavailable; the Home of %s is not refreshed", user)
 
     app.event("app_home_opened")(on_home_opened)
