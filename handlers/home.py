@@ -14,7 +14,6 @@ from typing import Any
 
 import redis
 from slack_bolt.async_app import AsyncApp
-from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -30,6 +29,8 @@ log = logging.getLogger(__name__)
 SUBCOMMANDS: dict[str, str] = {"help": "help", "list": "list", "ヘルプ": "help", "一覧": "list"}
 
 LangOf = Callable[[AsyncWebClient, str], Awaitable[str]]
+#: Bolt's `respond` (AsyncRespond): answers through the command's response_url.
+Respond = Callable[..., Awaitable[object]]
 
 
 def subcommand(text: str | None) -> str | None:
@@ -38,7 +39,7 @@ def subcommand(text: str | None) -> str | None:
     return SUBCOMMANDS.get(words[0].lower()) if len(words) == 1 else None
 
 
-async def answer(deps: Deps, which: str, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond,
+async def answer(deps: Deps, which: str, body: dict[str, Any], client: AsyncWebClient, respond: Respond,
                  lang_of: LangOf) -> None:
     """The ephemeral answer to `help` or `list`, in the caller's language; opens nothing."""
     user = str(body.get("user_id", ""))
