@@ -148,7 +148,7 @@ def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], 
     def done(task: asyncio.Task[None]) -> None:
         tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("opening the modal failed", exc_info=task.exception())
+            log.error("a command's follow-up (the modal, help or list) failed", exc_info=task.exception())
     return done
 
 

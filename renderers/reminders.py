@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from postmortem.messages import say
@@ -30,8 +31,9 @@ def duration(seconds: float, lang: Lang) -> str:
 
 
 def when(epoch: float) -> str:
-    """A moment as Slack shows it in each reader's own time zone (with a UTC fallback)."""
-    return f"<!date^{int(epoch)}^{{date_short_pretty}} {{time}}|{int(epoch)} (UNIX time)>"
+    """A moment as Slack shows it in each reader's own time zone (with a UTC fallback for other clients)."""
+    fallback = datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return f"<!date^{int(epoch)}^{{date_short_pretty}} {{time}}|{fallback}>"
 
 
 def reminder(session: Session, *, expires_at: float) -> Message:

@@ -8,6 +8,7 @@ import pytest
 
 from postmortem.lifetime import Lifetime
 from postmortem.session import S, Session
+from renderers import reminders as reminders_text
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from tests.postmortem.test_store import to_drafted
 from tests.workers.fakes import slack_error
@@ -100,3 +101,7 @@ def test_lifetime_from_the_settings() -> None:
     assert round(life.idle_seconds, 2) == 17.28 and round(life.remind_after, 2) == 10.08
     assert Lifetime.of(session_days=14, reminder_hours=24).store_ttl == 15 * 24 * 3600
     assert Lifetime.of(session_days=0.5, reminder_hours=24).remind_after == 6 * 3600  # half the life at most
+
+
+def test_the_expiry_time_shows_in_each_readers_time_zone_with_a_utc_fallback() -> None:
+    assert reminders_text.when(1_800_000_000) == "<!date^1800000000^{date_short_pretty} {time}|2027-01-15 08:00 UTC>"
