@@ -25,6 +25,7 @@ from bot.settings import Settings
 from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.listeners import register
+from postmortem.lifetime import Lifetime
 from postmortem.store import SessionStore, connect
 from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME
 
@@ -58,10 +59,15 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         signing_secret=settings.slack_signing_secret.get_secret_value(),
         process_before_response=True,
     )
-    deps = Deps(store=SessionStore(conn), queue=job_queue(conn), approvers=settings.postmortem_approvers,
+    ttl = Lifetime.of(session_days=settings.postmortem_session_days,
+                      reminder_hours=settings.postmortem_reminder_hours).store_ttl
+    deps = Deps(store=SessionStore(conn, ttl_seconds=ttl), queue=job_queue(conn),
+                approvers=settings.postmortem_approvers,
                 default_lang=settings.postmortem_lang, offers_enabled=settings.postmortem_offers == "on",
                 offer_channels=settings.postmortem_offer_channels,
-                jira_webhook_secret=settings.jira_webhook_secret, redis=conn, approval=settings.postmortem_approval)
+                jira_webhook_secret=settings.jira_webhook_secret, redis=conn, approval=settings.postmortem_approval,
+                jira_issue_types=settings.postmortem_jira_issue_types,
+                offer_fallback_channel=settings.postmortem_offer_fallback_channel)
     register(bolt, deps)
     handler = AsyncSlackRequestHandler(bolt)
     quiet_bolt_verification()

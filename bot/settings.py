@@ -142,6 +142,24 @@ class Settings(BaseSettings):
         redis_password = urlsplit(self.redis_url).password  # c-security: Redis access is control of the bot
         return found + ([redis_password] if redis_password else [])
 
+    # f-home (issue 14): session lifetime and reminder, the Jira offer's issue types and fallback channel.
+    postmortem_session_days: float = Field(default=14.0, gt=0, le=365)
+    postmortem_reminder_hours: float = Field(default=24.0, ge=0, le=365 * 24)
+    postmortem_jira_issue_types: Annotated[frozenset[str], NoDecode] = frozenset({"Bug", "バグ"})
+    postmortem_offer_fallback_channel: str | None = None
+
+    @field_validator("postmortem_jira_issue_types", mode="before")
+    @classmethod
+    def _issue_types(cls, value: object) -> object:
+        if isinstance(value, str):  # names may hold spaces ("Production Bug"): only commas separate
+            return frozenset(v.strip() for v in value.split(",") if v.strip()) or frozenset({"Bug", "バグ"})
+        return value
+
+    @field_validator("postmortem_offer_fallback_channel")
+    @classmethod
+    def _fallback_channel(cls, value: str | None) -> str | None:
+        return (value.strip() or None) if value is not None else None
+
 
 def load_settings(environ: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
     """Build Settings from `environ` (tests) or the process environment; errors become one clear line."""

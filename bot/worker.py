@@ -7,8 +7,9 @@ from rq.serializers import JSONSerializer
 
 from bot.app import handoff_queue, job_queue
 from bot.settings import Settings
+from postmortem.lifetime import Lifetime
 from postmortem.store import SessionStore, connect
-from workers import watchdog
+from workers import home, reminders, watchdog
 from workers.allowed import AllowListJob
 from workers.context import WorkerContext, install
 from workers.jira_gateway import JiraGateway
@@ -24,7 +25,8 @@ def worker_context(settings: Settings) -> WorkerContext:
     slack = SlackGateway(slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url))
     jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value(),
                        timeout=settings.jira_timeout)
-    return WorkerContext(store=SessionStore(conn), slack=slack, jira=jira, queue=job_queue(conn),
+    store = SessionStore(conn, ttl_seconds=lifetime(settings).store_ttl)
+    return WorkerContext(store=store, slack=slack, jira=jira, queue=job_queue(conn),
                          handoff_queue=handoff_queue(conn),
                          permission_check=settings.postmortem_jira_permission_check == "on")
 
@@ -40,7 +42,18 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     worker = SimpleWorker([context.queue], connection=context.queue.connection, serializer=JSONSerializer,
                           maintenance_interval=MAINTENANCE_INTERVAL_SECONDS, job_class=AllowListJob)
     stop = watchdog.start(context, interval=settings.postmortem_watchdog_seconds)
+    publisher = home.HomePublisher(context.store, context.slack.client, approvers=settings.postmortem_approvers,
+                                   default_lang=settings.postmortem_lang)
+    stops = [stop, home.start(publisher),
+             reminders.start(context, lifetime(settings), interval=settings.postmortem_watchdog_seconds)]
     try:
         worker.work(burst=burst, with_scheduler=True)
     finally:
-        stop.set()
+        for event in stops:
+            event.set()
+
+
+def lifetime(settings: Settings) -> Lifetime:
+    """POSTMORTEM_SESSION_DAYS and POSTMORTEM_REMINDER_HOURS, for the store's TTL and the reminder sweep."""
+    return Lifetime.of(session_days=settings.postmortem_session_days,
+                       reminder_hours=settings.postmortem_reminder_hours)

@@ -223,6 +223,14 @@ class SlackDriver:
             event["thread_ts"] = thread_ts
         return self.event(event, event_id=event_id, retry_num=retry_num)
 
+    def app_home_opened(self, user: str = "U1", *, tab: str = "home",
+                        event_id: str | None = None) -> requests.Response:
+        """The person opened the app's Home tab (or its Messages tab, `tab="messages"`)."""
+        ts = self.slack.next_ts()
+        event = {"type": "app_home_opened", "user": user, "channel": f"D{user[1:]}", "tab": tab,
+                 "event_ts": ts}
+        return self.event(event, event_id=event_id)
+
     def url_verification(self, challenge: str = "emulated-challenge") -> requests.Response:
         """The handshake Slack sends when the Request URL is saved."""
         payload = {"token": "legacy-verification-token", "challenge": challenge, "type": "url_verification"}

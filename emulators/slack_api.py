@@ -49,6 +49,7 @@ class SlackEmulator(SlackMethods, Emulator):
         self._uploads: dict[str, dict[str, Any]] = {}
         self._views: list[dict[str, Any]] = []
         self._current_views: dict[str, dict[str, Any]] = {}
+        self._homes: dict[str, dict[str, Any]] = {}
         self._triggers: dict[str, float] = {}
         self._used_triggers: set[str] = set()
         self._users: dict[str, dict[str, Any]] = {}
@@ -134,6 +135,12 @@ class SlackEmulator(SlackMethods, Emulator):
             if view_id is None:
                 return dict(self._views[-1]["view"]) if self._views else None
             view = self._current_views.get(view_id)
+            return dict(view) if view else None
+
+    def home_view(self, user: str) -> dict[str, Any] | None:
+        """The Home tab view last published for a user (views.publish), if any."""
+        with self._cond:
+            view = self._homes.get(user)
             return dict(view) if view else None
 
     @property

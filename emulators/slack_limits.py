@@ -79,6 +79,11 @@ def _block_problems(blocks: list[Any], pointer: str) -> list[str]:
     return problems
 
 
+def block_problems(blocks: list[Any], pointer: str) -> list[str]:
+    """Why Slack would refuse these blocks (duplicate block_ids, texts too long...), as its error messages."""
+    return _block_problems(blocks, pointer)
+
+
 def _input_problems(element: dict[str, Any], where: str) -> list[str]:
     if element.get("type") != "plain_text_input":
         return []

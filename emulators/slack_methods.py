@@ -59,6 +59,7 @@ class SlackMethods:
     _uploads: dict[str, dict[str, Any]]
     _views: list[dict[str, Any]]
     _current_views: dict[str, dict[str, Any]]
+    _homes: dict[str, dict[str, Any]]
     _triggers: dict[str, float]
     _used_triggers: set[str]
     _users: dict[str, dict[str, Any]]
@@ -68,7 +69,7 @@ class SlackMethods:
         return {
             "auth.test": self._auth_test,
             "views.open": self._views_open, "views.push": self._views_push,
-            "views.update": self._views_update,
+            "views.update": self._views_update, "views.publish": self._views_publish,
             "chat.postMessage": self._post_message, "chat.postEphemeral": self._post_ephemeral,
             "chat.update": self._chat_update, "chat.getPermalink": self._permalink,
             "users.info": self._users_info, "users.lookupByEmail": self._lookup_by_email,
@@ -168,6 +169,29 @@ class SlackMethods:
             raise SlackApiError("hash_conflict")
         _check(limits.check_view(params["view"]))
         return self._store_view("update", params["view"], params, view_id=current["id"])
+
+    def _views_publish(self, params: Params) -> Result:
+        """The App Home view of one user (`type: home`, at most 100 blocks); kept per user, each call recorded."""
+        _require(params, "user_id", "view")
+        view = params["view"]
+        if not isinstance(view, dict) or view.get("type") != "home":
+            raise SlackApiError("invalid_arguments", ["[ERROR] must be home [json-pointer:/view/type]"])
+        blocks = view.get("blocks")
+        if not isinstance(blocks, list) or len(blocks) > limits.MAX_MODAL_BLOCKS:
+            raise SlackApiError("invalid_arguments", ["[ERROR] no more than 100 items allowed "
+                                                      "[json-pointer:/view/blocks]"])
+        problems = limits.block_problems(blocks, "/view/blocks")
+        if problems:
+            raise SlackApiError("invalid_arguments", problems)
+        if not str(params["user_id"]).startswith(("U", "W")):
+            raise SlackApiError("user_not_found")
+        # Kept apart from the modals (`views`, `current_view`), so a publish never becomes "the last view".
+        view_id = f"V{self._next():08d}"
+        stored = {**view, "id": view_id, "team_id": self.team_id, "app_id": "A0001", "bot_id": self.bot_id,
+                  "state": {"values": {}}, "private_metadata": view.get("private_metadata", ""),
+                  "callback_id": view.get("callback_id", ""), "external_id": view.get("external_id", "")}
+        self._homes[str(params["user_id"])] = stored
+        return {"view": stored}
 
     # chat ---------------------------------------------------------------------------------------
     def _message_content(self, params: Params) -> Result:

@@ -34,6 +34,9 @@ class Deps:
     redis: redis.Redis | None = None
     #: POSTMORTEM_APPROVAL: `reviewer` means an approver other than the requester must approve.
     approval: str = "requester"
+    #: POSTMORTEM_JIRA_ISSUE_TYPES (names or ids) and POSTMORTEM_OFFER_FALLBACK_CHANNEL: the Jira offer (f-home).
+    jira_issue_types: frozenset[str] = frozenset({"Bug", "バグ"})
+    offer_fallback_channel: str | None = None
 
     def enqueue(self, job: str, *args: Any, **options: Any) -> Job:
         """Put `workers.jobs.<job>` on the bot's queue with JSON arguments."""

@@ -18,7 +18,7 @@ from postmortem.errors import plain_reason
 from postmortem.messages import say
 from postmortem.model import InputError, Lang, parse_postmortem
 from postmortem.replies import on_choice, on_reply
-from postmortem.session import S, Session, may_approve, may_publish, revision_step
+from postmortem.session import REVISED_STATES, S, Session, editable, may_approve, may_publish, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 from renderers.prompts import answer_of_action
 
@@ -127,10 +127,10 @@ def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | Non
     session = _session_for(deps, session_id, user)
     if session is None:
         return None
-    if session.approved_version is not None or session.state not in (S.drafted, S.failed):
+    if not editable(session):  # also resumes a session still collecting inputs (f-home)
         _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version or 0})])
         return None
-    if revision_step(session) == "ask_target":
+    if session.state in REVISED_STATES and revision_step(session) == "ask_target":
         asked = deps.store.update(session.id, lambda s: s.with_changes(
             awaiting_revision_target=True, revision_requests=s.revision_requests + 1))
         if asked is not None:

@@ -34,9 +34,8 @@ DELIVERY_HEADER = "X-Atlassian-Webhook-Identifier"
 DELIVERY_DEDUP_SECONDS = 7 * 24 * 3600
 #: Issue payloads carry every field (descriptions included); anything larger is not a Jira event.
 MAX_BODY_BYTES = 5 * 1024 * 1024
-#: The event this endpoint acts on, the issue type it offers for, the status category that means resolved.
+#: The event this endpoint acts on and the status category that means resolved (issue types: Deps).
 ISSUE_UPDATED = "jira:issue_updated"
-BUG = "bug"
 DONE_CATEGORY = "done"
 
 _STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
@@ -56,6 +55,11 @@ class _Category(_Loose):
     key: str = ""
 
 
+class _IssueType(_Loose):
+    id: str = ""
+    name: str = ""
+
+
 class _Status(_Loose):
     name: str = ""
     category: _Category | None = Field(default=None, alias="statusCategory")
@@ -64,10 +68,11 @@ class _Status(_Loose):
 class _User(_Loose):
     account_id: str | None = Field(default=None, alias="accountId")
     email: str | None = Field(default=None, alias="emailAddress")
+    display_name: str | None = Field(default=None, alias="displayName")
 
 
 class _Fields(_Loose):
-    issuetype: _Named | None = None
+    issuetype: _IssueType | None = None
     status: _Status | None = None
     resolution: _Named | None = None
     assignee: _User | None = None
@@ -111,12 +116,23 @@ def signature_ok(secret: str, body: bytes, header: str | None) -> bool:
     return hmac.compare_digest(expected, given.encode("utf-8", "surrogateescape"))
 
 
-def resolved_bug(event: JiraEvent) -> str | None:
+def issue_type_counts(issue_type: _IssueType | None, configured: frozenset[str]) -> bool:
+    """POSTMORTEM_JIRA_ISSUE_TYPES: a configured id matches the type's id (stable when the type is renamed or
+    shown in another language); a configured name matches its name, ignoring case."""
+    if issue_type is None:
+        return False
+    ids = {c for c in configured if c.isdigit()}
+    names = {c.casefold() for c in configured if not c.isdigit()}
+    return (bool(issue_type.id) and issue_type.id in ids) or (bool(issue_type.name)
+                                                              and issue_type.name.casefold() in names)
+
+
+def resolved_bug(event: JiraEvent, issue_types: frozenset[str] = frozenset({"Bug", "バグ"})) -> str | None:
     """Why this event offers nothing, or None when it is a Bug's transition into a resolved status."""
     if event.webhook_event != ISSUE_UPDATED or event.issue is None:
         return "not an issue update"
     fields = event.issue.fields
-    if (fields.issuetype.name if fields.issuetype else "").lower() != BUG:
+    if not issue_type_counts(fields.issuetype, issue_types):
         return "not a Bug"
     items = event.changelog.items if event.changelog else []
     category = fields.status.category.key if fields.status and fields.status.category else ""
@@ -145,7 +161,7 @@ def receive(deps: Deps, body: bytes, *, signature: str | None, delivery: str | N
     delivery_id = (delivery or "").strip()[:200] or hashlib.sha256(body).hexdigest()
     if not deps.store.claim_once(webhook_claim(delivery_id), DELIVERY_DEDUP_SECONDS):
         return 200, {"ok": True, "ignored": "duplicate delivery"}
-    reason = resolved_bug(event) or (None if deps.offers_enabled else "offers are off")
+    reason = resolved_bug(event, deps.jira_issue_types) or (None if deps.offers_enabled else "offers are off")
     assignee = event.issue.fields.assignee if event.issue else None
     if reason is not None or event.issue is None or assignee is None or not assignee.account_id:
         return 200, {"ok": True, "ignored": reason}
@@ -154,7 +170,8 @@ def receive(deps: Deps, body: bytes, *, signature: str | None, delivery: str | N
         return 200, {"ok": True, "ignored": "a post-mortem session exists for this ticket"}
     if not claim_offer(deps, tickets=[ticket], thread=None):
         return 200, {"ok": True, "ignored": "already offered for this ticket"}
-    deps.enqueue_offer("offer_assignee", ticket, assignee.account_id, assignee.email, deps.default_lang)
+    deps.enqueue_offer("offer_assignee", ticket, assignee.account_id, assignee.email, deps.default_lang,
+                       assignee.display_name, deps.offer_fallback_channel)
     log.info("offering a post-mortem of %s to its assignee", ticket)
     return 202, {"ok": True, "offered": ticket}
 

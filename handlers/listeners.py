@@ -16,11 +16,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis
-from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext, AsyncRespond
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
-from handlers import flow, mentions
+from handlers import flow, home, mentions
 from handlers.deps import Deps
 from postmortem.messages import lang_of_locale, say
 from postmortem.store import StoreConflictError
@@ -67,11 +67,13 @@ def register(app: AsyncApp, deps: Deps) -> None:
         locales[user] = (lang, time.monotonic() + LOCALE_TTL_SECONDS)
         return lang
 
-    async def on_command(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+    async def on_command(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond) -> None:
         await ack()
         # The modal opens after the ack is sent (process_before_response runs the listener first): a task,
         # not a Bolt lazy listener, which would deep-copy the request and start a new HTTP session.
-        task = asyncio.create_task(open_modal(body, client))
+        which = home.subcommand(body.get("text"))  # `help` / `list` open nothing (handlers/home.py)
+        task = asyncio.create_task(home.answer(deps, which, body, client, respond, lang_of) if which
+                                   else open_modal(body, client))
         background.add(task)
         task.add_done_callback(_finished(background))
 
@@ -165,6 +167,7 @@ def register(app: AsyncApp, deps: Deps) -> None:
     app.action(re.compile(rf"^{ACTION_CHOOSE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_DONE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_CHECKS}:"))(on_check)
+    home.register(app, deps)
 
 
 def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], None]:
@@ -172,7 +175,7 @@ def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], 
     def done(task: asyncio.Task[None]) -> None:
         tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("opening the modal failed", exc_info=task.exception())
+            log.error("a command's follow-up (the modal, help or list) failed", exc_info=task.exception())
     return done
 
 

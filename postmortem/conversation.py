@@ -17,7 +17,7 @@ from postmortem.field_table import REGISTRY
 from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_inputs, check_scope, check_value
 from postmortem.model import PostMortem
-from postmortem.session import S, Session, begin_render
+from postmortem.session import REVISED_STATES, S, Session, begin_render, editable
 from postmortem.store import SessionStore
 
 EffectKind = Literal["advance", "render", "approve", "post", "say", "missing_list", "ephemeral"]
@@ -127,12 +127,13 @@ def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None
 
 def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     """The Edit modal was submitted: replace the inputs, count a revision, re-render or ask again."""
-    if session.approved_version is not None or session.state not in (S.drafted, S.failed):
+    if not editable(session):
         return Outcome(None, (say_effect("frozen", version=session.approved_version or session.version),))
     ticket = str(fields.pop("ticket", session.ticket))
     lang = fields.pop("lang", None) or session.lang
+    revised = int(session.state in REVISED_STATES)  # resuming a session still collecting is no revision
     edited = session.with_changes(ticket=ticket, lang=lang, pm=fields, awaiting_revision_target=False,
-                                  revision_requests=session.revision_requests + 1, pending_field=None)
+                                  revision_requests=session.revision_requests + revised, pending_field=None)
     pm = model_of(edited)
     if check_scope(pm, confirmed=edited.scope_confirmed) or check_inputs(pm):
         return Outcome(edited.with_changes(state=S.collecting, listed_missing=False), (Effect("advance"),))

@@ -218,3 +218,20 @@ def begin_render(session: Session) -> Session | None:
     if not allowed(session.state, S.rendering):
         return None
     return session.with_changes(state=S.rendering, version=session.version + 1, error=None)
+
+
+#: States in which a session can still be cancelled (an approved post is never cancelled mid-flight).
+CANCELLABLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.rendering, S.drafted, S.failed})
+
+
+#: States the Edit (Resume) modal reopens in: a draft and a failed render are revised; a session still
+#: collecting inputs or waiting for a scope answer is resumed (its inputs replaced, the questions go on).
+EDITABLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.drafted, S.failed})
+
+#: Of those, the states in which an edit is a revision of a shown draft (it counts toward the third).
+REVISED_STATES: frozenset[State] = frozenset({S.drafted, S.failed})
+
+
+def editable(session: Session) -> bool:
+    """Whether the Edit (Resume) modal may reopen: never after an approval (DESIGN §3)."""
+    return session.approved_version is None and session.state in EDITABLE_STATES

@@ -25,6 +25,7 @@ from redis.client import Pipeline
 
 from postmortem.claims import Claims
 from postmortem.session import Draft, Session, State, begin_render, may_publish, valid_move
+from postmortem.user_index import UserIndex
 
 #: A change to a session: gets the current value, returns the new one or None to leave it alone.
 #: It may run more than once (optimistic retries), so it must not have side effects.
@@ -79,6 +80,8 @@ class SessionStore(Claims):
         super().__init__(redis_conn, prefix=prefix)
         self._ttl = ttl_seconds
         self._clock = clock
+        #: Per-person, open and awaiting-approval indexes, written with every session write (f-home).
+        self.users = UserIndex(redis_conn, prefix=prefix, ttl_seconds=ttl_seconds, load=self.get, clock=clock)
 
     # keys
 
@@ -163,6 +166,7 @@ class SessionStore(Claims):
         if session.thread_ts is not None:
             self._r.set(self.thread_key(session.channel, session.thread_ts), session.id, ex=self._ttl)
         self._r.set(self.ticket_key(session.ticket), session.id, ex=self._ttl)
+        self.users.written(self._r, None, session)
         return session
 
     def update(
@@ -294,6 +298,7 @@ class SessionStore(Claims):
                     pipe.multi()
                     pipe.set(key, after.model_dump_json(), ex=self._ttl)
                     self._refresh(pipe, after)
+                    self.users.written(pipe, before, after)
                     if extra is not None:
                         extra(pipe, after)
                     pipe.execute()

@@ -62,3 +62,10 @@ def mention_help(lang: Lang) -> Message:
     """The ephemeral hint for a mention that asked for nothing the bot does."""
     text = say("start_help", lang)
     return {"text": text, "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]}
+
+
+def fallback_offer(*, ticket: str, assignee: str, lang: Lang) -> Message:
+    """POSTMORTEM_OFFER_FALLBACK_CHANNEL: the assignee has no reachable Slack user, so the channel is told,
+    naming them by their Jira display name; the Start button runs the session where it is clicked."""
+    text = say("offer_fallback", lang, ticket=escape_mrkdwn(ticket), name=escape_mrkdwn(assignee))
+    return _with_start(text, ticket=ticket, channel="", lang=lang)

@@ -9,10 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
+
 from postmortem.messages import lang_of_locale
 from postmortem.model import Lang, is_ticket
 from renderers import offers
 from workers.context import WorkerContext, current
+from workers.jira_gateway import JiraError
 
 log = logging.getLogger(__name__)
 
@@ -48,24 +51,47 @@ def offer_ephemeral(channel: str, user: str, thread_ts: str | None, ticket: str 
     current().slack.ephemeral(channel, user, message, thread_ts=thread_ts)
 
 
-def offer_assignee(ticket: str, account_id: str, email: str | None, lang: str | None) -> None:
-    """DM the assignee of a Bug Jira reports resolved; the e-mail comes from Jira when the payload hid it."""
+def offer_assignee(ticket: str, account_id: str, email: str | None, lang: str | None,
+                   display_name: str | None = None, fallback_channel: str | None = None) -> None:
+    """DM the assignee of a Bug Jira reports resolved; the e-mail comes from Jira when the payload hid it.
+    When no Slack user can be reached, POSTMORTEM_OFFER_FALLBACK_CHANNEL gets one message naming the assignee
+    by their Jira display name, or else one clear log line: never silence."""
     ctx = current()
     key = _ticket(ticket)
     if key is None or not account_id:
         log.warning("offer_assignee with an invalid ticket or account id; nothing sent")
         return
-    address = email or ctx.jira.user_email(account_id)
-    if not address:
-        log.info("no e-mail for the assignee of %s (hidden by privacy settings?); no offer sent", key)
-        ctx.store.release_claim(offer_claim(key))  # no offer was sent: a later one may be
-        return
-    user = ctx.slack.lookup_user_by_email(address)
+    try:
+        address = email or ctx.jira.user_email(account_id)
+    except JiraError as exc:
+        log.warning("could not read the e-mail of the assignee of %s from Jira: %s", key, exc)
+        address = None
+    user = ctx.slack.lookup_user_by_email(address) if address else None
     if user is None:
-        log.info("the assignee of %s has no Slack account with their Jira e-mail; no offer sent", key)
-        ctx.store.release_claim(offer_claim(key))
+        why = "their Jira e-mail matches no Slack user" if address else "Jira hides their e-mail"
+        if not _unreachable(ctx, key, name=display_name or account_id, why=why, channel=fallback_channel,
+                            lang=_lang(lang) or "en"):
+            ctx.store.release_claim(offer_claim(key))  # no offer was sent: a later one may be
         return
     ctx.slack.dm(user, offers.assignee_offer(ticket=key, lang=_lang(lang) or _user_lang(ctx, user)))
+
+
+def _unreachable(ctx: WorkerContext, key: str, *, name: str, why: str, channel: str | None, lang: Lang) -> bool:
+    """The assignee cannot be reached in Slack: one message in the fallback channel, else one log line.
+    Whether an offer was sent."""
+    if not channel:
+        log.warning("no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
+                    "POSTMORTEM_OFFER_FALLBACK_CHANNEL is not set", key, name, why)
+        return False
+    try:
+        ctx.slack.post(channel, offers.fallback_offer(ticket=key, assignee=name, lang=lang))
+    except SlackApiError as exc:
+        log.error("no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
+                  "posting in POSTMORTEM_OFFER_FALLBACK_CHANNEL %s failed: %s", key, name, why, channel,
+                  exc.response.get("error", "error"))
+        return False
+    log.info("offered the post-mortem of %s in the fallback channel (assignee %s: %s)", key, name, why)
+    return True
 
 
 def _user_lang(ctx: WorkerContext, user: str) -> Lang:

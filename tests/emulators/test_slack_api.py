@@ -215,3 +215,19 @@ def test_invalid_json_body(slack: SlackEmulator) -> None:
                            headers={"Content-Type": "application/json", "Authorization": "Bearer xoxb-test"},
                            timeout=5)
     assert answer.json() == {"ok": False, "error": "invalid_json"}
+
+
+def test_views_publish_keeps_one_home_per_user_apart_from_the_modals(slack: SlackEmulator,
+                                                                     client: WebClient) -> None:
+    home = {"type": "home", "blocks": [_section("mine")]}
+    client.views_publish(user_id="U1", view=home)
+    client.views_publish(user_id="U1", view={"type": "home", "blocks": [_section("newer")]})
+    shown = slack.home_view("U1")
+    assert shown is not None and shown["blocks"] == [_section("newer")]
+    assert slack.home_view("U2") is None and slack.views == [] and slack.current_view() is None
+    assert _error(lambda: client.views_publish(user_id="U1", view=_modal()))["error"] == "invalid_arguments"
+    too_many = {"type": "home", "blocks": [_section(str(i)) for i in range(101)]}
+    assert _error(lambda: client.views_publish(user_id="U1", view=too_many))["error"] == "invalid_arguments"
+    duplicate = {"type": "home", "blocks": [{**_section("a"), "block_id": "x"}, {**_section("b"), "block_id": "x"}]}
+    assert _error(lambda: client.views_publish(user_id="U1", view=duplicate))["error"] == "invalid_arguments"
+    assert len(slack.calls_to("views.publish")) == 5

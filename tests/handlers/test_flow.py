@@ -390,3 +390,11 @@ def test_a_strangers_click_changes_nothing(deps: Deps, store: SessionStore, queu
     after = store.get(s.id)
     assert after is not None and after.pm.get("repro_rate") is None
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
+def test_edit_view_resumes_a_collecting_session_even_after_revisions(deps: Deps, store: SessionStore,
+                                                                     queue: FakeQueue) -> None:
+    s = stored(store, pm={"summary": "only this so far"}, pending_field="repro", revision_requests=5)
+    view = flow.edit_view(deps, session_id=s.id, user="U1")
+    assert view is not None and json.loads(view["private_metadata"])["session"] == s.id
+    blocks = {b.get("block_id"): b for b in view["blocks"]}
+    assert blocks["summary"]["element"]["initial_value"] == "only this so far"
+    assert queue.calls == []  # no "which section?" question: resuming is not a revision

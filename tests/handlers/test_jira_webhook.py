@@ -70,12 +70,12 @@ def test_a_bug_resolved_offers_to_its_assignee(deps: Deps, queue: FakeQueue) -> 
     status, answer = deliver(deps, jira_event())
     assert (status, answer) == (202, {"ok": True, "offered": "PROJ-1"})
     assert [(c.name, c.args) for c in queue.calls] == [
-        ("workers.offers.offer_assignee", ("PROJ-1", "acc-1", "dev@example.com", None))]
+        ("workers.offers.offer_assignee", ("PROJ-1", "acc-1", "dev@example.com", None, "Dev", None))]
 
 
 def test_a_missing_email_is_left_to_the_worker_to_look_up(deps: Deps, queue: FakeQueue) -> None:
     assert deliver(replace(deps, default_lang="ja"), jira_event(email=None))[0] == 202
-    assert queue.calls[0].args == ("PROJ-1", "acc-1", None, "ja")
+    assert queue.calls[0].args == ("PROJ-1", "acc-1", None, "ja", "Dev", None)
 
 
 def test_a_resolution_set_counts_as_resolved(deps: Deps, queue: FakeQueue) -> None:
@@ -192,3 +192,31 @@ def test_a_store_outage_is_503_so_jira_retries(deps: Deps, queue: FakeQueue) -> 
     body = json.dumps(jira_event()).encode()
     status, _ = call(replace(deps, store=SessionStore(down), redis=down), body, {"X-Hub-Signature": sign(body)})
     assert status == 503
+
+
+# POSTMORTEM_JIRA_ISSUE_TYPES (f-home) -------------------------------------------------------------
+
+def typed(name: str, type_id: str = "") -> dict[str, Any]:
+    event = jira_event()
+    event["issue"]["fields"]["issuetype"] = {"name": name, **({"id": type_id} if type_id else {})}
+    return event
+
+
+@pytest.mark.parametrize(("configured", "name", "type_id", "offered"), [
+    (frozenset({"Bug", "バグ"}), "バグ", "10004", True),           # a Jira site in Japanese, by default
+    (frozenset({"Bug", "バグ"}), "bug", "", True),                 # names ignore case
+    (frozenset({"Bug", "バグ"}), "Defect", "10004", False),        # a renamed type is not a Bug by name...
+    (frozenset({"10004"}), "Defect", "10004", True),              # ...but its configured id still counts
+    (frozenset({"10004"}), "Bug", "10001", False),                # only the configured id when ids are given
+    (frozenset({"Production Bug"}), "production bug", "", True),
+])
+def test_the_configured_issue_types_earn_the_offer(deps: Deps, queue: FakeQueue, configured: frozenset[str],
+                                                   name: str, type_id: str, offered: bool) -> None:
+    status, answer = deliver(replace(deps, jira_issue_types=configured), typed(name, type_id))
+    assert (status == 202) is offered, answer
+    assert bool(queue.calls) is offered
+
+
+def test_the_fallback_channel_and_display_name_ride_along(deps: Deps, queue: FakeQueue) -> None:
+    assert deliver(replace(deps, offer_fallback_channel="CFALL"), jira_event())[0] == 202
+    assert queue.calls[0].args[-2:] == ("Dev", "CFALL")

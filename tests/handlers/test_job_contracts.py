@@ -11,6 +11,8 @@ from typing import NamedTuple
 
 import pytest
 
+from workers.allowed import ALLOWED_JOBS  # the worker refuses any job named outside this list
+
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,3 +65,8 @@ def test_each_enqueued_job_is_a_worker_function_taking_its_arguments(call: Call)
     rq_options = {"job_id", "job_timeout", "result_ttl", "ttl", "depends_on", "at_front", "retry", "meta"}
     signature = inspect.signature(function)
     signature.bind(*range(call.args), **{k: None for k in call.keywords if k not in rq_options})
+
+
+@pytest.mark.parametrize("call", CALLS, ids=lambda c: f"{c.where}-{c.job}")
+def test_each_enqueued_job_is_on_the_workers_allow_list(call: Call) -> None:
+    assert call.job in ALLOWED_JOBS, f"{call.where}: {call.job} would be refused by the worker"

@@ -475,3 +475,27 @@ def test_a_strangers_click_is_told_privately_and_an_old_question_changes_nothing
     assert on_choice(drafted(), "repro_rate", ["rarely"], user="U1", approvers=NOBODY) == Outcome(None)
     assert on_choice(drafted(state=S.cancelled), "repro_rate", ["every_run"], user="U1",
                      approvers=NOBODY) == Outcome(None)
+# Resume (Edit) on a session still collecting inputs (f-home) -------------------------------------
+
+
+def test_resuming_a_collecting_session_fills_the_inputs_and_renders_without_counting_a_revision() -> None:
+    waiting = session(pm=complete_pm(repro=None), pending_field="repro", listed_missing=True,
+                      revision_requests=2)
+    out = on_edit(waiting, complete_pm())
+    assert out.session is not None and out.session.state is S.rendering and out.session.version == 1
+    assert out.session.revision_requests == 2 and out.session.pending_field is None
+    assert kinds(out) == [("say", "rendering"), ("render", "")]
+
+
+def test_resuming_with_an_input_still_missing_asks_for_it_again() -> None:
+    waiting = session(pm=complete_pm(repro=None, validation=None), pending_field="repro", listed_missing=True)
+    out = on_edit(waiting, complete_pm(validation=None))
+    assert out.session is not None and out.session.state is S.collecting
+    assert kinds(out) == [("advance", "")]
+    asked = next_step(out.session)
+    assert asked.session is not None and asked.session.pending_field == "validation"
+
+
+def test_a_rendering_session_is_not_resumed() -> None:
+    out = on_edit(session(state=S.rendering, version=1), complete_pm())
+    assert out.session is None and said(out) == ["frozen"]

@@ -74,7 +74,9 @@ def test_every_key_has_the_ttl(store: SessionStore, redis_conn: redis.Redis) -> 
     store.bind_thread(s.id, "C1", "1.1")
     to_drafted(store, s.id)
     keys = [k.decode() if isinstance(k, bytes) else k for k in redis_conn.keys("pm:*")]
-    assert {k.split(":")[1] for k in keys} == {"session", "thread", "draft", "ticket"}
+    # The shared indexes (postmortem/user_index.py) are pruned by their readers and the sweep instead.
+    keys = [k for k in keys if k.split(":")[1] not in ("open", "awaiting", "home")]
+    assert {k.split(":")[1] for k in keys} == {"session", "thread", "draft", "ticket", "user"}
     for key in keys:
         assert 0 < redis_conn.ttl(key) <= TTL
     assert store.claim_once("evt", 60)

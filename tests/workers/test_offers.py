@@ -17,7 +17,7 @@ from renderers.offers import ACTION_START
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack
 from workers import context, offers
 from workers.context import WorkerContext
-from workers.jira_gateway import JiraGateway
+from workers.jira_gateway import JiraError, JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
 
 pytestmark = pytest.mark.unit
@@ -152,3 +152,43 @@ def test_gateways_find_the_assignee_and_dm_them() -> None:
     finally:
         slack.stop()
         jira.stop()
+
+
+# no reachable Slack user: the fallback channel, or one clear log line (f-home) ----------------------
+
+def test_an_unreachable_assignee_is_named_in_the_fallback_channel_once(world: World) -> None:
+    offers.offer_assignee("PROJ-1", "acc-9", None, None, "Hanako Yamada", "CFALL")
+    assert len(world.slack.posts) == 1
+    post = world.slack.posts[0]
+    assert post["channel"] == "CFALL" and "Hanako Yamada" in post["message"]["text"]
+    assert "PROJ-1" in post["message"]["text"]
+    assert start_button(post["message"]) == {"ticket": "PROJ-1", "channel": "", "lang": "en"}
+
+
+def test_no_slack_match_for_the_email_also_uses_the_fallback_in_the_configured_language(world: World) -> None:
+    offers.offer_assignee("PROJ-1", "acc-1", "nobody@example.com", "ja", "Dev", "CFALL")
+    assert "Dev" in world.slack.posts[0]["message"]["text"] and "解決済み" in world.slack.posts[0]["message"]["text"]
+
+
+def test_without_a_fallback_channel_one_clear_log_line(world: World, caplog: pytest.LogCaptureFixture) -> None:
+    offers.offer_assignee("PROJ-1", "acc-9", None, None, "Hanako Yamada", None)
+    assert world.slack.posts == []
+    lines = [r.getMessage() for r in caplog.records if "PROJ-1" in r.getMessage()]
+    assert len(lines) == 1 and "Hanako Yamada" in lines[0] and "POSTMORTEM_OFFER_FALLBACK_CHANNEL" in lines[0]
+
+
+def test_jira_failing_the_email_lookup_still_reaches_the_fallback(world: World) -> None:
+    world.jira.emails = {}
+
+    def broken(account_id: str) -> str | None:
+        raise JiraError("Jira answered 500.", status=500, retryable=True)
+
+    world.jira.user_email = broken  # type: ignore[method-assign]
+    offers.offer_assignee("PROJ-1", "acc-1", None, "en", "Dev", "CFALL")
+    assert [p["channel"] for p in world.slack.posts] == ["CFALL"]
+
+
+def test_a_refused_fallback_post_is_logged_as_an_error(world: World, caplog: pytest.LogCaptureFixture) -> None:
+    world.slack.refuse_channels["CFALL"] = "not_in_channel"
+    offers.offer_assignee("PROJ-1", "acc-9", None, None, "Dev", "CFALL")
+    assert any(r.levelname == "ERROR" and "not_in_channel" in r.getMessage() for r in caplog.records)
