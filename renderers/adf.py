@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from postmortem.model import Lang, PostMortem
-from renderers.adf_input import PARSER, decode_escapes, normalize_link, parser_source, refused, written
+from renderers.adf_input import PARSER, decode_escapes, normalize_link, parser_source, written
 from renderers.adf_nodes import Mark, Node, append_block, append_text, code_block, finish, plain_lines, same_marks
+from renderers.links import is_safe_href
 from renderers.markdown import render_markdown
 
 _MARK_ORDER = ("em", "strong", "strike")
@@ -235,7 +236,7 @@ class _Builder:
         href = data["dest_url"]
         if data["link_type"] == "Email":
             href = "mailto:" + href
-        if refused(href):
+        if not is_safe_href(href):
             self.link_kinds.append(False)
             self.rejected.append(written(data))
             self.text(self.rejected[-1][0])
@@ -273,7 +274,7 @@ class _Builder:
         self.image = []
         self.image_depth = 0
         src = data["dest_url"]
-        self.image_src = "" if refused(src, image=True) else normalize_link(src)
+        self.image_src = normalize_link(src) if is_safe_href(src) else ""
 
     def close_image(self) -> None:
         if self.image_depth:

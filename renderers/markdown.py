@@ -13,6 +13,7 @@ from postmortem.model import Lang, PostMortem
 from postmortem.refs import find_fix_refs
 from postmortem.sections import ACTION_ITEMS_NONE, LABELS, SECTIONS, WHY_MISSED_LABELS
 from renderers.adf_input import PARSER
+from renderers.usertext import faithful
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -173,8 +174,10 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(contained=contained, fix_refs=fix_refs, code_span=code_span, labelled=labelled,
-                       indent_continuation=indent_continuation, inline=inline, ending=ending)
+    # User text is read by the text rule (renderers/usertext.py) wherever the templates place it.
+    env.filters.update(contained=lambda text: faithful(contained(text)), fix_refs=fix_refs, code_span=code_span,
+                       labelled=labelled, indent_continuation=indent_continuation,
+                       inline=lambda text: faithful(inline(text)), ending=ending)
     env.globals.update(LABELS=LABELS, WHY_MISSED_LABELS=WHY_MISSED_LABELS,
                        ACTION_ITEMS_NONE=ACTION_ITEMS_NONE)
     return env
