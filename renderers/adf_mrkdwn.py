@@ -18,7 +18,10 @@ from typing import Any
 from renderers.mrkdwn import escape_mrkdwn
 
 WORD_JOINER = "\u2060"
+#: Put between a format's marker and a letter next to it, so Slack sees the word boundary it needs.
+ZERO_WIDTH_SPACE = "\u200b"
 _MARKER_RUN_RE = re.compile(r"[*_~`]+")
+_FORMAT_MARKS = frozenset("*_~`")
 #: How each ADF mark is written in mrkdwn, innermost first.
 _WRAP = (("code", "`"), ("strike", "~"), ("em", "_"), ("strong", "*"))
 
@@ -43,17 +46,20 @@ class Span:
             return self.text
         lead = self.text[: len(self.text) - len(self.text.lstrip(" "))]
         trail = self.text[len(self.text.rstrip(" ")):]
-        body = escape_mrkdwn(core) if "code" in self.marks else protect(core)
+        code = "code" in self.marks and "`" not in core  # Slack's inline code cannot hold a backtick
+        body = escape_mrkdwn(core) if code else protect(core)
         if self.href:
             target = escape_mrkdwn(self.href).replace("|", "%7C")
             body = f"<{target}>" if core == self.href and "code" not in self.marks else f"<{target}|{body}>"
         for mark, char in _WRAP:
-            if mark in self.marks:
+            if mark in self.marks and (code or mark != "code"):
                 body = f"{char}{body}{char}"
         return f"{lead}{body}{trail}"
 
 
 Line = list[Span]
+#: A code block's opening or closing line.
+FENCE = Span("```", verbatim=True)
 
 
 def protect(text: str) -> str:
@@ -71,7 +77,13 @@ def protect(text: str) -> str:
 
 
 def line_mrkdwn(line: Line) -> str:
-    return "".join(span.mrkdwn() for span in line)
+    """The line as mrkdwn; a format that touches a letter of the next or previous span gets a boundary."""
+    parts = [span.mrkdwn() for span in line]
+    for i in range(1, len(parts)):
+        before, after = parts[i - 1], parts[i]
+        if before[-1:].isalnum() and after[:1] in _FORMAT_MARKS or before[-1:] in _FORMAT_MARKS and after[:1].isalnum():
+            parts[i] = ZERO_WIDTH_SPACE + after
+    return "".join(parts)
 
 
 def line_text(line: Line) -> str:
@@ -95,7 +107,7 @@ def _block(node: dict[str, Any], indent: str) -> list[tuple[Line, bool]]:
         return [(line, False) for line in _inline(node.get("content", []), strong)]
     if kind == "codeBlock":
         text = "".join(child.get("text", "") for child in node.get("content", []))
-        fence = ([Span("```", verbatim=True)], True)
+        fence = ([FENCE], True)
         return [fence, *(([Span(t, verbatim=True)], True) for t in text.split("\n")), fence]
     if kind in ("bulletList", "orderedList"):
         start = int(node.get("attrs", {}).get("order", 1))

@@ -175,9 +175,9 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     # User text is read by the text rule (renderers/usertext.py) wherever the templates place it.
-    env.filters.update(contained=lambda text: faithful(contained(text)), fix_refs=fix_refs, code_span=code_span,
+    env.filters.update(contained=lambda text: contained(faithful(text)), fix_refs=fix_refs, code_span=code_span,
                        labelled=labelled, indent_continuation=indent_continuation,
-                       inline=lambda text: faithful(inline(text)), ending=ending)
+                       inline=lambda text: inline(faithful(text)), ending=ending)
     env.globals.update(LABELS=LABELS, WHY_MISSED_LABELS=WHY_MISSED_LABELS,
                        ACTION_ITEMS_NONE=ACTION_ITEMS_NONE)
     return env

@@ -13,7 +13,7 @@ from typing import Any
 
 from postmortem.model import Lang, PostMortem
 from renderers.adf import markdown_to_adf
-from renderers.adf_mrkdwn import Line, Span, adf_lines, line_mrkdwn, line_text
+from renderers.adf_mrkdwn import FENCE, Line, Span, adf_lines, line_mrkdwn, line_text
 from renderers.markdown import section_bodies, title
 from renderers.mrkdwn import escape_mrkdwn
 
@@ -48,7 +48,7 @@ def _line_parts(line: Line, limit: int) -> list[Line]:
     size = 0
     for span in line:
         while True:
-            width = len(span.mrkdwn())
+            width = len(span.mrkdwn()) + 1  # a zero-width space may join it to the span before
             if size + width <= limit:
                 parts[-1].append(span)
                 size += width
@@ -57,7 +57,7 @@ def _line_parts(line: Line, limit: int) -> list[Line]:
                 parts.append([])
                 size = 0
                 continue
-            cut = _longest_prefix(span, limit - size)
+            cut = _longest_prefix(span, limit - size - 1)
             if cut == 0:  # not even one character fits after what the part holds: start a new part
                 parts.append([])
                 size = 0
@@ -71,8 +71,8 @@ def _line_parts(line: Line, limit: int) -> list[Line]:
 
 def _longest_prefix(span: Span, limit: int) -> int:
     """How many characters of the span fit in `limit` once written, ending at a space when one is near."""
-    low, high = 0, len(span.text)
-    while low < high:  # the largest n whose mrkdwn fits (binary search: each probe writes at most `limit`)
+    low, high = 0, min(len(span.text), limit)  # each character writes at least one
+    while low < high:  # the largest n whose mrkdwn fits (binary search)
         mid = (low + high + 1) // 2
         if len(span.cut(0, mid).mrkdwn()) <= limit:
             low = mid
@@ -91,7 +91,7 @@ def _split_body(body: str, limit: int = SECTION_TEXT_LIMIT) -> list[_Piece]:
     inside = False  # between a code block's fences
     reserve = 8  # room for closing and reopening a fence
     for line, code in adf_lines(markdown_to_adf(body)):
-        fence = code and len(line) == 1 and line[0].verbatim and line[0].text == "```"
+        fence = code and line == [FENCE]
         for part in _line_parts(line, limit - reserve):
             slack_text = line_mrkdwn(part)
             if pieces[-1].size + len(slack_text) + 1 > limit - reserve and pieces[-1].slack:

@@ -4,10 +4,11 @@ The parser (pulldown-cmark, renderers/adf_input.py) reads CommonMark, which woul
 typed in Slack: `# 3 failed` becomes a heading, `Cache::__init__` a bold "init", `MAX_SHARDS*2 ... *ptr` an
 italic run, `\\*` a lone `*`, `&amp;` an `&`. `faithful` reads the text with that parser and backslash-escapes
 exactly the markers that would misread it, until nothing is misread:
-- headings (`#` lines, `===` / `---` underlines) and rules (`***`) stay text;
+- headings (`#` lines, `===` / `---` underlines), rules (`***`) and `~~~` fences stay text;
 - emphasis counts only where its markers clearly wrap words: the opener at the start of a word (after a
-  blank, an opening bracket or the start of the line) and followed by a non-blank, the closer at the end of
-  a word and followed by a blank, punctuation or the end; `__` never (it is how Python names are written);
+  blank, an opening bracket or the start of the line) and followed by a letter or digit, the closer after a
+  letter, a digit or closing punctuation and followed by a blank, punctuation or the end; `__` never (it is
+  how Python names are written);
 - only http(s) and mailto targets become links (renderers/links.py); any other link stays text as typed;
 - a backslash or an HTML entity the person typed shows as typed (outside code, where it always does).
 Code spans, code blocks, lists and `>` quotes are read as they are. The ADF and the Slack preview are both
@@ -60,6 +61,7 @@ def _literal_spans(data: bytes) -> list[tuple[int, int]]:
     """Byte ranges shown as written whatever they hold: code, HTML and autolinks."""
     spans: list[tuple[int, int]] = []
     depth = 0
+    event: Any
     for event, span in PARSER.events_with_range(data.decode()):
         if event.__class__ is str:
             continue
@@ -91,6 +93,7 @@ def _misread(data: bytes) -> list[int]:
     """Byte offsets where a backslash keeps a marker as text: headings, rules, unclear emphasis, unsafe links."""
     inserts: list[int] = []
     text = data.decode()
+    event: Any
     for event, span in PARSER.events_with_range(text):
         start, end = span["start"], span["end"]
         if event.__class__ is str:
@@ -103,6 +106,8 @@ def _misread(data: bytes) -> list[int]:
         name = _name(tag)
         if name == "Heading":
             inserts.append(_heading_mark(data, start, end))
+        elif name == "CodeBlock" and data[_first_mark(data, start):][:1] == b"~":
+            inserts.append(_first_mark(data, start))  # `~~~` fences are no Slack convention: text
         elif name in _MARK_WIDTH:
             width = _mark_width(data, start, end, _MARK_WIDTH[name])
             if width and not _clear_emphasis(data, start, end, width):
@@ -155,7 +160,8 @@ def _clear_emphasis(data: bytes, start: int, end: int, width: int) -> bool:
         return False  # part of a longer run of the same marker (`***`, `___x___`): not clearly wrapping
     return ((not before or before.isspace() or before in _BEFORE_OPENER)
             and (not after or after.isspace() or after in _AFTER_CLOSER)
-            and bool(first) and not first.isspace() and bool(last) and not last.isspace())
+            and (first.isalnum() or first in _BEFORE_OPENER or first == "`")
+            and (last.isalnum() or last in _AFTER_CLOSER or last == "`"))
 
 
 def _char_before(data: bytes, pos: int) -> str:

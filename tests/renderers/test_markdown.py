@@ -206,8 +206,9 @@ def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
     pm = PostMortem(ticket="A-1", validation="v", validation_scope="Only\r# x86",
                     action_items=[{"what": "a\r```", "owner": "Bo"}])
     bodies = {k: b for k, _, b in section_bodies(pm)}
-    assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\r# x86"
-    assert bodies["action_items"] == "- a\r  ```\n  ```\n  (owner: Bo)"
+    # Line ends are normalised to `\n` by the text rule, and the `#` after the break stays text, not a heading.
+    assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\n\\# x86"
+    assert bodies["action_items"] == "- a\n  ```\n  ```\n  (owner: Bo)"
 
 
 @pytest.mark.timeout(10)
