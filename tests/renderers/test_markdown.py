@@ -87,7 +87,7 @@ def test_optional_sections_left_out_and_nothing_invented() -> None:
 
 
 def test_action_items_only_parts_given_and_none_sentence() -> None:
-    pm = PostMortem(ticket="A-1", action_items=[{"what": "Add test", "owner": "Bo"}, {"what": "Audit",
+    pm = PostMortem(ticket="A-1", action_items=[{"what": "Add test", "owner": "Bo"}, {"what": "Audit",  # type: ignore[arg-type]  # pydantic validates the dicts
                                                                                       "tracking": "A-2"}])
     items = section_bodies(pm)[-1][2]
     assert items == "- Add test (owner: Bo)\n- Audit (tracking: A-2)"
@@ -110,7 +110,7 @@ def test_repro_verbatim_under_its_label() -> None:
 
 
 def test_multiline_action_item_stays_in_its_list_item() -> None:
-    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do this:\n```\ncode\n```", "owner": "Bo"}])
+    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do this:\n```\ncode\n```", "owner": "Bo"}])  # type: ignore[arg-type]  # pydantic validates the dicts
     assert [kind for kind, _ in blocks(section_bodies(pm)[-1][2])] == ["List"]
 
 
@@ -196,7 +196,7 @@ def test_inline_values_keep_every_character_on_their_line(field: str) -> None:
 
 
 def test_action_item_suffix_after_a_closing_fence_goes_on_its_own_line() -> None:
-    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do:\n```\ncode", "owner": "Bo"}, {"what": "Two"}])
+    pm = PostMortem(ticket="A-1", action_items=[{"what": "Do:\n```\ncode", "owner": "Bo"}, {"what": "Two"}])  # type: ignore[arg-type]  # pydantic validates the dicts
     body = section_bodies(pm)[-1][2]
     assert body == "- Do:\n  ```\n  code\n  ```\n  (owner: Bo)\n- Two"
     assert [kind for kind, _ in blocks(body)] == ["List"]
@@ -204,7 +204,7 @@ def test_action_item_suffix_after_a_closing_fence_goes_on_its_own_line() -> None
 
 def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
     pm = PostMortem(ticket="A-1", validation="v", validation_scope="Only\r# x86",
-                    action_items=[{"what": "a\r```", "owner": "Bo"}])
+                    action_items=[{"what": "a\r```", "owner": "Bo"}])  # type: ignore[arg-type]  # pydantic validates the dicts
     bodies = {k: b for k, _, b in section_bodies(pm)}
     # Line ends are normalised to `\n` by the text rule, and the `#` after the break stays text, not a heading.
     assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\n\\# x86"
