@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, get_args
 
+from postmortem.limits import check_structure
 from postmortem.model import (
     TEXT_FIELDS,
     TICKET_RE,
@@ -111,9 +112,12 @@ def updates_from_text(
     if field == "ticket":
         return {"ticket": ticket_from_text(text, lang=lang)}
     if field in TEXT_FIELDS:
+        check_structure(field, text, "ja" if lang == "ja" else "en")
         return {field: text}
     if field == "action_items":
         items, none = parse_action_items(text, lang=lang)
+        for item in items:
+            check_structure(field, item["what"], "ja" if lang == "ja" else "en")
         return {"action_items": items, "action_items_none": none}
     if field in ("customer_impacting", "trivial"):
         return {field: yes_no(field, text, lang=lang)}

@@ -141,6 +141,15 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "button_cancel": {"en": "Cancel", "ja": "キャンセル"},
     "button_retry": {"en": "Retry", "ja": "再試行"},
     "button_handoff": {"en": "Hand off to management-talk", "ja": "management-talk に引き継ぐ"},
+    # b-fidelity: structure limits (postmortem/limits.py) and the Jira request body.
+    "too_deep": {
+        "en": "lists or quotes are nested more than {limit} levels deep; flatten them to {limit} levels or fewer",
+        "ja": "リストや引用の入れ子が {limit} 段を超えています。{limit} 段以下にしてください",
+    },
+    "too_many_blocks": {
+        "en": "more than {limit} paragraphs, list items or quotes; shorten it or attach the rest as a file",
+        "ja": "段落・リスト項目・引用が {limit} 個を超えています。短くするか、残りをファイルで添付してください",
+    },
 }
 
 

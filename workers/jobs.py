@@ -15,6 +15,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from postmortem.conversation import Effect, apply_step, model_of, next_step
+from postmortem.limits import postmortem_structure_error
 from postmortem.lint import lint
 from postmortem.model import PostMortem
 from postmortem.session import S, Session
@@ -119,6 +120,10 @@ def render(session_id: str) -> None:
 def _render_locked(ctx: WorkerContext, session: Session) -> None:
     session_id = session.id
     pm = model_of(session)
+    if refused := postmortem_structure_error(pm):  # too deep or too large to render: say so plainly
+        ctx.store.record_failed(session_id, str(refused))
+        _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(refused)))
+        return
     markdown = render_markdown(pm)
     to_jira = pm.destination == "jira_comment"
     if to_jira:

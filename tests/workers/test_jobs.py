@@ -403,3 +403,12 @@ def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World) -
     jobs.post_comment(session.id, 1)
     assert world.jira.of("post_comment") == []
     assert world.store.claimed(jobs.post_lock(session.id, 1))  # the other run's lock is left alone
+
+
+def test_a_draft_nested_too_deep_fails_the_render_plainly(world: World) -> None:
+    s = rendering(world, pm=complete_pm(root_cause="- " * 248 + "x"))
+    jobs.render(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.failed and "root_cause" in (after.error or "")
+    assert world.slack.texts == [f"I couldn't render the draft: {after.error}"]
+    assert "worker" not in world.slack.texts[0] and world.store.draft_body(s.id, 1) is None
