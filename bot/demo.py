@@ -101,6 +101,7 @@ def run_demo(input_path: Path | None = None, *, lang: Lang | None = None, out_di
         stack.start()
         emit(f"Slack and Jira are local emulators ({stack.slack.origin}, {stack.jira.origin}); the bot "
              f"(serve, HTTP) and an RQ worker run as child processes. No credentials; nothing leaves this machine.")
+        emit(stack.jira.validator_note)
         if prepare is not None:
             prepare(stack)
         play.run()

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import unquote
 
+from emulators.adf_atlaskit import ATLASKIT_PACKAGE, AtlaskitValidator, optional_atlaskit_validator
 from emulators.adf_schema import AdfInvalid, adf_validator, validate_adf
 from emulators.http import JSON_CONTENT_TYPE, Emulator, Request, Response, json_response, parse_json
 from emulators.jira_records import (
@@ -58,6 +59,8 @@ class JiraEmulator(Emulator):
         self._log: list[str] = []
         self._injections: dict[tuple[str, str], deque[Injection]] = defaultdict(deque)
         self._counter = 10_000
+        self._atlaskit: AtlaskitValidator | None = None
+        self.validator_note = ""
         self.add_user(self.bot_account_id, email=email, display_name="postmortem-bot")
         self._routes: list[Route] = [
             ("GET", re.compile(rf"{_API}/issue/([^/]+)"), self._get_issue),
@@ -72,8 +75,17 @@ class JiraEmulator(Emulator):
         ]
 
     def start(self) -> str:
-        """Compile the ADF schema first (fetched once) so the first POST is not slow enough to time out."""
+        """Compile the ADF schema first (fetched once) so the first POST is not slow enough to time out.
+
+        Atlassian's own validator checks comments too when node is present (it refuses links the schema
+        allows, as Jira does); otherwise `validator_note` says once that it was skipped.
+        """
         adf_validator()
+        self._atlaskit, skipped = optional_atlaskit_validator()
+        self.validator_note = (f"Jira emulator: comments are checked by the ADF JSON schema and Atlassian's "
+                               f"validator ({ATLASKIT_PACKAGE})." if skipped is None else
+                               f"Jira emulator: Atlassian's ADF validator skipped ({skipped}); comments are "
+                               f"checked by the ADF JSON schema only.")
         return super().start()
 
     # set-up for tests ---------------------------------------------------------------------------
@@ -249,6 +261,8 @@ class JiraEmulator(Emulator):
                                                       "(see the Atlassian Document Format)"})
         try:
             validate_adf(body)
+            if self._atlaskit is not None:
+                self._atlaskit.validate(body)
         except AdfInvalid as exc:
             return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"})
         measured = (len(json.dumps(body, ensure_ascii=False, separators=(",", ":")))

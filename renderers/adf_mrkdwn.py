@@ -70,7 +70,8 @@ def protect(text: str) -> str:
 
     def fence(match: re.Match[str]) -> str:
         start, end = match.span()
-        inner = start > 0 and text[start - 1].isalnum() and end < len(text) and text[end].isalnum()
+        inner = (start > 0 and text[start - 1].isalnum() and end < len(text) and text[end].isalnum()
+                 and "`" not in match.group(0))  # a backtick may open code even inside a word
         return match.group(0) if inner else f"{WORD_JOINER}{match.group(0)}{WORD_JOINER}"
 
     return _MARKER_RUN_RE.sub(fence, text)

@@ -42,7 +42,8 @@ def blocks(md: str, validate: Validate) -> list[dict[str, Any]]:
     doc = markdown_to_adf(md)
     validate(doc)
     assert doc["version"] == 1 and doc["type"] == "doc"
-    return doc["content"]
+    content: list[dict[str, Any]] = doc["content"]
+    return content
 
 
 def strings(node: Any) -> list[str]:
@@ -203,7 +204,7 @@ def test_inline_values_cannot_swallow_later_sections_in_adf(validate_adf: Valida
     pm = with_field(field, "Alex" + opener, lang)
     adf = render_adf(pm)
     validate_adf(adf)
-    nine = [adf_headings(render_adf(PostMortem(ticket="A-1", lang=lang)))[0]] + [s.heading[lang] for s in SECTIONS]
+    nine = [adf_headings(render_adf(PostMortem(ticket="A-1", lang=lang)))[0]] + [s.heading[lang] for s in SECTIONS]  # type: ignore[arg-type]
     found = adf_headings(adf)
     assert found == adf_section_headings(pm)
     assert [h for h in found if h in nine] == nine
@@ -216,7 +217,8 @@ inline_values = st.one_of(user_text, st.sampled_from(BLOCK_OPENERS).map("Alex"._
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["en", "ja"]), st.fixed_dictionaries({}, optional={f: inline_values for f in INLINE_FIELDS}))
-def test_inline_fields_never_change_the_heading_sequence(lang: str, values: dict[str, str]) -> None:
+def test_inline_fields_never_change_the_heading_sequence(validate_adf: Validate, lang: str,
+                                                        values: dict[str, str]) -> None:
     data: dict[str, Any] = {**FULL, "lang": lang, "action_items": [dict(FULL["action_items"][0])]}
     for field, value in values.items():
         if field.startswith("item_"):
@@ -231,7 +233,9 @@ def test_inline_fields_never_change_the_heading_sequence(lang: str, values: dict
     nine = [SECTIONS[0].heading[lang]] + [s.heading[lang] for s in SECTIONS[1:]]
     expected = section_headings(pm)
     assert headings(render_markdown(pm)) == expected
-    assert adf_headings(render_adf(pm)) == adf_section_headings(pm)
+    adf = render_adf(pm)
+    validate_adf(adf)
+    assert adf_headings(adf) == adf_section_headings(pm)
     bodies = section_bodies(pm)
     assert [heading for _, heading, _ in bodies] == nine
     # Only the two fields that become a block of their own when multi-line may bring headings of their own.

@@ -54,13 +54,21 @@ def nodes(node: Any, kind: str) -> list[dict[str, Any]]:
 # content, a run of `*_~` between two letters or fenced by word joiners is text, any other run is a format marker.
 _LINK_RE = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
 _TOKEN_RE = re.compile(f"{WORD_JOINER}[*_~`]+{WORD_JOINER}|`[^`\n]*`|[*_~]+")
+_FENCE_LINE_RE = re.compile(r"(?:&gt; )*[ \t]*```")
 _STRUCTURE_RE = re.compile(r"(?m)^(?:&gt; |> )*[ \t]*(?:• |\d+\. )?")
 
 
 def slack_reads(mrkdwn: str) -> str:
     """The text Slack shows for our mrkdwn (entities decoded, invisible characters gone)."""
     out = []
+    in_code = False
     for line in mrkdwn.split("\n"):
+        if _FENCE_LINE_RE.fullmatch(line):
+            in_code = not in_code
+            continue
+        if in_code:
+            out.append(line)
+            continue
         line = _LINK_RE.sub(lambda m: m.group(2) if m.group(2) is not None else m.group(1), line)
 
         def token(match: re.Match[str], line: str = line) -> str:
@@ -78,17 +86,18 @@ def slack_reads(mrkdwn: str) -> str:
 
 
 def comparable(text: str) -> str:
-    """Text compared without layout: list bullets, quote marks, code fences and blanks set aside."""
-    text = _STRUCTURE_RE.sub("", text.replace("```", ""))
+    """Text compared without layout: list bullets, quote marks and blanks set aside."""
+    text = _STRUCTURE_RE.sub("", text.replace(WORD_JOINER, "").replace(ZERO_WIDTH_SPACE, ""))  # invisible
     return re.sub(r"\s+", "", text)
 
 
-def preview_and_adf(text: str) -> tuple[str, str]:
+def preview_and_adf(text: str, validate_adf: Validate) -> tuple[str, str]:
     pm = PostMortem(ticket="PROJ-1", root_cause=text)
     blocks = [b for m in render_slack(pm) for b in m["blocks"]]
     start = next(i for i, b in enumerate(blocks) if b["type"] == "header" and b["text"]["text"] == "Root cause")
     preview = "\n".join(slack_reads(b["text"]["text"]) for b in blocks[start + 1:] if b["type"] == "section")
     doc = render_adf(pm)
+    validate_adf(doc)
     start = next(i for i, n in enumerate(doc["content"]) if n["type"] == "heading" and adf_text(n) == "Root cause")
     return preview, adf_text(doc["content"][start + 1:])
 
@@ -159,9 +168,9 @@ _TEXT = st.lists(st.one_of(_MARKERS, _WORDS, _IDENT.map(lambda i: f" {i} "), st.
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TEXT)
-def test_preview_shows_the_text_jira_shows_and_identifiers_survive(text: str) -> None:
+def test_preview_shows_the_text_jira_shows_and_identifiers_survive(validate_adf: Validate, text: str) -> None:
     assume(text.strip())
-    preview, adf = preview_and_adf(text)
+    preview, adf = preview_and_adf(text, validate_adf)
     assert comparable(preview) == comparable(adf)
     doc = field_adf(text)
     assert not nodes(doc, "heading")
