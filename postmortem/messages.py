@@ -150,6 +150,8 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "more than {limit} paragraphs, list items or quotes; shorten it or attach the rest as a file",
         "ja": "段落・リスト項目・引用が {limit} 個を超えています。短くするか、残りをファイルで添付してください",
     },
+    "jira_requested_by": {"en": "Requested by {name} in the {thread}.", "ja": "依頼者：{name}（{thread}）"},
+    "jira_slack_thread": {"en": "Slack thread", "ja": "Slack のスレッド"},
 }
 
 

@@ -28,6 +28,7 @@ class WorkerContext:
     jira: JiraGateway
     queue: Queue
     handoff_queue: Queue
+    jira_visibility: str | None = None  # POSTMORTEM_JIRA_VISIBILITY, checked at start-up
 
 
 _installed: list[WorkerContext] = []

@@ -22,7 +22,7 @@ from postmortem.session import S, Session
 from postmortem.store import body_digest
 from renderers import prompts
 from renderers.adf import render_adf
-from renderers.jira import CommentTooLong, jira_request
+from renderers.jira import CommentTooLong, jira_request, with_requester
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
 from workers.context import WorkerContext, current
@@ -128,7 +128,8 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
     to_jira = pm.destination == "jira_comment"
     if to_jira:
         try:
-            request = jira_request(render_adf(pm), session=session.id, version=session.version)
+            request = jira_request(_with_requester(ctx, session, render_adf(pm)), session=session.id,
+                                   version=session.version, visible_to=ctx.jira_visibility)
         except CommentTooLong as exc:
             ctx.store.record_failed(session_id, str(exc))
             _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(exc)))
@@ -146,6 +147,13 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         if ctx.store.record_failed(session_id, reason) is not None:
             with contextlib.suppress(SlackApiError):
                 _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
+
+
+def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -> dict[str, Any]:
+    """The comment's last paragraph: who asked, and a link to the thread (fetched now, so it is in the bytes shown)."""
+    thread_url = ctx.slack.permalink(session.channel, session.thread_ts) if session.thread_ts else None
+    return with_requester(adf, name=ctx.slack.user_name(session.requester), thread_url=thread_url,
+                          lang=session.lang)
 
 
 def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -14,7 +16,7 @@ from postmortem.conversation import model_of, on_reply
 from postmortem.session import S, Session
 from postmortem.store import SessionStore
 from renderers.adf import render_adf
-from renderers.jira import jira_request
+from renderers.jira import jira_request, with_requester
 from renderers.markdown import render_markdown
 from renderers.prompts import ACTION_HANDOFF, ACTION_RETRY
 from tests.postmortem.test_conversation import complete_pm
@@ -154,8 +156,17 @@ def test_render_shows_the_draft_lint_the_exact_request_body_and_asks_for_approva
     upload = world.slack.of("upload")[0]
     assert upload["filename"] == "PROJ-1-postmortem-v1.json" and upload["thread_ts"] == PARENT_TS
     assert upload["content"] == world.store.draft_body(s.id, 1)
-    expected = jira_request(render_adf(model_of(s)), session=s.id, version=1)
+    thread_url = f"https://example.slack.com/archives/C1/p{PARENT_TS.replace('.', '')}"
+    signed = with_requester(render_adf(model_of(s)), name="Priya", thread_url=thread_url, lang="en")
+    expected = jira_request(signed, session=s.id, version=1)
     assert upload["content"] == expected.body
+    # The link back to the thread was fetched when the draft was rendered: it is in the bytes shown.
+    assert world.slack.of("permalink") == [{"channel": "C1", "message_ts": PARENT_TS}]
+    sent = json.loads(expected.body)
+    assert {"key": "sd.public.comment", "value": {"internal": True}} in sent["properties"]
+    last = sent["body"]["content"][-1]["content"]
+    assert "".join(n["text"] for n in last) == "Requested by Priya in the Slack thread."
+    assert last[1]["marks"] == [{"type": "link", "attrs": {"href": thread_url}}]
     lint_posts = [t for t in world.slack.texts if t.startswith("Tone check")]
     assert len(lint_posts) == 1 and "`how_found`" in lint_posts[0]
     question = world.slack.posts[-1]
@@ -412,3 +423,12 @@ def test_a_draft_nested_too_deep_fails_the_render_plainly(world: World) -> None:
     assert after is not None and after.state is S.failed and "root_cause" in (after.error or "")
     assert world.slack.texts == [f"I couldn't render the draft: {after.error}"]
     assert "worker" not in world.slack.texts[0] and world.store.draft_body(s.id, 1) is None
+
+
+def test_the_configured_visibility_goes_into_the_request_body(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = context.current()
+    monkeypatch.setattr(context, "_installed", [dataclasses.replace(ctx, jira_visibility="group:abc-123")])
+    s = rendering(world)
+    jobs.render(s.id)
+    body = json.loads(world.store.draft_body(s.id, 1) or b"{}")
+    assert body["visibility"] == {"type": "group", "identifier": "abc-123"}
