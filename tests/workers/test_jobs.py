@@ -410,7 +410,7 @@ def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World) -
         world.redis.delete(f"pm:claim:{jobs.post_lock(session, version)}")  # expired during a slow search
         world.store.claim_once(jobs.post_lock(session, version), 60, token="another run")
 
-    world.jira.find_own_comment = search_then_lose_the_lock  # type: ignore[assignment, method-assign]
+    world.jira.find_own_comment = search_then_lose_the_lock  # type: ignore[method-assign]
     jobs.post_comment(session.id, 1)
     assert world.jira.of("post_comment") == []
     assert world.store.claimed(jobs.post_lock(session.id, 1))  # the other run's lock is left alone
