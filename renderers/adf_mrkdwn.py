@@ -41,6 +41,8 @@ class Span:
     def mrkdwn(self) -> str:
         if self.verbatim:
             return escape_mrkdwn(self.text)
+        if not self.marks and self.href is None:
+            return protect(self.text)
         core = self.text.strip(" ")
         if not core:
             return self.text

@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from postmortem.model import Lang, PostMortem
-from renderers.adf import markdown_to_adf
+from renderers.adf import markdown_to_adf, render_adf
 from renderers.adf_mrkdwn import FENCE, Line, Span, adf_lines, line_mrkdwn, line_text
-from renderers.markdown import section_bodies, title
 from renderers.mrkdwn import escape_mrkdwn
 
 #: Slack's limits (NOTES.md): blocks a message, characters a section text, a header, a message's blocks.
@@ -40,10 +39,11 @@ class _Piece:
         self.size += len(slack) + 1
 
 
-def _line_parts(line: Line, limit: int) -> list[Line]:
+def _line_parts(line: Line, limit: int) -> list[tuple[Line, str]]:
     """A line cut between spans (else inside one, at a space if possible) into parts whose mrkdwn fits."""
-    if len(line_mrkdwn(line)) <= limit:
-        return [line]
+    whole = line_mrkdwn(line)
+    if len(whole) <= limit:
+        return [(line, whole)]
     parts: list[Line] = [[]]
     size = 0
     for span in line:
@@ -66,7 +66,7 @@ def _line_parts(line: Line, limit: int) -> list[Line]:
             parts.append([])
             size = 0
             span = span.cut(cut, len(span.text))
-    return [part for part in parts if part]
+    return [(part, line_mrkdwn(part)) for part in parts if part]
 
 
 def _longest_prefix(span: Span, limit: int) -> int:
@@ -83,17 +83,21 @@ def _longest_prefix(span: Span, limit: int) -> int:
 
 
 def _split_body(body: str, limit: int = SECTION_TEXT_LIMIT) -> list[_Piece]:
-    """A section body, read into ADF as Jira will get it, cut at lines (else spans) into pieces that fit a block.
+    """A section body in Markdown, read into ADF as Jira will get it, cut into pieces that fit a block."""
+    return _split_blocks(markdown_to_adf(body)["content"], limit)
+
+
+def _split_blocks(blocks: list[dict[str, Any]], limit: int = SECTION_TEXT_LIMIT) -> list[_Piece]:
+    """A section's ADF blocks cut at lines (else spans) into pieces whose mrkdwn fits one section block.
 
     A cut inside a code block closes the fence at the end of one piece and reopens it in the next.
     """
     pieces = [_Piece()]
     inside = False  # between a code block's fences
     reserve = 8  # room for closing and reopening a fence
-    for line, code in adf_lines(markdown_to_adf(body)):
+    for line, code in adf_lines({"content": blocks}):
         fence = code and line == [FENCE]
-        for part in _line_parts(line, limit - reserve):
-            slack_text = line_mrkdwn(part)
+        for part, slack_text in _line_parts(line, limit - reserve):
             if pieces[-1].size + len(slack_text) + 1 > limit - reserve and pieces[-1].slack:
                 if inside:
                     pieces[-1].slack.append("```")
@@ -121,12 +125,28 @@ def _block_chars(block: Block) -> int:
     return len(block["text"]["text"])
 
 
-def _groups(pm: PostMortem, lang: Lang) -> list[tuple[list[Block], str]]:
-    """Blocks that must travel together (a heading with its first piece), each with its Markdown."""
-    doc_title = title(pm, lang)
+def _sections(doc: dict[str, Any]) -> tuple[str, list[tuple[str, list[dict[str, Any]]]]]:
+    """The document's title and its sections (level-2 heading, the blocks under it), as Jira will show them."""
+    doc_title = ""
+    sections: list[tuple[str, list[dict[str, Any]]]] = []
+    for node in doc.get("content", []):
+        level = node.get("attrs", {}).get("level") if node["type"] == "heading" else None
+        text = "".join(child.get("text", "") for child in node.get("content", [])) if level else ""
+        if level == 1 and not doc_title and not sections:
+            doc_title = text
+        elif level == 2:
+            sections.append((text, []))
+        elif sections:
+            sections[-1][1].append(node)
+    return doc_title, sections
+
+
+def _groups(doc: dict[str, Any]) -> list[tuple[list[Block], str]]:
+    """Blocks that must travel together (a heading with its first piece), each with its plain text."""
+    doc_title, sections = _sections(doc)
     groups: list[tuple[list[Block], str]] = [([_header(doc_title)], doc_title)]
-    for _key, heading, body in section_bodies(pm, lang):
-        pieces = [p for p in _split_body(body) if "".join(p.slack).strip()]
+    for heading, blocks in sections:
+        pieces = [p for p in _split_blocks(blocks) if "".join(p.slack).strip()] or [_Piece(["…"], ["…"])]
         first, rest = pieces[0], pieces[1:]
         groups.append(([_header(heading), _section("\n".join(first.slack))],
                        f"{heading}\n\n" + "\n".join(first.md)))
@@ -134,11 +154,16 @@ def _groups(pm: PostMortem, lang: Lang) -> list[tuple[list[Block], str]]:
     return groups
 
 
-def render_slack(pm: PostMortem, lang: Lang | None = None) -> list[dict[str, Any]]:
-    """The draft as Slack messages, each {"text": plain fallback, "blocks": [...]}, never truncated."""
-    lang = lang or pm.lang
+def render_slack(pm: PostMortem, lang: Lang | None = None, *,
+                 adf: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The draft as Slack messages, each {"text": plain fallback, "blocks": [...]}, never truncated.
+
+    Made from the ADF document Jira gets (`adf` when the caller has it already, else rendered here), so
+    the preview shows exactly its text and structure.
+    """
+    doc = adf if adf is not None else render_adf(pm, lang or pm.lang)
     messages: list[tuple[list[Block], list[str]]] = [([], [])]
-    for blocks, md in _groups(pm, lang):
+    for blocks, md in _groups(doc):
         current_blocks, current_md = messages[-1]
         chars = sum(map(_block_chars, current_blocks)) + sum(map(_block_chars, blocks))
         if current_blocks and (len(current_blocks) + len(blocks) > MAX_BLOCKS or chars > MESSAGE_CHARS_LIMIT):

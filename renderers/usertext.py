@@ -17,6 +17,7 @@ made from the result, so they show the same text and structure.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -35,8 +36,12 @@ _MARK_WIDTH = {"Emphasis": 1, "Strong": 2, "Strikethrough": 2}
 _MAX_PASSES = 12
 
 
+@functools.lru_cache(maxsize=512)
 def faithful(text: str) -> str:
-    """`text` as Markdown whose reading keeps every character (see the module docstring)."""
+    """`text` as Markdown whose reading keeps every character (see the module docstring).
+
+    Cached: one render reads each field three times (Markdown, ADF, Slack preview), and a revision changes one.
+    """
     if not text:
         return text
     data = _keep_typed_escapes(text.replace("\r\n", "\n").replace("\r", "\n").encode())

@@ -125,10 +125,11 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(refused)))
         return
     markdown = render_markdown(pm)
+    adf = render_adf(pm)  # the Slack preview is made from it too
     to_jira = pm.destination == "jira_comment"
     if to_jira:
         try:
-            request = jira_request(_with_requester(ctx, session, render_adf(pm)), session=session.id,
+            request = jira_request(_with_requester(ctx, session, adf), session=session.id,
                                    version=session.version, visible_to=ctx.jira_visibility)
         except CommentTooLong as exc:
             ctx.store.record_failed(session_id, str(exc))
@@ -141,7 +142,7 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
     try:
-        _show_draft(ctx, session, pm, body, to_jira=to_jira)
+        _show_draft(ctx, session, pm, body, to_jira=to_jira, adf=adf)
     except SlackApiError as exc:
         reason = f"Slack refused part of the draft ({exc.response.get('error', 'error')})"
         if ctx.store.record_failed(session_id, reason) is not None:
@@ -156,13 +157,14 @@ def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -
                           lang=session.lang)
 
 
-def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool) -> None:
+def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool,
+                adf: dict[str, Any] | None = None) -> None:
     """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
 
     The session becomes approvable (drafted) at that line, after the file and before the question, so a
     reply typed once the question is visible is always handled, and none typed before the file was visible
     can approve it (it binds to the version shown before its timestamp)."""
-    for message in render_slack(pm):
+    for message in render_slack(pm, adf=adf):
         _say(ctx, session, message)
     if warnings := lint(pm):
         _say(ctx, session, prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang))
