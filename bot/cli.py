@@ -60,7 +60,7 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.format == "markdown":
         out.write(render_markdown(pm))
     elif args.format == "adf":
-        adf = render_adf(pm)
+        adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
         if pm.destination == "jira_comment":
             try:
                 jira_request(adf, session="cli", version=1)
@@ -69,7 +69,8 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 return EXIT_INVALID
         out.write(json.dumps(adf, ensure_ascii=False, indent=2) + "\n")
     else:
-        out.write(json.dumps(render_slack(pm), ensure_ascii=False, indent=2) + "\n")
+        adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
+        out.write(json.dumps(render_slack(pm, adf=adf), ensure_ascii=False, indent=2) + "\n")
     return EXIT_OK
 
 

@@ -50,7 +50,8 @@ def worker_context(settings: Settings) -> WorkerContext:
     jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value(),
                        timeout=settings.jira_timeout)
     return WorkerContext(store=SessionStore(conn), slack=slack, jira=jira, queue=job_queue(conn),
-                         handoff_queue=handoff_queue(conn), jira_visibility=settings.postmortem_jira_visibility)
+                         handoff_queue=handoff_queue(conn), jira_visibility=settings.postmortem_jira_visibility,
+                         jira_url=settings.jira_url)
 
 
 def work(settings: Settings, *, burst: bool = False) -> None:

@@ -19,6 +19,7 @@ from renderers.adf_input import PARSER, decode_escapes, normalize_link, parser_s
 from renderers.adf_nodes import Mark, Node, append_block, append_text, code_block, finish, plain_lines, same_marks
 from renderers.links import is_safe_href
 from renderers.markdown import render_markdown
+from renderers.references import keys_in, link_references
 
 _MARK_ORDER = ("em", "strong", "strike")
 _MARK_OF = {"Emphasis": "em", "Strong": "strong", "Strikethrough": "strike"}
@@ -29,9 +30,16 @@ def markdown_to_adf(md: str) -> dict[str, Any]:
     return _Builder().build(parser_source(md))
 
 
-def render_adf(pm: PostMortem, lang: Lang | None = None) -> dict[str, Any]:
-    """The post-mortem as the ADF document posted to Jira: exactly the Markdown draft, converted."""
-    return markdown_to_adf(render_markdown(pm, lang))
+def render_adf(pm: PostMortem, lang: Lang | None = None, *, jira_url: str | None = None) -> dict[str, Any]:
+    """The post-mortem as the ADF document posted to Jira: exactly the Markdown draft, converted.
+
+    With the Jira site known, Jira keys and bare URLs become links (renderers/references.py).
+    """
+    doc = markdown_to_adf(render_markdown(pm, lang))
+    if not jira_url:
+        return doc
+    keys = keys_in([pm.fix_ref, *(item.tracking for item in pm.action_items)])
+    return link_references(doc, jira_url=jira_url, project=pm.ticket.partition("-")[0], keys=keys)
 
 
 class _Builder:

@@ -29,6 +29,7 @@ class WorkerContext:
     queue: Queue
     handoff_queue: Queue
     jira_visibility: str | None = None  # POSTMORTEM_JIRA_VISIBILITY, checked at start-up
+    jira_url: str | None = None  # JIRA_URL: Jira keys in the draft link to <JIRA_URL>/browse/<KEY>
 
 
 _installed: list[WorkerContext] = []

@@ -125,7 +125,7 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(refused)))
         return
     markdown = render_markdown(pm)
-    adf = render_adf(pm)  # the Slack preview is made from it too
+    adf = render_adf(pm, jira_url=ctx.jira_url)  # the Slack preview is made from it too
     to_jira = pm.destination == "jira_comment"
     if to_jira:
         try:

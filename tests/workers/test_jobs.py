@@ -432,3 +432,15 @@ def test_the_configured_visibility_goes_into_the_request_body(world: World, monk
     jobs.render(s.id)
     body = json.loads(world.store.draft_body(s.id, 1) or b"{}")
     assert body["visibility"] == {"type": "group", "identifier": "abc-123"}
+
+
+def test_with_the_jira_site_known_the_draft_links_its_ticket(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = context.current()
+    site = "https://acme.atlassian.net"
+    monkeypatch.setattr(context, "_installed", [dataclasses.replace(ctx, jira_url=site)])
+    s = rendering(world)
+    jobs.render(s.id)
+    body = (world.store.draft_body(s.id, 1) or b"").decode()
+    assert f'"href": "{site}/browse/PROJ-1"' in body
+    assert any(f"<{site}/browse/PROJ-1|PROJ-1>" in b["text"]["text"]
+               for p in world.slack.posts for b in p["message"].get("blocks") or [] if b.get("text"))
