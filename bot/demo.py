@@ -127,6 +127,7 @@ class Play:
         self.events: list[Event] = []
         self.thread_ts = ""
         self.shown = b""
+        self._shown_name = ""
         self._jira_seen = 0
 
     def say(self, event: Event, line: str) -> None:
@@ -203,8 +204,11 @@ class Play:
             self.say(Event("offer", key, text), f"[thread] bot: {text} [button: {', '.join(buttons)}] "
                                                 "(not clicked: the hand-off only ever happens on a person's click)")
             return True
+        elif key == "body_shown":  # the file is in the thread just before this line: narrated in that order
+            self._show_file()
+            self.say(Event("bot", key, text), f"[thread] bot: (request body) {short(text)}")
         else:
-            if key == "approve_question":
+            if key == "approve_question" and self._newest_file()["name"] != self._shown_name:
                 self._show_file()
             self.say(Event("bot", key, text), bot_line(key, text))
         self._answer(key, params)
@@ -225,10 +229,14 @@ class Play:
         elif key == "approve_question":
             self._reply(APPROVAL[self.pm.lang], key="approve")
 
+    def _newest_file(self) -> dict[str, Any]:
+        return dict(self.stack.slack.files(channel=CHANNEL, thread_ts=self.thread_ts)[-1])
+
     def _show_file(self) -> None:
         """The file the bot attached before asking for approval: the request body, byte for byte."""
-        shown = self.stack.slack.files(channel=CHANNEL, thread_ts=self.thread_ts)[-1]
+        shown = self._newest_file()
         self.shown = shown["bytes"]
+        self._shown_name = str(shown["name"])
         self.say(Event("file", shown["name"], str(len(self.shown))),
                  f"[file] {shown['name']} ({len(self.shown):,} bytes): the exact request body for Jira")
 

@@ -15,7 +15,8 @@ from postmortem.model import Lang
 
 #: Catalogue messages the transcript recognises; those in FAILURES end the demo with exit 1.
 KEYS = ("parent", "missing_intro", "ask_field", "ask_optional", "scope_stop", "rendering", "lint_header",
-        "approve_question", "posting", "posted", "offer_handoff", "answer_rejected", "declined", "cancelled",
+        "body_shown", "approve_question",
+        "posting", "posted", "offer_handoff", "answer_rejected", "declined", "cancelled",
         "post_failed", "render_failed", "unavailable", "session_gone", "stale_approval", "already_approved",
         "unknown_field", "frozen", "revise_hint", "output_only")
 FAILURES = frozenset(KEYS[KEYS.index("answer_rejected"):])

@@ -46,6 +46,10 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     answered = _index(events, "reply", LEFT_OUT)
     assert events[answered].text.strip() == answer.strip()
     shown = _index(events, "file", f"{ticket}-postmortem-v1.json")
+    # The request-body line is labelled as such and comes right after the file it speaks of (issue 11).
+    assert events[shown + 1].kind == "bot" and events[shown + 1].key == "body_shown"
+    assert not any(e.key == "draft" and ("リクエスト本文" in e.text or "exact request body" in e.text)
+                   for e in events if e.kind == "bot")
     approved = _index(events, "reply", "approve")
     assert events[approved].text == APPROVAL[lang]
     posted = [e for e in events if e.kind == "jira" and e.text == f"/rest/api/3/issue/{ticket}/comment"]
