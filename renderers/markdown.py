@@ -157,10 +157,24 @@ def fix_refs(text: str) -> str:
 
 
 def labelled(text: str, label: str, colon: str = ":") -> str:
-    """A bold label before a value: on the same line when the value is one line, else above it."""
+    """A bold label before a value: on the same line when the value is one line, else above it.
+
+    A full-width colon goes after the bold (no space follows it): `**ラベル：**値` would not close the bold.
+    """
+    head = f"**{label}**{colon}" if colon == "：" else f"**{label}{colon}**"
     if _LINE_BREAK_RE.search(text):  # a lone CR breaks a line too
-        return f"**{label}{colon}**\n\n{text}"
-    return f"**{label}{colon}** {text}"
+        return f"{head}\n\n{text}"
+    return f"{head}{text}" if colon == "：" else f"{head} {text}"
+
+
+def aside(parts: list[str], lang: str) -> str:
+    """An action item's owner and tracking after it: in parentheses, or after a dash when they hold some."""
+    if not parts:
+        return ""
+    joined = ("、" if lang == "ja" else ", ").join(parts)
+    if any(bracket in joined for bracket in "()（）"):  # no doubled parentheses: 「（マージ済み））」
+        return f" — {joined}"
+    return f"（{joined}）" if lang == "ja" else f" ({joined})"
 
 
 @functools.cache
@@ -176,7 +190,7 @@ def environment() -> jinja2.Environment:
     )
     # User text is read by the text rule (renderers/usertext.py) wherever the templates place it.
     env.filters.update(contained=lambda text: contained(faithful(text)), fix_refs=fix_refs, code_span=code_span,
-                       labelled=labelled, indent_continuation=indent_continuation,
+                       labelled=labelled, indent_continuation=indent_continuation, aside=aside,
                        inline=lambda text: inline(faithful(text)), ending=ending)
     env.globals.update(LABELS=LABELS, WHY_MISSED_LABELS=WHY_MISSED_LABELS,
                        ACTION_ITEMS_NONE=ACTION_ITEMS_NONE)
