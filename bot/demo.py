@@ -15,7 +15,18 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from bot.demo_transcript import FAILURES, Event, bot_line, indent, jira_line, recognise, short
+from bot.demo_transcript import (
+    ASK_FIELD,
+    ASK_OPTIONAL,
+    FAILURES,
+    Event,
+    asked_field,
+    bot_line,
+    indent,
+    jira_line,
+    recognise,
+    short,
+)
 from bot.embedded_redis import DemoRedis, NoRedis, demo_redis
 from bot.localstack import LocalStack
 from emulators.driver import modal_values
@@ -215,15 +226,15 @@ class Play:
         return False
 
     def _answer(self, key: str | None, params: dict[str, str]) -> None:
-        if key == "ask_field":
-            name = params["field"]
+        if key in ASK_FIELD:
+            name = asked_field(params)
             value = self.pm.text(name)
             if value is None:
                 raise DemoError(f"the bot asks for `{name}`, which the input does not have")
             kind = classify_reply(value).kind
-            self._reply(value if kind is Kind.other else f"{name}: {value}", key=name)
-        elif key == "ask_optional":
-            self._reply("skip", key=params["field"])
+            self._reply(value if kind is Kind.other else f"{params.get('reply_as', name)}: {value}", key=name)
+        elif key in ASK_OPTIONAL:
+            self._reply("skip", key=asked_field(params))
         elif key == "scope_stop":
             self._reply(CONTINUE[self.pm.lang], key="continue")
         elif key == "approve_question":

@@ -40,7 +40,7 @@ def socket_mode_handler(service: Service, app_token: str) -> AsyncSocketModeHand
 
 async def _socket_mode(service: Service, app_token: str) -> None:
     async with slack_session(service.bolt):
-        await socket_mode_handler(service, app_token).start_async()
+        await socket_mode_handler(service, app_token).start_async()  # type: ignore[no-untyped-call]
 
 
 def worker_context(settings: Settings) -> WorkerContext:

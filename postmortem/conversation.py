@@ -89,12 +89,14 @@ def next_step(session: Session) -> Outcome:
         effects: list[Effect] = []
         if not session.listed_missing:
             effects.append(Effect("missing_list", params={"missing": [[m.field, m.reason] for m in missing]}))
-        effects.append(_say("ask_field", field=first.field, reason=first.reason))
+            effects.append(_say("ask_field_next", field=first.field))  # its reason is in the list just above
+        else:
+            effects.append(_say("ask_field_as", field=first.field, reason=first.reason))
         return Outcome(session.with_changes(pending_field=first.field, listed_missing=True), tuple(effects))
     for section, fields in OPTIONAL_ASKS:
         if section not in session.skipped and _empty(pm, fields[0]):
             changes = {"pending_field": fields[0], "asked_optional": True}
-            return Outcome(session.with_changes(**changes), (_say("ask_optional", field=fields[0]),))
+            return Outcome(session.with_changes(**changes), (_say("ask_optional_as", field=fields[0]),))
     return _render(session.with_changes(pending_field=None))
 
 
@@ -163,7 +165,7 @@ def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str
         if reply.kind == "revise":
             if revision_step(session) == "ask_target":
                 return _ask_target(session)
-            return Outcome(None, (_say("revise_hint", field=reply.field or "summary"),))
+            return Outcome(None, (_say("revise_hint_as", field=reply.field or "summary"),))
         return Outcome(None)
     if session.approved_version is not None and reply.kind == "approve":
         return Outcome(None, (_say("already_approved", version=session.approved_version),))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from postmortem.messages import field_label, say
+from postmortem.messages import field_label, reply_as, say
 from postmortem.model import Lang
 from renderers.mrkdwn import escape_mrkdwn
 
@@ -32,7 +32,14 @@ def _safe(params: dict[str, Any], lang: Lang) -> dict[str, Any]:
             safe[key] = value
     if "field" in params:
         safe["label"] = escape_mrkdwn(field_label(str(params["field"]), lang))
+        safe["reply_as"] = escape_mrkdwn(reply_as(str(params["field"]), lang))
     return safe
+
+
+def _named(field: str, lang: Lang) -> str:
+    """A field named at the start of a line: its label (and its id in English), then the colon."""
+    label = f"*{escape_mrkdwn(field_label(field, lang))}*"
+    return f"{label}：" if lang == "ja" else f"{label} (`{field}`): "
 
 
 def _section(text: str) -> dict[str, Any]:
@@ -55,14 +62,14 @@ def notice(key: str, lang: Lang, **params: Any) -> Message:
 
 def missing_list(missing: list[tuple[str, str]], lang: Lang) -> Message:
     """The refusal: every missing input with its reason, and no draft."""
-    lines = [f"• *{escape_mrkdwn(field_label(f, lang))}* (`{f}`): {escape_mrkdwn(r)}" for f, r in missing]
+    lines = [f"• {_named(f, lang)}{escape_mrkdwn(r)}" for f, r in missing]
     text = say("missing_intro", lang) + "\n" + "\n".join(lines)
     return {"text": text, "blocks": [_section(chunk) for chunk in _chunks(text)]}
 
 
 def lint_warnings(warnings: list[tuple[str, str]], lang: Lang) -> Message:
     """Tone-lint notes, each naming its field; never edits."""
-    lines = [f"• `{f}`: {escape_mrkdwn(t)}" for f, t in warnings]
+    lines = [f"• {_named(f, lang) if lang == 'ja' else f'`{f}`: '}{escape_mrkdwn(t)}" for f, t in warnings]
     text = say("lint_header", lang, count=len(warnings)) + "\n" + "\n".join(lines)
     return {"text": text, "blocks": [_section(chunk) for chunk in _chunks(text)]}
 

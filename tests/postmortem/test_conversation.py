@@ -68,7 +68,8 @@ def test_fresh_session_lists_every_missing_field_once_then_asks_the_first() -> N
     names = [name for name, _ in listed[0].params["missing"]]
     assert names == list(GATE_FIELDS)
     assert all(reason for _, reason in listed[0].params["missing"])
-    assert kinds(out)[-1] == ("say", "ask_field")
+    # Right after the list, the question does not repeat the reason the list gave (issue 11).
+    assert kinds(out)[-1] == ("say", "ask_field_next") and "reason" not in out.effects[-1].params
     assert out.effects[-1].params["field"] == "summary"
     assert out.session.pending_field == "summary" and out.session.listed_missing
 
@@ -188,7 +189,7 @@ def _walk_optional(answer: str) -> tuple[Session, list[str]]:
         s = out.session
         if s.state is S.rendering:
             return s, asked
-        assert said(out) == ["ask_optional"]
+        assert said(out) == ["ask_optional_as"]
         asked.append(s.pending_field or "")
         answered = reply(s, answer)
         assert answered.session is not None, answered
@@ -311,7 +312,7 @@ def test_the_third_revision_asks_which_section_first_then_the_next_field_reply_a
 def test_a_revision_in_words_gets_a_hint_not_a_rewrite() -> None:
     out = reply(drafted(), "please fix the summary", ts=500.0)
     assert out.session is None
-    assert said(out) == ["revise_hint"]
+    assert said(out) == ["revise_hint_as"]
     assert out.effects[0].params == {"field": "summary"}
 
 

@@ -61,7 +61,7 @@ class FakeSlack:
 
 def slack_error(error: str) -> SlackApiError:
     """What slack-sdk raises when Slack answers ok: false."""
-    return SlackApiError(f"The request to the Slack API failed. ({error})", SlackResponse(
+    return SlackApiError(f"The request to the Slack API failed. ({error})", SlackResponse(  # type: ignore[no-untyped-call]
         client=None, http_verb="POST", api_url="https://slack.test/api/x", req_args={},
         data={"ok": False, "error": error}, headers={}, status_code=200))
 

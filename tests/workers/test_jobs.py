@@ -89,8 +89,16 @@ def test_advance_posts_the_parent_binds_the_thread_then_lists_what_is_missing(wo
     assert "Missing" in listed["message"]["text"]
     for name in ("summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation"):
         assert f"(`{name}`)" in listed["message"]["text"]
-    assert "`summary`" in asked["message"]["text"]
+    assert "`summary: <text>`" in asked["message"]["text"]
     assert bound.pending_field == "summary"
+
+
+def test_japanese_questions_name_fields_by_their_japanese_labels(world: World) -> None:
+    s = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", lang="ja"))
+    jobs.advance(s.id)
+    _parent, listed, asked = world.slack.texts
+    assert "• *概要*：" in listed and "`summary`" not in listed and "(`" not in listed
+    assert "`概要：<内容>`" in asked and "summary" not in asked
 
 
 def test_advance_with_a_question_pending_posts_nothing_more(world: World) -> None:
