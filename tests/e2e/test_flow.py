@@ -115,6 +115,11 @@ def test_happy_path_en_posts_one_comment_with_the_bytes_shown(stack: LocalStack)
     assert [f["name"] for f in shown] == [f"{ticket}-postmortem-v1.json"]
     body = json.loads(shown[0]["bytes"])
     assert body["properties"][0]["key"] == "postmortem-bot"
+    # DESIGN §4: internal on Jira Service Management, and the last paragraph links back to this thread.
+    assert body["properties"][1] == {"key": "sd.public.comment", "value": {"internal": True}}
+    last = body["body"]["content"][-1]["content"]
+    assert last[0]["text"].startswith("Requested by ")
+    assert last[1]["marks"][0]["attrs"]["href"].startswith("https://emulated.slack.com/archives/")
     chat.reply("Post it!")
     posted = chat.wait_text(f"Posted to {ticket}")
     comments = stack.jira.comments(ticket)
