@@ -274,6 +274,8 @@ class JiraEmulator(Emulator):
         problem = property_problem(properties)
         if problem:
             return jira_error(400, errors={"properties": problem})
+        if (problem := _visibility_problem(payload.get("visibility"))) is not None:
+            return jira_error(400, errors={"visibility": problem})
         now = datetime.now(UTC)
         created = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}+0000"  # Jira's format
         stored = [{"key": p["key"], "value": p["value"]} for p in properties]
@@ -317,3 +319,16 @@ class JiraEmulator(Emulator):
         if account_id not in self._users:
             return jira_error(404, "Specified user does not exist or you do not have required permissions")
         return _ok(self._user_json(account_id))
+
+
+def _visibility_problem(visibility: Any) -> str | None:
+    """Why Jira would refuse a comment's `visibility`: a role by name, a group by id (or its name), nothing else."""
+    if visibility is None:
+        return None
+    if not isinstance(visibility, dict) or visibility.get("type") not in ("role", "group"):
+        return "Visibility type must be 'role' or 'group'."
+    if visibility["type"] == "role" and not isinstance(visibility.get("value"), str):
+        return "A role visibility needs the role's name as value."
+    if visibility["type"] == "group" and not isinstance(visibility.get("identifier") or visibility.get("value"), str):
+        return "A group visibility needs the group's identifier."
+    return None

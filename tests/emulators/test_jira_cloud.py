@@ -216,3 +216,12 @@ def test_runs_as_a_separate_process() -> None:
         assert proc.stdin is not None
         proc.stdin.close()  # closing stdin is the stop signal
         assert proc.wait(timeout=10) == 0
+
+
+@pytest.mark.parametrize(("visibility", "status"), [
+    ({"type": "role", "value": "Developers"}, 201), ({"type": "group", "identifier": "276f955c"}, 201),
+    ({"type": "user", "value": "x"}, 400), ({"type": "role"}, 400), ({"type": "group", "identifier": 5}, 400),
+])
+def test_visibility_is_checked_like_jira(jira: JiraEmulator, visibility: dict[str, Any], status: int) -> None:
+    answer = _raw(jira, "POST", COMMENTS, json={"body": _adf(), "visibility": visibility})
+    assert answer.status_code == status
