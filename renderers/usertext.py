@@ -5,13 +5,13 @@ typed in Slack: `# 3 failed` becomes a heading, `Cache::__init__` a bold "init",
 italic run, `\\*` a lone `*`, `&amp;` an `&`. `faithful` reads the text with that parser and backslash-escapes
 exactly the markers that would misread it, until nothing is misread:
 - headings (`#` lines, `===` / `---` underlines), rules (`***`) and `~~~` fences stay text;
-- emphasis counts only where its markers clearly wrap words: the opener at the start of a word (after a
+- emphasis counts only where its markers clearly wrap words on one line: the opener at the start of a word (after a
   blank, an opening bracket or the start of the line) and followed by a letter or digit, the closer after a
   letter, a digit or closing punctuation and followed by a blank, punctuation or the end; `__` never (it is
   how Python names are written);
 - only http(s) and mailto targets become links (renderers/links.py); any other link stays text as typed;
 - a backslash or an HTML entity the person typed shows as typed (outside code, where it always does).
-Code spans, code blocks, lists and `>` quotes are read as they are. The ADF and the Slack preview are both
+`*word*` is bold, as in Slack (`_word_` italic). Code spans, code blocks, lists and `>` quotes are read as they are. The ADF and the Slack preview are both
 made from the result, so they show the same text and structure.
 """
 
@@ -34,6 +34,7 @@ _AFTER_CLOSER = frozenset(".,;:!?)]}\"'”’」）、。")
 _MARK_WIDTH = {"Emphasis": 1, "Strong": 2, "Strikethrough": 2}
 #: Passes after which a text that still changes is escaped wholesale (every marker), a bound on the work.
 _MAX_PASSES = 12
+_EITHER = {str({k: v}): f"{k}:mark" for k in ("Start", "End") for v in ("Emphasis", "Strong")}
 
 
 @functools.lru_cache(maxsize=512)
@@ -48,9 +49,37 @@ def faithful(text: str) -> str:
     for _ in range(_MAX_PASSES):
         inserts = _misread(data)
         if not inserts:
-            return data.decode()
+            return _slack_bold(data).decode()
         data = _insert_backslashes(data, inserts)
     return data.decode()  # not reached for text people type; every pass removes a misreading
+
+
+def _slack_bold(data: bytes) -> bytes:
+    """`*word*` is bold in Slack (italic in Markdown): its markers doubled, when that reads as bold and nothing else."""
+    if b"*" not in data:
+        return data
+    spans = [(span["start"], span["end"]) for event, span in PARSER.events_with_range(data.decode())
+             if event == {"Start": "Emphasis"} and data[span["start"]:span["start"] + 1] == b"*"]
+    if not spans:
+        return data
+    out = bytearray()
+    previous = 0
+    for pos in sorted({p for start, end in spans for p in (start, end - 1)}):
+        out += data[previous:pos] + b"*"
+        previous = pos
+    doubled = bytes(out + data[previous:])
+    return doubled if _same_reading_but_bold(data, doubled) else data
+
+
+def _same_reading_but_bold(before: bytes, after: bytes) -> bool:
+    """The doubled text reads as the same text with the same structure, only emphasis turned into bold."""
+    def reading(data: bytes) -> list[Any]:  # emphasis and bold alike, to compare everything else
+        return [_EITHER.get(str(e), e) for e in PARSER.events(data.decode())]
+
+    def bold(data: bytes) -> int:
+        return sum(e == {"Start": "Strong"} for e in PARSER.events(data.decode()))
+
+    return reading(before) == reading(after) and bold(after) > bold(before)
 
 
 def _keep_typed_escapes(data: bytes) -> bytes:
@@ -155,8 +184,8 @@ def _mark_width(data: bytes, start: int, end: int, width: int) -> int:
 def _clear_emphasis(data: bytes, start: int, end: int, width: int) -> bool:
     """The markers clearly wrap words: word-start opener, word-end closer, no `__`, no longer marker runs."""
     mark = data[start:start + 1]
-    if mark == b"_" and width != 1:
-        return False
+    if mark == b"_" and width != 1 or b"\n" in data[start:end]:
+        return False  # `__` is how Python names are written; Slack formats within one line only
     before = _char_before(data, start)
     after = _char_after(data, end)
     first = _char_after(data, start + width)
