@@ -5,14 +5,14 @@ typed in Slack: `# 3 failed` becomes a heading, `Cache::__init__` a bold "init",
 italic run, `\\*` a lone `*`, `&amp;` an `&`. `faithful` reads the text with that parser and backslash-escapes
 exactly the markers that would misread it, until nothing is misread:
 - headings (`#` lines, `===` / `---` underlines), rules (`***`) and `~~~` fences stay text;
-- emphasis counts only where its markers clearly wrap words on one line: the opener at the start of a word (after a
-  blank, an opening bracket or the start of the line) and followed by a letter or digit, the closer after a
-  letter, a digit or closing punctuation and followed by a blank, punctuation or the end; `__` never (it is
-  how Python names are written);
+- emphasis counts only where its markers clearly wrap words on one line: the opener at the start of a word
+  (after a blank, an opening bracket or the start of the line) and followed by a letter or digit, the closer
+  after a letter, a digit or closing punctuation and followed by a blank, punctuation or the end; `__` never
+  (it is how Python names are written);
 - only http(s) and mailto targets become links (renderers/links.py); any other link stays text as typed;
 - a backslash or an HTML entity the person typed shows as typed (outside code, where it always does).
-`*word*` is bold, as in Slack (`_word_` italic). Code spans, code blocks, lists and `>` quotes are read as they are. The ADF and the Slack preview are both
-made from the result, so they show the same text and structure.
+`*word*` is bold, as in Slack (`_word_` italic). Code spans, code blocks, lists and `>` quotes are read as
+they are. The ADF and the Slack preview are both made from the result, so they show the same text and structure.
 """
 
 from __future__ import annotations
