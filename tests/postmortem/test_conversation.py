@@ -411,3 +411,14 @@ def test_a_yes_addressed_to_a_colleague_approves_nothing() -> None:
                     bot_user_id="UBOT").effects == ()
     assert kinds(on_reply(s, "<@UBOT> yes", user="U1", approvers=NOBODY, ts=10_000.0,
                           bot_user_id="UBOT")) == [("approve", "")]
+
+
+@pytest.mark.parametrize("deep", ["- " * 248 + "x", ">" * 300 + " x"])
+def test_an_answer_nested_too_deep_is_refused_plainly_and_the_session_kept(deep: str) -> None:
+    # Issue 11: 248 nested list levels raised RecursionError; now the field is named and nothing changes.
+    out = reply(session(pending_field="root_cause", listed_missing=True), deep)
+    assert out.session is None
+    assert kinds(out) == [("say", "answer_rejected")]
+    assert "20 levels" in out.effects[0].params["reason"]
+    revision = reply(drafted(), f"root_cause: {deep}", ts=500.0)
+    assert revision.session is None and kinds(revision) == [("say", "answer_rejected")]
