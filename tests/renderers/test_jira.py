@@ -12,6 +12,7 @@ import pytest
 from postmortem.model import Lang, PostMortem
 from renderers.adf import render_adf
 from renderers.jira import JIRA_COMMENT_LIMIT, CommentTooLong, jira_request, with_requester
+from tests.renderers.test_markdown import GOLDEN, check_golden
 
 pytestmark = pytest.mark.unit
 
@@ -80,3 +81,12 @@ def test_without_a_thread_link_the_requester_is_still_named() -> None:
     assert adf["content"] == [{"type": "paragraph", "content": [
         {"type": "text", "text": "Requested by Priya in the "}, {"type": "text", "text": "Slack thread"},
         {"type": "text", "text": "."}]}]
+
+
+def test_golden_request_body(example: Callable[[str], PostMortem]) -> None:
+    """The whole request of DESIGN §4 for the English example, byte for byte (updated on purpose)."""
+    pm = example("cache-eviction.en")
+    adf = with_requester(render_adf(pm, jira_url="https://acme.atlassian.net"), name="Priya",
+                         thread_url="https://acme.slack.com/archives/C012AB/p1700000000000100", lang="en")
+    request = jira_request(adf, session="s-golden", version=1, visible_to="role:Developers")
+    check_golden(GOLDEN / "cache-eviction.en.request.json", request.body.decode() + "\n")
