@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from postmortem.model import PostMortem
 from renderers.adf import markdown_to_adf, render_adf
 from renderers.adf_mrkdwn import WORD_JOINER, ZERO_WIDTH_SPACE
+from renderers.jira import jira_request
 from renderers.links import is_safe_href
 from renderers.markdown import contained
 from renderers.slack import render_slack
@@ -193,3 +195,18 @@ def wrapped(text: str, match: re.Match[str]) -> bool:
     if first in "*_" and re.search(rf"\S{re.escape(first)}(?!\S)", text[match.start() + 1:line_end]):
         return True
     return last in "*_" and bool(re.search(rf"(?<!\S){re.escape(last)}\S", text[line_start:match.end() - 1]))
+
+
+def test_a_whole_draft_posts_the_issue_11_tokens_verbatim_with_no_heading_added(validate_adf: Validate) -> None:
+    log = "============ FAILURES ============\n# 3 failed, 12 passed in 4.2s\n> assert shards == 4"
+    pm = PostMortem(ticket="PROJ-1", summary="`Cache::__init__` fix.", symptom=log,
+                    root_cause="__init__ sizes self.__shards__ as MAX_SHARDS*2 while a*b, *ptr and **kwargs "
+                               "alias *scratchBuf.")
+    body = json.loads(jira_request(render_adf(pm), session="s", version=1).body)["body"]
+    validate_adf(body)
+    ours = [adf_text(h) for h in nodes(body, "heading")]
+    assert ours == ["Post-mortem: PROJ-1", "Summary", "Symptom", "Root cause"]
+    shown = adf_text(body)
+    for token in ("__init__", "self.__shards__", "MAX_SHARDS*2", "a*b", "*ptr", "**kwargs", "*scratchBuf",
+                  "# 3 failed, 12 passed in 4.2s", "============ FAILURES ============"):
+        assert token in shown, token
