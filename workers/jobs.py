@@ -17,6 +17,7 @@ from slack_sdk.errors import SlackApiError
 from postmortem.conversation import Effect, apply_step, model_of, next_step
 from postmortem.limits import postmortem_structure_error
 from postmortem.lint import lint
+from postmortem.messages import field_label
 from postmortem.model import PostMortem
 from postmortem.session import S, Session
 from postmortem.store import body_digest
@@ -121,8 +122,10 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
     session_id = session.id
     pm = model_of(session)
     if refused := postmortem_structure_error(pm):  # too deep or too large to render: say so plainly
-        ctx.store.record_failed(session_id, str(refused))
-        _say(ctx, session, prompts.notice("render_failed", session.lang, reason=str(refused)))
+        named = field_label(refused.field.partition(".")[0], "ja") + "：" if session.lang == "ja" else ""
+        reason = f"{named}{refused.message}" if named else str(refused)
+        ctx.store.record_failed(session_id, reason)
+        _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
         return
     markdown = render_markdown(pm)
     adf = render_adf(pm, jira_url=ctx.jira_url)  # the Slack preview is made from it too

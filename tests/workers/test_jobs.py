@@ -452,3 +452,10 @@ def test_with_the_jira_site_known_the_draft_links_its_ticket(world: World, monke
     assert f'"href": "{site}/browse/PROJ-1"' in body
     assert any(f"<{site}/browse/PROJ-1|PROJ-1>" in b["text"]["text"]
                for p in world.slack.posts for b in p["message"].get("blocks") or [] if b.get("text"))
+
+
+def test_a_japanese_draft_nested_too_deep_names_the_field_by_its_label(world: World) -> None:
+    s = rendering(world, lang="ja", pm=complete_pm(root_cause="- " * 248 + "x"))
+    jobs.render(s.id)
+    assert world.slack.texts == ["下書きを作成できませんでした：根本原因（メカニズム）："
+                                 "リストや引用の入れ子が 20 段を超えています。20 段以下にしてください"]
