@@ -13,6 +13,7 @@ from typing import TextIO
 
 from bot.settings import ConfigError, Settings, load_settings
 from postmortem.gate import check_inputs, check_scope
+from postmortem.limits import postmortem_structure_error
 from postmortem.lint import lint
 from postmortem.model import InputError, PostMortem, load_postmortem
 from renderers.adf import render_adf
@@ -40,7 +41,10 @@ def _gate(pm: PostMortem, *, confirm_scope: bool, err: TextIO) -> int:
 def _load(path: str, lang: str | None, err: TextIO) -> PostMortem | None:
     try:
         pm = load_postmortem(path)
-        return pm.replace(lang=lang) if lang else pm
+        pm = pm.replace(lang=lang) if lang else pm
+        if error := postmortem_structure_error(pm, "en"):  # the CLI speaks English, like its `missing:` lines
+            raise error
+        return pm
     except InputError as exc:
         print(f"invalid input: {exc.field}: {exc.message}", file=err)
         return None
@@ -56,7 +60,7 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.format == "markdown":
         out.write(render_markdown(pm))
     elif args.format == "adf":
-        adf = render_adf(pm)
+        adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
         if pm.destination == "jira_comment":
             try:
                 jira_request(adf, session="cli", version=1)
@@ -65,7 +69,8 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 return EXIT_INVALID
         out.write(json.dumps(adf, ensure_ascii=False, indent=2) + "\n")
     else:
-        out.write(json.dumps(render_slack(pm), ensure_ascii=False, indent=2) + "\n")
+        adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
+        out.write(json.dumps(render_slack(pm, adf=adf), ensure_ascii=False, indent=2) + "\n")
     return EXIT_OK
 
 

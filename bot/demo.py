@@ -15,7 +15,18 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from bot.demo_transcript import FAILURES, Event, bot_line, indent, jira_line, recognise, short
+from bot.demo_transcript import (
+    ASK_FIELD,
+    ASK_OPTIONAL,
+    FAILURES,
+    Event,
+    asked_field,
+    bot_line,
+    indent,
+    jira_line,
+    recognise,
+    short,
+)
 from bot.embedded_redis import DemoRedis, NoRedis, demo_redis
 from bot.localstack import LocalStack
 from emulators.driver import modal_values
@@ -101,6 +112,7 @@ def run_demo(input_path: Path | None = None, *, lang: Lang | None = None, out_di
         stack.start()
         emit(f"Slack and Jira are local emulators ({stack.slack.origin}, {stack.jira.origin}); the bot "
              f"(serve, HTTP) and an RQ worker run as child processes. No credentials; nothing leaves this machine.")
+        emit(stack.jira.validator_note)
         if prepare is not None:
             prepare(stack)
         play.run()
@@ -126,6 +138,7 @@ class Play:
         self.events: list[Event] = []
         self.thread_ts = ""
         self.shown = b""
+        self._shown_name = ""
         self._jira_seen = 0
 
     def say(self, event: Event, line: str) -> None:
@@ -202,32 +215,39 @@ class Play:
             self.say(Event("offer", key, text), f"[thread] bot: {text} [button: {', '.join(buttons)}] "
                                                 "(not clicked: the hand-off only ever happens on a person's click)")
             return True
+        elif key == "body_shown":  # the file is in the thread just before this line: narrated in that order
+            self._show_file()
+            self.say(Event("bot", key, text), f"[thread] bot: (request body) {short(text)}")
         else:
-            if key == "approve_question":
+            if key == "approve_question" and self._newest_file()["name"] != self._shown_name:
                 self._show_file()
             self.say(Event("bot", key, text), bot_line(key, text))
         self._answer(key, params)
         return False
 
     def _answer(self, key: str | None, params: dict[str, str]) -> None:
-        if key == "ask_field":
-            name = params["field"]
+        if key in ASK_FIELD:
+            name = asked_field(params)
             value = self.pm.text(name)
             if value is None:
                 raise DemoError(f"the bot asks for `{name}`, which the input does not have")
             kind = classify_reply(value).kind
-            self._reply(value if kind is Kind.other else f"{name}: {value}", key=name)
-        elif key == "ask_optional":
-            self._reply("skip", key=params["field"])
+            self._reply(value if kind is Kind.other else f"{params.get('reply_as', name)}: {value}", key=name)
+        elif key in ASK_OPTIONAL:
+            self._reply("skip", key=asked_field(params))
         elif key == "scope_stop":
             self._reply(CONTINUE[self.pm.lang], key="continue")
         elif key == "approve_question":
             self._reply(APPROVAL[self.pm.lang], key="approve")
 
+    def _newest_file(self) -> dict[str, Any]:
+        return dict(self.stack.slack.files(channel=CHANNEL, thread_ts=self.thread_ts)[-1])
+
     def _show_file(self) -> None:
         """The file the bot attached before asking for approval: the request body, byte for byte."""
-        shown = self.stack.slack.files(channel=CHANNEL, thread_ts=self.thread_ts)[-1]
+        shown = self._newest_file()
         self.shown = shown["bytes"]
+        self._shown_name = str(shown["name"])
         self.say(Event("file", shown["name"], str(len(self.shown))),
                  f"[file] {shown['name']} ({len(self.shown):,} bytes): the exact request body for Jira")
 

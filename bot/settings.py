@@ -63,6 +63,18 @@ class Settings(BaseSettings):
     postmortem_offers: Literal["on", "off"] = "on"
     postmortem_offer_channels: Annotated[frozenset[str], NoDecode] = frozenset()
     postmortem_watchdog_seconds: float = Field(default=15.0, gt=0, le=600)
+    # b-fidelity: who may see the Jira comment (DESIGN §4): role:<project role name> or group:<group id>.
+    postmortem_jira_visibility: str | None = None
+
+    @field_validator("postmortem_jira_visibility")
+    @classmethod
+    def _jira_visibility(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        kind, colon, name = value.strip().partition(":")
+        if kind not in ("role", "group") or not colon or not name.strip():
+            raise ValueError("must be role:<project role name> or group:<group id>")
+        return f"{kind}:{name.strip()}"
 
     # --- c-security: who may approve, and configuration that must not fail quietly (issue 13) -----------
     #: `requester`: the requester or an approver approves; `reviewer`: an approver other than the requester.

@@ -28,7 +28,8 @@ def worker_context(settings: Settings) -> WorkerContext:
     store = SessionStore(conn, ttl_seconds=lifetime(settings).store_ttl)
     return WorkerContext(store=store, slack=slack, jira=jira, queue=job_queue(conn),
                          handoff_queue=handoff_queue(conn),
-                         permission_check=settings.postmortem_jira_permission_check == "on")
+                         permission_check=settings.postmortem_jira_permission_check == "on",
+                         jira_visibility=settings.postmortem_jira_visibility, jira_url=settings.jira_url)
 
 
 def work(settings: Settings, *, burst: bool = False) -> None:

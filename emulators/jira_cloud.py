@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import unquote
 
+from emulators.adf_atlaskit import ATLASKIT_PACKAGE, AtlaskitValidator, optional_atlaskit_validator
 from emulators.adf_schema import AdfInvalid, adf_validator, validate_adf
 from emulators.http import JSON_CONTENT_TYPE, Emulator, Request, Response, json_response, parse_json
 from emulators.jira_records import (
@@ -64,6 +65,8 @@ class JiraEmulator(Emulator):
         self._hidden_emails: set[str] = set()
         #: False answers `user/permission/search` with 403, as for a bot account without "Browse users".
         self.browse_users = True
+        self._atlaskit: AtlaskitValidator | None = None
+        self.validator_note = ""
         self.add_user(self.bot_account_id, email=email, display_name="postmortem-bot")
         self._routes: list[Route] = [
             ("GET", re.compile(rf"{_API}/issue/([^/]+)"), self._get_issue),
@@ -79,8 +82,17 @@ class JiraEmulator(Emulator):
         ]
 
     def start(self) -> str:
-        """Compile the ADF schema first (fetched once) so the first POST is not slow enough to time out."""
+        """Compile the ADF schema first (fetched once) so the first POST is not slow enough to time out.
+
+        Atlassian's own validator checks comments too when node is present (it refuses links the schema
+        allows, as Jira does); otherwise `validator_note` says once that it was skipped.
+        """
         adf_validator()
+        self._atlaskit, skipped = optional_atlaskit_validator()
+        self.validator_note = (f"Jira emulator: comments are checked by the ADF JSON schema and Atlassian's "
+                               f"validator ({ATLASKIT_PACKAGE})." if skipped is None else
+                               f"Jira emulator: Atlassian's ADF validator skipped ({skipped}); comments are "
+                               f"checked by the ADF JSON schema only.")
         return super().start()
 
     # set-up for tests ---------------------------------------------------------------------------
@@ -267,6 +279,8 @@ class JiraEmulator(Emulator):
                                                       "(see the Atlassian Document Format)"})
         try:
             validate_adf(body)
+            if self._atlaskit is not None:
+                self._atlaskit.validate(body)
         except AdfInvalid as exc:
             return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"})
         measured = (len(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
@@ -278,6 +292,8 @@ class JiraEmulator(Emulator):
         problem = property_problem(properties)
         if problem:
             return jira_error(400, errors={"properties": problem})
+        if (problem := _visibility_problem(payload.get("visibility"))) is not None:
+            return jira_error(400, errors={"visibility": problem})
         now = datetime.now(UTC)
         created = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}+0000"  # Jira's format
         stored = [{"key": p["key"], "value": p["value"]} for p in properties]
@@ -335,3 +351,16 @@ class JiraEmulator(Emulator):
         if account_id not in self._users:
             return jira_error(404, "Specified user does not exist or you do not have required permissions")
         return _ok(self._user_json(account_id))
+
+
+def _visibility_problem(visibility: Any) -> str | None:
+    """Why Jira would refuse a comment's `visibility`: a role by name, a group by id (or its name), nothing else."""
+    if visibility is None:
+        return None
+    if not isinstance(visibility, dict) or visibility.get("type") not in ("role", "group"):
+        return "Visibility type must be 'role' or 'group'."
+    if visibility["type"] == "role" and not isinstance(visibility.get("value"), str):
+        return "A role visibility needs the role's name as value."
+    if visibility["type"] == "group" and not isinstance(visibility.get("identifier") or visibility.get("value"), str):
+        return "A group visibility needs the group's identifier."
+    return None

@@ -1,5 +1,7 @@
 """Classify a thread reply: approve, cancel, continue, skip, `<field>: <text>`, a revision, or other.
 
+`<field>` is the field's DESIGN §2 name or its label in either language (`検証：…`, `Validation: …`).
+
 Approval is explicit only (seed, 出力の流れ step 4): "post it" / "go ahead" / "yes", 「投稿してください」/
 「進めてください」/「はい」, in either language whatever the session's language. The exact grammar, applied
 after normalisation (leading mentions dropped, Slack escapes undone, NFKC, case folded, emoji — unicode
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from postmortem.field_table import REGISTRY
+from postmortem.messages import FIELD_LABELS
 from postmortem.sections import LABELS, SECTIONS
 
 #: Field names a `<field>: <text>` reply may set (DESIGN §2, from the registry); "ticket" and the scope flags
@@ -101,6 +104,21 @@ def _aliases() -> dict[str, str]:
 
 
 _ALIASES = _aliases()
+
+
+def _labels_read() -> dict[str, str]:
+    """Field labels and section headings in either language (NFKC, case folded) → field, for `<label>: <text>`."""
+    labels = {v: f for f, by_lang in FIELD_LABELS.items() for v in by_lang.values()}
+    labels |= {h: s.key for s in SECTIONS for h in s.heading.values()}
+    labels |= {h: key for key in ("repro", "owner", "fix_ref", "validation_scope") for h in LABELS[key].values()}
+    # Both as written (the full-width brackets of 根本原因（メカニズム）) and NFKC-normalised (half-width ones).
+    return {form: v for k, v in labels.items() for form in (k.casefold(), unicodedata.normalize("NFKC", k).casefold())}
+
+
+_LABELS_READ = _labels_read()
+_LABEL_ANSWER = re.compile(
+    r"^\s*[`*]?(" + "|".join(re.escape(k) for k in sorted(_LABELS_READ, key=len, reverse=True))
+    + r")[`*]?\s*[:：]\s*(.*)$", re.DOTALL | re.IGNORECASE)
 _MENTIONED = re.compile("|".join(re.escape(a) for a in sorted(_ALIASES, key=len, reverse=True)))
 
 
@@ -117,6 +135,11 @@ def classify_reply(text: str, *, bot_user_id: str | None = None) -> Reply:
     if answer and answer.group(1).lower() in REPLY_FIELDS:
         value = answer.group(2).strip()
         return Reply(Kind.field_answer, answer.group(1).lower(), value) if value else Reply(Kind.other)
+    if labelled := _LABEL_ANSWER.match(plain):  # `<label>: <text>`, the label in either language
+        field = _LABELS_READ.get(labelled.group(1).casefold())
+        value = labelled.group(2).strip()
+        if field in REPLY_FIELDS and value:
+            return Reply(Kind.field_answer, field, value)
     words = command_words(plain)
     if not words:
         return Reply(Kind.other)

@@ -87,11 +87,13 @@ def next_step(session: Session) -> Outcome:
         effects: list[Effect] = []
         if not session.listed_missing:
             effects.append(Effect("missing_list", params={"missing": [[m.field, m.reason] for m in missing]}))
-        effects.append(say_effect("ask_field", field=first.field, reason=first.reason, session=session.id))
+            effects.append(say_effect("ask_field_next", field=first.field, session=session.id))  # reason: in the list
+        else:
+            effects.append(say_effect("ask_field_as", field=first.field, reason=first.reason, session=session.id))
         return Outcome(session.with_changes(pending_field=first.field, listed_missing=True), tuple(effects))
     for section, fields in OPTIONAL_ASKS:
         if section not in session.skipped and _empty(pm, fields[0]):
-            asked = say_effect("ask_optional", field=fields[0], session=session.id)
+            asked = say_effect("ask_optional_as", field=fields[0], session=session.id)
             return Outcome(session.with_changes(pending_field=fields[0]), (asked,))
     return render_next(session.with_changes(pending_field=None))
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from postmortem.field_table import REGISTRY
+from postmortem.limits import check_structure
 from postmortem.messages import say
 from postmortem.model import TEXT_FIELDS, InputError, is_ticket
 
@@ -61,9 +62,12 @@ def updates_from_text(
     if field == "ticket":
         return {"ticket": ticket_from_text(text, lang=lang)}
     if field in TEXT_FIELDS:
+        check_structure(field, text, "ja" if lang == "ja" else "en")
         return {field: text}
     if field == "action_items":
         items, none = parse_action_items(text, lang=lang)
+        for item in items:
+            check_structure(field, item["what"], "ja" if lang == "ja" else "en")
         return {"action_items": items, "action_items_none": none}
     if field in REGISTRY.flags:
         return {field: yes_no(field, text, lang=lang)}

@@ -333,6 +333,35 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "ja": "{ticket} が解決済みになりました。Jira の担当者 {name} さんに Slack で連絡できません"
               "（メールアドレスが非公開か、一致するユーザーがいません）。事後分析の作成をどなたか伝えていただけますか？",
     },
+    # b-fidelity: structure limits (postmortem/limits.py) and the Jira request body.
+    "too_deep": {
+        "en": "lists or quotes are nested more than {limit} levels deep; flatten them to {limit} levels or fewer",
+        "ja": "リストや引用の入れ子が {limit} 段を超えています。{limit} 段以下にしてください",
+    },
+    "too_many_blocks": {
+        "en": "more than {limit} paragraphs, list items or quotes; shorten it or attach the rest as a file",
+        "ja": "段落・リスト項目・引用が {limit} 個を超えています。短くするか、残りをファイルで添付してください",
+    },
+    "jira_requested_by": {"en": "Requested by {name} in the {thread}.", "ja": "依頼者：{name}（{thread}）"},
+    "jira_slack_thread": {"en": "Slack thread", "ja": "Slack のスレッド"},
+    # b-fidelity: questions that name a field the way the person may answer it (`{reply_as}` is the field id
+    # in English and the Japanese label in Japanese, so Japanese messages show no English ids).
+    "ask_field_as": {
+        "en": "Please reply in this thread with *{label}* as `{reply_as}: <text>`: {reason}",
+        "ja": "このスレッドに *{label}* を `{reply_as}：<内容>` の形で返信してください：{reason}",
+    },
+    "ask_field_next": {
+        "en": "Let's start with *{label}*: reply `{reply_as}: <text>` in this thread.",
+        "ja": "まず *{label}* から始めましょう。このスレッドに `{reply_as}：<内容>` の形で返信してください。",
+    },
+    "ask_optional_as": {
+        "en": "Usually included: *{label}*. Reply `{reply_as}: <text>`, or `skip` to leave the section out.",
+        "ja": "通常は記載する項目です：*{label}*。`{reply_as}：<内容>` で返信するか、`skip` で省略してください。",
+    },
+    "revise_hint_as": {
+        "en": "I don't rewrite your text. Reply `<field>: <new text>` (for example `{reply_as}: ...`) or press Edit.",
+        "ja": "本文は書き換えません。`<項目名>：<新しい内容>`（例：`{reply_as}：...`）で返信するか、「編集」を押してください。",
+    },
 }
 
 
@@ -349,3 +378,8 @@ def field_label(field: str, lang: Lang) -> str:
 def lang_of_locale(locale: str | None) -> Lang:
     """The bot's language for a Slack locale (`ja-JP` → ja; anything else, or none, → en)."""
     return "ja" if (locale or "").lower().startswith("ja") else "en"
+
+
+def reply_as(field: str, lang: Lang) -> str:
+    """How a person names a field in a `<field>: <text>` reply: its id in English, its label in Japanese."""
+    return field_label(field, lang) if lang == "ja" else field

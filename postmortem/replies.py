@@ -137,7 +137,7 @@ def _draft_answer(r: _Reply) -> Outcome:
 def _draft_revise(r: _Reply) -> Outcome:
     if revision_step(r.session) == "ask_target":
         return _ask_target(r.session)
-    return Outcome(None, (say_effect("revise_hint", field=r.field or "summary"),))
+    return Outcome(None, (say_effect("revise_hint_as", field=r.field or "summary"),))
 
 
 def _already_approved(r: _Reply) -> Outcome:

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from postmortem.model import Lang, PostMortem
-from renderers.adf_input import PARSER, decode_escapes, normalize_link, parser_source, refused, written
+from renderers.adf_input import PARSER, decode_escapes, normalize_link, parser_source, written
 from renderers.adf_nodes import Mark, Node, append_block, append_text, code_block, finish, plain_lines, same_marks
+from renderers.links import is_safe_href
 from renderers.markdown import render_markdown
+from renderers.references import keys_in, link_references
 
 _MARK_ORDER = ("em", "strong", "strike")
 _MARK_OF = {"Emphasis": "em", "Strong": "strong", "Strikethrough": "strike"}
@@ -28,9 +30,16 @@ def markdown_to_adf(md: str) -> dict[str, Any]:
     return _Builder().build(parser_source(md))
 
 
-def render_adf(pm: PostMortem, lang: Lang | None = None) -> dict[str, Any]:
-    """The post-mortem as the ADF document posted to Jira: exactly the Markdown draft, converted."""
-    return markdown_to_adf(render_markdown(pm, lang))
+def render_adf(pm: PostMortem, lang: Lang | None = None, *, jira_url: str | None = None) -> dict[str, Any]:
+    """The post-mortem as the ADF document posted to Jira: exactly the Markdown draft, converted.
+
+    With the Jira site known, Jira keys and bare URLs become links (renderers/references.py).
+    """
+    doc = markdown_to_adf(render_markdown(pm, lang))
+    if not jira_url:
+        return doc
+    keys = keys_in([pm.fix_ref, *(item.tracking for item in pm.action_items)])
+    return link_references(doc, jira_url=jira_url, project=pm.ticket.partition("-")[0], keys=keys)
 
 
 class _Builder:
@@ -235,7 +244,7 @@ class _Builder:
         href = data["dest_url"]
         if data["link_type"] == "Email":
             href = "mailto:" + href
-        if refused(href):
+        if not is_safe_href(href):
             self.link_kinds.append(False)
             self.rejected.append(written(data))
             self.text(self.rejected[-1][0])
@@ -273,7 +282,7 @@ class _Builder:
         self.image = []
         self.image_depth = 0
         src = data["dest_url"]
-        self.image_src = "" if refused(src, image=True) else normalize_link(src)
+        self.image_src = normalize_link(src) if is_safe_href(src) else ""
 
     def close_image(self) -> None:
         if self.image_depth:

@@ -5,8 +5,8 @@ Kept apart from the tree builder (renderers/adf.py) because these are input rule
   `~x~`, which the builder writes back as text;
 - link reference definitions are not parsed (`[x]: y` stays text, so nothing the person wrote vanishes);
 - NUL becomes U+FFFD, as CommonMark requires (so do lone surrogates, which no parser can read);
-- link targets are percent-encoded (hosts punycoded); `javascript:`, `vbscript:`, `file:` and non-image
-  `data:` targets are refused, so the builder makes no link of them.
+- link targets are percent-encoded (hosts punycoded); which targets may be links at all is decided by
+  renderers/links.py (http(s) and mailto only), so the builder makes no link of any other.
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ PARSER = pyromark.Markdown(options=_OPTIONS)
 
 _CR_RE = re.compile(r"\r\n?")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
-#: What CommonMark renderers refuse as a link target (markdown-it's validateLink).
-_BAD_PROTO_RE = re.compile(r"(?:vbscript|javascript|file|data):")
-_GOOD_DATA_RE = re.compile(r"data:image/(?:gif|png|jpeg|webp);")
 #: Characters kept as they are in a URL (mdurl's encode set); `%XX` escapes already there are kept too.
 _URL_UNSAFE_RE = re.compile(r"%(?![0-9a-fA-F]{2})|[^A-Za-z0-9;/?:@&=+$,\-_.!~*'()#%]+")
 _HOST_RE = re.compile(r"((?:https?|mailto):|(?=//))(//)?([^@/?#]*@)?([^/?#:]*)", re.IGNORECASE)
@@ -53,12 +50,6 @@ def parser_source(md: str) -> str:
             data = data[:start] + b"\\" + data[start:]
         md = data.decode()
     return md
-
-
-def refused(url: str, image: bool = False) -> bool:
-    """A target that CommonMark renderers refuse, to keep script out of links."""
-    url = url.strip().lower()
-    return bool(_BAD_PROTO_RE.match(url)) and not (image and _GOOD_DATA_RE.match(url))
 
 
 def written(data: dict[str, Any]) -> tuple[str, str]:

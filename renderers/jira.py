@@ -15,11 +15,15 @@ from typing import Any
 
 from postmortem.messages import say
 from postmortem.model import Lang
+from renderers.links import is_safe_href
 
 #: Jira Cloud's limit on a comment body, in characters.
 JIRA_COMMENT_LIMIT = 32767
 #: The comment property that marks our comments (DESIGN §4); workers find their own post by it.
 PROPERTY_KEY = "postmortem-bot"
+#: Keeps the comment internal on Jira Service Management projects (API comments are public there otherwise);
+#: stored and ignored elsewhere.
+INTERNAL_PROPERTY = {"key": "sd.public.comment", "value": {"internal": True}}
 
 
 class CommentTooLong(ValueError):
@@ -69,18 +73,50 @@ def section_lengths(adf: dict[str, Any]) -> list[tuple[str, int]]:
     return sorted(sizes, key=lambda pair: -pair[1])
 
 
-def jira_request(adf: dict[str, Any], *, session: str, version: int) -> JiraRequest:
-    """The POST body for `/rest/api/3/issue/{ticket}/comment`; an over-long one is refused, never cut."""
+def visibility(setting: str | None) -> dict[str, str] | None:
+    """Jira's `visibility` for `POSTMORTEM_JIRA_VISIBILITY` (`role:<project role name>` / `group:<group id>`)."""
+    if not setting:
+        return None
+    kind, _, name = setting.partition(":")
+    if kind == "role" and name:
+        return {"type": "role", "value": name}
+    if kind == "group" and name:
+        return {"type": "group", "identifier": name}
+    raise ValueError("expected role:<project role name> or group:<group id>")
+
+
+def with_requester(adf: dict[str, Any], *, name: str, thread_url: str | None, lang: Lang) -> dict[str, Any]:
+    """The document with a last paragraph naming the requester and linking the Slack thread it was written in."""
+    template = say("jira_requested_by", lang, name="{name}", thread="{thread}")
+    before, _, after = template.partition("{thread}")
+    link_text = say("jira_slack_thread", lang)
+    thread: dict[str, Any] = {"type": "text", "text": link_text}
+    if thread_url and is_safe_href(thread_url):
+        thread["marks"] = [{"type": "link", "attrs": {"href": thread_url}}]
+    parts = [{"type": "text", "text": before.replace("{name}", name)}, thread,
+             {"type": "text", "text": after.replace("{name}", name)}]
+    paragraph = {"type": "paragraph", "content": [p for p in parts if p["text"]]}
+    return {**adf, "content": [*adf.get("content", []), paragraph]}
+
+
+def jira_request(adf: dict[str, Any], *, session: str, version: int, visible_to: str | None = None) -> JiraRequest:
+    """The POST body for `/rest/api/3/issue/{ticket}/comment` (DESIGN §4); an over-long one is refused, never cut.
+
+    `visible_to` is `POSTMORTEM_JIRA_VISIBILITY` as configured (checked at start-up).
+    """
     length = comment_length(adf)
     if length > JIRA_COMMENT_LIMIT:
         raise CommentTooLong(length, JIRA_COMMENT_LIMIT, section_lengths(adf))
     adf_json = json.dumps(adf)
     digest = hashlib.sha256(adf_json.encode()).hexdigest()
-    request = {
+    request: dict[str, Any] = {
         "body": adf,
         "properties": [
             {"key": PROPERTY_KEY, "value": {"session": session, "version": version, "sha256": digest}},
+            INTERNAL_PROPERTY,
         ],
     }
+    if (limited := visibility(visible_to)) is not None:
+        request["visibility"] = limited
     body = json.dumps(request).encode()
     return JiraRequest(body=body, sha256=digest)

@@ -15,16 +15,17 @@ from postmortem.model import Lang, PostMortem
 from postmortem.refs import find_fix_refs
 from postmortem.sections import ACTION_ITEMS_NONE, LABELS
 from renderers.adf_input import PARSER
+from renderers.usertext import faithful
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "postmortem.md.j2"
 
 #: What differs between the languages besides the words: the title, the punctuation around labels and items.
 PUNCTUATION: dict[str, dict[str, str]] = {
-    "en": {"title": "Post-mortem", "colon": ":", "sep": " · ", "item_colon": ": ", "open": " (", "close": ")",
-           "comma": ", "},
-    "ja": {"title": "事後分析", "colon": "：", "sep": "、", "item_colon": "：", "open": "（", "close": "）",
-           "comma": "、"},
+    "en": {"title": "Post-mortem", "title_colon": ": ", "colon": ":", "sep": " · ", "item_colon": ": ",
+           "open": " (", "close": ")", "comma": ", "},
+    "ja": {"title": "事後分析", "title_colon": "：", "colon": "：", "sep": "、", "item_colon": "：",
+           "open": "（", "close": "）", "comma": "、"},
 }
 
 _SENTINEL = "pm-end-of-field-3f9c"
@@ -167,10 +168,31 @@ def fix_refs(text: str) -> str:
 
 
 def labelled(text: str, label: str, colon: str = ":") -> str:
-    """A bold label before a value: on the same line when the value is one line, else above it."""
+    """A bold label before a value: on the same line when the value is one line, else above it.
+
+    A full-width colon goes after the bold (no space follows it): `**ラベル：**値` would not close the bold.
+    """
+    head = f"**{label}**{colon}" if colon == "：" else f"**{label}{colon}**"
     if _LINE_BREAK_RE.search(text):  # a lone CR breaks a line too
-        return f"**{label}{colon}**\n\n{text}"
-    return f"**{label}{colon}** {text}"
+        return f"{head}\n\n{text}"
+    return f"{head}{text}" if colon == "：" else f"{head} {text}"
+
+
+def aside(parts: list[str], table: dict[str, Any]) -> str:
+    """An action item's owner and tracking after it: in parentheses, or after a dash when they hold some."""
+    if not parts:
+        return ""
+    joined = table["comma"].join(parts)
+    if any(bracket in joined for bracket in "()（）"):  # no doubled parentheses: 「（マージ済み））」
+        return f" — {joined}"
+    return f"{table['open']}{joined}{table['close']}"
+
+
+def head(label: str, table: dict[str, Any]) -> str:
+    """A bold label that a value follows on the same line: `**Owner:** ` in English, `**担当者**：` in Japanese
+    (a full-width colon after the bold, with no space: `**ラベル：**値` would not close the bold)."""
+    colon = table["colon"]
+    return f"**{label}**{colon}" if colon == "：" else f"**{label}{colon}** "
 
 
 @functools.cache
@@ -185,8 +207,10 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(contained=contained, fix_refs=fix_refs, code_span=code_span, labelled=labelled,
-                       indent_continuation=indent_continuation, inline=inline, ending=ending, choice=_choice)
+    # User text is read by the text rule (renderers/usertext.py) wherever the template places it.
+    env.filters.update(contained=lambda text: contained(faithful(text)), fix_refs=fix_refs, code_span=code_span,
+                       labelled=labelled, indent_continuation=indent_continuation, aside=aside, head=head,
+                       inline=lambda text: inline(faithful(text)), ending=ending, choice=_choice)
     return env
 
 

@@ -14,6 +14,7 @@ from postmortem.fieldtext import (
     parse_action_items,
     ticket_from_text,
 )
+from postmortem.limits import check_structure
 from postmortem.messages import field_label
 from postmortem.model import InputError, Lang
 
@@ -154,6 +155,7 @@ def _typed_fields(field: str, text: str, lang: str) -> dict[str, Any]:
     if field == "action_items":
         items, none = parse_action_items(text, lang=lang)
         return {"action_items": items, "action_items_none": none}
+    check_structure(field, text, "ja" if lang == "ja" else "en")
     return {field: text or None}
 
 

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from postmortem.field_table import REGISTRY
-from postmortem.messages import field_label, say
+from postmortem.messages import field_label, reply_as, say
 from postmortem.model import Lang
 from postmortem.sections import ACTION_ITEMS_NONE
 from renderers.mrkdwn import escape_mrkdwn
@@ -26,6 +26,9 @@ ACTION_DONE = "postmortem_done"
 #: What the `action_items` question's button answers: the explicit none (seed).
 _NONE_ANSWER = "none"
 
+#: The questions about one field; each gets that field's answer controls (buttons, checkboxes) when it has any.
+QUESTION_KEYS = frozenset({"ask_field", "ask_field_as", "ask_field_next", "ask_optional", "ask_optional_as"})
+
 _SLACK_ID = re.compile(r"^[UW][A-Z0-9]{2,20}$")
 
 
@@ -41,7 +44,14 @@ def _safe(params: dict[str, Any], lang: Lang) -> dict[str, Any]:
             safe[key] = value
     if "field" in params:
         safe["label"] = escape_mrkdwn(field_label(str(params["field"]), lang))
+        safe["reply_as"] = escape_mrkdwn(reply_as(str(params["field"]), lang))
     return safe
+
+
+def _named(field: str, lang: Lang) -> str:
+    """A field named at the start of a line: its label (and its id in English), then the colon."""
+    label = f"*{escape_mrkdwn(field_label(field, lang))}*"
+    return f"{label}：" if lang == "ja" else f"{label} (`{field}`): "
 
 
 def _section(text: str) -> dict[str, Any]:
@@ -61,7 +71,7 @@ def notice(key: str, lang: Lang, **params: Any) -> Message:
     the `session` it belongs to) also gets that field's answer controls, if it has any."""
     text = say(key, lang, **_safe(params, lang))
     blocks = [_section(text)]
-    if key in ("ask_field", "ask_optional") and params.get("session"):
+    if key in QUESTION_KEYS and params.get("session"):
         blocks += answer_controls(str(params["field"]), str(params["session"]), lang)
     return {"text": text, "blocks": blocks}
 
@@ -105,14 +115,14 @@ def answer_of_action(action_id: str, state: Any) -> tuple[str, list[str]] | None
 
 def missing_list(missing: list[tuple[str, str]], lang: Lang) -> Message:
     """The refusal: every missing input with its reason, and no draft."""
-    lines = [f"• *{escape_mrkdwn(field_label(f, lang))}* (`{f}`): {escape_mrkdwn(r)}" for f, r in missing]
+    lines = [f"• {_named(f, lang)}{escape_mrkdwn(r)}" for f, r in missing]
     text = say("missing_intro", lang) + "\n" + "\n".join(lines)
     return {"text": text, "blocks": [_section(chunk) for chunk in _chunks(text)]}
 
 
 def lint_warnings(warnings: list[tuple[str, str]], lang: Lang) -> Message:
     """Tone-lint notes, each naming its field; never edits."""
-    lines = [f"• `{f}`: {escape_mrkdwn(t)}" for f, t in warnings]
+    lines = [f"• {_named(f, lang) if lang == 'ja' else f'`{f}`: '}{escape_mrkdwn(t)}" for f, t in warnings]
     text = say("lint_header", lang, count=len(warnings)) + "\n" + "\n".join(lines)
     return {"text": text, "blocks": [_section(chunk) for chunk in _chunks(text)]}
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis
 
+from emulators.adf_atlaskit import atlaskit_validator
 from emulators.adf_schema import adf_validator
 from postmortem.model import PostMortem, load_postmortem
 
@@ -35,7 +36,23 @@ def example() -> Callable[[str], PostMortem]:
     return lambda stem: load_postmortem(EXAMPLES / f"{stem}.yaml")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _stop_atlaskit() -> Iterator[None]:
+    """Atlassian's validator runs in one node process for the whole session: stop it at the end."""
+    yield
+    if atlaskit_validator.cache_info().currsize:
+        atlaskit_validator().close()
+        atlaskit_validator.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def validate_adf() -> Callable[[Any], Any]:
-    """The official ADF schema (pinned, fetched with npm pack), compiled once."""
-    return adf_validator()
+    """Both validators Jira's answer depends on: the official ADF schema (pinned, fetched with npm pack,
+    compiled once) and Atlassian's own validator (pinned @atlaskit/adf-utils, one node process)."""
+    schema, atlaskit = adf_validator(), atlaskit_validator()
+
+    def validate(doc: Any) -> None:
+        schema(doc)
+        atlaskit.validate(doc)
+
+    return validate

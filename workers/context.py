@@ -33,6 +33,8 @@ class WorkerContext:
     handoff_queue: Queue
     #: POSTMORTEM_JIRA_PERMISSION_CHECK=on: who approves must be a Jira user who may comment (workers/permissions.py).
     permission_check: bool = False
+    jira_visibility: str | None = None  # POSTMORTEM_JIRA_VISIBILITY, checked at start-up
+    jira_url: str | None = None  # JIRA_URL: Jira keys in the draft link to <JIRA_URL>/browse/<KEY>
 
 
 _installed: list[WorkerContext] = []

@@ -25,14 +25,15 @@ from postmortem.claims import (
     ticket_checked_claim,
 )
 from postmortem.conversation import Effect, apply_step, model_of, next_step
+from postmortem.limits import postmortem_structure_error
 from postmortem.lint import lint
-from postmortem.messages import say
+from postmortem.messages import field_label, say
 from postmortem.model import PostMortem
 from postmortem.session import S, Session
 from postmortem.store import body_digest
 from renderers import prompts
 from renderers.adf import render_adf
-from renderers.jira import CommentTooLong, jira_request
+from renderers.jira import CommentTooLong, jira_request, with_requester
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
 from workers import permissions
@@ -128,11 +129,19 @@ def render(session_id: str) -> None:
 def _render_locked(ctx: WorkerContext, session: Session) -> None:
     session_id = session.id
     pm = model_of(session)
+    if refused := postmortem_structure_error(pm):  # too deep or too large to render: say so plainly
+        named = field_label(refused.field.partition(".")[0], "ja") + "：" if session.lang == "ja" else ""
+        reason = f"{named}{refused.message}" if named else str(refused)
+        ctx.store.record_failed(session_id, reason)
+        _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
+        return
     markdown = render_markdown(pm)
+    adf = render_adf(pm, jira_url=ctx.jira_url)  # the Slack preview is made from it too
     to_jira = pm.destination == "jira_comment"
     if to_jira:
         try:
-            request = jira_request(render_adf(pm), session=session.id, version=session.version)
+            request = jira_request(_with_requester(ctx, session, adf), session=session.id,
+                                   version=session.version, visible_to=ctx.jira_visibility)
         except CommentTooLong as exc:
             ctx.store.record_failed(session_id, exc.text(session.lang))
             _say(ctx, session, prompts.notice("render_failed", session.lang, reason=exc.text(session.lang)))
@@ -144,7 +153,7 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
     try:
-        _show_draft(ctx, session, pm, body, to_jira=to_jira)
+        _show_draft(ctx, session, pm, body, to_jira=to_jira, adf=adf)
     except SlackApiError as exc:
         reason = say("slack_refused_draft", session.lang, error=exc.response.get("error", "error"))
         if ctx.store.record_failed(session_id, reason) is not None:
@@ -152,13 +161,21 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
                 _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
 
 
-def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool) -> None:
+def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -> dict[str, Any]:
+    """The comment's last paragraph: who asked, and a link to the thread (fetched now, so it is in the bytes shown)."""
+    thread_url = ctx.slack.permalink(session.channel, session.thread_ts) if session.thread_ts else None
+    return with_requester(adf, name=ctx.slack.user_name(session.requester), thread_url=thread_url,
+                          lang=session.lang)
+
+
+def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool,
+                adf: dict[str, Any] | None = None) -> None:
     """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
 
     The session becomes approvable (drafted) at that line, after the file and before the question, so a
     reply typed once the question is visible is always handled, and none typed before the file was visible
     can approve it (it binds to the version shown before its timestamp)."""
-    for message in render_slack(pm):
+    for message in render_slack(pm, adf=adf):
         _say(ctx, session, message)
     if warnings := lint(pm):
         _say(ctx, session, prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang))

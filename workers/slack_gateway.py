@@ -64,6 +64,28 @@ class SlackGateway:
         user: dict[str, Any] = response.get("user") or {}
         return str(user["id"]) if user.get("id") else None
 
+    def permalink(self, channel: str, message_ts: str) -> str | None:
+        """The link to a message (chat.getPermalink); None when Slack will not give one."""
+        try:
+            response = self.client.chat_getPermalink(channel=channel, message_ts=message_ts)
+        except SlackApiError:
+            return None
+        link = response.get("permalink")
+        return str(link) if link else None
+
+    def user_name(self, user: str) -> str:
+        """How a person is called in the workspace (display name, else real name, else handle); the id if unknown."""
+        try:
+            response = self.client.users_info(user=user)
+        except SlackApiError:
+            return user
+        info: dict[str, Any] = response.get("user") or {}
+        profile: dict[str, Any] = info.get("profile") or {}
+        for name in (profile.get("display_name"), profile.get("real_name"), info.get("real_name"), info.get("name")):
+            if isinstance(name, str) and name.strip():
+                return name.strip()
+        return user
+
     def dm(self, user: str, message: Message) -> str:
         """A direct message from the app (posting to a user id lands in the app's DM with them); its ts."""
         return self.post(user, message)

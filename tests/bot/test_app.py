@@ -68,6 +68,9 @@ def test_socket_mode_serves_the_same_bolt_app() -> None:
     ({**ENV, "PORT": "http"}, "PORT is invalid"),
     ({**ENV, "JIRA_URL": "example.atlassian.net"}, "JIRA_URL is invalid"),
     ({**ENV, "POSTMORTEM_LANG": "fr"}, "POSTMORTEM_LANG is invalid"),
+    ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "Developers"}, "POSTMORTEM_JIRA_VISIBILITY is invalid: must be role:"),
+    ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "user:abc"}, "POSTMORTEM_JIRA_VISIBILITY is invalid"),
+    ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "group:"}, "POSTMORTEM_JIRA_VISIBILITY is invalid"),
 ])
 def test_bad_configuration_is_one_line_naming_the_variable(env: dict[str, str], needle: str) -> None:
     with pytest.raises(ConfigError) as caught:
@@ -82,3 +85,11 @@ def test_lists_of_ids_and_secrets() -> None:
     assert settings.postmortem_approvers == frozenset({"U1", "U2", "U3"})
     assert set(settings.secrets) == {"xoxb-test", "s3cret", "jira-t0ken"}
     assert "s3cret" not in repr(settings)
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, None), ("", None), (" role:Service Desk Team ",
+                                                                          "role:Service Desk Team"),
+                                                 ("group:abc-123", "group:abc-123")])
+def test_jira_visibility_setting(value: str | None, expected: str | None) -> None:
+    env = ENV if value is None else {**ENV, "POSTMORTEM_JIRA_VISIBILITY": value}
+    assert load_settings(env).postmortem_jira_visibility == expected

@@ -135,3 +135,12 @@ def test_a_comment_over_jiras_limit_is_refused_naming_sections(tmp_path: Path) -
     assert code == 2 and out == ""
     assert "32,767" in err or "32767" in err
     assert "How it was found" in err
+
+
+@pytest.mark.parametrize("command", [["draft", "--format", "adf"], ["draft", "--format", "slack"], ["check"]])
+def test_nesting_too_deep_exits_2_with_one_line_and_no_traceback(tmp_path: Path, command: list[str]) -> None:
+    path = example(tmp_path, root_cause="- " * 248 + "x")  # issue 11: this raised RecursionError
+    code, out, err = run(*command[:1], path, *command[1:])
+    assert code == 2 and out == ""
+    assert err.splitlines() == [err.strip()] and err.startswith("invalid input: root_cause: ")
+    assert "Traceback" not in err

@@ -40,12 +40,22 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     events = result.events
     assert events[_index(events, "command")].text == f"/post-mortem {ticket}"
     assert events[_index(events, "modal", "submitted")].text == LEFT_OUT
-    asked = events[_index(events, "bot", "ask_field")]
-    assert f"`{LEFT_OUT}`" in asked.text and recognise(asked.text)[0] == "ask_field"
-    assert asked.text.startswith("Please reply" if lang == "en" else "このスレッドに")
+    asked = events[_index(events, "bot", "ask_field_next")]
+    assert recognise(asked.text)[0] == "ask_field_next"
+    # English names the field by its id; Japanese by its label, with no English id (issue 11).
+    assert f"`{LEFT_OUT}: <text>`" in asked.text if lang == "en" else ("`検証：<内容>`" in asked.text
+                                                                      and LEFT_OUT not in asked.text)
+    # The question right after the list of what is missing does not repeat the reason it just gave.
+    listed = events[_index(events, "bot", "missing_intro")].text.split("\n")[-1]
+    reason = listed.split("`): " if lang == "en" else "*：", 1)[1]
+    assert len(reason) > 10 and reason not in asked.text
     answered = _index(events, "reply", LEFT_OUT)
     assert events[answered].text.strip() == answer.strip()
     shown = _index(events, "file", f"{ticket}-postmortem-v1.json")
+    # The request-body line is labelled as such and comes right after the file it speaks of (issue 11).
+    assert events[shown + 1].kind == "bot" and events[shown + 1].key == "body_shown"
+    assert not any(e.key == "draft" and ("リクエスト本文" in e.text or "exact request body" in e.text)
+                   for e in events if e.kind == "bot")
     approved = _index(events, "reply", "approve")
     assert events[approved].text == APPROVAL[lang]
     posted = [e for e in events if e.kind == "jira" and e.text == f"/rest/api/3/issue/{ticket}/comment"]
@@ -53,7 +63,8 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     link = _index(events, "link")
     assert f"/browse/{ticket}?focusedCommentId=" in events[link].text
     offer = _index(events, "offer")
-    assert _index(events, "bot", "ask_field") < answered < shown < approved < events.index(posted[0]) < link < offer
+    asked_at = _index(events, "bot", "ask_field_next")
+    assert asked_at < answered < shown < approved < events.index(posted[0]) < link < offer
     assert not any(e.kind == "reply" and e.key not in (LEFT_OUT, "approve", *_SKIPPABLE) for e in events)
 
     comments = result.comments()
@@ -96,7 +107,7 @@ def test_custom_input_asks_for_usually_included_sections_and_accepts_skip(tmp_pa
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     result, _ = _demo(tmp_path, environ={}, input_path=path)
     _assert_flow(result, ticket="DEMO-7", lang="en", answer=data["validation"])
-    asked = [recognise(e.text)[1]["field"] for e in result.events if e.kind == "bot" and e.key == "ask_optional"]
+    asked = [recognise(e.text)[1]["reply_as"] for e in result.events if e.kind == "bot" and e.key == "ask_optional_as"]
     skipped = [e.key for e in result.events if e.kind == "reply" and e.text == "skip"]
     assert asked == skipped == ["why_symptom", "how_found"]
 

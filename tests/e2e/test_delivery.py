@@ -202,7 +202,7 @@ def test_restarting_bot_and_worker_loses_nothing(stack: LocalStack) -> None:
     fields = _fields("cache-eviction.en", why_symptom="a", how_found="b")
     validation = fields.pop("validation")
     chat.start(fields)
-    chat.wait_text("reply in this thread with *Validation*")
+    chat.wait_text("start with *Validation*")
     for name in [n for n in stack.processes if n.startswith("worker")] + ["serve"]:
         stack.processes.pop(name).stop()
     stack.start_process("serve", "--host", "127.0.0.1").wait_for_line("Uvicorn running on")

@@ -116,6 +116,11 @@ def test_happy_path_en_posts_one_comment_with_the_bytes_shown(stack: LocalStack)
     assert [f["name"] for f in shown] == [f"{ticket}-postmortem-v1.json"]
     body = json.loads(shown[0]["bytes"])
     assert body["properties"][0]["key"] == "postmortem-bot"
+    # DESIGN §4: internal on Jira Service Management, and the last paragraph links back to this thread.
+    assert body["properties"][1] == {"key": "sd.public.comment", "value": {"internal": True}}
+    last = body["body"]["content"][-1]["content"]
+    assert last[0]["text"].startswith("Requested by ")
+    assert last[1]["marks"][0]["attrs"]["href"].startswith("https://emulated.slack.com/archives/")
     chat.reply("Post it!")
     posted = chat.wait_text(f"Posted to {ticket}")
     comments = stack.jira.comments(ticket)
@@ -159,9 +164,9 @@ def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -
     listing = chat.wait_text("I can't draft this post-mortem yet")
     assert "`repro`" in listing["text"] and "`validation`" in listing["text"]
     assert not chat.files(), "no partial draft"
-    chat.wait_text("reply in this thread with *Deterministic repro* (`repro`)")
+    chat.wait_text("Let's start with *Deterministic repro*: reply `repro: <text>`")  # its reason was listed
     chat.reply(repro)
-    chat.wait_text("reply in this thread with *Validation* (`validation`)")
+    chat.wait_text("reply in this thread with *Validation* as `validation: <text>`")
     chat.reply("TBD")
     chat.wait_text("doesn't fill")
     chat.reply(validation)

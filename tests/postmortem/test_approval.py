@@ -134,3 +134,18 @@ def test_reply_fields_are_design_fields() -> None:
 def test_the_structured_fields_can_be_answered_by_name(text: str, field: str) -> None:
     reply = classify_reply(text)
     assert reply.kind is Kind.field_answer and reply.field == field
+@pytest.mark.parametrize(("text", "field", "value"), [
+    ("検証：8 GPU で 6 時間の連続稼働テスト", "validation", "8 GPU で 6 時間の連続稼働テスト"),
+    ("根本原因（メカニズム）: `evict_range` skips the last shard", "root_cause", "`evict_range` skips the last shard"),
+    ("根本原因：`evict_range`", "root_cause", "`evict_range`"),
+    ("Validation: 0 failures in 200 runs", "validation", "0 failures in 200 runs"),
+    ("*Owner of the fix*: Priya", "owner", "Priya"),
+    ("再現手順：make cluster", "repro", "make cluster"),
+])
+def test_a_field_can_be_answered_by_its_label_in_either_language(text: str, field: str, value: str) -> None:
+    assert classify_reply(text) == Reply(Kind.field_answer, field, value)
+
+
+def test_a_label_without_text_or_an_unknown_label_is_no_answer() -> None:
+    assert classify_reply("検証：").kind is Kind.other
+    assert classify_reply("気づき: なし").kind is Kind.other

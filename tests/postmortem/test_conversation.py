@@ -69,7 +69,8 @@ def test_fresh_session_lists_every_missing_field_once_then_asks_the_first() -> N
     names = [name for name, _ in listed[0].params["missing"]]
     assert names == list(GATE_FIELDS)
     assert all(reason for _, reason in listed[0].params["missing"])
-    assert kinds(out)[-1] == ("say", "ask_field")
+    # Right after the list, the question does not repeat the reason the list gave (issue 11).
+    assert kinds(out)[-1] == ("say", "ask_field_next") and "reason" not in out.effects[-1].params
     assert out.effects[-1].params["field"] == "summary"
     assert out.session.pending_field == "summary" and out.session.listed_missing
 
@@ -189,7 +190,7 @@ def _walk_optional(answer: str) -> tuple[Session, list[str]]:
         s = out.session
         if s.state is S.rendering:
             return s, asked
-        assert said(out) == ["ask_optional"]
+        assert said(out) == ["ask_optional_as"]
         asked.append(s.pending_field or "")
         answered = reply(s, answer)
         assert answered.session is not None, answered
@@ -312,7 +313,7 @@ def test_the_third_revision_asks_which_section_first_then_the_next_field_reply_a
 def test_a_revision_in_words_gets_a_hint_not_a_rewrite() -> None:
     out = reply(drafted(), "please fix the summary", ts=500.0)
     assert out.session is None
-    assert said(out) == ["revise_hint"]
+    assert said(out) == ["revise_hint_as"]
     assert out.effects[0].params == {"field": "summary"}
 
 
@@ -420,7 +421,7 @@ def test_the_structured_questions_carry_the_session_for_their_buttons() -> None:
     s = session(pm=complete_pm(repro_rate=None), listed_missing=True)
     out = next_step(s)
     assert out.session is not None and out.session.pending_field == "repro_rate"
-    assert out.effects[-1].key == "ask_field"
+    assert out.effects[-1].key == "ask_field_as"
     assert out.effects[-1].params["field"] == "repro_rate" and out.effects[-1].params["session"] == s.id
 
 
@@ -475,6 +476,8 @@ def test_a_strangers_click_is_told_privately_and_an_old_question_changes_nothing
     assert on_choice(drafted(), "repro_rate", ["rarely"], user="U1", approvers=NOBODY) == Outcome(None)
     assert on_choice(drafted(state=S.cancelled), "repro_rate", ["every_run"], user="U1",
                      approvers=NOBODY) == Outcome(None)
+
+
 # Resume (Edit) on a session still collecting inputs (f-home) -------------------------------------
 
 
@@ -499,3 +502,14 @@ def test_resuming_with_an_input_still_missing_asks_for_it_again() -> None:
 def test_a_rendering_session_is_not_resumed() -> None:
     out = on_edit(session(state=S.rendering, version=1), complete_pm())
     assert out.session is None and said(out) == ["frozen"]
+
+
+@pytest.mark.parametrize("deep", ["- " * 248 + "x", ">" * 300 + " x"])
+def test_an_answer_nested_too_deep_is_refused_plainly_and_the_session_kept(deep: str) -> None:
+    # Issue 11: 248 nested list levels raised RecursionError; now the field is named and nothing changes.
+    out = reply(session(pending_field="root_cause", listed_missing=True), deep)
+    assert out.session is None
+    assert kinds(out) == [("say", "answer_rejected")]
+    assert "20 levels" in out.effects[0].params["reason"]
+    revision = reply(drafted(), f"root_cause: {deep}", ts=500.0)
+    assert revision.session is None and kinds(revision) == [("say", "answer_rejected")]

@@ -217,7 +217,8 @@ inline_values = st.one_of(user_text, st.sampled_from(BLOCK_OPENERS).map("Alex"._
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["en", "ja"]), st.fixed_dictionaries({}, optional={f: inline_values for f in INLINE_FIELDS}))
-def test_inline_fields_never_change_the_heading_sequence(lang: str, values: dict[str, str]) -> None:
+def test_inline_fields_never_change_the_heading_sequence(validate_adf: Validate, lang: str,
+                                                        values: dict[str, str]) -> None:
     data: dict[str, Any] = {**FULL, "lang": lang, "action_items": [dict(FULL["action_items"][0])]}
     for field, value in values.items():
         if field.startswith("item_"):
@@ -232,7 +233,9 @@ def test_inline_fields_never_change_the_heading_sequence(lang: str, values: dict
     nine = [SECTIONS[0].heading[lang]] + [s.heading[lang] for s in SECTIONS[1:]]
     expected = section_headings(pm)
     assert headings(render_markdown(pm)) == expected
-    assert adf_headings(render_adf(pm)) == adf_section_headings(pm)
+    adf = render_adf(pm)
+    validate_adf(adf)
+    assert adf_headings(adf) == adf_section_headings(pm)
     bodies = section_bodies(pm)
     assert [heading for _, heading, _ in bodies] == nine
     # Only the two fields that become a block of their own when multi-line may bring headings of their own.

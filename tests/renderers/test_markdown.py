@@ -13,6 +13,7 @@ import pytest
 
 from postmortem.model import ActionItem, PostMortem
 from postmortem.sections import ACTION_ITEMS_NONE, SECTIONS
+from renderers.adf import render_adf
 from renderers.markdown import contained, render_markdown, section_bodies
 
 pytestmark = pytest.mark.unit
@@ -58,7 +59,7 @@ def test_golden_markdown(example: Callable[[str], PostMortem], stem: str) -> Non
 def test_sections_in_fixed_order_with_title(example: Callable[[str], PostMortem]) -> None:
     pm = example("tada-hang.ja")
     md = render_markdown(pm)
-    assert md.startswith("# 事後分析: JIRA-12345\n")
+    assert md.startswith("# 事後分析：JIRA-12345\n")
     headings = [line[3:] for line in md.splitlines() if line.startswith("## ")]
     assert headings == [s.heading["ja"] for s in SECTIONS]
     assert render_markdown(pm, "en").startswith("# Post-mortem: JIRA-12345\n")
@@ -206,8 +207,9 @@ def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
     pm = PostMortem(ticket="A-1", validation="v", validation_scope="Only\r# x86",
                     action_items=(ActionItem(what="a\r```", owner="Bo"),))
     bodies = {k: b for k, _, b in section_bodies(pm)}
-    assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\r# x86"
-    assert bodies["action_items"] == "- a\r  ```\n  ```\n  (owner: Bo)"
+    # Line ends are normalised to `\n` by the text rule, and the `#` after the break stays text, not a heading.
+    assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\n\\# x86"
+    assert bodies["action_items"] == "- a\n  ```\n  ```\n  (owner: Bo)"
 
 
 @pytest.mark.timeout(10)
@@ -216,3 +218,26 @@ def test_many_unclosed_html_blocks_are_contained_at_once(opener: str) -> None:
     pm = PostMortem(ticket="A-1", summary="s", symptom=f"{opener}\n" * 2000, root_cause="`cause`")
     headings = [line for line in render_markdown(pm).splitlines() if line.startswith("## ")]
     assert headings == ["## Summary", "## Symptom", "## Root cause"]
+
+
+def test_japanese_labels_use_full_width_colons_without_a_space_after(example: Callable[[str], PostMortem]) -> None:
+    md = render_markdown(example("tada-hang.ja"))
+    assert md.startswith("# 事後分析：JIRA-12345\n")
+    assert "**チケット**：JIRA-12345、**修正の参照**：" in md and "**検証範囲**：他の" in md
+    assert "： " not in md and ": " not in md.split("\n", 1)[0]
+    bold = [n["text"] for block in render_adf(example("tada-hang.ja"))["content"] for n in block.get("content", [])
+            if n.get("marks") == [{"type": "strong"}]]
+    assert bold[:3] == ["チケット", "修正の参照", "担当者"]  # the bold closes before the full-width colon
+
+
+@pytest.mark.parametrize(("lang", "plain", "bracketed"), [
+    ("ja", "- A（担当：Bo、追跡：X-1）", "- A — 担当：Bo、追跡：PR #5751（マージ済み）"),
+    ("en", "- A (owner: Bo, tracking: X-1)", "- A — owner: Bo, tracking: PR #5751 (merged)"),
+])
+def test_no_doubled_parentheses_after_an_action_item(lang: str, plain: str, bracketed: str) -> None:
+    tracking = "PR #5751（マージ済み）" if lang == "ja" else "PR #5751 (merged)"
+    pm = PostMortem(ticket="A-1", lang=lang, action_items=[  # type: ignore[arg-type]
+        {"what": "A", "owner": "Bo", "tracking": "X-1"}, {"what": "A", "owner": "Bo", "tracking": tracking}])
+    body = section_bodies(pm)[-1][2]
+    assert body.splitlines() == [plain, bracketed]
+    assert "））" not in body and "))" not in body

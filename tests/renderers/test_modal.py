@@ -170,6 +170,7 @@ def test_too_long_value_is_not_prefilled_and_kept_when_left_empty() -> None:
         (typed("action_items", "ok\na | b | c | d"), "action_items", "line 2: 4 parts"),
         (typed("action_items", "fix it\nnone"), "action_items", "line 2: 'none' must be the only line"),
         (typed("summary", "x" * 3001), "summary", "3001 characters; at most 3000"),
+        (typed("root_cause", "- " * 248 + "x"), "root_cause", "lists or quotes are nested more than 20 levels"),
         (select("destination", "email"), "destination", "'email' is not one of: jira_comment"),
         (select("why_missed_category", "bad_luck"), "why_missed_category",
          "'bad_luck' is not one of: ci_gap"),

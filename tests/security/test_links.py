@@ -18,7 +18,7 @@ pytestmark = pytest.mark.unit
 #: Refused already (CommonMark's rule): script and files.
 REFUSED = ["javascript:alert(1)", "data:text/html,<b>x</b>", "JaVaScRiPt:alert(1)", "vbscript:msgbox(1)",
            "file:///etc/passwd"]
-#: What issue 13 found reaching the Jira comment; the allow-list of schemes lands with branch b-fidelity.
+#: What issue 13 found reaching the Jira comment; only http(s) and mailto targets become links (renderers/links.py).
 HOSTILE = ["intent://scan/#Intent;scheme=zxing;end", "ms-settings:privacy", "jar:http://x.example/a.jar!/b",
            "view-source:https://x.example", "blob:https://x.example/1d0e", "//evil.example/path"]
 ALLOWED = ["https://ok.example/a", "http://ok.example/b", "mailto:dev@example.com"]
@@ -61,7 +61,6 @@ def test_script_and_file_targets_are_no_links(target: str, validate_adf: Callabl
     assert only_web_and_mail(found), found
 
 
-@pytest.mark.xfail(strict=True, reason="link rule lands with b-fidelity")
 @pytest.mark.parametrize("target", HOSTILE)
 def test_no_other_scheme_becomes_a_link_in_the_jira_body(target: str, validate_adf: Callable[[Any], Any]) -> None:
     found = jira_body_links([target], validate_adf)

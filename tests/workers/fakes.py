@@ -40,6 +40,13 @@ class FakeSlack:
         self.calls.append(("upload", {"channel": channel, "thread_ts": thread_ts, "filename": filename,
                                       "content": content, "title": title}))
 
+    def permalink(self, channel: str, message_ts: str) -> str | None:
+        self.calls.append(("permalink", {"channel": channel, "message_ts": message_ts}))
+        return f"https://example.slack.com/archives/{channel}/p{message_ts.replace('.', '')}"
+
+    def user_name(self, user: str) -> str:
+        return {"U1": "Priya"}.get(user, user)
+
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [call for name, call in self.calls if name == kind]
 
@@ -94,6 +101,13 @@ class FakeJira:
 
     def comment(self, cid: str, ticket: str = "PROJ-1") -> PostedComment:
         return PostedComment(cid, f"{self.url}/browse/{ticket}?focusedCommentId={cid}")
+
+    def permalink(self, channel: str, message_ts: str) -> str | None:
+        self.calls.append(("permalink", {"channel": channel, "message_ts": message_ts}))
+        return f"https://example.slack.com/archives/{channel}/p{message_ts.replace('.', '')}"
+
+    def user_name(self, user: str) -> str:
+        return {"U1": "Priya"}.get(user, user)
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [call for name, call in self.calls if name == kind]

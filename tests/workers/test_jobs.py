@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -16,7 +18,7 @@ from postmortem.replies import on_reply
 from postmortem.session import S, Session
 from postmortem.store import SessionStore
 from renderers.adf import render_adf
-from renderers.jira import jira_request
+from renderers.jira import jira_request, with_requester
 from renderers.markdown import render_markdown
 from renderers.prompts import ACTION_HANDOFF, ACTION_RETRY
 from tests.postmortem.test_conversation import complete_pm
@@ -89,8 +91,16 @@ def test_advance_posts_the_parent_binds_the_thread_then_lists_what_is_missing(wo
     assert "Missing" in listed["message"]["text"]
     for name in ("summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation"):
         assert f"(`{name}`)" in listed["message"]["text"]
-    assert "`summary`" in asked["message"]["text"]
+    assert "`summary: <text>`" in asked["message"]["text"]
     assert bound.pending_field == "summary"
+
+
+def test_japanese_questions_name_fields_by_their_japanese_labels(world: World) -> None:
+    s = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", lang="ja"))
+    jobs.advance(s.id)
+    _parent, listed, asked = world.slack.texts
+    assert "• *概要*：" in listed and "`summary`" not in listed and "(`" not in listed
+    assert "`概要：<内容>`" in asked and "summary" not in asked
 
 
 def test_advance_with_a_question_pending_posts_nothing_more(world: World) -> None:
@@ -156,8 +166,17 @@ def test_render_shows_the_draft_lint_the_exact_request_body_and_asks_for_approva
     upload = world.slack.of("upload")[0]
     assert upload["filename"] == "PROJ-1-postmortem-v1.json" and upload["thread_ts"] == PARENT_TS
     assert upload["content"] == world.store.draft_body(s.id, 1)
-    expected = jira_request(render_adf(model_of(s)), session=s.id, version=1)
+    thread_url = f"https://example.slack.com/archives/C1/p{PARENT_TS.replace('.', '')}"
+    signed = with_requester(render_adf(model_of(s)), name="Priya", thread_url=thread_url, lang="en")
+    expected = jira_request(signed, session=s.id, version=1)
     assert upload["content"] == expected.body
+    # The link back to the thread was fetched when the draft was rendered: it is in the bytes shown.
+    assert world.slack.of("permalink") == [{"channel": "C1", "message_ts": PARENT_TS}]
+    sent = json.loads(expected.body)
+    assert {"key": "sd.public.comment", "value": {"internal": True}} in sent["properties"]
+    last = sent["body"]["content"][-1]["content"]
+    assert "".join(n["text"] for n in last) == "Requested by Priya in the Slack thread."
+    assert last[1]["marks"] == [{"type": "link", "attrs": {"href": thread_url}}]
     lint_posts = [t for t in world.slack.texts if t.startswith("Tone check")]
     assert len(lint_posts) == 1 and "`how_found`" in lint_posts[0]
     question = world.slack.posts[-1]
@@ -405,3 +424,40 @@ def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World) -
     jobs.post_comment(session.id, 1)
     assert world.jira.of("post_comment") == []
     assert world.store.claimed(post_lock(session.id, 1))  # the other run's lock is left alone
+
+
+def test_a_draft_nested_too_deep_fails_the_render_plainly(world: World) -> None:
+    s = rendering(world, pm=complete_pm(root_cause="- " * 248 + "x"))
+    jobs.render(s.id)
+    after = world.store.get(s.id)
+    assert after is not None and after.state is S.failed and "root_cause" in (after.error or "")
+    assert world.slack.texts == [f"I couldn't render the draft: {after.error}"]
+    assert "worker" not in world.slack.texts[0] and world.store.draft_body(s.id, 1) is None
+
+
+def test_the_configured_visibility_goes_into_the_request_body(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = context.current()
+    monkeypatch.setattr(context, "_installed", [dataclasses.replace(ctx, jira_visibility="group:abc-123")])
+    s = rendering(world)
+    jobs.render(s.id)
+    body = json.loads(world.store.draft_body(s.id, 1) or b"{}")
+    assert body["visibility"] == {"type": "group", "identifier": "abc-123"}
+
+
+def test_with_the_jira_site_known_the_draft_links_its_ticket(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = context.current()
+    site = "https://acme.atlassian.net"
+    monkeypatch.setattr(context, "_installed", [dataclasses.replace(ctx, jira_url=site)])
+    s = rendering(world)
+    jobs.render(s.id)
+    body = (world.store.draft_body(s.id, 1) or b"").decode()
+    assert f'"href": "{site}/browse/PROJ-1"' in body
+    assert any(f"<{site}/browse/PROJ-1|PROJ-1>" in b["text"]["text"]
+               for p in world.slack.posts for b in p["message"].get("blocks") or [] if b.get("text"))
+
+
+def test_a_japanese_draft_nested_too_deep_names_the_field_by_its_label(world: World) -> None:
+    s = rendering(world, lang="ja", pm=complete_pm(root_cause="- " * 248 + "x"))
+    jobs.render(s.id)
+    assert world.slack.texts == ["下書きを作成できませんでした：根本原因（メカニズム）："
+                                 "リストや引用の入れ子が 20 段を超えています。20 段以下にしてください"]

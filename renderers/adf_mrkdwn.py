@@ -1,0 +1,159 @@
+"""An ADF document as Slack mrkdwn lines: the preview shows the text and structure Jira will show.
+
+The Slack preview is made from the very ADF the draft converts to (DESIGN §2: the same parse), so what the
+approver reads is what Jira shows. Each line is a list of spans, each span self-contained mrkdwn, so a long
+line can be cut between spans (or inside one, re-formatted) without breaking a format in two.
+
+Nothing the person wrote can ping, link or format on its own: `&`, `<` and `>` are escaped, and a run of
+`*`, `_`, `~` or a backtick that could open or close a format in Slack is fenced with word joiners
+(U+2060, invisible), so `__init__` or `*ptr` shows as typed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from renderers.mrkdwn import escape_mrkdwn
+
+WORD_JOINER = "\u2060"
+#: Put between a format's marker and a letter next to it, so Slack sees the word boundary it needs.
+ZERO_WIDTH_SPACE = "\u200b"
+_MARKER_RUN_RE = re.compile(r"[*_~`]+")
+_FORMAT_MARKS = frozenset("*_~`")
+#: How each ADF mark is written in mrkdwn, innermost first.
+_WRAP = (("code", "`"), ("strike", "~"), ("em", "_"), ("strong", "*"))
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of a line: its text as shown, its ADF marks, its link, and whether it is shown verbatim."""
+
+    text: str
+    marks: frozenset[str] = frozenset()
+    href: str | None = None
+    verbatim: bool = False  # code block text and our own prefixes: escaped only
+
+    def cut(self, start: int, end: int) -> Span:
+        return Span(self.text[start:end], self.marks, self.href, self.verbatim)
+
+    def mrkdwn(self) -> str:
+        if self.verbatim:
+            return escape_mrkdwn(self.text)
+        if not self.marks and self.href is None:
+            return protect(self.text)
+        core = self.text.strip(" ")
+        if not core:
+            return self.text
+        lead = self.text[: len(self.text) - len(self.text.lstrip(" "))]
+        trail = self.text[len(self.text.rstrip(" ")):]
+        code = "code" in self.marks and "`" not in core  # Slack's inline code cannot hold a backtick
+        body = escape_mrkdwn(core) if code else protect(core)
+        if self.href:
+            target = escape_mrkdwn(self.href).replace("|", "%7C")
+            body = f"<{target}>" if core == self.href and "code" not in self.marks else f"<{target}|{body}>"
+        for mark, char in _WRAP:
+            if mark in self.marks and (code or mark != "code"):
+                body = f"{char}{body}{char}"
+        return f"{lead}{body}{trail}"
+
+
+Line = list[Span]
+#: A code block's opening or closing line.
+FENCE = Span("```", verbatim=True)
+
+
+def protect(text: str) -> str:
+    """Escape `&<>` and fence marker runs that touch a word edge with word joiners, so they stay text."""
+    text = escape_mrkdwn(text)
+    if not _MARKER_RUN_RE.search(text):
+        return text
+
+    def fence(match: re.Match[str]) -> str:
+        start, end = match.span()
+        inner = (start > 0 and text[start - 1].isalnum() and end < len(text) and text[end].isalnum()
+                 and "`" not in match.group(0))  # a backtick may open code even inside a word
+        return match.group(0) if inner else f"{WORD_JOINER}{match.group(0)}{WORD_JOINER}"
+
+    return _MARKER_RUN_RE.sub(fence, text)
+
+
+def line_mrkdwn(line: Line) -> str:
+    """The line as mrkdwn; a format that touches a letter of the next or previous span gets a boundary."""
+    parts = [span.mrkdwn() for span in line]
+    for i in range(1, len(parts)):
+        before, after = parts[i - 1], parts[i]
+        if before[-1:].isalnum() and after[:1] in _FORMAT_MARKS or before[-1:] in _FORMAT_MARKS and after[:1].isalnum():
+            parts[i] = ZERO_WIDTH_SPACE + after
+    return "".join(parts)
+
+
+def line_text(line: Line) -> str:
+    return "".join(span.text for span in line)
+
+
+def adf_lines(doc: dict[str, Any]) -> list[tuple[Line, bool]]:
+    """The document's lines, each with whether it is inside a code block; blocks apart by a blank line."""
+    out: list[tuple[Line, bool]] = []
+    for i, block in enumerate(doc.get("content", [])):
+        if i:
+            out.append(([], False))
+        out.extend(_block(block, ""))
+    return out
+
+
+def _block(node: dict[str, Any], indent: str) -> list[tuple[Line, bool]]:
+    kind = node["type"]
+    if kind in ("paragraph", "heading"):
+        strong = frozenset({"strong"}) if kind == "heading" else frozenset()
+        return [(line, False) for line in _inline(node.get("content", []), strong)]
+    if kind == "codeBlock":
+        text = "".join(child.get("text", "") for child in node.get("content", []))
+        fence = ([FENCE], True)
+        return [fence, *(([Span(t, verbatim=True)], True) for t in text.split("\n")), fence]
+    if kind in ("bulletList", "orderedList"):
+        start = int(node.get("attrs", {}).get("order", 1))
+        lines: list[tuple[Line, bool]] = []
+        for n, item in enumerate(node.get("content", []), start):
+            bullet = "• " if kind == "bulletList" else f"{n}. "
+            lines.extend(_item(item, indent, bullet))
+        return lines
+    if kind == "blockquote":
+        quoted: list[tuple[Line, bool]] = []
+        for child in node.get("content", []):
+            quoted.extend(_block(child, ""))
+        return [([Span("> ", verbatim=True), *line], code) for line, code in quoted]
+    return [([Span("---", verbatim=True)], False)]  # a rule
+
+
+def _item(item: dict[str, Any], indent: str, bullet: str) -> list[tuple[Line, bool]]:
+    """A list item: its first line after the bullet, the rest indented under it."""
+    lines: list[tuple[Line, bool]] = []
+    for child in item.get("content", []):
+        nested = child["type"] in ("bulletList", "orderedList")
+        lines.extend(_block(child, indent + "    ") if nested else
+                     [([Span(indent + "    ", verbatim=True), *line], code) for line, code in _block(child, indent)])
+    if lines and not item["content"][0]["type"].endswith("List"):
+        first, code = lines[0]
+        lines[0] = ([Span(indent + bullet, verbatim=True), *first[1:]], code)
+    else:
+        lines.insert(0, ([Span(indent + bullet, verbatim=True)], False))
+    return lines
+
+
+def _inline(nodes: list[dict[str, Any]], extra: frozenset[str]) -> list[Line]:
+    lines: list[Line] = [[]]
+    for node in nodes:
+        if node["type"] == "hardBreak":
+            lines.append([])
+            continue
+        marks = set(extra)
+        href = None
+        for mark in node.get("marks", []):
+            if mark["type"] == "link":
+                href = str(mark["attrs"]["href"])
+            else:
+                marks.add(mark["type"])
+        lines[-1].append(Span(node.get("text", ""), frozenset(marks), href))
+    return lines
