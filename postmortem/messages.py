@@ -141,6 +141,39 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "button_cancel": {"en": "Cancel", "ja": "キャンセル"},
     "button_retry": {"en": "Retry", "ja": "再試行"},
     "button_handoff": {"en": "Hand off to management-talk", "ja": "management-talk に引き継ぐ"},
+    # --- branch e-gate: the evidence gate's text checks, the tone lint's new rules, scope read from the text ---
+    "gate_degenerate": {
+        "en": 'has no words, only punctuation, spaces or invisible characters ("{found}")',
+        "ja": "文字がありません。句読点・空白・不可視文字だけです（「{found}」）",
+    },
+    "gate_unknown": {
+        "en": 'says the cause is not known yet ("{found}")',
+        "ja": "原因がまだわかっていないと書かれています（「{found}」）",
+    },
+    "gate_not_on_demand": {
+        "en": 'says it cannot be reproduced on demand ("{found}")',
+        "ja": "必要なときに再現できないと書かれています（「{found}」）",
+    },
+    "gate_rare": {
+        "en": 'reproduces too rarely to run on demand ("{found}"); a flake needs about one run in ten or more',
+        "ja": "再現頻度が低すぎます（「{found}」）。不安定な再現には、およそ 10 回に 1 回以上の頻度が必要です",
+    },
+    "gate_hope": {
+        "en": 'is a hope, not a verification ("{found}")',
+        "ja": "期待であって、検証ではありません（「{found}」）",
+    },
+    "gate_stand_in": {
+        "en": 'a review, a merge or a deploy is not a verification ("{found}"); show the repro or test passing',
+        "ja": "レビュー・マージ・デプロイは検証ではありません（「{found}」）。再現手順やテストが成功したことを書いてください",
+    },
+    "gate_not_fixed": {
+        "en": 'says the fix is not made yet ("{found}")',
+        "ja": "修正がまだ行われていないと書かれています（「{found}」）",
+    },
+    "gate_guessed": {
+        "en": 'is not a named owner ("{found}")',
+        "ja": "担当者が特定されていません（「{found}」）",
+    },
 }
 
 

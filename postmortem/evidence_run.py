@@ -1,0 +1,284 @@
+"""The phrases of the evidence gate about what was run, en and ja: a repro that does not reproduce on
+demand, a validation that is pending, hoped for, or stood in for by a review, a merge or a deploy, and
+the passing results that show a fix works. Each is an (English, Japanese) pair of linear patterns.
+"""
+
+from __future__ import annotations
+
+import re
+
+from postmortem.evidence_words import _EN, _any
+
+#: Not on demand: sometimes, rare, once, a customer report, cannot reproduce (seed: 「時々起きる」ではなく).
+NOT_ON_DEMAND = (
+    _any(
+        r"\bsometimes\b",
+        r"\bintermittent\w*",
+        r"\brandom(?:ly)?\b",
+        r"\boccasional(?:ly)?\b",
+        r"\bsporadic\w*",
+        r"\bflak(?:y|iness|es)\b",
+        r"\bnow and then\b",
+        r"\bfrom time to time\b",
+        r"\bevery (?:now and then|so often)\b",
+        r"\bonce in a (?:while|blue moon)\b",
+        r"\bhard to (?:reproduce|repro|trigger|hit)\b",
+        r"\bnon-?deterministic\w*",
+        r"\bunreliabl[ey]\b",
+        r"\bheisenbug\b",
+        r"\bnot (?:every time|always|consistently|reliably)\b",
+        r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b",
+        r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
+        r"(?:hours?|days?|weeks?|months?|years?|nights?)\b",
+        r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
+        r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|triggered|failed|crashed|hung|fired|spotted"
+        r"|noticed|reproduced) (?:it )?(?:only |just |exactly )?once\b",
+        r"\b(?:only|just) once\b",
+        r"\bonce in (?:prod|production|staging)\b",
+        r"\bone-?(?:off|time occurrence)\b",
+        r"\ba single (?:occurrence|instance|sighting|report|time|incident|event|crash|failure|run)\b",
+        r"\b(?:only|just) (?:seen |observed |happens |happened |occurs |occurred |reproduces )?(?:in|on) (?:prod"
+        r"|production)\b",
+        r"\b(?:prod|production)[- ]only\b",
+        r"\bin (?:prod|production) only\b",
+        r"\b(?:customer|user|client)s?(?:'s?)? (?:report(?:ed|s)?|complain\w*|ticket|said|says|saw|sees|noticed"
+        r"|mentioned|escalat\w*)\b",
+        r"\breported by (?:a |one |the |some )?(?:customer|user|client)s?\b",
+        r"\bper (?:the )?(?:customer|user|client)\b",
+        r"\bsupport ticket\b",
+        r"\b(?:can't|cannot|can not|couldn't|could not|unable to|failed to|not able to|haven't been able to|have not "
+        r"been able to|never managed to) (?:\w+ )?(?:reproduce|repro|trigger|recreate|replicate)\b",
+        r"\b(?:not|never|isn't|wasn't) (?:been )?(?:reliably |consistently )?(?:reproducible|reproduced|replicated)\b",
+        r"\bno (?:reliable |known |consistent |deterministic )?(?:repro|reproduction|reproducer|steps to reproduce)\b",
+        r"\bwithout a repro\w*\b",
+        r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:always )?reproduce\b",
+        r"\b(?:still )?(?:trying|working) (?:to reproduce|on a repro)\w*\b",
+        flags=_EN,
+    ),
+    _any(
+        "時々",
+        "ときどき",
+        "時折",
+        "ときおり",
+        "たまに",
+        "まれ",
+        "稀",
+        "めったに",
+        "滅多に",
+        "不定期",
+        "ランダム",
+        "間欠",
+        "散発",
+        "偶発",
+        "突発",
+        "たまたま",
+        "不安定",
+        "ほとんど(?:起き|発生|再現)(?:ない|ません)",
+        "再現(?:し|でき|され)(?:ない|ません|なかった|ませんでした|ず)",
+        "再現(?:性|率)(?:が|は)?(?:ない|なし|低い|ありません|不明)",
+        "再現(?:手順|方法)(?:が|は)?(?:ない|なし|不明|ありません|未確立)",
+        "再現(?:が|は)?(?:難しい|困難|不可|できていない)",
+        "再現待ち",
+        "再現を試み",
+        "(?:一度|1度|一回|1回)(?:だけ|きり|のみ)?(?:発生|起き|観測|見られ|確認され|報告)",
+        "本番(?:環境)?(?:で)?(?:のみ|だけ)",
+        "本番(?:環境)?で(?:一度|1度|一回|1回)",
+        "(?:顧客|お客様|ユーザー|利用者)(?:から|より)?の?(?:報告|問い合わせ|申告|クレーム)",
+        "(?:数|何)(?:時間|日|週間|か月|ヶ月|カ月)に(?:一度|1度|一回|1回)",
+        "(?:日|月|週|年)に(?:一度|1度|一回|1回|数回)",
+    ),
+)
+
+#: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
+ON_DEMAND = (
+    _any(
+        r"(?<!not )(?<!n't )(?<!never )\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
+        r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b",
+        flags=_EN,
+    ),
+    _any("毎回", "確実に", "必ず(?!しも)", "常に", "決定的", "高頻度", "(?:すべて|全て|どの)の実行", "100%"),
+)
+
+#: "…but `cmd` reproduces it": an on-demand repro after the vague word, in the same sentence.
+CONTRAST_REPRO = (
+    _any(
+        r"\b(?:but|however|though)\b.{0,200}?\bQ\b.{0,200}?\b(?:reproduc\w*|shows? it|triggers? it|fails|hits? it)\b",
+        flags=_EN | re.DOTALL,
+    ),
+    _any("(?:が、|しかし|けど|ですが).{0,200}?Q.{0,200}?(?:再現|発生)"),
+)
+
+#: The validation is not done yet.
+_SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
+PENDING = (
+    _any(
+        r"\b(?:tbd|todo|tbc)\b",
+        r"\bto be (?:tested|verified|validated|confirmed|checked|run|measured|determined)\b",
+        r"\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to|intend to"
+        r"|should) (?:\w+ )?(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak"
+        r"|benchmark)\w*\b",
+        r"(?<!\d )\bpending\b(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
+        r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"
+        r"|futures?|promises?|batches?|state|flag|bit|count)\b)",
+        r"\bin progress\b",
+        r"\bongoing\b",
+        r"\bawaiting\b",
+        r"\bwaiting (?:for|on)\b",
+        r"\bnot yet\b",
+        r"\b(?:not|haven't|hasn't|have not|has not|wasn't|weren't|isn't|aren't|never) (?:yet )?(?:been )?(?:re-?)?"
+        r"(?:verified|validated|tested|confirmed|checked|run|measured|tried)\b(?: yet)?" + _SCOPE_AFTER,
+        r"\bun(?:verified|tested|validated|confirmed)\b" + _SCOPE_AFTER,
+        r"\bno (?:tests?|testing|verification|validation|results?|data)(?: yet| so far)?\b(?! failures?| errors?"
+        r"| regressions?)",
+        r"\b(?:haven't|have not|did not|didn't) (?:had|get) (?:a |the )?(?:chance|time|to)\b",
+        r"\bwhen (?:we|i) (?:get|have) (?:a chance|time)\b",
+        flags=_EN,
+    ),
+    _any(
+        "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測)",
+        "(?:まだ|これから|今後|後日|明日|来週|後で)(?:確認|検証|テスト|試験|実行|計測|測定|試)",
+        "(?:確認|検証|テスト|試験)(?:は)?(?:まだ|これから|今後|後日)",
+        "(?:確認|検証|テスト|試験|計測)(?:して|でき|し)(?:て)?(?:いません|いない|ません|おらず)",
+        "(?:確認|検証|テスト|試験)(?:待ち|中|予定|前)",
+        "(?:する|の)予定",
+        "様子(?:を)?見",
+        "経過観察",
+        "未定",
+    ),
+)
+
+#: A hope, not a result: "should be fixed now", "hopefully", 直るはず.
+HOPE = (
+    _any(
+        r"\bshould (?:now |hopefully |probably |also )?(?:be )?"
+        r"(?:fixed|resolved|work(?:ing)?|pass(?:ing)?|fine|ok(?:ay)?"
+        r"|good|gone|sorted|better|stable|fix (?:it|this|the))\b",
+        r"\bhopefully\b",
+        r"\b(?:i|we) hope\b",
+        r"\bfingers crossed\b",
+        r"\b(?:i|we) (?:think|believe|expect|assume) "
+        r"(?:it(?:'s| is)|this is|the (?:bug|issue|problem|fix) is) (?:now )?"
+        r"(?:fixed|resolved|gone|working)\b",
+        r"\b(?:expect|expected|expecting) (?:it |this |the fix )?to (?:work|pass|fix|resolve|help)\b",
+        r"\blooks? (?:fixed|good|fine|ok(?:ay)?|resolved|better)\b",
+        r"\bseems? (?:to (?:work|be fixed|be fine|pass|have fixed)|fixed|fine|ok(?:ay)?|resolved|good|better)\b",
+        r"\b(?:probably|likely|presumably|apparently|maybe|possibly)\b",
+        r"\b(?:i|we) (?:think|believe)\b",
+        r"\bought to (?:work|pass|fix)\b",
+        r"\bworks on my (?:machine|laptop|box)\b",
+        r"\b(?:haven't|have not|hasn't|has not) (?:seen|heard|had) (?:it|any|the (?:bug|issue|error|problem|crash|hang)"
+        r"|complaints|reports)\b",
+        r"\bno (?:one|body) (?:has )?(?:complained|reported)\b",
+        r"\bno (?:more |new |further )?(?:complaints|reports"
+        r"|tickets)\b",
+        r"\bso far so good\b",
+        flags=_EN,
+    ),
+    _any(
+        "(?:直る|直った|治る|治った|解消される|解消した|解決する|解決した|動く|通る|大丈夫な|問題ない|修正された|修正できた)"
+        "(?:はず|と思|でしょう|だろう|かも|見込み)",
+        "はず(?!の)",
+        "と思(?:われ|い|う)",
+        "でしょう",
+        "だろう",
+        "見込み",
+        "期待(?:して|され|でき)",
+        "願",
+        "祈",
+        "おそらく",
+        "たぶん",
+        "多分",
+        "(?:よう|みたい)(?:です|だ)",
+        "(?:苦情|報告|クレーム|問い合わせ)(?:は|が)?(?:上がって|来て|出て|届いて|あり)(?:い)?(?:ない|ません)",
+    ),
+)
+
+#: A review, a merge, a deploy or a build standing in for a verification.
+STAND_IN = (
+    _any(
+        r"\b(?:code[- ])?review(?:ed|s)?\b",
+        r"\bapproved\b",
+        r"\blgtm\b",
+        r"\bsigned off\b",
+        r"\bmerged?\b",
+        r"\bdeploy(?:ed|ment|s)?\b",
+        r"\bshipped\b",
+        r"\breleased\b",
+        r"\brolled out\b",
+        r"\blanded\b",
+        r"\bpushed to (?:prod|production|main|master)\b",
+        r"\b(?:compiles|compiled|builds|built)\b",
+        r"\bbuild (?:passes|passed|succeeds|succeeded|is green|was green)\b",
+        r"\blint(?:er)? (?:passes|passed|is clean)\b",
+        r"\btype[- ]?checks?\b",
+        flags=_EN,
+    ),
+    _any(
+        "レビュー",
+        "承認",
+        "マージ",
+        "デプロイ",
+        "リリース",
+        "本番(?:環境)?(?:に|へ)(?:反映|適用|投入)",
+        "反映(?:済み|しました|されました)",
+        "ビルド",
+        "コンパイル",
+        "LGTM",
+        "適用(?:済み|しました)",
+    ),
+)
+
+#: Something shown passing, and what it was: a test, the repro, a workload (or a number or code beside it).
+PASSED = (
+    _any(
+        r"\bpass(?:es|ed|ing)?\b",
+        r"\bsucceed(?:s|ed)?\b",
+        r"\bsuccessful(?:ly)?\b",
+        r"\bcomplete[sd]\b",
+        r"\bgreen\b",
+        r"\bno longer\b",
+        r"\b(?:0|zero|no) (?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?)\b",
+        r"\b0\s*(?:/|of|out of|in)\s*\d+",
+        r"\bclean\b",
+        r"\bdisappear(?:s|ed)\b",
+        r"\bwent away\b",
+        r"\brestored\b",
+        flags=_EN,
+    ),
+    _any(
+        "成功",
+        "完了",
+        "通(?:った|りました|過|る)",
+        "パス(?:し|する)",
+        "停止なし",
+        "問題なく",
+        "解消",
+        "なくなり",
+        "(?:発生|再現)しなく",
+        "(?:発生|再現)(?:しません|しなかった|せず)",
+        "消え",
+        "戻り",
+        "回復",
+    ),
+)
+EVIDENCE_NOUN = (
+    _any(
+        r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
+        r"|scenario|load|traffic|steps|p\d\d|latency|throughput)\b",
+        flags=_EN,
+    ),
+    _any(
+        "テスト",
+        "再現",
+        "ワークロード",
+        "ベンチマーク",
+        "スイート",
+        "実行",
+        "ソーク",
+        "連続稼働",
+        "手順",
+        "ジョブ",
+        "負荷",
+        "ケース",
+    ),
+)
