@@ -54,6 +54,7 @@ _FAKE_REF_RE = re.compile(
     r"(?=$|[/#!:._?-])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$",
     re.IGNORECASE,
 )
+_REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 _OWNER_RE = re.compile(
     r"\b(?:tbd|tbc|todo|xxx+|unassigned|unowned|unknown|nobody|no one|someone|somebody|anyone|whoever|n/a|none"
     r"|probably|maybe|likely|perhaps|possibly|i think|we think)\b|\?"
@@ -135,11 +136,11 @@ def _search(pair: Pair, text: str, start: int = 0) -> str | None:
 
 
 def _fix_ref(text: str) -> Finding | None:
-    refs = find_fix_refs(text)
-    fake = [r.text for r in refs if _FAKE_REF_RE.search(r.text)]
-    if fake:
-        return ("placeholder", fake[0])
-    if refs:
+    """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
+    for token in text.split():
+        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token.rstrip(".,;:)")):
+            return ("placeholder", token)
+    if find_fix_refs(text):
         return None
     token = _PLACEHOLDER_TOKEN_RE.search(text)
     return ("placeholder", token.group(0)) if token else ("no_ref", _clip(text))

@@ -25,6 +25,7 @@ NOT_ON_DEMAND = (
         r"\bhard to (?:reproduce|repro|trigger|hit)\b",
         r"\bnon-?deterministic\w*",
         r"\bunreliabl[ey]\b",
+        r"\bnot (?:every|all|each)\b",
         r"\bheisenbug\b",
         r"\bnot (?:every time|always|consistently|reliably)\b",
         r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b",
@@ -92,7 +93,7 @@ NOT_ON_DEMAND = (
 #: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
 ON_DEMAND = (
     _any(
-        r"(?<!not )(?<!n't )(?<!never )\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
+        r"(?<!not )(?<!n't )(?<!never )(?<!cannot )(?<!unable to )(?<!non-)(?<!non)\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
         r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b",
         flags=_EN,
     ),
@@ -114,8 +115,8 @@ PENDING = (
     _any(
         r"\b(?:tbd|todo|tbc)\b",
         r"\bto be (?:tested|verified|validated|confirmed|checked|run|measured|determined)\b",
-        r"\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to|intend to"
-        r"|should) (?:\w+ )?(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak"
+        r"(?:\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to|intend to"
+        r"|should)|'ll) (?:\w+ )?(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak"
         r"|benchmark)\w*\b",
         r"(?<!\d )\bpending\b(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
         r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"

@@ -74,11 +74,12 @@ HYPOTHESIS = (
         r"\bconceivabl[ey]\b",
         r"\bpotentially\b",
         r"\b(?:i|we|they|the team)(?:'re| are)? (?:still )?(?:think|believe|suspect|guess|assume|suppose|reckon"
-        r"|feel|speculate|hypothesi[sz]e|presume)\b",
+        r"|feel|speculate|hypothesi[sz]e|presume)s?\b",
         r"\bseem(?:s|ed|ingly)?\b",
         r"\bappear(?:s|ed)? to\b",
         r"\bit looks like\b",
-        r"\blooks like (?:it|the|a|an|this|that)\b",
+        r"\blooks like (?:it|the|a|an|this|that|Q)\b",
+        r"^\s*looks? like\b",
         r"\bsounds like\b",
         r"\bconsistent with\b",
         r"\bnot (?:entirely |completely |fully |100% )?(?:sure|certain|confirmed|clear|proven|verified)\b",
@@ -111,7 +112,7 @@ HYPOTHESIS = (
         "たぶん",
         "多分",
         "きっと",
-        "と考え(?:て|られ|ます|る)",
+        "(?:と|そう)考え(?:て|られ|ます|る)",
         "可能性(?:が|は)?(?:あ|高|大き|否定でき)",
         "推定",
         "推測",
@@ -160,7 +161,7 @@ REJECTED = (
     _any(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
-        r"|eliminated|excluded)\b",
+        r"|eliminated|excluded|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
         flags=_EN,
     ),
     _any(
@@ -192,4 +193,4 @@ NEGATED_BEFORE = re.compile(
     r"(?:a |an |the )?$",
     _EN,
 )
-NEGATED_AFTER_JA = re.compile("^(?:で|では|じゃ)(?:なく|ない|ありません)")
+NEGATED_AFTER_JA = re.compile("(?:で|では|じゃ)(?:なく|ない|ありません)")
