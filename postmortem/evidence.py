@@ -66,7 +66,7 @@ NOT_FIXED = (
         r"\bno fix yet\b",
         r"\b(?:not|hasn't|has not|haven't|have not|isn't|wasn't) (?:yet )?(?:been )?(?:fixed|merged"
         r"|implemented|written|landed|applied)\b",
-        r"\b(?:still )?working on (?:a|the) fix\b",
+        r"\b(?:still working|working) on (?:a|the) fix\b",
         r"\bfix (?:is )?(?:tbd|pending|in progress|coming)\b",
         r"\b(?:will|going to|plan to|need to) (?:fix|patch|implement|address|land|merge|submit|write)\b",
         flags=words._EN,
@@ -108,7 +108,10 @@ def check_text(field: str, text: str | None) -> Finding | None:
 
 def is_placeholder(text: str | None) -> bool:
     """Whether the whole value only stands for "nothing yet" (TBD, n/a, ?, <name>, 未定, 調査中)."""
-    core = " ".join(normalize(text).split()).strip(" .。!！?？:：-—–_()（）[]「」\"'`<>")
+    flat = normalize(text).strip()
+    if len(flat) > 120:
+        return False
+    core = " ".join(flat.split()).strip(" .。!！?？:：-—–_()（）[]「」\"'`<>")
     return not core or bool(_PLACEHOLDER_RE.fullmatch(core))
 
 

@@ -53,7 +53,7 @@ NOT_ON_DEMAND = (
         r"\bno (?:reliable |known |consistent |deterministic )?(?:repro|reproduction|reproducer|steps to reproduce)\b",
         r"\bwithout a repro\w*\b",
         r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:always )?reproduce\b",
-        r"\b(?:still )?(?:trying|working) (?:to reproduce|on a repro)\w*\b",
+        r"\b(?:still trying|still working|trying|working) (?:to reproduce|on a repro)\w*\b",
         flags=_EN,
     ),
     _any(
@@ -93,7 +93,8 @@ NOT_ON_DEMAND = (
 #: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
 ON_DEMAND = (
     _any(
-        r"(?<!not )(?<!n't )(?<!never )(?<!cannot )(?<!unable to )(?<!non-)(?<!non)\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
+        r"(?<!not )(?<!n't )(?<!never )(?<!cannot )(?<!unable to )(?<!non-)(?<!non)"
+        r"\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
         r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b",
         flags=_EN,
     ),
@@ -115,9 +116,9 @@ PENDING = (
     _any(
         r"\b(?:tbd|todo|tbc)\b",
         r"\bto be (?:tested|verified|validated|confirmed|checked|run|measured|determined)\b",
-        r"(?:\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to|intend to"
-        r"|should)|'ll) (?:\w+ )?(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak"
-        r"|benchmark)\w*\b",
+        r"(?:\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to"
+        r"|intend to|should)|'ll) (?:\w+ )?"
+        r"(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak|benchmark)\w*\b",
         r"(?<!\d )\bpending\b(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
         r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"
         r"|futures?|promises?|batches?|state|flag|bit|count)\b)",
@@ -197,7 +198,7 @@ HOPE = (
 #: A review, a merge, a deploy or a build standing in for a verification.
 STAND_IN = (
     _any(
-        r"\b(?:code[- ])?review(?:ed|s)?\b",
+        r"\b(?:code[- ]review|review)(?:ed|s)?\b",
         r"\bapproved\b",
         r"\blgtm\b",
         r"\bsigned off\b",

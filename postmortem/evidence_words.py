@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import re
 
+from postmortem.phrases import first_class
+
 _EN = re.IGNORECASE | re.ASCII
 
 
 def _any(*parts: str, flags: int = 0) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in parts), flags)
+    """One alternation, guarded by the characters a match can start with (see `phrases._compile`)."""
+    source = "|".join(f"(?:{p})" for p in parts)
+    if (first := first_class(source, flags)) is not None:
+        source = f"(?=[{first}])(?:{source})"
+    return re.compile(source, flags)
 
 
 #: The cause is not known yet: "unknown, still investigating", 原因は調査中.
@@ -28,7 +34,7 @@ UNKNOWN = (
         r"\b(?:cause|reason|mechanism|origin|trigger|culprit)s? (?:(?:is|are|was|remains?|stays?|still|currently|as yet"
         r"|yet) ){0,3}(?:unknown|unclear|undetermined|not (?:yet )?(?:known|understood|clear|identified|determined"
         r"|confirmed|found))\b",
-        r"(?:^|[:(\-])\s*unknown\b(?=\s*(?:[,.;:!)\-]|$))",
+        r"(?:^unknown|^\s+unknown|[:(\-]\s*unknown)\b(?=\s*(?:[,.;:!)\-]|$))",
         r"(?<!which )(?<!that )\b(?:is|are|remains|still|currently) unknown\b(?! to\b| in\b| for\b| by\b| on\b)",
         r"\b(?:we|i|nobody|no one|anyone) (?:still )?(?:don't|do not|didn't|did not|does not|doesn't) (?:yet )?"
         r"(?:know|understand)\b",
@@ -79,7 +85,7 @@ HYPOTHESIS = (
         r"\bappear(?:s|ed)? to\b",
         r"\bit looks like\b",
         r"\blooks like (?:it|the|a|an|this|that|Q)\b",
-        r"^\s*looks? like\b",
+        r"^looks? like\b|^\s+looks? like\b",
         r"\bsounds like\b",
         r"\bconsistent with\b",
         r"\bnot (?:entirely |completely |fully |100% )?(?:sure|certain|confirmed|clear|proven|verified)\b",
@@ -161,7 +167,8 @@ REJECTED = (
     _any(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
-        r"|eliminated|excluded|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
+        r"|eliminated|excluded"
+        r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
         flags=_EN,
     ),
     _any(

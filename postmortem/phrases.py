@@ -133,7 +133,7 @@ _STEPS_RE = re.compile(
 _FREQUENCY_RE = re.compile(
     r"\b\d+\s*(?:runs?\s+|times?\s+|failures?\s+)?(?:of|in|out of|/)\s*\d+\b|\b\d+(?:\.\d+)?\s*%"
     r"|\b(?:every|each) (?:run|time|attempt)\b|\balways\b"
-    r"|\d+\s*回中\s*\d+\s*回|\d+\s*回に\s*\d+\s*回|毎回|確実に|必ず",
+    r"|(?<!\d)\d+\s*回中\s*\d+\s*回|(?<!\d)\d+\s*回に\s*\d+\s*回|毎回|確実に|必ず",
     _FLAGS,
 )
 
@@ -144,8 +144,8 @@ _IDENTIFIER_RE = re.compile(
     r"|\b[a-z]+[0-9]*[A-Z][A-Za-z0-9]*\b"                          # camelCase
     r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"                        # PascalCase with an inner capital
     r"|\w(?:::|->)\w"                                              # Foo::bar, a->b
-    r"|[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,6}\b"                       # path/with.ext
-    r"|\b[\w-]+\.(?:py|pyi|c|cc|cpp|cu|h|hpp|go|rs|java|kt|js|ts|rb|sh|sql|proto|yaml|yml|json|toml|md)\b"
+    r"|(?<![\w./-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,6}\b"            # path/with.ext
+    r"|(?<![\w-])[\w-]+\.(?:py|pyi|c|cc|cpp|cu|h|hpp|go|rs|java|kt|js|ts|rb|sh|sql|proto|yaml|yml|json|toml|md)\b"
     r"|\b[A-Za-z_]\w*\((?!s\))"                                    # call(), not "test(s)"
     r"|\b[a-z_][A-Za-z0-9_]*\.[a-z_][A-Za-z0-9_]+\b"                # obj.attr
     r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b"      # a commit SHA
@@ -170,8 +170,12 @@ def _compile(*lists: Iterable[str]) -> re.Pattern[str]:
 
 
 def _first_class(source: str) -> str | None:
+    return first_class(source, _FLAGS)
+
+
+def first_class(source: str, flags: int) -> str | None:
     """The body of a character class holding every character a match of `source` can begin with, if known."""
-    items = _first_items(_parser.parse(source, _FLAGS))
+    items = _first_items(_parser.parse(source, flags))
     return None if items is None else "".join(sorted(items))
 
 

@@ -23,8 +23,8 @@ _URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
 
 #: Quotes: straight and curly double quotes, single quotes that are not apostrophes, Japanese brackets.
 _QUOTE_RE = re.compile(
-    r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|‘[^’\n]{1,300}’|(?<![\w])\'[^\'\n]{1,300}\'(?![\w])'
-    r"|「[^」\n]{1,300}」|『[^』\n]{1,300}』"
+    r'"[^"\n]{1,300}"|“[^“”\n]{1,300}”|‘[^‘’\n]{1,300}’|(?<![\w])\'[^\'\n]{1,300}\'(?![\w])'
+    r"|「[^「」\n]{1,300}」|『[^『』\n]{1,300}』"
 )
 
 #: A line that is pasted output: a `>` quote, or one that starts with a timestamp, a log level, a
@@ -40,8 +40,10 @@ _LOG_LINE_RE = re.compile(
 #: Identifiers: dotted / scoped names, paths, words with `_` or an inner capital, names called with `(`.
 _DOTTED_RE = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)+\(?")
 _PATH_RE = re.compile(r"(?<![\w./-])[\w.-]*\w/[\w./-]*")
-_WORD_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]+(?:\(\)?)?")
-_INNER_CAPITAL_RE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_NAME_RE = re.compile(
+    r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\(\)?"                                     # called: `likely()`
+    r"|(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"  # snake, camel
+)
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 
@@ -61,14 +63,7 @@ def mask(text: str | None) -> str:
     out = normalize(text)
     for pattern in (_FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
         out = pattern.sub(MASK, out)
-    return _WORD_RE.sub(_mask_word, out)
-
-
-def _mask_word(match: re.Match[str]) -> str:
-    word = match.group(0)
-    if word.endswith(("(", "()")) or "_" in word.strip("_") or _INNER_CAPITAL_RE.search(word):
-        return MASK
-    return word
+    return _NAME_RE.sub(MASK, out)
 
 
 def sentences(text: str) -> list[str]:
@@ -78,12 +73,13 @@ def sentences(text: str) -> list[str]:
 
 #: Rates: "7 of 20", "1 in 500 runs", "3/10", "20 回中 19 回", "10回に1回", "40%", "once every 200 runs".
 _RATE_RE = re.compile(
+    r"(?=[\dOo])(?:"
     r"(?<![\d.])(\d+)\s*(?:(?:runs?|times?|failures?|attempts?|iterations?)\s*)?(?:of|in|out of|/)\s*(\d+)(?!\.?\d)"
     r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"
     r"|(?<![\d.])(\d+)\s*回中\s*(\d+)\s*回"
     r"|(?<![\d.])(\d+)\s*回に\s*(\d+)\s*回"
     r"|(?<![\d.])(\d+(?:\.\d+)?)\s*%"
-    r"|\bonce (?:every|per|in) (\d+)",
+    r"|\bonce (?:every|per|in) (\d+))",
     re.IGNORECASE,
 )
 
