@@ -145,8 +145,8 @@ def _fix_ref(text: str) -> Finding | None:
             return ("placeholder", token)
     if find_fix_refs(text):
         return None
-    token = _PLACEHOLDER_TOKEN_RE.search(text)
-    return ("placeholder", token.group(0)) if token else ("no_ref", _clip(text))
+    shown = _PLACEHOLDER_TOKEN_RE.search(text)
+    return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
 
 
 def _cause(masked: str, *, hedges: bool) -> Finding | None:
