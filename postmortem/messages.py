@@ -170,6 +170,26 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": 'says the fix is not made yet ("{found}")',
         "ja": "修正がまだ行われていないと書かれています（「{found}」）",
     },
+    "lint_marketing": {
+        "en": 'marketing words ("{found}"): record what happened, in plain words',
+        "ja": "宣伝的な表現（「{found}」）：起きたことを平易な言葉で記録してください",
+    },
+    "lint_placeholder": {
+        "en": 'placeholder left in the text ("{found}"): fill it in, or leave it out',
+        "ja": "仮の値が残っています（「{found}」）：埋めるか、削除してください",
+    },
+    "lint_long_summary": {
+        "en": "the summary has {count} paragraphs: the seed asks for one",
+        "ja": "概要が {count} 段落あります：1 段落で書いてください",
+    },
+    "lint_long_paragraph": {
+        "en": "a paragraph of {count} characters (over {limit}): keep paragraphs short",
+        "ja": "{count} 文字相当の段落があります（上限 {limit}）：段落は短くしてください",
+    },
+    "lint_item_placeholder": {
+        "en": 'action item {n} ("{what}") has a placeholder part ("{found}")',
+        "ja": "対応項目 {n}（{what}）に仮の値があります（「{found}」）",
+    },
     "gate_guessed": {
         "en": 'is not a named owner ("{found}")',
         "ja": "担当者が特定されていません（「{found}」）",

@@ -31,6 +31,11 @@ HEDGING_JA: tuple[str, ...] = (
     "よう(?:です|だ|でした|で[、,])", "みたい(?:です|だ)", "おそらく", "恐らく", "たぶん", "多分",
     "と考えています", "と考えられ(?:ます|る)", "可能性が(?:あります|ある|高い)", "でしょう", "だろう",
     "はずです", "気がします", "と推測", "疑われ(?:ます|る)",
+    # Inference endings and softeners (issue 10); しかも and 素晴らしい only contain them.
+    "推定", "とみられ", "と見られ", "(?:ではない|のではない|んじゃない)(?:か|でしょうか)",
+    "(?<![しもか])かも(?=[。、,.\\s]|$|です|ね|な)",
+    "(?<!素晴)(?<!可愛)(?<!汚)(?<!男)(?<!女)(?<!子供)(?<!馬鹿)(?<!憎)(?<!誇)(?<!愛)らしい", "模様(?:です|だ)", "っぽい",
+    "と推察", "思しき", "気がする", "と考えられ", "断定でき(?:ない|ません)",
 )
 
 #: Blame: a person instead of a gap (seed: 非難しません). "this should have been caught" is the seed's
@@ -152,6 +157,8 @@ _IDENTIFIER_RE = re.compile(
     r"|==|!=|&&|\|\|",
     re.ASCII,
 )
+
+IDENTIFIER_RE = _IDENTIFIER_RE
 
 #: A value that stands for "nothing yet".
 PLACEHOLDERS: frozenset[str] = frozenset({
