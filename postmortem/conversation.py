@@ -15,6 +15,7 @@ from postmortem.approval import Kind, classify_reply
 from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_field, check_inputs, check_scope
 from postmortem.model import InputError, PostMortem
+from postmortem.scope_text import scope_question
 from postmortem.session import S, Session, begin_render, may_approve, revision_step
 from postmortem.store import SessionStore
 
@@ -78,7 +79,8 @@ def next_step(session: Session) -> Outcome:
     if session.state not in (S.collecting, S.scope_check) or session.pending_field:
         return Outcome(None)
     pm = model_of(session)
-    if stop := check_scope(pm, confirmed=session.scope_confirmed):
+    confirmed = session.scope_confirmed  # a flag stops; a scope read from the text only asks (scope_text)
+    if stop := check_scope(pm, confirmed=confirmed) or scope_question(pm, confirmed=confirmed):
         if not stop.confirmable:
             return Outcome(session.with_changes(state=S.cancelled), (_say("declined", reason=stop.reason),))
         if session.state is S.scope_check:
