@@ -225,6 +225,22 @@ def _validation(masked: str) -> Finding | None:
     return (kind, problems[kind])
 
 
+def unverified(text: str) -> str | None:
+    """The words saying a fix's verification is still to come or only hoped for, unless something passed.
+
+    For chat messages announcing a fix (`postmortem.triggers`): a merge with verification still to come
+    gets no offer; a merge whose original repro now passes gets one."""
+    parts = sentences(mask(text))
+    found: str | None = None
+    for sentence in parts:
+        pending = None if _scope_or_condition(sentence) else _search(run.PENDING, sentence)
+        if found := pending or _search(run.HOPE, sentence):
+            break
+    if found is None or any(_concrete_pass(sentence) for sentence in parts):
+        return None
+    return found
+
+
 def _pending(masked: str) -> Finding | None:
     """An experiment that is still to be run (the confirming experiment)."""
     for sentence in sentences(masked):

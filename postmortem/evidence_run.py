@@ -122,6 +122,8 @@ PENDING = (
         r"(?<!\d )\bpending\b(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
         r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"
         r"|futures?|promises?|batches?|state|flag|bit|count)\b)",
+        r"\b(?:verification|validation|testing|tests?|soak|confirmation|checks?) (?:is |are |will )?"
+        r"(?:to follow|to come|next|later|tomorrow|still to come|coming)\b",
         r"\bin progress\b",
         r"\bongoing\b",
         r"\bawaiting\b",
