@@ -51,7 +51,7 @@ _PLACEHOLDER_TOKEN_RE = re.compile(
 )
 _FAKE_REF_RE = re.compile(
     r"(?:^|[/#!=:._-])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
-    r"(?=$|[/#!:._?-])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$",
+    r"(?=$|[/#!:._?-])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>",
     re.IGNORECASE,
 )
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)

@@ -48,7 +48,7 @@ NOT_ON_DEMAND = (
         r"\bper (?:the )?(?:customer|user|client)\b",
         r"\bsupport ticket\b",
         r"\b(?:can't|cannot|can not|couldn't|could not|unable to|failed to|not able to|haven't been able to|have not "
-        r"been able to|never managed to) (?:\w+ )?(?:reproduce|repro|trigger|recreate|replicate)\b",
+        r"been able to|never managed to) (?:\w+ )?(?:reproduc\w*|repro\b|trigger\w*|recreat\w*|replicat\w*)",
         r"\b(?:not|never|isn't|wasn't) (?:been )?(?:reliably |consistently )?(?:reproducible|reproduced|replicated)\b",
         r"\bno (?:reliable |known |consistent |deterministic )?(?:repro|reproduction|reproducer|steps to reproduce)\b",
         r"\bwithout a repro\w*\b",
@@ -121,9 +121,11 @@ PENDING = (
         r"(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak|benchmark)\w*\b",
         r"(?<!\d )\bpending\b(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
         r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"
-        r"|futures?|promises?|batches?|state|flag|bit|count)\b)",
+        r"|futures?|promises?|batches?|state|flag|bit|count)\b"
+        r"|\s+(?!tests\b|checks\b|runs\b|reviews\b|verifications\b|results\b)[a-z]+s\b)",
         r"\b(?:verification|validation|testing|tests?|soak|confirmation|checks?) (?:is |are |will )?"
         r"(?:to follow|to come|next|later|tomorrow|still to come|coming)\b",
+        r"\b(?:scheduled|planned) (?:for|next|later|tomorrow)\b", r"\bnext (?:sprint|week|release|month)\b",
         r"\bin progress\b",
         r"\bongoing\b",
         r"\bawaiting\b",
@@ -157,6 +159,7 @@ HOPE = (
         r"\bshould (?:now |hopefully |probably |also )?(?:be )?"
         r"(?:fixed|resolved|work(?:ing)?|pass(?:ing)?|fine|ok(?:ay)?"
         r"|good|gone|sorted|better|stable|fix (?:it|this|the))\b",
+        r"\bshould (?:now |also )?(?:resolve|fix|address|eliminate|prevent|stop|cure|take care of|solve|help)\b",
         r"\bhopefully\b",
         r"\b(?:i|we) hope\b",
         r"\bfingers crossed\b",
@@ -201,7 +204,7 @@ HOPE = (
 STAND_IN = (
     _any(
         r"\b(?:code[- ]review|review)(?:ed|s)?\b",
-        r"\bapproved\b",
+        r"\bapprov(?:ed|als?)\b",
         r"\blgtm\b",
         r"\bsigned off\b",
         r"\bmerged?\b",

@@ -57,6 +57,7 @@ UNKNOWN = (
         "(?:調査|解析|分析|究明|原因究明|切り分け|デバッグ)(?:中|を続けて|を継続|しているところ)",
         "不明(?=です|でした|だ|。|$|、|のまま|なまま|な点|\\s)",
         "(?:わかって|分かって|判明して|解明されて|特定できて|特定されて)(?:い)?(?:ません|ない|おらず)",
+        "(?:わかり|分かり|判り)ません", "(?:わから|分から)(?:ない|ず)",
         "未(?:解明|特定|確定)",
         "(?:はっきり|よく)(?:わから|分から|しない|していない|していません)",
         "謎",
@@ -155,7 +156,7 @@ SHOULD_JA = re.compile("はず(?!の)")
 #: A condition: the modal says when the code does something, not what we believe.
 CONDITION = (
     _any(
-        r"\b(?:when|whenever|if|unless|while|once|after|before|until|as soon as|in case|each time|every time"
+        r"\b(?:when|whenever|if|unless|while|once|as soon as|in case|each time|every time"
         r"|whether|so that|provided)\b",
         flags=_EN,
     ),
