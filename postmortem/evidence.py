@@ -54,6 +54,7 @@ _FAKE_REF_RE = re.compile(
     r"(?=$|[/#!:._?-])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>",
     re.IGNORECASE,
 )
+_BECAUSE_RE = re.compile(r"\b(?:because|since|as long as)\b|ため|ので", re.IGNORECASE)
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 _OWNER_RE = re.compile(
     r"\b(?:tbd|tbc|todo|xxx+|unassigned|unowned|unknown|nobody|no one|someone|somebody|anyone|whoever|n/a|none"
@@ -173,12 +174,18 @@ def _hedge(sentence: str, following: str) -> str | None:
                 continue
             return m.group(0)
     modal = words.MODAL.search(sentence)
-    if modal and not _search(words.CONDITION, sentence):
+    if modal and not _search(words.CONDITION, sentence) and not _capability(modal.group(0), sentence):
         return modal.group(0)
     should = words.SHOULD_JA.search(sentence)
     if should and not _search(words.CONTRAST, sentence) and not _search(words.CONTRAST, following[:40]):
         return should.group(0)
     return None
+
+
+def _capability(modal: str, sentence: str) -> bool:
+    """ "Two threads could enter `commit()` because the lock is per shard": what the code allowed, explained."""
+    could, verb = modal.lower().split()[:2]
+    return could == "could" and verb not in ("be", "have", "also", "well") and bool(_BECAUSE_RE.search(sentence))
 
 
 def _repro(masked: str) -> Finding | None:

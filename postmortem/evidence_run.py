@@ -14,7 +14,7 @@ NOT_ON_DEMAND = (
     _any(
         r"\bsometimes\b",
         r"\bintermittent\w*",
-        r"\brandom(?:ly)?\b",
+        r"\brandomly\b", r"\bat random\b", r"\brandom (?:failures?|crash(?:es)?|hangs?|errors?|timeouts?)\b",
         r"\boccasional(?:ly)?\b",
         r"\bsporadic\w*",
         r"\bflak(?:y|iness|es)\b",
@@ -34,10 +34,9 @@ NOT_ON_DEMAND = (
         r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
         r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|triggered|failed|crashed|hung|fired|spotted"
         r"|noticed|reproduced) (?:it )?(?:only |just |exactly )?once\b",
-        r"\b(?:only|just) once\b",
         r"\bonce in (?:prod|production|staging)\b",
         r"\bone-?(?:off|time occurrence)\b",
-        r"\ba single (?:occurrence|instance|sighting|report|time|incident|event|crash|failure|run)\b",
+        r"\ba single (?:occurrence|instance|sighting|report|time|incident|event|crash|failure)\b",
         r"\b(?:only|just) (?:seen |observed |happens |happened |occurs |occurred |reproduces )?(?:in|on) (?:prod"
         r"|production)\b",
         r"\b(?:prod|production)[- ]only\b",
@@ -134,7 +133,8 @@ PENDING = (
         r"\b(?:not|haven't|hasn't|have not|has not|wasn't|weren't|isn't|aren't|never) (?:yet )?(?:been )?(?:re-?)?"
         r"(?:verified|validated|tested|confirmed|checked|run|measured|tried)\b(?: yet)?" + _SCOPE_AFTER,
         r"\bun(?:verified|tested|validated|confirmed)\b" + _SCOPE_AFTER,
-        r"\bno (?:tests?|testing|verification|validation|results?|data)(?: yet| so far)?\b(?! failures?| errors?"
+        r"\bno results? yet\b",
+        r"\bno (?:tests?|testing|verification|validation)(?: yet| so far)?\b(?! failures?| errors?"
         r"| regressions?)",
         r"\b(?:haven't|have not|did not|didn't) (?:had|get) (?:a |the )?(?:chance|time|to)\b",
         r"\bwhen (?:we|i) (?:get|have) (?:a chance|time)\b",

@@ -35,13 +35,15 @@ UNKNOWN = (
         r"|yet) ){0,3}(?:unknown|unclear|undetermined|not (?:yet )?(?:known|understood|clear|identified|determined"
         r"|confirmed|found))\b",
         r"(?:^unknown|^\s+unknown|[:(\-]\s*unknown)\b(?=\s*(?:[,.;:!)\-]|$))",
-        r"(?<!which )(?<!that )\b(?:is|are|remains|still|currently) unknown\b(?! to\b| in\b| for\b| by\b| on\b)",
+        r"(?<!which )(?<!that )\b(?:is|are|remains|still|currently) unknown\b"
+        r"(?! to\b| in\b| for\b| by\b| on\b| until\b| at\b| when\b| before\b| after\b)",
         r"\b(?:we|i|nobody|no one|anyone) (?:still )?(?:don't|do not|didn't|did not|does not|doesn't) (?:yet )?"
         r"(?:know|understand)\b",
         r"\bno (?:idea|clue)\b|\bunknown (?:why|how)\b|\bnot (?:known|clear|sure) (?:why|how)\b",
-        r"\bnot (?:yet )?(?:been )?(?:identified|determined|understood|root-?caused|pinned down|isolated)\b",
+        r"\bnot (?:yet )?(?:been )?(?:root-?caused|pinned down)\b",
+        r"\b(?:we|i) (?:still )?(?:haven't|have not) (?:yet )?found\b",
         r"\b(?:haven't|have not|hasn't|has not) (?:yet )?(?:been )?"
-        r"(?:found|identified|determined|figured out"
+        r"(?:identified|determined|figured out"
         r"|pinned down|isolated|root-?caused|understood)\b",
         r"\byet to (?:be )?(?:find|found|identify|identified|determine|determined|understand|understood"
         r"|root-?caused?)\b",
@@ -74,16 +76,17 @@ HYPOTHESIS = (
         r"(?<!un)\blikely\b",
         r"\bmaybe\b",
         r"\bperhaps\b",
-        r"\bpossibl[ey]\b",
+        r"\bpossibly\b",
+        r"\b(?:it is|it's|it was|it seems) possible that\b",
+        r"\bpossible (?:cause|explanation|culprit|reason)s?\b",
         r"\bpresumabl[ey]\b",
         r"\bapparently\b",
         r"\bplausibl[ey]\b",
         r"\bconceivabl[ey]\b",
-        r"\bpotentially\b",
         r"\b(?:i|we|they|the team)(?:'re| are)? (?:still )?(?:think|believe|suspect|guess|assume|suppose|reckon"
         r"|feel|speculate|hypothesi[sz]e|presume)s?\b",
         r"\bseem(?:s|ed|ingly)?\b",
-        r"\bappear(?:s|ed)? to\b",
+        r"\bappear(?:s|ed)? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
         r"\bit looks like\b",
         r"\blooks like (?:it|the|a|an|this|that|Q)\b",
         r"^looks? like\b|^\s+looks? like\b",
@@ -104,7 +107,7 @@ HYPOTHESIS = (
         r"\bto (?:our|my) knowledge\b",
         r"\bchances are\b",
         r"\bin all likelihood\b",
-        r"\bwould (?:explain|cause|account for)\b",
+        r"\bwould (?:explain|account for)\b",
         r"\b(?:should|must|would) (?:have been|be) (?:the|a|an) (?:cause|culprit|reason|problem|issue|trigger)\b",
         r"\bmust have (?:been|caused|triggered|happened)\b",
         flags=_EN,
