@@ -70,10 +70,11 @@ def worst_case(size: int) -> tuple[float, str]:
 
 
 def lint_worst(size: int) -> float:
+    """The slowest lint of a post-mortem whose three long fields share `size` characters of pathological text."""
     pm = load_postmortem(ROOT / "examples" / "cache-eviction.en.yaml")
     worst = 0.0
     for piece in PATHOLOGICAL:
-        text = (piece * (size // len(piece) + 1))[:size]
+        text = (piece * (size // len(piece) + 1))[: size // 3]
         start = time.perf_counter()
         lint(pm.replace(root_cause=text, why_missed=text, summary=text))
         worst = max(worst, time.perf_counter() - start)
@@ -95,7 +96,7 @@ def main() -> None:
     for label, size in SIZES.items():
         seconds, what = worst_case(size)
         print(f"worst pathological {label}: gate {seconds * 1000:.0f} ms ({what}); "
-              f"lint of 3 such fields {lint_worst(size) * 1000:.0f} ms")
+              f"lint of a post-mortem that size {lint_worst(size) * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from fractions import Fraction
+from functools import lru_cache
 
 #: Characters that show nothing: zero-width spaces and joiners, the BOM, soft hyphens.
 _INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
@@ -58,6 +59,7 @@ def visible(text: str | None) -> str:
     return "".join(normalize(text).split())
 
 
+@lru_cache(maxsize=64)
 def mask(text: str | None) -> str:
     """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`."""
     out = normalize(text)
