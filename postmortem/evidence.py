@@ -69,7 +69,9 @@ NOT_FIXED = (
         r"|implemented|written|landed|applied)\b",
         r"\b(?:still working|working) on (?:a|the) fix\b",
         r"\bfix (?:is )?(?:tbd|pending|in progress|coming)\b",
-        r"\b(?:will|going to|plan to|need to) (?:fix|patch|implement|address|land|merge|submit|write)\b",
+        r"\b(?:we|i|we'll|i'll|the team|someone) (?:will |are going to |am going to |plan to |need to )?"
+        r"(?:will |still need to )?(?:fix|patch|implement|address|land|merge|submit|write) (?:it|this|the|a)\b",
+        r"\bwill be (?:fixed|patched|addressed|merged|implemented)\b",
         flags=words._EN,
     ),
     words._any(

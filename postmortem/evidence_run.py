@@ -200,7 +200,8 @@ HOPE = (
 #: A review, a merge, a deploy or a build standing in for a verification.
 STAND_IN = (
     _any(
-        r"\b(?:code[- ]review|review)(?:ed|s)?\b",
+        r"\b(?:code|peer|pr)[- ]review(?:ed|s)?\b", r"\breviewed (?:by|and|in)\b", r"\breviewers?\b",
+        r"\b(?:passed|in|through|after) (?:code )?review\b", r"\breview (?:passed|approved|done|complete[d]?)\b",
         r"\bapprov(?:ed|als?)\b",
         r"\blgtm\b",
         r"\bsigned off\b",
@@ -268,7 +269,8 @@ PASSED = (
 EVIDENCE_NOUN = (
     _any(
         r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
-        r"|scenario|load|traffic|steps|p\d\d|latency|throughput)\b",
+        r"|scenario|load|traffic|steps|p\d\d|latency|throughput|requests|calls|queries|iterations|transactions"
+        r"|messages|batches|nights|exports)\b",
         flags=_EN,
     ),
     _any(
