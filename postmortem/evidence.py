@@ -144,7 +144,8 @@ def _search(pair: Pair, text: str, start: int = 0) -> str | None:
 def _fix_ref(text: str) -> Finding | None:
     """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
     for token in text.split():
-        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token.rstrip(".,;:)")):
+        token = token.strip("`'\"()[]{},.;:")
+        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token):
             return ("placeholder", token)
     if find_fix_refs(text):
         return None

@@ -32,6 +32,9 @@ NOT_ON_DEMAND = (
         r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
         r"(?:hours?|days?|weeks?|months?|years?|nights?)\b",
         r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
+        r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared) (?:only )?(?:twice|two times|three times"
+        r"|a few times|a couple of times|a handful of times)\b",
+        r"\b(?:trigger|steps|repro)s? (?:is |are )?(?:unknown|unclear|tbd)\b",
         r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|triggered|failed|crashed|hung|fired|spotted"
         r"|noticed|reproduced) (?:it )?(?:only |just |exactly )?once\b",
         r"\bonce in (?:prod|production|staging)\b",
@@ -47,7 +50,7 @@ NOT_ON_DEMAND = (
         r"\bper (?:the )?(?:customer|user|client)\b",
         r"\bsupport ticket\b",
         r"\b(?:can't|cannot|can not|couldn't|could not|unable to|failed to|not able to|haven't been able to|have not "
-        r"been able to|never managed to) (?:\w+ )?(?:reproduc\w*|repro\b|trigger\w*|recreat\w*|replicat\w*)",
+        r"been able to|never managed to) (?:\w+ ){0,3}(?:reproduc\w*|repro\b|trigger\w*|recreat\w*|replicat\w*)",
         r"\b(?:not|never|isn't|wasn't) (?:been )?(?:reliably |consistently )?(?:reproducible|reproduced|replicated)\b",
         r"\bno (?:reliable |known |consistent |deterministic )?(?:repro|reproduction|reproducer|steps to reproduce)\b",
         r"\bwithout a repro\w*\b",
@@ -124,6 +127,7 @@ PENDING = (
         r"\b(?:verification|validation|testing|tests?|soak|confirmation|checks?) (?:is |are |will )?"
         r"(?:to follow|to come|next|later|tomorrow|still to come|coming)\b",
         r"\b(?:scheduled|planned) (?:for|next|later|tomorrow)\b", r"\bnext (?:sprint|week|release|month)\b",
+        r"\bstill (?:fails?|failing|hangs?|hanging|crash\w*|broken|reproduces|flaky)\b",
         r"\bin progress\b",
         r"\bongoing\b",
         r"\bawaiting\b",
@@ -147,7 +151,7 @@ PENDING = (
         "(?:確認|検証|テスト|試験|実行|計測)(?:待ち|中(?!に|の|は|で(?!す))|予定|前(?!に|の|は|と))",
         "(?:する|の)予定",
         "様子(?:を)?見",
-        "経過観察",
+        "経過観察", "(?:まだ|依然として|相変わらず)(?:失敗|ハング|停止|再現|落ち)",
         "未定",
     ),
 )
@@ -215,7 +219,8 @@ STAND_IN = (
         r"\b(?:compiles|compiled|builds|built)\b",
         r"\bbuild (?:passes|passed|succeeds|succeeded|is green|was green)\b",
         r"\blint(?:er)? (?:passes|passed|is clean)\b",
-        r"\btype[- ]?checks?\b",
+        r"\btype[- ]?checks?\b", r"\bby (?:code )?inspection\b", r"\bby reading the code\b",
+        r"\b(?:looks|look) (?:correct|right)\b",
         flags=_EN,
     ),
     _any(
@@ -241,7 +246,8 @@ PASSED = (
         r"\bsuccessful(?:ly)?\b",
         r"\bcomplete[sd]\b",
         r"\bgreen\b",
-        r"\bno longer\b",
+        r"\bno longer\b", r"\b(?:now works|works (?:now|again|correctly))\b",
+        r"\b(?:right|correct|expected) (?:results?|reports?|values?|outputs?|answers?|responses?|data)\b",
         r"\b(?:0|zero|no) (?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?)\b",
         r"\b0\s*(?:/|of|out of|in)\s*\d+",
         r"\bclean\b",
@@ -251,7 +257,7 @@ PASSED = (
         flags=_EN,
     ),
     _any(
-        "成功",
+        "成功", "正しい(?:結果|値|レポート|出力|応答)",
         "完了",
         "通(?:った|りました|過|る)",
         "パス(?:し|する)",

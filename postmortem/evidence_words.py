@@ -49,6 +49,10 @@ UNKNOWN = (
         r"|root-?caused?)\b",
         r"\b(?:we|i) (?:still )?(?:can't|cannot|couldn't|could not|are unable to|were unable to|am unable to) (?:yet )?"
         r"(?:explain|identify|determine|find|pin down|tell|confirm|say)\b",
+        r"\b(?:nobody|no one) (?:knows|understands)\b",
+        r"\b(?:needs?|requires?) (?:more|further) (?:investigation|debugging|analysis|digging|work to understand)\b",
+        r"\bpending (?:rca|root cause|investigation|analysis)\b",
+        r"\b(?:cause|mechanism)s? (?:is |are )?(?:still )?under (?:review|investigation|analysis)\b",
         r"\bmyster(?:y|ious(?:ly)?)\b|\bunexplained\b|\bno (?:known |clear )?root cause\b|\bwithout a root cause\b",
         r"\b(?:tbd|tbc|to be (?:determined|confirmed|investigated|found))\b",
         flags=_EN,
