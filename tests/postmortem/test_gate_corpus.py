@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from collections import Counter
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from bot.cli import main
 from postmortem.evidence import CHECKED_FIELDS, check_text
 from postmortem.gate import GATE_FIELDS, check_field
 
@@ -78,3 +80,32 @@ def test_every_refusal_in_a_gate_field_quotes_its_phrase(lang: str) -> None:
         assert found is not None and reason is not None, case
         assert found[1] in reason, (case, reason)
         assert "\n" not in reason
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("The fix makes the original repro pass, and reverting it brings the failure back.", None),
+    ("修正で元の再現手順が通り、修正を戻すと失敗が再び発生しました。", None),
+    ("Forcing `numStreams = 2` made the hang disappear.", None),
+    ("We believe forcing `numStreams = 2` would make the hang disappear.", "hypothesis"),
+    ("Will try forcing `numStreams = 2` tomorrow.", "pending"),
+    ("まだ試していません。", "pending"),
+    ("\u200b", "degenerate"),
+])
+def test_confirmed_by_is_checked_though_the_model_lacks_it_here(text: str, kind: str | None) -> None:
+    found = check_text("confirmed_by", text)
+    assert (found[0] if found else None) == kind
+
+
+def test_cli_missing_lines_keep_the_format_and_quote_the_phrase(tmp_path: Path) -> None:
+    data = yaml.safe_load((CORPUS.parent.parent.parent / "examples" / "cache-eviction.en.yaml").read_text())
+    data.update(validation="Should be fixed now.", repro="Seen once in production.",
+                root_cause="Unknown, still investigating.", fix_ref="branch fix/TBD")
+    path = tmp_path / "in.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["check", str(path)], out=out, err=err) == 3
+    lines = err.getvalue().splitlines()
+    assert [line.split(": ")[1] for line in lines] == ["repro", "root_cause", "fix_ref", "validation"]
+    assert all(line.startswith("missing: ") for line in lines)
+    for line, phrase in zip(lines, ["Seen once", "Unknown", "fix/TBD", "Should be fixed"], strict=True):
+        assert f'"{phrase}' in line, line
