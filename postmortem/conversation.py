@@ -243,6 +243,7 @@ def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     edited = session.with_changes(ticket=ticket, lang=lang, pm=fields, awaiting_revision_target=False,
                                   revision_requests=session.revision_requests + 1, pending_field=None)
     pm = model_of(edited)
-    if check_scope(pm, confirmed=edited.scope_confirmed) or check_inputs(pm):
+    confirmed = edited.scope_confirmed
+    if check_scope(pm, confirmed=confirmed) or scope_question(pm, confirmed=confirmed) or check_inputs(pm):
         return Outcome(edited.with_changes(state=S.collecting, listed_missing=False), (Effect("advance"),))
     return _render(edited)

@@ -137,3 +137,18 @@ def test_check_warns_about_a_scope_in_words_and_still_exits_0(tmp_path: Path) ->
 def test_only_the_flag_decides_exit_4(tmp_path: Path) -> None:
     code, out, err = run_check(tmp_path, symptom=OUTAGES[1][2], customer_impacting=True)
     assert code == 4 and out == "" and err.startswith("out of scope: customer_impacting")
+
+
+def test_an_edit_that_describes_an_outage_goes_back_to_the_scope_question() -> None:
+    from postmortem.conversation import on_edit
+    from postmortem.session import Draft
+
+    data = load_postmortem(EXAMPLES / "cache-eviction.en.yaml").model_dump(mode="json", exclude={"ticket", "lang"})
+    drafted = collecting(data).with_changes(state=S.drafted, version=1,
+                                            drafts=(Draft(version=1, sha256="a" * 64, body_sha256="a" * 64,
+                                                          shown_at=1.0),))
+    edited = on_edit(drafted, {**data, "symptom": OUTAGES[1][2]})
+    assert edited.session is not None and edited.session.state is S.collecting
+    assert [e.kind for e in edited.effects] == ["advance"]
+    asked = next_step(edited.session)
+    assert asked.session is not None and asked.session.state is S.scope_check
