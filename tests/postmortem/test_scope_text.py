@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 from bot.cli import main
-from postmortem.conversation import next_step, on_reply
+from postmortem.conversation import next_step, on_edit, on_reply
 from postmortem.model import PostMortem, load_postmortem
 from postmortem.scope_text import hint_text, scope_hints, scope_question
-from postmortem.session import S, Session
+from postmortem.session import Draft, S, Session
 from tests.conftest import EXAMPLES
 
 pytestmark = pytest.mark.unit
@@ -140,9 +140,6 @@ def test_only_the_flag_decides_exit_4(tmp_path: Path) -> None:
 
 
 def test_an_edit_that_describes_an_outage_goes_back_to_the_scope_question() -> None:
-    from postmortem.conversation import on_edit
-    from postmortem.session import Draft
-
     data = load_postmortem(EXAMPLES / "cache-eviction.en.yaml").model_dump(mode="json", exclude={"ticket", "lang"})
     drafted = collecting(data).with_changes(state=S.drafted, version=1,
                                             drafts=(Draft(version=1, sha256="a" * 64, body_sha256="a" * 64,
