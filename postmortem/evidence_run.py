@@ -81,6 +81,9 @@ NOT_ON_DEMAND = (
         "再現(?:手順|方法)(?:が|は)?(?:ない|なし|不明|ありません|未確立)",
         "再現(?:が|は)?(?:難しい|困難|不可|できていない)",
         "再現待ち",
+        "再現条件(?:は|が)?(?:不明|わかって|分かって|特定できて)",
+        "(?:一度|1度|一回|1回)しか",
+        "本番(?:環境)?でしか",
         "再現を試み",
         "(?:一度|1度|一回|1回)(?:だけ|きり|のみ)?(?:発生|起き|観測|見られ|確認され|報告)",
         "本番(?:環境)?(?:で)?(?:のみ|だけ)",
@@ -140,7 +143,9 @@ PENDING = (
         r"\bno (?:tests?|testing|verification|validation)(?: yet| so far)?\b(?! failures?| errors?"
         r"| regressions?)",
         r"\b(?:haven't|have not|did not|didn't) (?:had|get) (?:a |the )?(?:chance|time|to)\b",
-        r"\bwhen (?:we|i) (?:get|have) (?:a chance|time)\b",
+        r"\bwhen (?:we|i) (?:get|have) (?:a chance|time)\b", r"\bkeep(?:ing)? an eye\b",
+        r"\b(?:still |currently )?monitoring (?:in )?"
+        r"(?:prod|production|it|the (?:dashboards?|metrics|alerts|rollout))\b",
         flags=_EN,
     ),
     _any(
@@ -151,7 +156,8 @@ PENDING = (
         "(?:確認|検証|テスト|試験|実行|計測)(?:待ち|中(?!に|の|は|で(?!す))|予定|前(?!に|の|は|と))",
         "(?:する|の)予定",
         "様子(?:を)?見",
-        "経過観察", "(?:まだ|依然として|相変わらず)(?:失敗|ハング|停止|再現|落ち)",
+        "経過観察",
+        "(?:監視|モニタリング|観察)中(?!に|の)", "(?:まだ|依然として|相変わらず)(?:失敗|ハング|停止|再現|落ち)",
         "未定",
     ),
 )

@@ -73,17 +73,24 @@ def sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_RE.split(text) if s.strip()]
 
 
-#: Rates: "7 of 20", "1 in 500 runs", "3/10", "20 回中 19 回", "10回に1回", "40%", "once every 200 runs".
+#: Rates: "7 of 20", "1 in 500 runs", "3/10", "1 in ~1,000", "1 in 10k", "20 回中 19 回", "10回に1回", "40%",
+#: "once every 200 runs". Numbers may carry thousands separators or a `k`.
+_N = r"(\d{1,3}(?:,\d{3})+|\d+)(k\b)?"
 _RATE_RE = re.compile(
     r"(?=[\dOo])(?:"
-    r"(?<![\d.])(\d+)\s*(?:(?:runs?|times?|failures?|attempts?|iterations?)\s*)?(?:of|in|out of|/)\s*(\d+)(?!\.?\d)"
+    rf"(?<![\d.,]){_N}\s*(?:(?:runs?|times?|failures?|attempts?|iterations?|requests?|calls?)\s*)?"
+    rf"(?:of|in|out of|/)\s*~?{_N}(?!\.?\d)"
     r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"
-    r"|(?<![\d.])(\d+)\s*回中\s*(\d+)\s*回"
-    r"|(?<![\d.])(\d+)\s*回に\s*(\d+)\s*回"
+    rf"|(?<![\d.,]){_N}\s*回中\s*{_N}\s*回"
+    rf"|(?<![\d.,]){_N}\s*回に\s*{_N}\s*回"
     r"|(?<![\d.])(\d+(?:\.\d+)?)\s*%"
-    r"|\bonce (?:every|per|in) (\d+))",
+    rf"|\bonce (?:every|per|in) (?:~|about |roughly |approximately |around )?{_N})",
     re.IGNORECASE,
 )
+
+
+def _number(digits: str, k: str | None) -> int:
+    return int(digits.replace(",", "")) * (1000 if k else 1)
 
 
 def rates(text: str) -> list[tuple[Fraction, str]]:
@@ -92,16 +99,16 @@ def rates(text: str) -> list[tuple[Fraction, str]]:
     for m in _RATE_RE.finditer(text):
         g = m.groups()
         if g[0] is not None:
-            hits, total = int(g[0]), int(g[1])
-        elif g[2] is not None:
-            total, hits = int(g[2]), int(g[3])
+            hits, total = _number(g[0], g[1]), _number(g[2], g[3])
         elif g[4] is not None:
-            total, hits = int(g[4]), int(g[5])
-        elif g[6] is not None:
-            found.append((Fraction(g[6]) / 100, m.group(0)))
+            total, hits = _number(g[4], g[5]), _number(g[6], g[7])
+        elif g[8] is not None:
+            total, hits = _number(g[8], g[9]), _number(g[10], g[11])
+        elif g[12] is not None:
+            found.append((Fraction(g[12]) / 100, m.group(0)))
             continue
         else:
-            hits, total = 1, int(g[7])
+            hits, total = 1, _number(g[13], g[14])
         if 0 < total and hits <= total:
             found.append((Fraction(hits, total), m.group(0)))
     return found
