@@ -63,7 +63,7 @@ _OWNER_RE = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 NOT_FIXED = (
-    words._any(
+    words.any_of(
         r"\bno fix yet\b",
         r"\b(?:not|hasn't|has not|haven't|have not|isn't|wasn't) (?:yet )?(?:been )?(?:fixed|merged"
         r"|implemented|written|landed|applied)\b",
@@ -72,9 +72,9 @@ NOT_FIXED = (
         r"\b(?:we|i|we'll|i'll|the team|someone) (?:will |are going to |am going to |plan to |need to )?"
         r"(?:will |still need to )?(?:fix|patch|implement|address|land|merge|submit|write) (?:it|this|the|a)\b",
         r"\bwill be (?:fixed|patched|addressed|merged|implemented)\b",
-        flags=words._EN,
+        flags=words.EN_FLAGS,
     ),
-    words._any(
+    words.any_of(
         "未修正", "修正(?:中|予定|待ち)", "まだ修正(?:して|され)(?:い)?(?:ません|ない)", "(?:対応|修正)(?:する|の)予定"
     ),
 )

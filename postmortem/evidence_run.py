@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from postmortem.evidence_words import _EN, _any
+from postmortem.evidence_words import EN_FLAGS, any_of
 
 #: Not on demand: sometimes, rare, once, a customer report, cannot reproduce (seed: 「時々起きる」ではなく).
 NOT_ON_DEMAND = (
-    _any(
+    any_of(
         r"\bsometimes\b",
         r"\bintermittent\w*",
         r"\brandomly\b", r"\bat random\b", r"\brandom (?:failures?|crash(?:es)?|hangs?|errors?|timeouts?)\b",
@@ -56,9 +56,9 @@ NOT_ON_DEMAND = (
         r"\bwithout a repro\w*\b",
         r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:always )?reproduce\b",
         r"\b(?:still trying|still working|trying|working) (?:to reproduce|on a repro)\w*\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "時々",
         "ときどき",
         "時折",
@@ -96,28 +96,28 @@ NOT_ON_DEMAND = (
 
 #: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
 ON_DEMAND = (
-    _any(
+    any_of(
         r"(?<!not )(?<!n't )(?<!never )(?<!cannot )(?<!unable to )(?<!non-)(?<!non)"
         r"\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
         r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any("毎回", "確実に", "必ず(?!しも)", "常に", "決定的", "高頻度", "(?:すべて|全て|どの)の実行", "100%"),
+    any_of("毎回", "確実に", "必ず(?!しも)", "常に", "決定的", "高頻度", "(?:すべて|全て|どの)の実行", "100%"),
 )
 
 #: "…but `cmd` reproduces it": an on-demand repro after the vague word, in the same sentence.
 CONTRAST_REPRO = (
-    _any(
+    any_of(
         r"\b(?:but|however|though)\b.{0,200}?\bQ\b.{0,200}?\b(?:reproduc\w*|shows? it|triggers? it|fails|hits? it)\b",
-        flags=_EN | re.DOTALL,
+        flags=EN_FLAGS | re.DOTALL,
     ),
-    _any("(?:が、|しかし|けど|ですが).{0,200}?Q.{0,200}?(?:再現|発生)"),
+    any_of("(?:が、|しかし|けど|ですが).{0,200}?Q.{0,200}?(?:再現|発生)"),
 )
 
 #: The validation is not done yet.
 _SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
 PENDING = (
-    _any(
+    any_of(
         r"\b(?:tbd|todo|tbc)\b",
         r"\bto be (?:tested|verified|validated|confirmed|checked|run|measured|determined)\b",
         r"(?:\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to"
@@ -146,9 +146,9 @@ PENDING = (
         r"\bwhen (?:we|i) (?:get|have) (?:a chance|time)\b", r"\bkeep(?:ing)? an eye\b",
         r"\b(?:still |currently )?monitoring (?:in )?"
         r"(?:prod|production|it|the (?:dashboards?|metrics|alerts|rollout))\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測)",
         "(?:まだ|これから|今後|後日|明日|来週|後で)(?:確認|検証|テスト|試験|実行|計測|測定|試)",
         "(?:確認|検証|テスト|試験)(?:は)?(?:まだ|これから|今後|後日)",
@@ -164,7 +164,7 @@ PENDING = (
 
 #: A hope, not a result: "should be fixed now", "hopefully", 直るはず.
 HOPE = (
-    _any(
+    any_of(
         r"\bshould (?:now |hopefully |probably |also )?(?:be )?"
         r"(?:fixed|resolved|work(?:ing)?|pass(?:ing)?|fine|ok(?:ay)?"
         r"|good|gone|sorted|better|stable|fix (?:it|this|the))\b",
@@ -188,9 +188,9 @@ HOPE = (
         r"\bno (?:more |new |further )?(?:complaints|reports"
         r"|tickets)\b",
         r"\bso far so good\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "(?:直る|直った|治る|治った|解消される|解消した|解決する|解決した|動く|通る|大丈夫な|問題ない|修正された|修正できた)"
         "(?:はず|と思|でしょう|だろう|かも|見込み)",
         "はず(?!の)",
@@ -209,7 +209,7 @@ HOPE = (
 
 #: A review, a merge, a deploy or a build standing in for a verification.
 STAND_IN = (
-    _any(
+    any_of(
         r"\b(?:code|peer|pr)[- ]review(?:ed|s)?\b", r"\breviewed (?:by|and|in)\b", r"\breviewers?\b",
         r"\b(?:passed|in|through|after) (?:code )?review\b", r"\breview (?:passed|approved|done|complete[d]?)\b",
         r"\bapprov(?:ed|als?)\b",
@@ -227,9 +227,9 @@ STAND_IN = (
         r"\blint(?:er)? (?:passes|passed|is clean)\b",
         r"\btype[- ]?checks?\b", r"\bby (?:code )?inspection\b", r"\bby reading the code\b",
         r"\b(?:looks|look) (?:correct|right)\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "レビュー",
         "承認",
         "マージ",
@@ -246,7 +246,7 @@ STAND_IN = (
 
 #: Something shown passing, and what it was: a test, the repro, a workload (or a number or code beside it).
 PASSED = (
-    _any(
+    any_of(
         r"\bpass(?:es|ed|ing)?\b",
         r"\bsucceed(?:s|ed)?\b",
         r"\bsuccessful(?:ly)?\b",
@@ -260,9 +260,9 @@ PASSED = (
         r"\bdisappear(?:s|ed)\b",
         r"\bwent away\b",
         r"\brestored\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "成功", "正しい(?:結果|値|レポート|出力|応答)",
         "完了",
         "通(?:った|りました|過|る)",
@@ -279,13 +279,13 @@ PASSED = (
     ),
 )
 EVIDENCE_NOUN = (
-    _any(
+    any_of(
         r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
         r"|scenario|load|traffic|steps|p\d\d|latency|throughput|requests|calls|queries|iterations|transactions"
         r"|messages|batches|nights|exports)\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "テスト",
         "再現",
         "ワークロード",

@@ -13,10 +13,10 @@ import re
 
 from postmortem.phrases import first_class
 
-_EN = re.IGNORECASE | re.ASCII
+EN_FLAGS = re.IGNORECASE | re.ASCII
 
 
-def _any(*parts: str, flags: int = 0) -> re.Pattern[str]:
+def any_of(*parts: str, flags: int = 0) -> re.Pattern[str]:
     """One alternation, guarded by the characters a match can start with (see `phrases._compile`)."""
     source = "|".join(f"(?:{p})" for p in parts)
     if (first := first_class(source, flags)) is not None:
@@ -26,7 +26,7 @@ def _any(*parts: str, flags: int = 0) -> re.Pattern[str]:
 
 #: The cause is not known yet: "unknown, still investigating", 原因は調査中.
 UNKNOWN = (
-    _any(
+    any_of(
         r"\b(?:still|currently|being|under|are|is|am) (?:investigat\w*|debugg\w*|analy[sz]\w*|triag\w*|looking into"
         r"|digging into|root[- ]?causing)\b",
         r"\binvestigation (?:is )?(?:ongoing|continues|in progress|pending|underway)\b",
@@ -55,9 +55,9 @@ UNKNOWN = (
         r"\b(?:cause|mechanism)s? (?:is |are )?(?:still )?under (?:review|investigation|analysis)\b",
         r"\bmyster(?:y|ious(?:ly)?)\b|\bunexplained\b|\bno (?:known |clear )?root cause\b|\bwithout a root cause\b",
         r"\b(?:tbd|tbc|to be (?:determined|confirmed|investigated|found))\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "原因(?:は|が)?(?:まだ|いまだ|未だ|現在も?|今も)?(?:不明|わかって(?:い)?(?:ません|ない)|分かって(?:い)?(?:ません|ない)"
         "|特定(?:でき|され)て(?:い)?(?:ません|ない)|未特定|未解明|調査中|分析中|解析中|究明中|確認中)",
         "(?:調査|解析|分析|究明|原因究明|切り分け|デバッグ)(?:中(?!に|の)|を続けて|を継続|しているところ)",
@@ -75,7 +75,7 @@ UNKNOWN = (
 
 #: The cause is only suspected: a hedge, a belief, a theory (seed: 曖昧な表現は使いません).
 HYPOTHESIS = (
-    _any(
+    any_of(
         r"\bprobabl[ey]\b",
         r"(?<!un)\blikely\b",
         r"\bmaybe\b",
@@ -115,9 +115,9 @@ HYPOTHESIS = (
         r"\b(?:should|must|would) (?:have been|be) (?:the|a|an) (?:cause|culprit|reason|problem|issue|trigger)\b",
         r"\bmust have (?:been|caused|triggered|happened)\b",
         r"^\s*(?:could|might|may|is|was|are|were|does|did|maybe|perhaps|or)\b[^?\n]{0,200}\?",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "かもしれ",
         "(?<![しもか])かも(?=[。、,.\\s]|$|です|ね|な)",
         "と思(?:われ|い|う|っ)",
@@ -163,24 +163,24 @@ SHOULD_JA = re.compile("はず(?!の)")
 
 #: A condition: the modal says when the code does something, not what we believe.
 CONDITION = (
-    _any(
+    any_of(
         r"\b(?:when|whenever|if|unless|while|once|as soon as|in case|each time|every time"
         r"|whether|so that|provided)\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any("場合", "とき", "時に", "時は", "と、", "たら", "れば", "なら"),
+    any_of("場合", "とき", "時に", "時は", "と、", "たら", "れば", "なら"),
 )
 
 #: A sentence about a hypothesis that was rejected, or a belief held only until something showed otherwise.
 REJECTED = (
-    _any(
+    any_of(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
         r"|eliminated|excluded"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any(
+    any_of(
         "否定",
         "棄却",
         "違いました",
@@ -196,17 +196,17 @@ REJECTED = (
 
 #: Words that contrast an expectation with what happens ("should be called, but it never is", 実際には).
 CONTRAST = (
-    _any(
+    any_of(
         r"\b(?:but|however|instead|yet|actually|in fact|whereas|although|though)\b",
-        flags=_EN,
+        flags=EN_FLAGS,
     ),
-    _any("実際", "ところが", "しかし", "が、", "ですが", "だが", "けど", "のに", "にもかかわらず", "一方", "本来"),
+    any_of("実際", "ところが", "しかし", "が、", "ですが", "だが", "けど", "のに", "にもかかわらず", "一方", "本来"),
 )
 
 #: A hedge word negated ("not a hypothesis", 仮説ではなく).
 NEGATED_BEFORE = re.compile(
     r"\b(?:not|no longer|isn't|rather than|instead of|never)\s+(?:just |merely |only )?"
     r"(?:a |an |the )?$",
-    _EN,
+    EN_FLAGS,
 )
 NEGATED_AFTER_JA = re.compile("(?:で|では|じゃ)(?:なく|ない|ありません)")

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from postmortem.evidence_words import _EN, _any
+from postmortem.evidence_words import EN_FLAGS, any_of
 from postmortem.gate import ScopeStop
 from postmortem.messages import say
 from postmortem.model import PostMortem
@@ -24,7 +24,7 @@ Flag = Literal["customer_impacting", "trivial"]
 OUTAGE_FIELDS: tuple[str, ...] = ("summary", "symptom", "why_symptom", "how_found", "why_missed", "validation")
 TRIVIAL_FIELDS: tuple[str, ...] = ("summary", "fix")
 
-OUTAGE = _any(
+OUTAGE = any_of(
     r"\bsev(?:erity)?[- ]?[0-4]\b", r"\bstatus ?page\b", r"\bpagerduty\b",
     r"\b(?:on-?call|pager)s? (?:was |were |got )?(?:paged|alerted|woken)\b",
     r"\b(?:outage|downtime|major incident|incident report|sla breach|slo breach)\b",
@@ -34,8 +34,8 @@ OUTAGE = _any(
     r"\b(?:customers?|users?|clients?|tenants?)\b[^.;\n]{0,40}\b(?:could not|couldn't|cannot|can't|were unable to"
     r"|was unable to|unable to|lost access to|were locked out of|were not able to) (?:use|access|log in|login|reach"
     r"|sign in|place|check out|connect)\b",
-    flags=_EN,
-), _any(
+    flags=EN_FLAGS,
+), any_of(
     "顧客向け(?:サービス)?の?(?:停止|障害|ダウン)",
     "サービス(?:全体)?(?:が|の)?(?:全面)?(?:停止|ダウン|利用不可|利用できな)",
     "(?:顧客|お客様|ユーザー|利用者)(?:が|は)[^。\n]{0,20}"
@@ -43,15 +43,17 @@ OUTAGE = _any(
     "ステータスページ", "SEV[- ]?[0-4]", "重大インシデント", "インシデントレポート", "全面停止", "大規模障害",
     "オンコール(?:が|に)?呼",
 )
-TRIVIAL = _any(
+TRIVIAL = any_of(
     r"\btypos?\b", r"\bmisspel\w*", r"\b(?:one|single|1)[- ]line(?:r)? (?:fix|change|patch|diff)\b",
     r"\bone[- ]liner\b",
     r"\b(?:one|single|1)[- ]char(?:acter)? (?:fix|change|patch)\b",
-    flags=_EN,
-), _any("誤字", "タイポ", "(?:一|1)\\s*行(?:の|だけの)?(?:修正|変更)", "スペルミス", "綴りの誤り", "脱字")
+    flags=EN_FLAGS,
+), any_of("誤字", "タイポ", "(?:一|1)\\s*行(?:の|だけの)?(?:修正|変更)", "スペルミス", "綴りの誤り", "脱字")
 
 #: "not an outage", "no customer impact", 障害ではありません: the words said, and denied.
-_DENIED_BEFORE = re.compile(r"\b(?:no|not an?|not|never an?|without (?:an? |any )?|wasn't an?|was not an?)\s*$", _EN)
+_DENIED_BEFORE = re.compile(
+    r"\b(?:no|not an?|not|never an?|without (?:an? |any )?|wasn't an?|was not an?)\s*$", EN_FLAGS
+)
 _DENIED_AFTER = re.compile("(?:ではな|ではありません|ではなかった|でもな)")
 
 

@@ -50,7 +50,7 @@ _PROCESS_SUBJECT = re.compile(
 )
 
 #: Advocacy's cousin: adjectives that sell rather than record (seed: 主張を持ち込まないでください).
-MARKETING = words._any(
+MARKETING = words.any_of(
     r"\bblazing(?:ly)?[- ]fast\b", r"\bseamless(?:ly)?\b", r"\bworld[- ]class\b", r"\bbest[- ]in[- ]class\b",
     r"\bcutting[- ]edge\b", r"\bstate[- ]of[- ]the[- ]art\b", r"\brevolutionary\b", r"\bgame[- ]chang\w*",
     r"\bamazing(?:ly)?\b", r"\bawesome\b", r"\bincredibl[ey]\b", r"\bsuperb\b", r"\brock[- ]solid\b",
@@ -59,7 +59,9 @@ MARKETING = words._any(
     r"\bmassive(?:ly)? (?:win|improvement|better)\b",
     r"\bbeautiful(?:ly)?\b", r"\belegant(?:ly)?\b", r"\bunparalleled\b", r"\bsuper[- ]?(?:fast|robust)\b",
     flags=_EN,
-), words._any("画期的", "劇的(?:に|な)", "圧倒的", "革新的", "最高の", "究極の", "驚異的", "夢のよう", "完璧な", "最強")
+), words.any_of(
+    "画期的", "劇的(?:に|な)", "圧倒的", "革新的", "最高の", "究極の", "驚異的", "夢のよう", "完璧な", "最強",
+)
 
 #: Something left to fill in: TBD, TODO, FIXME, XXX, ???, <placeholder>, 未定, 未記入.
 PLACEHOLDER = re.compile(
