@@ -16,6 +16,7 @@ from postmortem.gate import check_inputs, check_scope
 from postmortem.limits import postmortem_structure_error
 from postmortem.lint import lint
 from postmortem.model import InputError, PostMortem, load_postmortem
+from postmortem.scope_text import hint_text, scope_hints
 from renderers.adf import render_adf
 from renderers.jira import CommentTooLong, jira_request
 from renderers.markdown import render_markdown
@@ -81,6 +82,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_INVALID
     code = _gate(pm, confirm_scope=args.confirm_scope, err=err)
     if code != EXIT_SCOPE:
+        for hint in scope_hints(pm):  # a warning only: the flags alone decide exit 4
+            print(f"warning: {hint.flag}: {hint_text(hint, pm.lang)}", file=out)
         for w in lint(pm):
             print(f"warning: {w.field}: {w.text}", file=out)
     return code

@@ -17,6 +17,7 @@ from postmortem.field_table import REGISTRY
 from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_inputs, check_scope, check_value
 from postmortem.model import PostMortem
+from postmortem.scope_text import scope_question
 from postmortem.session import REVISED_STATES, S, Session, begin_render, editable
 from postmortem.store import SessionStore
 
@@ -76,7 +77,8 @@ def next_step(session: Session) -> Outcome:
     if session.state not in (S.collecting, S.scope_check) or session.pending_field:
         return Outcome(None)
     pm = model_of(session)
-    if stop := check_scope(pm, confirmed=session.scope_confirmed):
+    confirmed = session.scope_confirmed  # a flag stops; a scope read from the text only asks (scope_text)
+    if stop := check_scope(pm, confirmed=confirmed) or scope_question(pm, confirmed=confirmed):
         if not stop.confirmable:
             return Outcome(session.with_changes(state=S.cancelled), (say_effect("declined", reason=stop.reason),))
         if session.state is S.scope_check:
@@ -137,6 +139,7 @@ def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     edited = session.with_changes(ticket=ticket, lang=lang, pm=fields, awaiting_revision_target=False,
                                   revision_requests=session.revision_requests + revised, pending_field=None)
     pm = model_of(edited)
-    if check_scope(pm, confirmed=edited.scope_confirmed) or check_inputs(pm):
+    confirmed = edited.scope_confirmed
+    if check_scope(pm, confirmed=confirmed) or scope_question(pm, confirmed=confirmed) or check_inputs(pm):
         return Outcome(edited.with_changes(state=S.collecting, listed_missing=False), (Effect("advance"),))
     return render_next(edited)

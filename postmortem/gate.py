@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from postmortem import phrases
+from postmortem.evidence import check_text
 from postmortem.field_table import REGISTRY
+from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
-from postmortem.refs import find_fix_refs
 
 #: Fields the gate asks for, in DESIGN §2 order: the required inputs and the required sections (registry).
 GATE_FIELDS: tuple[str, ...] = REGISTRY.required
@@ -182,7 +182,8 @@ def check_field(field: str, value: str | None, lang: Lang) -> str | None:
 
 def _reason(field: str, kind: str, found: list[str], lang: Lang) -> str:
     """What is wrong, then what is needed, in the session's language."""
-    text = _PROBLEM[kind][lang].format(found=_join(found, lang))
+    template = _PROBLEM[kind][lang] if kind in _PROBLEM else say(f"gate_{kind}", lang, found="{found}")
+    text = template.format(found=_join(found, lang))
     if field not in _NEEDED:
         return text
     needed = _NEEDED[field][lang]
@@ -207,34 +208,11 @@ def _problem(field: str, value: str | None) -> tuple[str, list[str]] | None:
         return None
     if value is None or not value.strip():
         return ("absent", [])
-    if phrases.is_placeholder(value):
-        return ("placeholder", [value.strip()])
-    if field == "root_cause" and (hedges := phrases.find(phrases.HEDGING, value)):
-        return ("hypothesis", hedges)
-    if field == "repro" and (vague := phrases.find(phrases.SOMETIMES, value)):
-        return None if phrases.has_steps(value) else ("sometimes", vague)
-    if field == "fix_ref" and not find_fix_refs(value):
-        return ("no_ref", [_clip(value)])
-    if field == "validation" and (pending := _pending(value)):
-        return ("pending", pending)
+    if (found := check_text(field, value)) is not None:
+        return (found[0], [found[1]])
     return None
-
-
-def _pending(value: str) -> list[str]:
-    """The not-verified-yet words, unless some other sentence shows the fix passing."""
-    pending = phrases.find(phrases.NOT_VERIFIED, value)
-    if not pending:
-        return []
-    for sentence in phrases.sentences(value):
-        if not phrases.find(phrases.NOT_VERIFIED, sentence) and phrases.find(phrases.PASSED, sentence):
-            return []
-    return pending
 
 
 def _join(found: list[str], lang: Lang) -> str:
     return ('", "' if lang == "en" else "」「").join(found)
 
-
-def _clip(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

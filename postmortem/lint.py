@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from postmortem import phrases
+from postmortem import phrases, tone
 from postmortem.field_table import REGISTRY
 from postmortem.fields import Registry, empty_value
+from postmortem.messages import say
 from postmortem.model import Lang, PostMortem
 
 #: Rule ids in the order their warnings appear within one field.
 RULES: tuple[str, ...] = (
     "empty_section", "no_identifier", "vague_mechanism", "hedging", "blame", "advocacy", "no_scope",
     "no_category", "item_owner", "item_tracking",
+    "marketing", "placeholder", "long_summary", "long_paragraph", "item_placeholder",
 )
 
 #: Field order of warnings: DESIGN §2, from the registry (a model from another registry brings its own).
@@ -25,8 +28,9 @@ _IDENTIFIER_FIELDS: tuple[str, ...] = REGISTRY.code_fields
 _MECHANISM_FIELDS: tuple[str, ...] = ("root_cause", "why_symptom")
 
 #: Phrase rules for prose; action items take the first two (advocacy belongs in an action item).
-_TONE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("hedging", phrases.HEDGING), ("blame", phrases.BLAME), ("advocacy", phrases.ADVOCACY),
+_TONE_RULES: tuple[tuple[str, Callable[[str], list[str]]], ...] = (
+    ("hedging", tone.hedges), ("blame", tone.blames),
+    ("advocacy", lambda text: phrases.find(phrases.ADVOCACY, text)), ("marketing", tone.marketing),
 )
 
 _TEXTS: dict[str, dict[str, str]] = {
@@ -93,7 +97,7 @@ def lint(pm: PostMortem) -> list[LintWarning]:
     order = registry.model_order
 
     def warn(field: str, rule: str, item: int = -1, **values: str) -> None:
-        text = _TEXTS[rule][pm.lang].format(**values)
+        text = _TEXTS[rule][pm.lang].format(**values) if rule in _TEXTS else say(f"lint_{rule}", pm.lang, **values)
         key = (order.index(field), item, RULES.index(rule))
         keyed.append((key, LintWarning(field, rule, text)))
 
@@ -113,16 +117,20 @@ def lint(pm: PostMortem) -> list[LintWarning]:
 
 def _text_rules(pm: PostMortem, field: str, value: str, warn: _Warn,
                 code_fields: tuple[str, ...] = _IDENTIFIER_FIELDS) -> None:
-    """The rules that read one text field: identifiers, mechanism, hedging, blame, advocacy."""
-    identified = phrases.has_identifier(value)
-    if field in code_fields and not identified:
+    """The rules that read one text field: identifiers, mechanism, tone phrases, placeholders, length."""
+    if field in code_fields and not phrases.has_identifier(value):
         warn(field, "no_identifier")
-    vague = phrases.find(phrases.VAGUE_MECHANISM, value)
-    if field in _MECHANISM_FIELDS and not identified and vague:
+    if field in _MECHANISM_FIELDS and (vague := tone.vague(value)):
         warn(field, "vague_mechanism", found=_join(vague, pm.lang))
-    for rule, pattern in _TONE_RULES:
-        if found := phrases.find(pattern, value):
+    for rule, find in _TONE_RULES:
+        if found := find(value):
             warn(field, rule, found=_join(found, pm.lang))
+    if placeholders := tone.placeholders(value):
+        warn(field, "placeholder", found=_join(placeholders, pm.lang))
+    if field == "summary" and len(tone.paragraphs(value)) > 1:
+        warn(field, "long_summary", count=str(len(tone.paragraphs(value))))
+    if (columns := tone.long_paragraph(value)) is not None:
+        warn(field, "long_paragraph", count=str(columns), limit=str(tone.LONG_PARAGRAPH_COLUMNS))
 
 
 def _why_missed_rules(pm: PostMortem, warn: _Warn) -> None:
@@ -146,9 +154,12 @@ def _action_item_rules(pm: PostMortem, warn: _Warn) -> None:
             warn("action_items", "item_owner", n, n=str(n), what=what)
         if item.tracking is None or phrases.is_placeholder(item.tracking):
             warn("action_items", "item_tracking", n, n=str(n), what=what)
-        for rule, pattern in _TONE_RULES[:2]:
-            if found := phrases.find(pattern, item.what):
+        for rule, find in _TONE_RULES[:2]:
+            if found := find(item.what):
                 warn("action_items", rule, n, found=_join(found, pm.lang))
+        parts = [p for p in (item.what, item.owner, item.tracking) if p and not phrases.is_placeholder(p)]
+        if found := [f for part in parts for f in tone.placeholders(part)]:
+            warn("action_items", "item_placeholder", n, n=str(n), what=what, found=_join(found[:3], pm.lang))
 
 
 def _is_empty(pm: PostMortem, registry: Registry, section: str) -> bool:

@@ -362,6 +362,85 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "I don't rewrite your text. Reply `<field>: <new text>` (for example `{reply_as}: ...`) or press Edit.",
         "ja": "本文は書き換えません。`<項目名>：<新しい内容>`（例：`{reply_as}：...`）で返信するか、「編集」を押してください。",
     },
+    # --- branch e-gate: the evidence gate's text checks, the tone lint's new rules, scope read from the text ---
+    "gate_degenerate": {
+        "en": 'has no words, only punctuation, spaces or invisible characters ("{found}")',
+        "ja": "文字がありません。句読点・空白・不可視文字だけです（「{found}」）",
+    },
+    "gate_unknown": {
+        "en": 'says the cause is not known yet ("{found}")',
+        "ja": "原因がまだわかっていないと書かれています（「{found}」）",
+    },
+    "gate_not_on_demand": {
+        "en": 'says it cannot be reproduced on demand ("{found}")',
+        "ja": "必要なときに再現できないと書かれています（「{found}」）",
+    },
+    "gate_rare": {
+        "en": 'reproduces too rarely to run on demand ("{found}"); a flake needs about one run in ten or more',
+        "ja": "再現頻度が低すぎます（「{found}」）。不安定な再現には、およそ 10 回に 1 回以上の頻度が必要です",
+    },
+    "gate_hope": {
+        "en": 'is a hope, not a verification ("{found}")',
+        "ja": "期待であって、検証ではありません（「{found}」）",
+    },
+    "gate_stand_in": {
+        "en": 'a review, a merge or a deploy is not a verification ("{found}"); show the repro or test passing',
+        "ja": "レビュー・マージ・デプロイは検証ではありません（「{found}」）。再現手順やテストが成功したことを書いてください",
+    },
+    "gate_not_fixed": {
+        "en": 'says the fix is not made yet ("{found}")',
+        "ja": "修正がまだ行われていないと書かれています（「{found}」）",
+    },
+    "lint_marketing": {
+        "en": 'marketing words ("{found}"): record what happened, in plain words',
+        "ja": "宣伝的な表現（「{found}」）：起きたことを平易な言葉で記録してください",
+    },
+    "lint_placeholder": {
+        "en": 'placeholder left in the text ("{found}"): fill it in, or leave it out',
+        "ja": "仮の値が残っています（「{found}」）：埋めるか、削除してください",
+    },
+    "lint_long_summary": {
+        "en": "the summary has {count} paragraphs: the seed asks for one",
+        "ja": "概要が {count} 段落あります：1 段落で書いてください",
+    },
+    "lint_long_paragraph": {
+        "en": "a paragraph of {count} characters (over {limit}): keep paragraphs short",
+        "ja": "{count} 文字相当の段落があります（上限 {limit}）：段落は短くしてください",
+    },
+    "lint_item_placeholder": {
+        "en": 'action item {n} ("{what}") has a placeholder part ("{found}")',
+        "ja": "対応項目 {n}（{what}）に仮の値があります（「{found}」）",
+    },
+    "scope_hint_customer_impacting": {
+        "en": 'the text reads like a customer-facing outage ("{found}"), but customer_impacting is not ticked: '
+              "an outage needs its own incident report; tick it if that is what happened",
+        "ja": "本文は顧客に影響する停止／インシデントのように読めます（「{found}」）が、customer_impacting に"
+              "チェックがありません。停止であれば別途インシデントレポートが必要です。該当する場合はチェックしてください",
+    },
+    "scope_hint_trivial": {
+        "en": 'the text reads like a trivial fix ("{found}"), but trivial is not ticked: for a typo or an obvious '
+              "one-line fix the PR description is the record; tick it if that is what this is",
+        "ja": "本文は軽微な修正のように読めます（「{found}」）が、trivial にチェックがありません。誤字や明らかな"
+              "一行修正なら PR の説明が記録になります。該当する場合はチェックしてください",
+    },
+    "scope_ask_customer_impacting": {
+        "en": 'The text reads like a customer-facing outage or incident ("{found}"). An outage needs its own incident '
+              "report (timeline, impact, paging history, communications), which a bug-fix post-mortem is not. "
+              "Continue only if you confirm that a bug-fix post-mortem is wanted.",
+        "ja": "本文は顧客に影響する停止／インシデントのように読めます（「{found}」）。停止には別途インシデントレポート"
+              "（タイムライン、影響範囲、ページング履歴、コミュニケーション記録）が必要で、バグ修正の事後分析はその"
+              "代わりになりません。バグ修正の事後分析が必要だと確認された場合にのみ続行します。",
+    },
+    "scope_ask_trivial": {
+        "en": 'The text reads like a trivial fix ("{found}"). For a typo or an obvious one-line fix the PR description '
+              "is the record, with no post-mortem. Continue only if you confirm that a post-mortem is wanted.",
+        "ja": "本文は軽微な修正のように読めます（「{found}」）。誤字や明らかな一行修正なら、事後分析ではなく PR の説明が"
+              "記録になります。事後分析が必要だと確認された場合にのみ続行します。",
+    },
+    "gate_guessed": {
+        "en": 'is not a named owner ("{found}")',
+        "ja": "担当者が特定されていません（「{found}」）",
+    },
 }
 
 

@@ -28,6 +28,12 @@ HEDGING_JA: tuple[str, ...] = (
     "よう(?:です|だ|でした|で[、,])", "みたい(?:です|だ)", "おそらく", "恐らく", "たぶん", "多分",
     "と考えています", "と考えられ(?:ます|る)", "可能性が(?:あります|ある|高い)", "でしょう", "だろう",
     "はずです", "気がします", "と推測", "疑われ(?:ます|る)",
+    # Inference endings and softeners (issue 10); しかも and 素晴らしい only contain them.
+    "推定(?:され|し|です|だ|。|$|、)", "と推定",
+    "とみられ", "と見られ", "(?:ではない|のではない|んじゃない)(?:か|でしょうか)",
+    "(?<![しもか])かも(?=[。、,.\\s]|$|です|ね|な)",
+    "(?<!素晴)(?<!可愛)(?<!汚)(?<!男)(?<!女)(?<!子供)(?<!馬鹿)(?<!憎)(?<!誇)(?<!愛)らしい", "模様(?:です|だ)", "っぽい",
+    "と推察", "思しき", "気がする", "と考えられ", "断定でき(?:ない|ません)",
 )
 
 #: Blame: a person instead of a gap (seed: 非難しません). "this should have been caught" is the seed's
@@ -130,7 +136,7 @@ _STEPS_RE = re.compile(
 _FREQUENCY_RE = re.compile(
     r"\b\d+\s*(?:runs?\s+|times?\s+|failures?\s+)?(?:of|in|out of|/)\s*\d+\b|\b\d+(?:\.\d+)?\s*%"
     r"|\b(?:every|each) (?:run|time|attempt)\b|\balways\b"
-    r"|\d+\s*回中\s*\d+\s*回|\d+\s*回に\s*\d+\s*回|毎回|確実に|必ず",
+    r"|(?<!\d)\d+\s*回中\s*\d+\s*回|(?<!\d)\d+\s*回に\s*\d+\s*回|毎回|確実に|必ず",
     _FLAGS,
 )
 
@@ -141,14 +147,16 @@ _IDENTIFIER_RE = re.compile(
     r"|\b[a-z]+[0-9]*[A-Z][A-Za-z0-9]*\b"                          # camelCase
     r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"                        # PascalCase with an inner capital
     r"|\w(?:::|->)\w"                                              # Foo::bar, a->b
-    r"|[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,6}\b"                       # path/with.ext
-    r"|\b[\w-]+\.(?:py|pyi|c|cc|cpp|cu|h|hpp|go|rs|java|kt|js|ts|rb|sh|sql|proto|yaml|yml|json|toml|md)\b"
+    r"|(?<![\w./-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,6}\b"            # path/with.ext
+    r"|(?<![\w-])[\w-]+\.(?:py|pyi|c|cc|cpp|cu|h|hpp|go|rs|java|kt|js|ts|rb|sh|sql|proto|yaml|yml|json|toml|md)\b"
     r"|\b[A-Za-z_]\w*\((?!s\))"                                    # call(), not "test(s)"
     r"|\b[a-z_][A-Za-z0-9_]*\.[a-z_][A-Za-z0-9_]+\b"                # obj.attr
     r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b"      # a commit SHA
     r"|==|!=|&&|\|\|",
     re.ASCII,
 )
+
+IDENTIFIER_RE = _IDENTIFIER_RE
 
 #: A value that stands for "nothing yet".
 PLACEHOLDERS: frozenset[str] = frozenset({

@@ -11,7 +11,7 @@ RefKind = Literal["url", "repo_pr", "pr", "commit", "branch"]
 # One alternation, tried left to right at each position, so a URL is never also read as a SHA or branch.
 _REF_RE = re.compile(
     r"(?P<url>https?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
-    r"|(?P<repo_pr>\b[\w.-]+/[\w.-]+[#!]\d+\b)"
+    r"|(?P<repo_pr>(?<![\w.-])[\w.-]+/[\w.-]+[#!]\d+\b)"
     r"|(?P<pr>(?<![\w/])[#!]\d+\b)"
     r"|(?:\bbranch(?:\s*[:=]\s*|\s+)`?(?P<named_branch>[\w./-]*\w)`?)"
     r"|(?P<branch>(?<![\w/.-])[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"
@@ -39,6 +39,7 @@ class FixRef:
 def find_fix_refs(text: str | None) -> list[FixRef]:
     """Every real-shaped reference in `text`, in order, without duplicates. "TBD" or "will fix" find none."""
     refs: list[FixRef] = []
+    seen: set[FixRef] = set()
     for match in _REF_RE.finditer(text or ""):
         kind = match.lastgroup
         value = match.group(kind or 0)
@@ -47,6 +48,7 @@ def find_fix_refs(text: str | None) -> list[FixRef]:
         if kind == "branch" and value.lower() in _PLACEHOLDERS:
             continue
         ref = FixRef(kind, value)  # type: ignore[arg-type]
-        if ref not in refs:
+        if ref not in seen:
+            seen.add(ref)
             refs.append(ref)
     return refs

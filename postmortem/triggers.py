@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from postmortem.evidence import unverified
 from postmortem.phrases import HEDGING, NOT_VERIFIED, prose, sentences
 
 Trigger = Literal["request", "announcement"]
@@ -101,8 +102,8 @@ def announces_fix(text: str) -> bool:
     words = strip_markup(text)
     if not _FIX_DONE.search(words):
         return False
-    if NOT_VERIFIED.search(words) or HEDGING.search(words):
-        return False
+    if NOT_VERIFIED.search(words) or HEDGING.search(words) or unverified(words):
+        return False  # the seed offers only once the fix is verified, not while that is still to come
     for sentence in sentences(words):
         if _FIX_DONE.search(sentence) and (_FIX_NOT_DONE.search(sentence) or _QUESTION.search(sentence)):
             return False

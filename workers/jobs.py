@@ -187,6 +187,8 @@ def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: byte
                                      message_ts=shown_ts)
     if drafted is not None and to_jira:  # cancelled meanwhile: no question with buttons after "Cancelled"
         _say(ctx, session, question)
+    elif drafted is not None:  # output only: the record is delivered, so the seed's step 5 offer follows
+        _offer_handoff(ctx, session)
 
 
 def _thread_failed(ctx: WorkerContext, session: Session, error: str) -> None:
@@ -258,6 +260,11 @@ def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: in
     if ctx.store.record_posted(session.id, posted.id, posted.url) is None:
         return
     _say(ctx, session, prompts.notice("posted", session.lang, ticket=session.ticket, url=posted.url))
+    _offer_handoff(ctx, session)
+
+
+def _offer_handoff(ctx: WorkerContext, session: Session) -> None:
+    """Seed step 5, after every destination: offer the management-talk rewrite; never run it unasked."""
     offer = prompts.notice("offer_handoff", session.lang)
     _say(ctx, session, prompts.with_button(offer, "button_handoff", prompts.ACTION_HANDOFF, session.id,
                                            session.lang))
@@ -275,13 +282,16 @@ def handoff(session_id: str, user: str) -> None:
     """Put the leadership-rewrite job on the management-talk queue (only ever on a person's click)."""
     ctx = current()
     session = ctx.store.get(session_id)
-    if session is None or session.state is not S.posted:
+    output_only = session is not None and session.state is S.drafted \
+        and session.pm.get("destination", "jira_comment") != "jira_comment"
+    if session is None or not (session.state is S.posted or output_only):
         return
     if not ctx.store.claim_once(handoff_claim(session_id), HANDOFF_ONCE_SECONDS):
         return
     pm = model_of(session)
     payload = {"kind": "postmortem", "schema": 1, "ticket": session.ticket, "session": session.id,
-               "version": session.approved_version, "lang": session.lang, "markdown": render_markdown(pm),
+               "version": session.approved_version or session.version, "lang": session.lang,
+               "markdown": render_markdown(pm),
                "comment_url": session.comment_url, "requested_by": user, "channel": session.channel,
                "thread_ts": session.thread_ts}
     job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload)

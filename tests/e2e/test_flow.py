@@ -269,6 +269,7 @@ def test_other_destination_attaches_markdown_and_posts_nothing(stack: LocalStack
     chat = Conversation(stack, ticket=ticket)
     chat.start(_fields("cache-eviction.en", destination="docs_file", why_symptom="a", how_found="b"))
     chat.wait_text("Nothing is posted anywhere")
+    chat.wait_text("hand off to management-talk")  # the seed's step 5 after an output-only destination too
     files = chat.files()
     assert [f["name"] for f in files] == [f"docs/postmortems/{ticket}.md"]
     assert files[0]["bytes"].decode().startswith(f"# Post-mortem: {ticket}")

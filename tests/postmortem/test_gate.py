@@ -46,7 +46,7 @@ def test_refused_example_lists_every_missing_input(example: Example) -> None:
     assert [m.field for m in missing] == ["owner", "repro", "repro_rate", "root_cause", "confirmed_by", "validation",
                                          "validation_kinds"]
     root_cause = next(m for m in missing if m.field == "root_cause")
-    assert '"Probably", "we think"' in root_cause.reason
+    assert '"Probably"' in root_cause.reason
     assert "hypothesis" in root_cause.reason
 
 
@@ -145,8 +145,11 @@ def test_real_fix_ref_passes(good: Callable[[str], PostMortem], fix_ref: str) ->
 
 VAGUE_REPROS = {
     "en": ["It happens sometimes on the big runners.", "Intermittent failure in CI.",
-           "The job fails randomly.", "Occasionally the export returns 500."],
-    "ja": ["時々起きる。", "たまに停止します。", "ときどき評価ステップで止まります。"],
+           "The job fails randomly.", "Occasionally the export returns 500.",
+           "Fails sometimes:\n1. `make cluster`\n2. run the suite"],
+    "ja": ["時々起きる。", "たまに停止します。", "ときどき評価ステップで止まります。",
+           # Steps that reproduce it only sometimes are not on demand (issue 10).
+           "- ときどき起きる\n- 手順: 評価ステップを 1 回実行"],
 }
 
 
@@ -160,13 +163,11 @@ def test_repro_that_only_happens_sometimes_is_missing(good: Callable[[str], Post
 
 
 @pytest.mark.parametrize("repro", [
-    "Fails sometimes:\n1. `make cluster`\n2. run the suite",
     "Intermittent, but `pytest -k large_cache --count 20` shows it.",
     "Intermittent: 7 of 20 runs fail on the 128 GiB runners.",
     "Flaky, 1 run in 3.",
     "ときどき止まるが、2 GPU で評価を 1 回だけ実行すると 20 回中 19 回再現する。",
     "たまに起きていたが、`numStreams == 1` で実行すると毎回再現する。",
-    "- ときどき起きる\n- 手順: 評価ステップを 1 回実行",
     "Run the export job for a 2 GiB table.",
 ])
 def test_repro_with_steps_or_a_frequency_passes(good: Callable[[str], PostMortem], repro: str) -> None:

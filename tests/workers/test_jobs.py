@@ -210,10 +210,27 @@ def test_other_destinations_attach_the_markdown_only(world: World, destination: 
     upload = world.slack.of("upload")[0]
     assert upload["filename"] == filename
     assert upload["content"] == render_markdown(model_of(s)).encode() == world.store.draft_body(s.id, 1)
-    last = world.slack.texts[-1]
-    assert f"Destination `{destination}`" in last and "Nothing is posted" in last
+    notice, offer = world.slack.posts[-2:]
+    assert f"Destination `{destination}`" in notice["message"]["text"]
+    assert "Nothing is posted" in notice["message"]["text"]
+    # Seed step 5 applies to output-only destinations too: the hand-off is offered (issue 10, step 7).
+    assert buttons(offer["message"]) == [ACTION_HANDOFF]
+    assert offer["message"]["text"].startswith("Want a leadership-toned version?")
     after = world.store.get(s.id)
     assert after is not None and after.state is S.drafted
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_handoff_of_an_output_only_draft_enqueues_the_shown_version(world: World, lang: str) -> None:
+    s = rendering(world, lang=lang, pm=complete_pm(destination="docs_file"))
+    jobs.render(s.id)
+    offer = world.slack.posts[-1]["message"]
+    assert buttons(offer) == [ACTION_HANDOFF]
+    assert ("management-talk に引き継げます" in offer["text"]) == (lang == "ja")
+    jobs.handoff(s.id, "U1")
+    name, args, _ = world.handoff.enqueued[0]
+    assert name == "management_talk.rewrite"
+    assert args[0]["version"] == 1 and args[0]["comment_url"] is None and args[0]["lang"] == lang
 
 
 def test_a_comment_too_long_fails_the_render_and_says_why(world: World) -> None:

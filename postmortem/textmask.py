@@ -1,0 +1,114 @@
+"""What of a text is the person's own claim: code, quotes, pasted logs and identifiers masked out.
+
+The evidence gate and the tone lint read prose, not the things prose mentions: `likely()`, `MIGHT_BLOCK`,
+a quoted "might retry", a pasted `ERROR: pending` log line. Every pattern here is linear: each
+alternative starts at a position the previous character rules out, and no quantifier nests another.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from fractions import Fraction
+from functools import lru_cache
+
+#: Characters that show nothing: zero-width spaces and joiners, the BOM, soft hyphens.
+_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+
+#: The word that stands where masked text was, so sentence shapes ("Q can be NULL when Q") survive.
+MASK = " Q "
+
+_FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_INLINE_RE = re.compile(r"`[^`\n]*`")
+_URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
+
+#: Quotes: straight and curly double quotes, single quotes that are not apostrophes, Japanese brackets.
+_QUOTE_RE = re.compile(
+    r'"[^"\n]{1,300}"|“[^“”\n]{1,300}”|‘[^‘’\n]{1,300}’|(?<![\w])\'[^\'\n]{1,300}\'(?![\w])'
+    r"|「[^「」\n]{1,300}」|『[^『』\n]{1,300}』"
+)
+
+#: A line that is pasted output: a `>` quote, or one that starts with a timestamp, a log level, a
+#: traceback frame, or a pytest failure marker. From a level token or timestamp found mid-line to its end.
+_LOG_LINE_RE = re.compile(
+    r"^[ \t]*(?:>|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\[[ \t]*\d+(?:\.\d+)?\]|Traceback\b|File \"|at [\w.$]+\("
+    r"|E {2,}|\$ )[^\n]*"
+    r"|(?-i:\b(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|PANIC)\b)(?:\]|:| -|\s+\[)[^\n]*"
+    r"|\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d[^\n]*",
+    re.MULTILINE,
+)
+
+#: Identifiers: dotted / scoped names, paths, words with `_` or an inner capital, names called with `(`.
+_DOTTED_RE = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)+\(?")
+_PATH_RE = re.compile(r"(?<![\w./-])[\w.-]*\w/[\w./-]*")
+_NAME_RE = re.compile(
+    r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\(\)?"                                     # called: `likely()`
+    r"|(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"  # snake, camel
+)
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
+
+
+def normalize(text: str | None) -> str:
+    """The text as it reads: invisible characters dropped, full-width forms folded (NFKC)."""
+    return unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text or ""))
+
+
+def visible(text: str | None) -> str:
+    """The characters a reader sees, without spaces: empty for whitespace or zero-width characters only."""
+    return "".join(normalize(text).split())
+
+
+@lru_cache(maxsize=64)
+def mask(text: str | None) -> str:
+    """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`."""
+    out = normalize(text)
+    for pattern in (_FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
+        out = pattern.sub(MASK, out)
+    return _NAME_RE.sub(MASK, out)
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and lines, so a condition or a rejection in one sentence does not excuse another."""
+    return [s for s in _SENTENCE_RE.split(text) if s.strip()]
+
+
+#: Rates: "7 of 20", "1 in 500 runs", "3/10", "1 in ~1,000", "1 in 10k", "20 回中 19 回", "10回に1回", "40%",
+#: "once every 200 runs". Numbers may carry thousands separators or a `k`.
+_N = r"(\d{1,3}(?:,\d{3})+|\d+)(k\b)?"
+_RATE_RE = re.compile(
+    r"(?=[\dOo])(?:"
+    rf"(?<![\d.,]){_N}\s*(?:(?:runs?|times?|failures?|attempts?|iterations?|requests?|calls?)\s*)?"
+    rf"(?:of|in|out of|/)\s*~?{_N}(?!\.?\d)"
+    r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"
+    rf"|(?<![\d.,]){_N}\s*回中\s*{_N}\s*回"
+    rf"|(?<![\d.,]){_N}\s*回に\s*{_N}\s*回"
+    r"|(?<![\d.])(\d+(?:\.\d+)?)\s*%"
+    rf"|\bonce (?:every|per|in) (?:~|about |roughly |approximately |around )?{_N})",
+    re.IGNORECASE,
+)
+
+
+def _number(digits: str, k: str | None) -> int:
+    return int(digits.replace(",", "")) * (1000 if k else 1)
+
+
+def rates(text: str) -> list[tuple[Fraction, str]]:
+    """Every failure rate stated in the text, with the words that state it."""
+    found: list[tuple[Fraction, str]] = []
+    for m in _RATE_RE.finditer(text):
+        g = m.groups()
+        if g[0] is not None:
+            hits, total = _number(g[0], g[1]), _number(g[2], g[3])
+        elif g[4] is not None:
+            total, hits = _number(g[4], g[5]), _number(g[6], g[7])
+        elif g[8] is not None:
+            total, hits = _number(g[8], g[9]), _number(g[10], g[11])
+        elif g[12] is not None:
+            found.append((Fraction(g[12]) / 100, m.group(0)))
+            continue
+        else:
+            hits, total = 1, _number(g[13], g[14])
+        if 0 < total and hits <= total:
+            found.append((Fraction(hits, total), m.group(0)))
+    return found
