@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
+import redis
 import uvicorn
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
@@ -14,14 +16,17 @@ from bot.app import Service, create_app, handoff_queue, job_queue, slack_session
 from bot.settings import Settings
 from postmortem.store import SessionStore, connect
 from workers import watchdog
-from workers.context import WorkerContext, install
+from workers.context import Policy, WorkerContext, install
 from workers.jira_gateway import JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
 
 log = logging.getLogger(__name__)
 
-#: How often the worker looks for jobs whose worker died (RQ's default is 600 s; a post must not wait that).
-MAINTENANCE_INTERVAL_SECONDS = 30
+#: How often the worker looks for jobs whose worker died (RQ's default is 600 s; a post must not wait that)
+#: and restarts its scheduler if that died (e.g. with Redis).
+MAINTENANCE_INTERVAL_SECONDS = 10
+#: The longest pause between the worker's attempts to reach a Redis that went away (RQ's default is 60 s).
+REDIS_WAIT_SECONDS = 2.0
 
 
 def serve(settings: Settings, *, host: str = "0.0.0.0") -> None:
@@ -46,11 +51,15 @@ async def _socket_mode(service: Service, app_token: str) -> None:
 def worker_context(settings: Settings) -> WorkerContext:
     """The worker's edges, built from Settings."""
     conn = connect(settings.redis_url, timeout=5.0)
-    slack = SlackGateway(slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url))
+    slack = SlackGateway(slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url,
+                                      retry_window=settings.postmortem_slack_retry_seconds))
     jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value(),
                        timeout=settings.jira_timeout)
+    policy = Policy(quiet_seconds=settings.postmortem_post_quiet_seconds,
+                    retry_after_cap=settings.postmortem_retry_after_cap_seconds,
+                    lease_seconds=settings.postmortem_lease_seconds)
     return WorkerContext(store=SessionStore(conn), slack=slack, jira=jira, queue=job_queue(conn),
-                         handoff_queue=handoff_queue(conn))
+                         handoff_queue=handoff_queue(conn), policy=policy)
 
 
 def work(settings: Settings, *, burst: bool = False) -> None:
@@ -60,10 +69,36 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     # SimpleWorker runs jobs in this process: no fork per job (approval → POST p50 went from ~77 to ~30 ms),
     # and the context's connections are reused. A crash of a job's process is a crash of the worker, which
     # the watchdog of any other (or the restarted) worker covers.
-    worker = SimpleWorker([context.queue], connection=context.queue.connection, serializer=JSONSerializer,
-                          maintenance_interval=MAINTENANCE_INTERVAL_SECONDS)
     stop = watchdog.start(context, interval=settings.postmortem_watchdog_seconds)
     try:
-        worker.work(burst=burst, with_scheduler=True)
+        while not _work_once(context, burst=burst):
+            log.warning("the worker stopped (Redis unreachable?); starting again once Redis answers")
+            _wait_for_redis(context.queue.connection)
     finally:
         stop.set()
+
+
+def _work_once(context: WorkerContext, *, burst: bool) -> bool:
+    """Run one RQ worker until it stops; True when it stopped for good (asked to, or a burst ended), False
+    when it gave up on Redis (RQ quits on some connection errors): the caller then starts another, so the
+    worker rides out a Redis restart without a supervisor."""
+    worker = SimpleWorker([context.queue], connection=context.queue.connection, serializer=JSONSerializer,
+                          maintenance_interval=MAINTENANCE_INTERVAL_SECONDS)
+    worker.max_connection_wait_time = REDIS_WAIT_SECONDS
+    try:
+        worker.work(burst=burst, with_scheduler=True)
+    except (redis.ConnectionError, redis.TimeoutError):
+        return False
+    return burst or bool(getattr(worker, "_stop_requested", False))
+
+
+def _wait_for_redis(conn: redis.Redis) -> None:
+    """Block until Redis answers a PING, checking every REDIS_WAIT_SECONDS at most."""
+    pause = 0.25
+    while True:
+        try:
+            conn.ping()
+            return
+        except (redis.ConnectionError, redis.TimeoutError):
+            time.sleep(pause)  # waiting for an outside event (Redis back), not for correctness
+            pause = min(REDIS_WAIT_SECONDS, pause * 2)

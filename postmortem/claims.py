@@ -49,3 +49,32 @@ class Claims:
     def claimed(self, key: str) -> bool:
         """Whether a claim (see `claim_once`) is currently held."""
         return bool(self._r.exists(self.claim_key(key)))
+
+    # d-resilience: values kept with a claim (the start of an ambiguous POST, a step's result), and duties a
+    # worker owes after a session left the in-flight states (the watchdog looks at both).
+
+    def note(self, key: str, value: str, ttl: int) -> None:
+        """Keep `value` under a claim key for `ttl` seconds, replacing any earlier value."""
+        self._r.set(self.claim_key(key), value.encode(), ex=max(1, ttl))
+
+    def noted(self, key: str) -> str | None:
+        """The value kept under a claim key, or None."""
+        raw = self._r.get(self.claim_key(key))
+        return None if raw is None else (raw.decode() if isinstance(raw, bytes) else str(raw))
+
+    @property
+    def duties_key(self) -> str:
+        """The set of duties owed by workers (e.g. `question:<session>:<version>`)."""
+        return f"{self._prefix}duties"
+
+    def owe(self, duty: str) -> None:
+        """Record a duty until `settle` (the watchdog re-enqueues its job if its worker died)."""
+        self._r.sadd(self.duties_key, duty)
+
+    def settle(self, duty: str) -> None:
+        """A duty was done (or is no longer owed)."""
+        self._r.srem(self.duties_key, duty)
+
+    def duties(self) -> list[str]:
+        """Every duty still owed."""
+        return sorted(d.decode() if isinstance(d, bytes) else str(d) for d in self._r.smembers(self.duties_key))

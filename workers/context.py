@@ -20,6 +20,18 @@ HANDOFF_QUEUE_NAME = "management-talk"
 
 
 @dataclass(frozen=True)
+class Policy:
+    """Timings of recovery (bot/settings.py): the quiet period after an ambiguous POST before a search is
+    trusted, the longest Retry-After waited for, the lifetime of a worker's heartbeat-renewed locks, and the
+    Retry-After past which a session waits in `failed` (where Cancel and Retry work) instead of `posting`."""
+
+    quiet_seconds: float = 30.0
+    retry_after_cap: float = 300.0
+    lease_seconds: float = 6.0
+    wait_visibly_after: float = 10.0
+
+
+@dataclass(frozen=True)
 class WorkerContext:
     """The side-effect edges a job talks to."""
 
@@ -28,6 +40,7 @@ class WorkerContext:
     jira: JiraGateway
     queue: Queue
     handoff_queue: Queue
+    policy: Policy = Policy()
 
 
 _installed: list[WorkerContext] = []

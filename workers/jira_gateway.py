@@ -25,14 +25,16 @@ class PostedComment:
 
 class JiraError(Exception):
     """A Jira failure said in plain words; `retryable` when trying again later may succeed, and
-    `retry_after` when Jira said how long to wait (429 Retry-After)."""
+    `retry_after` when Jira said how long to wait (429 Retry-After). `ambiguous` when Jira may have done
+    the work anyway (a timeout, a reset connection, a 5xx): a POST that failed so may still be stored."""
 
     def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, ambiguous: bool = False) -> None:
         super().__init__(message)
         self.status = status
-        self.retryable = retryable or retry_after is not None
+        self.retryable = retryable or retry_after is not None or ambiguous
         self.retry_after = retry_after
+        self.ambiguous = ambiguous
 
 
 class JiraGateway:
@@ -104,9 +106,9 @@ class JiraGateway:
         try:
             response = self._client.request(method, path, params=params, data=data, advanced_mode=True)
         except requests.Timeout:
-            raise JiraError("Jira did not answer in time.", retryable=True) from None
+            raise JiraError("Jira did not answer in time.", ambiguous=True) from None
         except requests.ConnectionError:
-            raise JiraError(f"Jira is unreachable at {self.url}.", retryable=True) from None
+            raise JiraError(f"Jira is unreachable at {self.url}.", ambiguous=True) from None
         if response.status_code >= 400:
             raise _error_for(response)
         result: dict[str, Any] = response.json() if response.content else {}
@@ -127,7 +129,7 @@ def _error_for(response: requests.Response) -> JiraError:
         return JiraError(f"Jira is rate-limiting the bot; trying again in {retry_after:g} s.",
                          status=429, retry_after=retry_after)
     if status >= 500:
-        return JiraError(f"Jira answered {status}.", status=status, retryable=True)
+        return JiraError(f"Jira answered {status}.", status=status, ambiguous=True)
     return JiraError(f"Jira rejected the comment ({status}): {detail or 'no reason given'}", status=status)
 
 

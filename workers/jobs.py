@@ -7,8 +7,8 @@ session from Redis and does nothing when the session is no longer in the state t
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
-import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +17,7 @@ from slack_sdk.errors import SlackApiError
 from postmortem.conversation import Effect, apply_step, model_of, next_step
 from postmortem.lint import lint
 from postmortem.model import PostMortem
+from postmortem.retention import job_options
 from postmortem.session import S, Session
 from postmortem.store import body_digest
 from renderers import prompts
@@ -24,43 +25,44 @@ from renderers.adf import render_adf
 from renderers.jira import CommentTooLong, jira_request
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
+from workers import posting
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
+from workers.leases import Lease, Steps
+from workers.posting import MAX_POST_ATTEMPTS, backoff, post_lock
+from workers.slack_retry import SLACK_FAILURES, retry_delay
 
 log = logging.getLogger(__name__)
 
-#: Attempts of one post before the thread is told it failed (each retry first looks for our comment).
-MAX_POST_ATTEMPTS = 5
+#: Runs of one step while Slack keeps failing (each retries inside the call first) before the thread is
+#: told, when it can be; with the backoff of workers/slack_retry.py that is a few minutes.
+MAX_SLACK_ATTEMPTS = 8
+#: How long the marks of a draft's steps are kept: as long as a session.
+STEP_TTL_SECONDS = 14 * 24 * 3600
+
+__all__ = ["MAX_POST_ATTEMPTS", "advance", "backoff", "handoff", "perform", "post_comment", "post_lock", "render"]
 
 
-def post_lock_seconds(ctx: WorkerContext) -> int:
-    """A post holds a lock while it talks to Jira, so two runs of one post never overlap. It outlives the
-    search (two calls) and, re-checked and extended just before it, the POST (connect and read timeouts).
-    With the default 15 s timeout a dead run's lock is free after 70 s, so with the watchdog's sweep the
-    thread hears the outcome within 2 minutes of a crash: the watchdog (workers/watchdog.py) runs the post
-    again, which first looks for the comment the dead run may have made."""
-    return int(4 * ctx.jira.timeout + 10)
+
+def render_lock(session_id: str, version: int) -> str:
+    """The lease held while one run of a render shows a draft (renewed by a heartbeat)."""
+    return f"render:{session_id}:{version}"
 
 
-def post_lock(session_id: str, version: int) -> str:
-    """The claim key held while one run of a post talks to Jira."""
-    return f"post:{session_id}:{version}"
+def question_duty(session_id: str, version: int) -> str:
+    """Owed between `drafted` and the approval question being in the thread (the watchdog covers it)."""
+    return f"question:{session_id}:{version}"
 
 
-def backoff(attempt: int) -> float:
-    """Seconds before the next attempt when Jira did not say (5xx, timeouts): 1, 2, 4, 8… at most 30."""
-    return float(min(2 ** (attempt - 1), 30))
-
-
-def perform(session_id: str, effects: list[dict[str, Any]]) -> None:
+def perform(session_id: str, effects: list[dict[str, Any]], attempt: int = 1) -> None:
     """Carry out effects a handler decided (its state change is already stored)."""
     ctx = current()
     session = ctx.store.get(session_id)
     if session is not None:
-        _perform(ctx, session, [Effect(**e) for e in effects])
+        _perform(ctx, session, [Effect(**e) for e in effects], attempt)
 
 
-def advance(session_id: str) -> None:
+def advance(session_id: str, attempt: int = 1) -> None:
     """Post the parent message if there is none yet, then take the next step of the conversation."""
     ctx = current()
     session = ctx.store.get(session_id)
@@ -70,15 +72,19 @@ def advance(session_id: str) -> None:
         parent = prompts.notice("parent", session.lang, ticket=session.ticket, user=session.requester)
         try:
             ts = ctx.slack.post(session.channel, parent)
-        except SlackApiError as exc:  # not in the channel, archived, a DM the bot cannot post in…
-            _thread_failed(ctx, session, str(exc.response.get("error", "error")))
+        except SLACK_FAILURES as exc:
+            delay = retry_delay(exc, attempt)
+            if delay is not None and attempt < MAX_SLACK_ATTEMPTS:
+                _later(ctx, delay, "advance", session_id, attempt + 1)
+            elif isinstance(exc, SlackApiError):  # not in the channel, archived, a DM the bot cannot post in…
+                _thread_failed(ctx, session, str(exc.response.get("error", "error")))
             return
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
     if not _ticket_exists(ctx, session):
         return
     outcome = apply_step(ctx.store, session_id, next_step)
     if outcome is not None:
-        _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects))
+        _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects), 1)
 
 
 def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
@@ -101,19 +107,48 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
     return False
 
 
-def render(session_id: str) -> None:
-    """Render the version being drafted, show it in the thread with the exact request body, ask for approval."""
+def render(session_id: str, attempt: int = 1) -> None:
+    """Render the version being drafted, show it in the thread with the exact request body, ask for approval.
+
+    Each message is posted once (`Steps`): a run after a crash or a Slack outage continues where the last
+    one stopped; a drafted session whose question is still owed gets only the question."""
     ctx = current()
     session = ctx.store.get(session_id)
-    if session is None or session.state is not S.rendering:
+    if session is None:
         return
-    lock = f"render:{session_id}:{session.version}"
-    if not ctx.store.claim_once(lock, 300):
+    ctx.store.release_claim(f"render-scheduled:{session_id}")
+    duty = question_duty(session_id, session.version)
+    if session.state is not S.rendering and not (session.state is S.drafted and duty in ctx.store.duties()):
         return
-    try:
-        _render_locked(ctx, session)
-    finally:
-        ctx.store.release_claim(lock)
+    with Lease(ctx.store, render_lock(session_id, session.version), ctx.policy.lease_seconds) as lease:
+        if not lease.acquired:
+            return
+        current_ = ctx.store.get(session_id)
+        if current_ is None or current_.version != session.version:
+            return
+        try:
+            if current_.state is S.rendering:
+                _render_locked(ctx, current_)
+            elif current_.state is S.drafted:
+                _ask(ctx, current_)
+        except SLACK_FAILURES as exc:
+            _render_slack_failed(ctx, current_, attempt, exc)
+
+
+def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc: BaseException) -> None:
+    delay = retry_delay(exc, attempt)
+    if delay is not None and attempt < MAX_SLACK_ATTEMPTS:
+        log.warning("showing the draft of %s failed (%s); again in %.1f s", session.id, exc, delay)
+        ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
+        ctx.store.note(f"render-scheduled:{session.id}", str(attempt + 1), ttl)
+        _later(ctx, delay, "render", session.id, attempt + 1)
+        return
+    error = exc.response.get("error", "error") if isinstance(exc, SlackApiError) else type(exc).__name__
+    reason = f"Slack refused part of the draft ({error})"
+    ctx.store.settle(question_duty(session.id, session.version))
+    if ctx.store.record_failed(session.id, reason) is not None:
+        with contextlib.suppress(*SLACK_FAILURES):
+            _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
 
 
 def _render_locked(ctx: WorkerContext, session: Session) -> None:
@@ -134,13 +169,7 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         digest = body_digest(body)
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
-    try:
-        _show_draft(ctx, session, pm, body, to_jira=to_jira)
-    except SlackApiError as exc:
-        reason = f"Slack refused part of the draft ({exc.response.get('error', 'error')})"
-        if ctx.store.record_failed(session_id, reason) is not None:
-            with contextlib.suppress(SlackApiError):
-                _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
+    _show_draft(ctx, session, pm, body, to_jira=to_jira)
 
 
 def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool) -> None:
@@ -148,19 +177,37 @@ def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: byte
 
     The session becomes approvable (drafted) at that line, after the file and before the question, so a
     reply typed once the question is visible is always handled, and none typed before the file was visible
-    can approve it (it binds to the version shown before its timestamp)."""
-    for message in render_slack(pm):
-        _say(ctx, session, message)
+    can approve it (it binds to the version shown before its timestamp). The question is a duty from then
+    until it is in the thread, so a worker dying in between is covered by the watchdog."""
+    steps = Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
+    for i, message in enumerate(render_slack(pm)):
+        steps.once(f"message-{i}", lambda m=message: _say(ctx, session, m))  # type: ignore[misc]
     if warnings := lint(pm):
-        _say(ctx, session, prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang))
+        notes = prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang)
+        steps.once("lint", lambda: _say(ctx, session, notes))
     filename, question = _attachment(session, to_jira=to_jira, destination=pm.destination)
-    ctx.slack.upload(session.channel, session.thread_ts, filename=filename, content=body, title=filename)
+    steps.once("file", lambda: ctx.slack.upload(session.channel, session.thread_ts, filename=filename,
+                                                 content=body, title=filename))
     shown = prompts.notice("body_shown", session.lang, version=session.version) if to_jira else question
-    shown_ts = _say(ctx, session, shown)
+    shown_ts = steps.once("shown", lambda: _say(ctx, session, shown))
+    duty = question_duty(session.id, session.version)
+    if to_jira:
+        ctx.store.owe(duty)
     drafted = ctx.store.mark_drafted(session.id, version=session.version, shown_at=float(shown_ts),
                                      message_ts=shown_ts)
     if drafted is not None and to_jira:  # cancelled meanwhile: no question with buttons after "Cancelled"
-        _say(ctx, session, question)
+        _ask(ctx, drafted)
+    else:
+        ctx.store.settle(duty)
+
+
+def _ask(ctx: WorkerContext, session: Session) -> None:
+    """The approval question of a drafted version, once; then the duty is settled."""
+    steps = Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
+    question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
+                                         lang=session.lang)
+    steps.once("question", lambda: _say(ctx, session, question))
+    ctx.store.settle(question_duty(session.id, session.version))
 
 
 def _thread_failed(ctx: WorkerContext, session: Session, error: str) -> None:
@@ -186,68 +233,15 @@ def _attachment(session: Session, *, to_jira: bool, destination: str) -> tuple[s
 
 
 def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
-    """POST the approved bytes to Jira exactly once: look for our own comment first, then post."""
-    ctx = current()
-    session = ctx.store.get(session_id)
-    if session is None or session.state is not S.posting or session.approved_version != version:
-        return
-    ctx.store.release_claim(f"post-scheduled:{session_id}:{version}")
-    lock, token = post_lock(session_id, version), uuid.uuid4().hex
-    if not ctx.store.claim_once(lock, post_lock_seconds(ctx), token=token):
-        log.info("post of %s v%s is already running", session_id, version)
-        return
-    try:
-        _post_locked(ctx, session, version, attempt, token)
-    finally:
-        ctx.store.release_claim(lock, token=token)
-
-
-def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int, token: str) -> None:
-    body = ctx.store.approved_body(session)
-    if body is None:
-        _fail(ctx, session, "the approved request body is missing or no longer matches its sha256")
-        return
-    try:
-        posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
-        if posted is None:
-            # Only while this run still holds the lock (a slow search may have outlived it): else another
-            # run may be posting, and this one must not.
-            if not ctx.store.hold(post_lock(session.id, version), token, post_lock_seconds(ctx)):
-                log.warning("post of %s v%s lost its lock; leaving it to the run that holds it", session.id, version)
-                return
-            posted = ctx.jira.post_comment(session.ticket, body)
-    except JiraError as exc:
-        if exc.retryable and attempt < MAX_POST_ATTEMPTS:
-            delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)
-            log.warning("post of %s v%s: %s; attempt %s again in %g s", session.id, version, exc, attempt + 1, delay)
-            # Rescheduled through RQ's scheduler, never a sleep in the worker; the watchdog leaves it alone.
-            ctx.store.claim_once(f"post-scheduled:{session.id}:{version}", int(delay) + post_lock_seconds(ctx))
-            ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment",
-                                 session.id, version, attempt + 1)
-            return
-        _fail(ctx, session, str(exc))
-        return
-    if ctx.store.record_posted(session.id, posted.id, posted.url) is None:
-        return
-    _say(ctx, session, prompts.notice("posted", session.lang, ticket=session.ticket, url=posted.url))
-    offer = prompts.notice("offer_handoff", session.lang)
-    _say(ctx, session, prompts.with_button(offer, "button_handoff", prompts.ACTION_HANDOFF, session.id,
-                                           session.lang))
-
-
-def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
-    if ctx.store.record_failed(session.id, reason) is None:
-        return
-    failed = prompts.notice("post_failed", session.lang, reason=reason)
-    _say(ctx, session, prompts.with_button(failed, "button_retry", prompts.ACTION_RETRY, session.id,
-                                           session.lang))
+    """POST the approved bytes to Jira exactly once, then tell the thread (workers/posting.py)."""
+    posting.run(current(), session_id, version, attempt)
 
 
 def handoff(session_id: str, user: str) -> None:
     """Put the leadership-rewrite job on the management-talk queue (only ever on a person's click)."""
     ctx = current()
     session = ctx.store.get(session_id)
-    if session is None or session.state is not S.posted:
+    if session is None or session.comment_url is None:  # posted (or posting, its link already shown)
         return
     if not ctx.store.claim_once(f"handoff:{session_id}", 30 * 24 * 3600):
         return
@@ -256,26 +250,59 @@ def handoff(session_id: str, user: str) -> None:
                "version": session.approved_version, "lang": session.lang, "markdown": render_markdown(pm),
                "comment_url": session.comment_url, "requested_by": user, "channel": session.channel,
                "thread_ts": session.thread_ts}
-    job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload)
+    job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload, **job_options())
     _say(ctx, session, prompts.notice("handed_off", session.lang, job_id=job.id))
 
 
-def _perform(ctx: WorkerContext, session: Session, effects: list[Effect]) -> None:
+#: Effects that only say something; when Slack fails they are rescheduled, in order, and the rest go on.
+_SAYING = frozenset({"say", "missing_list", "ephemeral"})
+
+
+def _perform(ctx: WorkerContext, session: Session, effects: list[Effect], attempt: int) -> None:
+    deferred: list[Effect] = []
+    failure: BaseException | None = None
     for effect in effects:
-        if effect.kind == "say":
-            _say(ctx, session, prompts.notice(effect.key, session.lang, **effect.params))
-        elif effect.kind == "missing_list":
-            missing = [(str(f), str(r)) for f, r in effect.params["missing"]]
-            _say(ctx, session, prompts.missing_list(missing, session.lang))
-        elif effect.kind == "ephemeral" and effect.user:
-            message = prompts.notice(effect.key, session.lang, **effect.params)
-            ctx.slack.ephemeral(session.channel, effect.user, message, thread_ts=session.thread_ts)
-        elif effect.kind == "advance":
-            advance(session.id)
-        elif effect.kind == "render":
-            render(session.id)
-        elif effect.kind == "post" and effect.version is not None:
-            post_comment(session.id, effect.version)
+        if effect.kind in _SAYING and deferred:
+            deferred.append(effect)
+            continue
+        try:
+            _perform_one(ctx, session, effect)
+        except SLACK_FAILURES as exc:
+            if effect.kind not in _SAYING or retry_delay(exc, attempt) is None or attempt >= MAX_SLACK_ATTEMPTS:
+                raise
+            deferred.append(effect)
+            failure = exc
+    if deferred and failure is not None:
+        delay = retry_delay(failure, attempt) or backoff(attempt)
+        log.warning("Slack failed (%s); %s message(s) of %s again in %.1f s", failure, len(deferred), session.id,
+                    delay)
+        _later(ctx, delay, "perform", session.id, [_effect_json(e) for e in deferred], attempt + 1)
+
+
+def _perform_one(ctx: WorkerContext, session: Session, effect: Effect) -> None:
+    if effect.kind == "say":
+        _say(ctx, session, prompts.notice(effect.key, session.lang, **effect.params))
+    elif effect.kind == "missing_list":
+        missing = [(str(f), str(r)) for f, r in effect.params["missing"]]
+        _say(ctx, session, prompts.missing_list(missing, session.lang))
+    elif effect.kind == "ephemeral" and effect.user:
+        message = prompts.notice(effect.key, session.lang, **effect.params)
+        ctx.slack.ephemeral(session.channel, effect.user, message, thread_ts=session.thread_ts)
+    elif effect.kind == "advance":
+        advance(session.id)
+    elif effect.kind == "render":
+        render(session.id)
+    elif effect.kind == "post" and effect.version is not None:
+        post_comment(session.id, effect.version)
+
+
+def _effect_json(effect: Effect) -> dict[str, Any]:
+    return dataclasses.asdict(effect)
+
+
+def _later(ctx: WorkerContext, delay: float, job: str, *args: Any) -> None:
+    """Run `workers.jobs.<job>` again after `delay` seconds through RQ's scheduler (never a sleep here)."""
+    ctx.queue.enqueue_in(timedelta(seconds=max(0.0, delay)), f"workers.jobs.{job}", *args, **job_options())
 
 
 def _say(ctx: WorkerContext, session: Session, message: dict[str, Any]) -> str:

@@ -1,8 +1,12 @@
 """Nothing stays in `rendering` or `posting` because a worker died: re-enqueue work whose runner is gone.
 
-RQ notices a dead worker's job only at its maintenance; this sweep runs in every worker process every
-few seconds. A post it re-enqueues first looks for the comment the dead run may have made, so a sweep
-can never cause a second comment.
+Workers hold a lease (workers/leases.py: a few seconds, renewed by a heartbeat) while they render or post,
+so a dead worker's work is recognisable within seconds; this sweep runs in every worker process every
+`interval` seconds (POSTMORTEM_WATCHDOG_SECONDS) and re-enqueues a session's job when no lease is held,
+nothing is scheduled for it, and it has not moved for `stale_after` seconds (a job still queued behind a
+burst is left alone). Duties owed after a session left those states (the approval question after
+`drafted`) are covered the same way. A post it re-enqueues first looks for the comment the dead run may
+have made (workers/posting.py), so a sweep can never cause a second comment.
 """
 
 from __future__ import annotations
@@ -11,15 +15,20 @@ import logging
 import threading
 import time
 
-from postmortem.session import S
+from postmortem.retention import job_options
+from postmortem.session import S, Session
 from workers.context import WorkerContext
-from workers.jobs import post_lock, post_lock_seconds
+from workers.jobs import render_lock
+from workers.posting import post_lock, scheduled_key
 
 log = logging.getLogger(__name__)
 
+#: Re-enqueues of one version's render before it is called failed (a draft that kills its worker each time).
+MAX_RENDER_SWEEPS = 3
+
 
 def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -> list[str]:
-    """Re-enqueue the stale in-flight sessions; returns the job names enqueued (for tests and logs)."""
+    """Re-enqueue the stale in-flight sessions and owed duties; returns what was enqueued (tests, logs)."""
     now = time.time() if now is None else now
     enqueued: list[str] = []
     for session_id in ctx.store.inflight_ids():
@@ -27,35 +36,78 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
         if session is None or now - session.updated_at < stale_after:
             continue
         if session.state is S.posting and session.approved_version is not None:
-            version = session.approved_version
-            busy = ctx.store.claimed(post_lock(session_id, version)) or \
-                ctx.store.claimed(f"post-scheduled:{session_id}:{version}")
-            if not busy and ctx.store.claim_once(f"sweep:post:{session_id}:{version}", int(stale_after)):
-                ctx.queue.enqueue("workers.jobs.post_comment", session_id, version)
-                enqueued.append(f"post_comment:{session_id}")
-        elif session.state is S.rendering and not ctx.store.claimed(f"render:{session_id}:{session.version}"):
-            # Once per version: a render that dies twice is a failure the person can Retry, not a loop.
-            if ctx.store.claim_once(f"sweep:render:{session_id}:{session.version}", 14 * 24 * 3600):
-                ctx.queue.enqueue("workers.jobs.render", session_id)
-                enqueued.append(f"render:{session_id}")
-            elif ctx.store.record_failed(session_id, "the draft could not be rendered") is not None:
-                ctx.queue.enqueue("workers.jobs.perform", session_id, [
-                    {"kind": "say", "key": "render_failed", "params": {"reason": "the worker stopped twice"}}])
-                enqueued.append(f"failed:{session_id}")
+            enqueued += _post(ctx, session, session.approved_version, stale_after)
+        elif session.state is S.rendering:
+            enqueued += _render(ctx, session, stale_after)
+    enqueued += _duties(ctx, stale_after)
     if enqueued:
         log.warning("watchdog re-enqueued %s", ", ".join(enqueued))
     return enqueued
 
 
+def _post(ctx: WorkerContext, session: Session, version: int, stale_after: float) -> list[str]:
+    if ctx.store.claimed(post_lock(session.id, version)) or ctx.store.claimed(scheduled_key(session.id, version)):
+        return []
+    if not ctx.store.claim_once(f"sweep:post:{session.id}:{version}", max(1, int(stale_after))):
+        return []
+    ctx.queue.enqueue("workers.jobs.post_comment", session.id, version, **job_options())
+    return [f"post_comment:{session.id}"]
+
+
+def _render(ctx: WorkerContext, session: Session, stale_after: float) -> list[str]:
+    if ctx.store.claimed(render_lock(session.id, session.version)) or \
+            ctx.store.claimed(f"render-scheduled:{session.id}"):
+        return []
+    if not ctx.store.claim_once(f"sweep:render:{session.id}:{session.version}", max(1, int(stale_after))):
+        return []
+    counter = f"sweep:render-count:{session.id}:{session.version}"
+    sweeps = int(ctx.store.noted(counter) or 0)
+    if sweeps < MAX_RENDER_SWEEPS:
+        ctx.store.note(counter, str(sweeps + 1), 14 * 24 * 3600)
+        ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
+        return [f"render:{session.id}"]
+    # A render that stopped its worker again and again is a failure the person can Retry, not a loop.
+    if ctx.store.record_failed(session.id, "the draft could not be rendered") is None:
+        return []
+    ctx.queue.enqueue("workers.jobs.perform", session.id, [
+        {"kind": "say", "key": "render_failed", "params": {"reason": "the worker stopped repeatedly"}}],
+        **job_options())
+    return [f"failed:{session.id}"]
+
+
+def _duties(ctx: WorkerContext, stale_after: float) -> list[str]:
+    enqueued: list[str] = []
+    for duty in ctx.store.duties():
+        kind, _, rest = duty.partition(":")
+        session_id, _, version_text = rest.rpartition(":")
+        session = ctx.store.get(session_id) if kind == "question" and version_text.isdigit() else None
+        if session is None or session.version != int(version_text) or \
+                session.state not in (S.rendering, S.drafted):
+            ctx.store.settle(duty)
+            continue
+        if session.state is S.rendering or ctx.store.claimed(render_lock(session.id, session.version)) or \
+                ctx.store.claimed(f"render-scheduled:{session.id}"):
+            continue
+        if ctx.store.claim_once(f"sweep:{duty}", max(1, int(stale_after))):
+            ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
+            enqueued.append(f"question:{session.id}")
+    return enqueued
+
+
+def stale_after(interval: float, lease_seconds: float) -> float:
+    """How long a session without a lease must stay unchanged before its job is enqueued again."""
+    return max(3 * interval, 2 * lease_seconds)
+
+
 def start(ctx: WorkerContext, *, interval: float) -> threading.Event:
     """Sweep every `interval` seconds in a daemon thread; set the returned event to stop it."""
     stop = threading.Event()
-    stale_after = max(2 * interval, post_lock_seconds(ctx) / 2)
+    after = stale_after(interval, ctx.policy.lease_seconds)
 
     def loop() -> None:
         while not stop.wait(interval):
             try:
-                sweep(ctx, stale_after=stale_after)
+                sweep(ctx, stale_after=after)
             except Exception:  # the sweep must outlive a Redis hiccup; it says so and tries again
                 log.exception("watchdog sweep failed")
 
