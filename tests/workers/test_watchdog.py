@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tests.workers.test_jobs import World, new, posting, rendering, world  # noqa: F401 - fixture
 from postmortem.retention import job_options
+from tests.workers.test_jobs import World, new, posting, rendering, world  # noqa: F401 - fixture
 from workers import jobs, watchdog
 
 pytestmark = pytest.mark.unit
