@@ -23,6 +23,7 @@ from bot.settings import Settings
 from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.listeners import register
+from handlers.storecalls import StoreCalls, StoreUnavailable
 from postmortem.store import SessionStore, connect
 from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME
 
@@ -60,7 +61,8 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
                 default_lang=settings.postmortem_lang, offers_enabled=settings.postmortem_offers == "on",
                 offer_channels=settings.postmortem_offer_channels,
                 jira_webhook_secret=settings.jira_webhook_secret, redis=conn)
-    register(bolt, deps)
+    calls = StoreCalls(settings.postmortem_store_budget_seconds)
+    register(bolt, deps, calls)
     handler = AsyncSlackRequestHandler(bolt)
 
     async def slack_events(request: Request) -> Response:
@@ -73,9 +75,10 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         return response
 
     async def healthz(_: Request) -> Response:
+        """Redis answers a PING within the store's budget, off the event loop."""
         try:
-            conn.ping()
-        except (redis.ConnectionError, redis.TimeoutError):
+            await calls.run(conn.ping)
+        except StoreUnavailable:
             return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True})
 
