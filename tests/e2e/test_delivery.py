@@ -36,7 +36,8 @@ APPROVER = "U_APPROVER"
 def stack() -> Iterator[LocalStack]:
     redis.Redis.from_url(E2E_REDIS_URL).flushdb()
     local = LocalStack(redis_url=E2E_REDIS_URL, extra_env={
-        "JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_APPROVERS": APPROVER})
+        "JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_APPROVERS": APPROVER,
+        "POSTMORTEM_POST_QUIET_SECONDS": "3"})
     try:
         local.start()
         yield local
