@@ -126,13 +126,19 @@ def render(session_id: str, attempt: int = 1) -> None:
         current_ = ctx.store.get(session_id)
         if current_ is None or current_.version != session.version:
             return
+        steps = draft_steps(ctx, current_)
         try:
             if current_.state is S.rendering:
-                _render_locked(ctx, current_)
+                _render_locked(ctx, current_, steps)
             elif current_.state is S.drafted:
-                _ask(ctx, current_)
-        except SLACK_FAILURES as exc:
-            _render_slack_failed(ctx, current_, attempt, exc)
+                _ask(ctx, current_, steps)
+        except SLACK_FAILURES as exc:  # backoff counts failures of one step: progress starts it again
+            _render_slack_failed(ctx, current_, attempt if steps.performed == 0 else 1, exc)
+
+
+def draft_steps(ctx: WorkerContext, session: Session) -> Steps:
+    """The steps of showing one version's draft, each done once."""
+    return Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
 
 
 def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc: BaseException) -> None:
@@ -151,7 +157,7 @@ def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc
             _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
 
 
-def _render_locked(ctx: WorkerContext, session: Session) -> None:
+def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     session_id = session.id
     pm = model_of(session)
     markdown = render_markdown(pm)
@@ -169,17 +175,17 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         digest = body_digest(body)
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
-    _show_draft(ctx, session, pm, body, to_jira=to_jira)
+    _show_draft(ctx, session, pm, body, steps, to_jira=to_jira)
 
 
-def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool) -> None:
+def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, steps: Steps, *,
+                to_jira: bool) -> None:
     """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
 
     The session becomes approvable (drafted) at that line, after the file and before the question, so a
     reply typed once the question is visible is always handled, and none typed before the file was visible
     can approve it (it binds to the version shown before its timestamp). The question is a duty from then
     until it is in the thread, so a worker dying in between is covered by the watchdog."""
-    steps = Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
     for i, message in enumerate(render_slack(pm)):
         steps.once(f"message-{i}", lambda m=message: _say(ctx, session, m))  # type: ignore[misc]
     if warnings := lint(pm):
@@ -196,14 +202,13 @@ def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: byte
     drafted = ctx.store.mark_drafted(session.id, version=session.version, shown_at=float(shown_ts),
                                      message_ts=shown_ts)
     if drafted is not None and to_jira:  # cancelled meanwhile: no question with buttons after "Cancelled"
-        _ask(ctx, drafted)
+        _ask(ctx, drafted, steps)
     else:
         ctx.store.settle(duty)
 
 
-def _ask(ctx: WorkerContext, session: Session) -> None:
+def _ask(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     """The approval question of a drafted version, once; then the duty is settled."""
-    steps = Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
     question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
                                          lang=session.lang)
     steps.once("question", lambda: _say(ctx, session, question))

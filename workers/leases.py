@@ -72,6 +72,8 @@ class Steps:
 
     def __init__(self, claims: Claims, scope: str, ttl: int) -> None:
         self._claims, self._scope, self._ttl = claims, scope, ttl
+        #: Steps this object carried out (not those found done): progress made in this run.
+        self.performed = 0
 
     def once(self, name: str, act: Callable[[], str | None]) -> str:
         """Run `act` unless this step was done before; returns its result (kept from the first run)."""
@@ -81,6 +83,7 @@ class Steps:
             return done
         result = act() or ""
         self._claims.note(key, result, self._ttl)
+        self.performed += 1
         return result
 
     def done(self, name: str) -> bool:

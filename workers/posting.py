@@ -194,6 +194,7 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
         steps.once("link", lambda: _say(ctx, session, link))
         steps.once("offer", lambda: _say(ctx, session, offer))
     except SLACK_FAILURES as exc:
+        attempt = attempt if steps.performed == 0 else 1  # backoff counts failures of one step
         delay = retry_delay(exc, attempt)
         if delay is not None and attempt < MAX_ANNOUNCE_ATTEMPTS:
             log.warning("telling the thread of %s failed (%s); again in %.1f s", session.id, exc, delay)

@@ -33,9 +33,10 @@ QUIET = 6
 ENV = {"JIRA_TIMEOUT": "2", "POSTMORTEM_POST_QUIET_SECONDS": str(QUIET), "POSTMORTEM_WATCHDOG_SECONDS": "0.5",
        "POSTMORTEM_LEASE_SECONDS": "2", "POSTMORTEM_SLACK_RETRY_SECONDS": "3",
        "POSTMORTEM_RETRY_AFTER_CAP_SECONDS": "30"}
-#: Slack's faults, as issue 12 met them: 429, then 503, then `internal_error`, twice (past the 3 s window).
+#: Slack's faults, as issue 12 met them: 429, then 503, then `internal_error`, and more (past the 3 s window).
 FAULTS: list[tuple[str, int, int | None]] = [("ratelimited", 429, 1), ("service_unavailable", 503, None),
-                                             ("internal_error", 200, None)] * 2
+                                             ("internal_error", 200, None), ("fatal_error", 200, None),
+                                             ("request_timeout", 200, None)]
 QUESTION = "Reply `post it`"
 #: A generous bound on recovery after a worker's death (the goal is 20 s; expected here is ~5 s).
 RECOVERY_BOUND = 20.0
