@@ -47,6 +47,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
         return {"ticket": "This form lost its channel; run /post-mortem again."}
     session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
     deps.store.create(session)
+    deps.store.owe(f"advance:{session.id}")  # until a worker started the thread (its watchdog covers a crash)
     deps.enqueue("advance", session.id)
     return None
 

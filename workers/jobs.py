@@ -62,12 +62,30 @@ def perform(session_id: str, effects: list[dict[str, Any]], attempt: int = 1) ->
         _perform(ctx, session, [Effect(**e) for e in effects], attempt)
 
 
+def advance_duty(session_id: str) -> str:
+    """Owed from the submission until the thread is started and its first step taken (handlers owe it)."""
+    return f"advance:{session_id}"
+
+
 def advance(session_id: str, attempt: int = 1) -> None:
     """Post the parent message if there is none yet, then take the next step of the conversation."""
     ctx = current()
+    if advance_duty(session_id) not in ctx.store.duties():  # a later step (an answer): as it always ran
+        _advance(ctx, session_id, attempt)
+        return
+    with Lease(ctx.store, advance_duty(session_id), ctx.policy.lease_seconds) as lease:
+        if not lease.acquired:  # another run is starting the thread; the watchdog covers its death
+            return
+        ctx.store.release_claim(f"advance-scheduled:{session_id}")
+        if _advance(ctx, session_id, attempt):
+            ctx.store.settle(advance_duty(session_id))
+
+
+def _advance(ctx: WorkerContext, session_id: str, attempt: int) -> bool:
+    """False when the step was rescheduled (the duty stays owed)."""
     session = ctx.store.get(session_id)
     if session is None or session.is_final:
-        return
+        return True
     if session.thread_ts is None:
         parent = prompts.notice("parent", session.lang, ticket=session.ticket, user=session.requester)
         try:
@@ -75,16 +93,19 @@ def advance(session_id: str, attempt: int = 1) -> None:
         except SLACK_FAILURES as exc:
             delay = retry_delay(exc, attempt)
             if delay is not None and attempt < MAX_SLACK_ATTEMPTS:
+                ctx.store.note(f"advance-scheduled:{session_id}", "1", int(delay + 2 * ctx.policy.lease_seconds) + 5)
                 _later(ctx, delay, "advance", session_id, attempt + 1)
-            elif isinstance(exc, SlackApiError):  # not in the channel, archived, a DM the bot cannot post in…
+                return False
+            if isinstance(exc, SlackApiError):  # not in the channel, archived, a DM the bot cannot post in…
                 _thread_failed(ctx, session, str(exc.response.get("error", "error")))
-            return
+            return True
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
     if not _ticket_exists(ctx, session):
-        return
+        return True
     outcome = apply_step(ctx.store, session_id, next_step)
     if outcome is not None:
         _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects), 1)
+    return True
 
 
 def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:

@@ -39,7 +39,7 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
             enqueued += _post(ctx, session, session.approved_version, stale_after)
         elif session.state is S.rendering:
             enqueued += _render(ctx, session, stale_after)
-    enqueued += _duties(ctx, stale_after)
+    enqueued += _duties(ctx, stale_after, now)
     if enqueued:
         log.warning("watchdog re-enqueued %s", ", ".join(enqueued))
     return enqueued
@@ -75,10 +75,13 @@ def _render(ctx: WorkerContext, session: Session, stale_after: float) -> list[st
     return [f"failed:{session.id}"]
 
 
-def _duties(ctx: WorkerContext, stale_after: float) -> list[str]:
+def _duties(ctx: WorkerContext, stale_after: float, now: float) -> list[str]:
     enqueued: list[str] = []
     for duty in ctx.store.duties():
         kind, _, rest = duty.partition(":")
+        if kind == "advance":
+            enqueued += _advance(ctx, duty, rest, stale_after, now)
+            continue
         session_id, _, version_text = rest.rpartition(":")
         session = ctx.store.get(session_id) if kind == "question" and version_text.isdigit() else None
         if session is None or session.version != int(version_text) or \
@@ -92,6 +95,21 @@ def _duties(ctx: WorkerContext, stale_after: float) -> list[str]:
             ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
             enqueued.append(f"question:{session.id}")
     return enqueued
+
+
+def _advance(ctx: WorkerContext, duty: str, session_id: str, stale_after: float, now: float) -> list[str]:
+    """A thread not started (or its first step not taken) because the worker died: start it again."""
+    session = ctx.store.get(session_id)
+    if session is None or session.state not in (S.collecting, S.scope_check):
+        ctx.store.settle(duty)
+        return []
+    if now - session.updated_at < stale_after or ctx.store.claimed(duty) or \
+            ctx.store.claimed(f"advance-scheduled:{session_id}"):
+        return []
+    if not ctx.store.claim_once(f"sweep:{duty}", max(1, int(stale_after))):
+        return []
+    ctx.queue.enqueue("workers.jobs.advance", session_id, **job_options())
+    return [f"advance:{session_id}"]
 
 
 def stale_after(interval: float, lease_seconds: float) -> float:

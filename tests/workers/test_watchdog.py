@@ -63,3 +63,20 @@ def test_a_render_that_dies_again_and_again_fails_with_a_retry_instead_of_loopin
     after = world.store.get(session.id)
     assert after is not None and after.state.value == "failed"
     assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+
+
+def test_a_thread_not_started_because_the_worker_died_is_started_again(world: World) -> None:  # noqa: F811
+    from postmortem.session import Session
+
+    session = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))
+    duty = jobs.advance_duty(session.id)
+    world.store.owe(duty)  # as handlers/flow.py does on submission
+    assert watchdog.sweep(world, stale_after=30, now=time.time()) == []  # type: ignore[arg-type]
+    assert world.store.claim_once(duty, 60)  # a live run holds the lease
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+    world.store.release_claim(duty)  # the run died: its lease lapsed
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"advance:{session.id}"]  # type: ignore[arg-type]
+    jobs.advance(session.id)
+    started = world.store.get(session.id)
+    assert started is not None and started.thread_ts is not None
+    assert world.store.duties() == []
