@@ -89,7 +89,10 @@ def _work_once(context: WorkerContext, *, burst: bool) -> bool:
         worker.work(burst=burst, with_scheduler=True)
     except (redis.ConnectionError, redis.TimeoutError):
         return False
-    return burst or bool(getattr(worker, "_stop_requested", False))
+    # RQ raises StopRequested out of an idle wait on SIGTERM/SIGINT without setting `_stop_requested`; it
+    # records the time of the request either way.
+    asked = getattr(worker, "_shutdown_requested_date", None) is not None or getattr(worker, "_stop_requested", False)
+    return burst or bool(asked)
 
 
 def _wait_for_redis(conn: redis.Redis) -> None:
