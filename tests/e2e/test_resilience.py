@@ -7,6 +7,8 @@ Every wait polls a condition with a deadline; nothing sleeps for correctness.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -238,20 +240,24 @@ def test_redis_killed_and_restarted_mid_session_loses_no_approval(
 def test_an_idle_worker_stops_on_sigterm_with_its_scheduler(stack: LocalStack) -> None:
     worker = stack.start_worker("worker-term")
     stack.processes.pop("worker-term")
-    worker.popen.terminate()
-    assert worker.popen.wait(timeout=15) is not None
-    wait_until(lambda: any("has stopped" in line for line in worker.lines), 5, "the end of the worker's output")
-    assert sum("Listening on" in line for line in worker.lines) == 1  # stopped, not restarted as after a Redis loss
     group = worker.popen.pid
+    try:
+        worker.wait_for_line("cleaning registries")  # in its loop: its signal handlers are installed
+        worker.popen.terminate()
+        assert worker.popen.wait(timeout=15) is not None
+        wait_until(lambda: not _in_group(group), 15, "the worker's scheduler to stop too")
+        assert sum("Listening on" in line for line in worker.lines) == 1  # stopped, not restarted
+    finally:
+        for pid in _in_group(group):
+            os.kill(pid, signal.SIGKILL)
 
-    def in_group() -> list[int]:
-        found = []
-        for entry in Path("/proc").iterdir():
-            try:
-                if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) == group:
-                    found.append(int(entry.name))
-            except (OSError, ValueError, IndexError):
-                continue
-        return found
 
-    wait_until(lambda: not in_group(), 15, "the worker's scheduler to stop too")
+def _in_group(group: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) == group:
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
