@@ -237,9 +237,13 @@ def test_redis_killed_and_restarted_mid_session_loses_no_approval(
         local.stop()
 
 
-def test_an_idle_worker_stops_on_sigterm_with_its_scheduler(stack: LocalStack) -> None:
-    worker = stack.start_worker("worker-term")
-    stack.processes.pop("worker-term")
+def test_an_idle_worker_stops_on_sigterm_with_its_scheduler(
+        dedicated_redis: Callable[[], subprocess.Popen[bytes]]) -> None:
+    dedicated_redis()  # its own Redis: no job of another test keeps this worker busy
+    local = LocalStack(redis_url=f"redis://127.0.0.1:{dedicated_redis.port}/0")  # type: ignore[attr-defined]
+    local.slack.start()
+    local.jira.start()
+    worker = local.start_worker("worker-term")
     group = worker.popen.pid
     try:
         worker.wait_for_line("cleaning registries")  # in its loop: its signal handlers are installed
@@ -250,6 +254,7 @@ def test_an_idle_worker_stops_on_sigterm_with_its_scheduler(stack: LocalStack) -
     finally:
         for pid in _in_group(group):
             os.kill(pid, signal.SIGKILL)
+        local.stop()
 
 
 def _in_group(group: int) -> list[int]:
