@@ -248,7 +248,7 @@ def test_an_idle_worker_stops_on_sigterm_with_its_scheduler(
     try:
         worker.wait_for_line("cleaning registries")  # in its loop: its signal handlers are installed
         worker.popen.terminate()
-        assert worker.popen.wait(timeout=15) is not None
+        wait_until(lambda: worker.popen.poll() is not None, 30, "the worker to stop:\n" + "\n".join(worker.lines))
         wait_until(lambda: not _in_group(group), 15, "the worker's scheduler to stop too")
         assert sum("Listening on" in line for line in worker.lines) == 1  # stopped, not restarted
     finally:
