@@ -25,6 +25,7 @@ from bot.settings import Settings
 from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.listeners import register
+from handlers.storecalls import StoreCalls, StoreUnavailable
 from postmortem.lifetime import Lifetime
 from postmortem.store import SessionStore, connect
 from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME
@@ -68,7 +69,8 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
                 jira_webhook_secret=settings.jira_webhook_secret, redis=conn, approval=settings.postmortem_approval,
                 jira_issue_types=settings.postmortem_jira_issue_types,
                 offer_fallback_channel=settings.postmortem_offer_fallback_channel)
-    register(bolt, deps)
+    calls = StoreCalls(settings.postmortem_store_budget_seconds)
+    register(bolt, deps, calls)
     handler = AsyncSlackRequestHandler(bolt)
     quiet_bolt_verification()
     signing_secret = settings.slack_signing_secret.get_secret_value()
@@ -92,9 +94,10 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         return response
 
     async def healthz(_: Request) -> Response:
+        """Redis answers a PING within the store's budget, off the event loop."""
         try:
-            conn.ping()
-        except (redis.ConnectionError, redis.TimeoutError):
+            await calls.run(conn.ping)
+        except StoreUnavailable:
             return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True})
 

@@ -62,7 +62,15 @@ class Settings(BaseSettings):
     postmortem_lang: Literal["en", "ja"] | None = None
     postmortem_offers: Literal["on", "off"] = "on"
     postmortem_offer_channels: Annotated[frozenset[str], NoDecode] = frozenset()
-    postmortem_watchdog_seconds: float = Field(default=15.0, gt=0, le=600)
+    postmortem_watchdog_seconds: float = Field(default=2.0, gt=0, le=600)
+    # d-resilience (issue 12): how long after an ambiguous POST a search is trusted (DESIGN §4); the longest
+    # Jira Retry-After the bot waits for by itself; a worker's lock lifetime (its heartbeat renews it);
+    # how long one Slack call retries before its step is rescheduled; the request path's budget for Redis.
+    postmortem_post_quiet_seconds: float = Field(default=30.0, ge=0, le=3600)
+    postmortem_retry_after_cap_seconds: float = Field(default=300.0, gt=0, le=86400)
+    postmortem_lease_seconds: float = Field(default=6.0, ge=2, le=300)
+    postmortem_slack_retry_seconds: float = Field(default=15.0, ge=0, le=300)
+    postmortem_store_budget_seconds: float = Field(default=1.5, gt=0, le=2.5)
     # b-fidelity: who may see the Jira comment (DESIGN §4): role:<project role name> or group:<group id>.
     postmortem_jira_visibility: str | None = None
 

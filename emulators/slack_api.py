@@ -32,6 +32,15 @@ class SlackCall(NamedTuple):
     params: dict[str, Any]
 
 
+class _Fault(NamedTuple):
+    """A fault for the next call of a method whose parameters contain `needle`: an answer, or a stall."""
+
+    method: str
+    needle: str
+    response: Response | None
+    stall: float | None = None
+
+
 class SlackEmulator(SlackMethods, Emulator):
     """Slack Web API on 127.0.0.1: state kept in memory, every call recorded thread-safely."""
 
@@ -55,6 +64,7 @@ class SlackEmulator(SlackMethods, Emulator):
         self._users: dict[str, dict[str, Any]] = {}
         self._responses: list[dict[str, Any]] = []
         self._failures: dict[str, deque[Response]] = defaultdict(deque)
+        self._matching: list[_Fault] = []
         self._counter = 0
         self._methods: dict[str, Callable[[dict[str, Any]], Result]] = self.method_table()
 
@@ -97,6 +107,22 @@ class SlackEmulator(SlackMethods, Emulator):
             for _ in range(times):
                 self._failures[method].append(json_response(status or 200, {"ok": False, "error": error},
                                                              headers=headers))
+
+    def fail_matching(self, method: str, needle: str, faults: list[tuple[str, int, int | None]]) -> None:
+        """Answer the next calls of `method` whose parameters contain `needle` with `faults`, in order:
+        each `(error, status, retry_after)`, e.g. `("ratelimited", 429, 1)`, `("service_unavailable", 503,
+        None)`, `("internal_error", 200, None)`. Nothing is done for a failed call (as Slack does)."""
+        with self._cond:
+            for error, status, retry_after in faults:
+                headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+                self._matching.append(_Fault(method, needle, json_response(
+                    status, {"ok": False, "error": error}, headers=headers)))
+
+    def stall_matching(self, method: str, needle: str, seconds: float) -> None:
+        """Do the next call of `method` whose parameters contain `needle`, then hold its reply `seconds` or
+        until `release()` (a worker killed meanwhile leaves an ambiguous step behind)."""
+        with self._cond:
+            self._matching.append(_Fault(method, needle, None, seconds))
 
     # inspection ---------------------------------------------------------------------------------
     @property
@@ -190,6 +216,24 @@ class SlackEmulator(SlackMethods, Emulator):
     def _answer(self, method: str, params: dict[str, Any], request: Request) -> Response:
         if self._failures.get(method):
             return self._failures[method].popleft()
+        fault = self._take_matching(method, params)
+        if fault is not None and fault.response is not None:
+            return fault.response
+        response = self._answer_call(method, params, request)
+        if fault is not None:
+            response.stall, response.stall_seconds = self._stall_event(), fault.stall
+        return response
+
+    def _take_matching(self, method: str, params: dict[str, Any]) -> _Fault | None:
+        if not self._matching:
+            return None
+        text = json.dumps(params, ensure_ascii=False, default=str)
+        fault = next((f for f in self._matching if f.method == method and f.needle in text), None)
+        if fault is not None:
+            self._matching.remove(fault)
+        return fault
+
+    def _answer_call(self, method: str, params: dict[str, Any], request: Request) -> Response:
         auth = request.header("authorization")
         token = auth[len("Bearer "):] if auth.startswith("Bearer ") else params.get("token")
         if not token:

@@ -11,6 +11,7 @@ from rq import Queue
 from rq.job import Job
 
 from postmortem.model import Lang
+from postmortem.retention import job_options
 from postmortem.store import SessionStore
 
 #: How long a Slack event id is remembered, so Slack's retries of one event are handled once.
@@ -39,9 +40,9 @@ class Deps:
     offer_fallback_channel: str | None = None
 
     def enqueue(self, job: str, *args: Any, **options: Any) -> Job:
-        """Put `workers.jobs.<job>` on the bot's queue with JSON arguments."""
-        return self.queue.enqueue(f"workers.jobs.{job}", *args, **options)
+        """Put `workers.jobs.<job>` on the bot's queue with JSON arguments (kept no longer than a session)."""
+        return self.queue.enqueue(f"workers.jobs.{job}", *args, **{**job_options(), **options})
 
     def enqueue_offer(self, job: str, *args: Any) -> Job:
         """Put `workers.offers.<job>` on the bot's queue (the ways in other than the command)."""
-        return self.queue.enqueue(f"workers.offers.{job}", *args)
+        return self.queue.enqueue(f"workers.offers.{job}", *args, **job_options())

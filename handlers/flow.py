@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
-from postmortem.claims import event_claim
+from postmortem.claims import advance_duty, event_claim
 from postmortem.conversation import Effect, Outcome, apply_step, on_edit
 from postmortem.errors import plain_reason
 from postmortem.messages import say
@@ -52,6 +52,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
         return {"ticket": say("form_lost_channel", _shown(lang))}
     session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
     deps.store.create(session)
+    deps.store.owe(advance_duty(session.id))  # until a worker started the thread (its watchdog covers a crash)
     deps.enqueue("advance", session.id)
     return None
 

@@ -1,12 +1,17 @@
 """The Slack listeners, registered in one place: ack first, then hand the payload to handlers/flow.py.
 
 Every listener runs with `process_before_response=True`: nothing slow happens before the ack except
-Redis calls, which have short timeouts; the store runs in a worker thread so the event loop never blocks.
+Redis calls, which run on the store's own threads within a budget (handlers/storecalls.py), so the event
+loop never blocks and a slow Redis cannot cost Slack's 3 s. When the store cannot take a request that
+may matter, Slack hears it: a thread reply or a mention is answered 503 (Slack sends it again), a form
+shows the error, a click gets an ephemeral; plain channel chatter is acknowledged (Slack disables the
+events of an app that fails most of them).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -15,15 +20,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import redis
+from slack_bolt import BoltResponse
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext, AsyncRespond
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers import flow, home, mentions
 from handlers.deps import Deps
+from handlers.storecalls import STORE_DOWN, StoreCalls, StoreUnavailable
 from postmortem.messages import lang_of_locale, say
-from postmortem.store import StoreConflictError
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
 from renderers.prompts import (
@@ -44,17 +49,17 @@ _FIRST_WORD = re.compile(r"\S+")
 #: How long a requester's Slack locale is remembered in this process.
 LOCALE_TTL_SECONDS = 3600
 
-#: Failures of the store that mean "the service is unavailable or busy", not a bug.
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, StoreConflictError)
+__all__ = ["STORE_DOWN", "register"]
 
 #: Message subtypes that are still a person talking: a plain message, "also send to channel", a file with
 #: a comment. Edits, deletions, joins and bot messages are not replies.
 PERSON_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
 
 
-def register(app: AsyncApp, deps: Deps) -> None:
-    """Attach every listener to the app."""
+def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None:
+    """Attach every listener to the app; store calls go through `calls` (a default budget without one)."""
 
+    store = calls or StoreCalls()
     background: set[asyncio.Task[None]] = set()
     locales: dict[str, tuple[str, float]] = {}
 
@@ -87,12 +92,10 @@ def register(app: AsyncApp, deps: Deps) -> None:
     async def on_submit(ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest) -> None:
         user = str(body.get("user", {}).get("id", ""))
         raw = request.raw_body or json.dumps(body, sort_keys=True)  # Socket Mode has no raw body
-        digest = hashlib.sha256(raw.encode()).hexdigest()
+        digest = hashlib.sha256(raw.encode()).hexdigest()  # a replay of the same signed bytes does nothing
         try:
-            errors = await asyncio.to_thread(flow.submit_once, deps, digest=digest, user=user,
-                                             view=body.get("view") or {})
-        except STORE_DOWN:
-            log.exception("store unavailable on modal submit")
+            errors = await store.run(flow.submit_once, deps, digest=digest, user=user, view=body.get("view") or {})
+        except StoreUnavailable:  # told in the same response; the form keeps everything typed
             errors = {"ticket": say("unavailable", deps.default_lang or "en")}
         if errors:
             await ack(response_action="errors", errors=errors)
@@ -106,15 +109,17 @@ def register(app: AsyncApp, deps: Deps) -> None:
         if not isinstance(ts, str) or not ts:  # a message without its own timestamp is no one's reply
             log.warning("ignored a message event without a ts")
             return
-        if thread_ts and thread_ts != ts:
-            in_session = await _guard(flow.thread_reply, deps, channel=str(event.get("channel", "")),
+        if thread_ts and thread_ts != ts:  # may be a session's: StoreUnavailable → 503, Slack sends it again
+            in_session = await store.run(flow.thread_reply, deps, channel=str(event.get("channel", "")),
                                       thread_ts=str(thread_ts), user=str(event["user"]),
                                       text=str(event.get("text") or ""), ts=str(ts), event_id=body.get("event_id"),
                                       bot_user_id=context.bot_user_id)
-            if in_session is not False:  # a session's reply, or the store is down: nothing more to read
+            if in_session:  # a session's reply: nothing more to read
                 return
         # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
-        await _guard(mentions.message, deps, channel=str(event.get("channel", "")),
+        # Chatter: acknowledged even when the store is down (an offer missed is not a request lost).
+        with contextlib.suppress(StoreUnavailable):
+            await store.run(mentions.message, deps, channel=str(event.get("channel", "")),
                      channel_type=str(event.get("channel_type") or ""), user=str(event["user"]),
                      text=str(event.get("text") or ""), ts=str(ts), thread_ts=thread_ts,
                      bot_user_id=context.bot_user_id)
@@ -122,39 +127,68 @@ def register(app: AsyncApp, deps: Deps) -> None:
     async def on_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
         if event.get("bot_id") or not event.get("user") or not isinstance(event.get("ts"), str):
             return
-        await _guard(mentions.mention, deps, channel=str(event.get("channel", "")), user=str(event["user"]),
+        await store.run(mentions.mention, deps, channel=str(event.get("channel", "")), user=str(event["user"]),
                      text=str(event.get("text") or ""), ts=str(event.get("ts")), thread_ts=event.get("thread_ts"),
                      event_id=body.get("event_id"))
 
-    async def on_start(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+    def unavailable(respond: AsyncRespond) -> None:
+        """Tell the person who clicked, privately, once the ack is on its way (a click is not retried)."""
+        text = say("unavailable", deps.default_lang or "en")
+        task = asyncio.create_task(_respond(respond, text))
+        background.add(task)
+        task.add_done_callback(_finished(background))
+
+    async def on_start(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond) -> None:
         await ack()
         clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
-        view = mentions.start_view(deps, value=_action_value(body), clicked_in=str(clicked_in or ""))
+        try:
+            view = await store.run(mentions.start_view, deps, value=_action_value(body),
+                                   clicked_in=str(clicked_in or ""))
+        except StoreUnavailable:
+            unavailable(respond)
+            return
         if view is not None:
             await _open(client, body, view)
 
-    def button(action: Callable[..., None]) -> Callable[[AsyncAck, dict[str, Any]], Awaitable[None]]:
-        async def listener(ack: AsyncAck, body: dict[str, Any]) -> None:
+    def button(action: Callable[..., None]) -> Callable[..., Awaitable[None]]:
+        async def listener(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
             await ack()
             session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
             if session_id:
-                await _guard(action, deps, session_id=session_id, user=user)
+                try:
+                    await store.run(action, deps, session_id=session_id, user=user)
+                except StoreUnavailable:
+                    unavailable(respond)
         return listener
 
-    async def on_answer(ack: AsyncAck, body: dict[str, Any]) -> None:
+    async def on_answer(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
         await ack()
-        await _guard(flow.answer_click, deps, body=body)
+        try:
+            await store.run(flow.answer_click, deps, body=body)
+        except StoreUnavailable:
+            unavailable(respond)
 
     async def on_check(ack: AsyncAck) -> None:
         await ack()  # ticking a box answers nothing yet: the question's Done button reads the boxes
 
-    async def on_edit(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+    async def on_edit(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond) -> None:
         await ack()
         session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
-        view = await _guard(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
+        try:
+            view = await store.run(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
+        except StoreUnavailable:
+            unavailable(respond)
+            return
         if view is not None:
             await _open(client, body, view)
 
+    async def on_error(error: Exception) -> BoltResponse | None:
+        if isinstance(error, StoreUnavailable):  # Slack retries a non-2xx event: nothing is lost
+            return BoltResponse(status=503, body="postmortem-bot: store unavailable, try again")
+        log.error("a listener failed", exc_info=error)
+        return None
+
+    app.error(on_error)
     app.command("/post-mortem")(on_command)
     app.view(CALLBACK_ID)(on_submit)
     app.event("message")(on_message)
@@ -175,17 +209,8 @@ def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], 
     def done(task: asyncio.Task[None]) -> None:
         tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("a command's follow-up (the modal, help or list) failed", exc_info=task.exception())
+            log.error("a background Slack call failed", exc_info=task.exception())
     return done
-
-
-async def _guard(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run a flow step in a thread; a store outage is logged, never raised at Slack."""
-    try:
-        return await asyncio.to_thread(fn, *args, **kwargs)
-    except STORE_DOWN:
-        log.exception("store unavailable in %s", getattr(fn, "__name__", fn))
-        return None
 
 
 async def _open(client: AsyncWebClient, body: dict[str, Any], view: dict[str, Any]) -> None:
@@ -195,6 +220,10 @@ async def _open(client: AsyncWebClient, body: dict[str, Any], view: dict[str, An
         log.warning("a request without a trigger_id; no modal opened")
         return
     await client.views_open(trigger_id=trigger_id, view=view)
+
+
+async def _respond(respond: AsyncRespond, text: str) -> None:
+    await respond(text=text, response_type="ephemeral", replace_original=False)
 
 
 def _action_value(body: dict[str, Any]) -> str:

@@ -88,6 +88,46 @@ def sweep_render_claim(session_id: str, version: int) -> str:
     return f"sweep:render:{session_id}:{version}"
 
 
+def post_attempt_claim(session_id: str, version: int) -> str:
+    """When the latest POST whose outcome is unknown began (epoch seconds; workers/posting.py)."""
+    return f"post-attempt:{session_id}:{version}"
+
+
+def post_waiting_claim(session_id: str, version: int) -> str:
+    """Set while a session waits in `failed` for a Retry-After; the scheduled run resumes it."""
+    return f"post-waiting:{session_id}:{version}"
+
+
+def question_duty(session_id: str, version: int) -> str:
+    """Owed between `drafted` and the approval question being in the thread (the watchdog covers it)."""
+    return f"question:{session_id}:{version}"
+
+
+def advance_duty(session_id: str) -> str:
+    """Owed from the submission until the thread is started and its first step taken (handlers owe it)."""
+    return f"advance:{session_id}"
+
+
+def render_scheduled_claim(session_id: str) -> str:
+    """Set while a render waits in RQ's scheduler after a Slack failure: the watchdog leaves it alone."""
+    return f"render-scheduled:{session_id}"
+
+
+def advance_scheduled_claim(session_id: str) -> str:
+    """Set while starting the thread waits in RQ's scheduler after a Slack failure."""
+    return f"advance-scheduled:{session_id}"
+
+
+def render_count_claim(session_id: str, version: int) -> str:
+    """How many times the watchdog re-enqueued one version's render."""
+    return f"sweep:render-count:{session_id}:{version}"
+
+
+def sweep_duty_claim(duty: str) -> str:
+    """The watchdog re-enqueued the job that settles an owed duty."""
+    return f"sweep:{duty}"
+
+
 def handoff_claim(session_id: str) -> str:
     """The session was handed off to management-talk."""
     return f"handoff:{session_id}"
@@ -129,3 +169,32 @@ class Claims:
     def claimed(self, key: str) -> bool:
         """Whether a claim (see `claim_once`) is currently held."""
         return bool(self._r.exists(self.claim_key(key)))
+
+    # d-resilience: values kept with a claim (the start of an ambiguous POST, a step's result), and duties a
+    # worker owes after a session left the in-flight states (the watchdog looks at both).
+
+    def note(self, key: str, value: str, ttl: int) -> None:
+        """Keep `value` under a claim key for `ttl` seconds, replacing any earlier value."""
+        self._r.set(self.claim_key(key), value.encode(), ex=max(1, ttl))
+
+    def noted(self, key: str) -> str | None:
+        """The value kept under a claim key, or None."""
+        raw = self._r.get(self.claim_key(key))
+        return None if raw is None else (raw.decode() if isinstance(raw, bytes) else str(raw))
+
+    @property
+    def duties_key(self) -> str:
+        """The set of duties owed by workers (e.g. `question:<session>:<version>`)."""
+        return f"{self._prefix}duties"
+
+    def owe(self, duty: str) -> None:
+        """Record a duty until `settle` (the watchdog re-enqueues its job if its worker died)."""
+        self._r.sadd(self.duties_key, duty)
+
+    def settle(self, duty: str) -> None:
+        """A duty was done (or is no longer owed)."""
+        self._r.srem(self.duties_key, duty)
+
+    def duties(self) -> list[str]:
+        """Every duty still owed."""
+        return sorted(d.decode() if isinstance(d, bytes) else str(d) for d in self._r.smembers(self.duties_key))

@@ -441,6 +441,19 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": 'is not a named owner ("{found}")',
         "ja": "担当者が特定されていません（「{found}」）",
     },
+    # d-resilience (issue 12): Jira asked the bot to wait.
+    "post_waiting": {
+        "en": "Jira asked me to wait {seconds} s before posting to {ticket}. Nothing is posted yet; I'll try "
+              "again by myself then. Press Retry to try now, or Cancel to stop.",
+        "ja": "Jira から {seconds} 秒待つよう求められたため、{ticket} への投稿を待っています。まだ何も投稿していません。"
+              "その後に自動で再試行します。今すぐ試すには「再試行」、中止するには「キャンセル」を押してください。",
+    },
+    "retry_after_capped": {
+        "en": "Jira asked me to wait {seconds} s before posting to {ticket}, longer than I wait by myself "
+              "({cap} s). Nothing was posted. Press Retry later, or Cancel.",
+        "ja": "Jira から {seconds} 秒待つよう求められました。自動で待つ上限（{cap} 秒）を超えるため、{ticket} "
+              "には何も投稿していません。後で「再試行」を押すか、「キャンセル」してください。",
+    },
 }
 
 

@@ -21,7 +21,9 @@ import time
 from collections.abc import Callable, Iterable
 
 import redis
+from redis.backoff import ExponentialBackoff
 from redis.client import Pipeline
+from redis.retry import Retry
 
 from postmortem.claims import Claims
 from postmortem.session import Draft, Session, State, begin_render, may_publish, valid_move
@@ -54,9 +56,12 @@ class StoreConflictError(RuntimeError):
     """A read-modify-write kept losing races; retry the whole operation later."""
 
 
-def connect(url: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> redis.Redis:
-    """A connection with the short timeouts the store expects."""
-    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+def connect(url: str, *, timeout: float = DEFAULT_TIMEOUT_SECONDS, retries: int = 2) -> redis.Redis:
+    """A connection with the short timeouts the store expects, retrying a dropped connection `retries`
+    times within a fraction of a second (redis-py's default, 10 retries, can spend seconds per command
+    while Redis is down: too long for Slack's 3 s)."""
+    retry = Retry(ExponentialBackoff(cap=0.1, base=0.02), retries)
+    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=retry)
 
 
 def body_digest(body: bytes) -> str:

@@ -45,7 +45,8 @@ def faithful(text: str) -> str:
     """
     if not text:
         return text
-    data = _keep_typed_escapes(text.replace("\r\n", "\n").replace("\r", "\n").encode())
+    data, opened = _plain_html_blocks(text.replace("\r\n", "\n").replace("\r", "\n").encode())
+    data = _keep_typed_escapes(data, ours=opened)
     for _ in range(_MAX_PASSES):
         inserts = _misread(data)
         if not inserts:
@@ -82,12 +83,32 @@ def _same_reading_but_bold(before: bytes, after: bytes) -> bool:
     return reading(before) == reading(after) and bold(after) > bold(before)
 
 
-def _keep_typed_escapes(data: bytes) -> bytes:
-    """Double the backslashes and escape the `&` of entities the person typed, outside code and HTML."""
+def _plain_html_blocks(data: bytes) -> tuple[bytes, frozenset[int]]:
+    """Every HTML block read as text: its opening `<` escaped, so the lines after it are read (and kept) like
+    any other text; an escaped `<pre` followed by a `-` line would otherwise become a setext heading once
+    the block is shown as text. Returns the text and where the escapes it added stand."""
+    added: list[int] = []
+    for _ in range(_MAX_PASSES):
+        if b"<" not in data:
+            break
+        starts = [_first_mark(data, span["start"]) for event, span in PARSER.events_with_range(data.decode())
+                  if event.__class__ is not str and event.get("Start") == "HtmlBlock"]
+        if not starts:
+            break
+        added = [pos + sum(1 for s in starts if s <= pos) for pos in added] + \
+                [pos + i for i, pos in enumerate(sorted(set(starts)))]
+        data = _insert_backslashes(data, starts)
+    return data, frozenset(added)
+
+
+def _keep_typed_escapes(data: bytes, *, ours: frozenset[int] = frozenset()) -> bytes:
+    """Double the backslashes and escape the `&` of entities the person typed, outside code and HTML
+    (`ours`: backslashes this module added, left single)."""
     if b"\\" not in data and b"&" not in data:
         return data
     literal = _literal_spans(data)
-    inserts = [m.start() for m in _TYPED_ESCAPE_RE.finditer(data) if not _inside(m.start(), literal)]
+    inserts = [m.start() for m in _TYPED_ESCAPE_RE.finditer(data)
+               if m.start() not in ours and not _inside(m.start(), literal)]
     return _insert_backslashes(data, inserts)
 
 

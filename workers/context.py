@@ -23,6 +23,18 @@ HANDOFF_QUEUE_NAME = "management-talk"
 
 
 @dataclass(frozen=True)
+class Policy:
+    """Timings of recovery (bot/settings.py): the quiet period after an ambiguous POST before a search is
+    trusted, the longest Retry-After waited for, the lifetime of a worker's heartbeat-renewed locks, and the
+    Retry-After past which a session waits in `failed` (where Cancel and Retry work) instead of `posting`."""
+
+    quiet_seconds: float = 30.0
+    retry_after_cap: float = 300.0
+    lease_seconds: float = 6.0
+    wait_visibly_after: float = 10.0
+
+
+@dataclass(frozen=True)
 class WorkerContext:
     """The side-effect edges a job talks to."""
 
@@ -35,6 +47,7 @@ class WorkerContext:
     permission_check: bool = False
     jira_visibility: str | None = None  # POSTMORTEM_JIRA_VISIBILITY, checked at start-up
     jira_url: str | None = None  # JIRA_URL: Jira keys in the draft link to <JIRA_URL>/browse/<KEY>
+    policy: Policy = Policy()
 
 
 _installed: list[WorkerContext] = []

@@ -29,25 +29,28 @@ class PostedComment:
 
 class JiraError(Exception):
     """A Jira failure said in plain words; `retryable` when trying again later may succeed, and
-    `retry_after` when Jira said how long to wait (429 Retry-After). `str()` is English (logs); `text(lang)`
-    says it in a session's language when it comes from the catalogue (`key`, `params`)."""
+    `retry_after` when Jira said how long to wait (429 Retry-After). `ambiguous` when Jira may have done
+    the work anyway (a timeout, a reset connection, a 5xx): a POST that failed so may still be stored.
+    `str()` is English (logs); `text(lang)` says it in a session's language when it comes from the
+    catalogue (`key`, `params`)."""
 
     def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
-                 retry_after: float | None = None, key: str | None = None,
+                 retry_after: float | None = None, ambiguous: bool = False, key: str | None = None,
                  params: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.status = status
-        self.retryable = retryable or retry_after is not None
+        self.retryable = retryable or retry_after is not None or ambiguous
         self.retry_after = retry_after
+        self.ambiguous = ambiguous
         self.key, self.params = key, dict(params or {})
 
     @classmethod
     def of(cls, key: str, *, status: int | None = None, retryable: bool = False,
-           retry_after: float | None = None, **params: object) -> JiraError:
+           retry_after: float | None = None, ambiguous: bool = False, **params: object) -> JiraError:
         """The error of a catalogue message (postmortem/messages.py); its text may name the `status`."""
         named = {"status": status, **params}
         return cls(say(key, "en", **named), status=status, retryable=retryable, retry_after=retry_after,
-                   key=key, params=named)
+                   ambiguous=ambiguous, key=key, params=named)
 
     def text(self, lang: Lang) -> str:
         """The sentence for a thread in `lang`."""
@@ -142,9 +145,9 @@ class JiraGateway:
         try:
             response = self._client.request(method, path, params=params, data=data, advanced_mode=True)
         except requests.Timeout:
-            raise JiraError.of("jira_timeout", retryable=True) from None
+            raise JiraError.of("jira_timeout", ambiguous=True) from None
         except requests.ConnectionError:
-            raise JiraError.of("jira_unreachable", retryable=True, url=self.url) from None
+            raise JiraError.of("jira_unreachable", ambiguous=True, url=self.url) from None
         if response.status_code >= 400:
             raise _error_for(response)
         result: dict[str, Any] = response.json() if response.content else {}
@@ -164,7 +167,7 @@ def _error_for(response: requests.Response) -> JiraError:
         retry_after = _seconds(response.headers.get("Retry-After"), default=10.0)
         return JiraError.of("jira_rate_limited", status=429, retry_after=retry_after, seconds=retry_after)
     if status >= 500:
-        return JiraError.of("jira_server_error", status=status, retryable=True)
+        return JiraError.of("jira_server_error", status=status, ambiguous=True)
     if detail:
         return JiraError.of("jira_rejected", status=status, detail=detail)
     return JiraError.of("jira_rejected_no_reason", status=status)

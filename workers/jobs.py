@@ -7,8 +7,8 @@ session from Redis and does nothing when the session is no longer in the state t
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
-import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -16,12 +16,14 @@ from slack_sdk.errors import SlackApiError
 
 from postmortem.claims import (
     HANDOFF_ONCE_SECONDS,
-    RENDER_LOCK_SECONDS,
     TICKET_CHECKED_SECONDS,
+    advance_duty,
+    advance_scheduled_claim,
     handoff_claim,
     post_lock,
-    post_scheduled_claim,
+    question_duty,
     render_lock,
+    render_scheduled_claim,
     ticket_checked_claim,
 )
 from postmortem.conversation import Effect, apply_step, model_of, next_step
@@ -29,6 +31,7 @@ from postmortem.limits import postmortem_structure_error
 from postmortem.lint import lint
 from postmortem.messages import field_label, say
 from postmortem.model import PostMortem
+from postmortem.retention import job_options
 from postmortem.session import S, Session
 from postmortem.store import body_digest
 from renderers import prompts
@@ -36,57 +39,72 @@ from renderers.adf import render_adf
 from renderers.jira import CommentTooLong, jira_request, with_requester
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
-from workers import permissions
+from workers import permissions, posting
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
+from workers.leases import Lease, Steps
+from workers.posting import MAX_POST_ATTEMPTS, backoff
+from workers.slack_retry import SLACK_FAILURES, retry_delay
 
 log = logging.getLogger(__name__)
 
-#: Attempts of one post before the thread is told it failed (each retry first looks for our comment).
-MAX_POST_ATTEMPTS = 5
+#: Runs of one step while Slack keeps failing (each retries inside the call first) before the thread is
+#: told, when it can be; with the backoff of workers/slack_retry.py that is a few minutes.
+MAX_SLACK_ATTEMPTS = 8
+#: How long the marks of a draft's steps are kept: as long as a session.
+STEP_TTL_SECONDS = 14 * 24 * 3600
+
+__all__ = ["MAX_POST_ATTEMPTS", "advance", "advance_duty", "backoff", "handoff", "perform", "post_comment",
+           "post_lock", "question_duty", "render", "render_lock"]
 
 
-def post_lock_seconds(ctx: WorkerContext) -> int:
-    """A post holds a lock while it talks to Jira, so two runs of one post never overlap. It outlives the
-    search (two calls) and, re-checked and extended just before it, the POST (connect and read timeouts).
-    With the default 15 s timeout a dead run's lock is free after 70 s, so with the watchdog's sweep the
-    thread hears the outcome within 2 minutes of a crash: the watchdog (workers/watchdog.py) runs the post
-    again, which first looks for the comment the dead run may have made."""
-    return int(4 * ctx.jira.timeout + 10)
-
-
-def backoff(attempt: int) -> float:
-    """Seconds before the next attempt when Jira did not say (5xx, timeouts): 1, 2, 4, 8… at most 30."""
-    return float(min(2 ** (attempt - 1), 30))
-
-
-def perform(session_id: str, effects: list[dict[str, Any]]) -> None:
+def perform(session_id: str, effects: list[dict[str, Any]], attempt: int = 1) -> None:
     """Carry out effects a handler decided (its state change is already stored)."""
     ctx = current()
     session = ctx.store.get(session_id)
     if session is not None:
-        _perform(ctx, session, [Effect(**e) for e in effects])
+        _perform(ctx, session, [Effect(**e) for e in effects], attempt)
 
 
-def advance(session_id: str) -> None:
+def advance(session_id: str, attempt: int = 1) -> None:
     """Post the parent message if there is none yet, then take the next step of the conversation."""
     ctx = current()
+    if advance_duty(session_id) not in ctx.store.duties():  # a later step (an answer): as it always ran
+        _advance(ctx, session_id, attempt)
+        return
+    with Lease(ctx.store, advance_duty(session_id), ctx.policy.lease_seconds) as lease:
+        if not lease.acquired:  # another run is starting the thread; the watchdog covers its death
+            return
+        ctx.store.release_claim(advance_scheduled_claim(session_id))
+        if _advance(ctx, session_id, attempt):
+            ctx.store.settle(advance_duty(session_id))
+
+
+def _advance(ctx: WorkerContext, session_id: str, attempt: int) -> bool:
+    """False when the step was rescheduled (the duty stays owed)."""
     session = ctx.store.get(session_id)
     if session is None or session.is_final:
-        return
+        return True
     if session.thread_ts is None:
         parent = prompts.notice("parent", session.lang, ticket=session.ticket, user=session.requester)
         try:
             ts = ctx.slack.post(session.channel, parent)
-        except SlackApiError as exc:  # not in the channel, archived, a DM the bot cannot post in…
-            _thread_failed(ctx, session, str(exc.response.get("error", "error")))
-            return
+        except SLACK_FAILURES as exc:
+            delay = retry_delay(exc, attempt)
+            if delay is not None and attempt < MAX_SLACK_ATTEMPTS:
+                ctx.store.note(advance_scheduled_claim(session_id), "1", int(delay + 2 * ctx.policy.lease_seconds) + 5)
+                _later(ctx, delay, "advance", session_id, attempt + 1)
+                return False
+            if isinstance(exc, SlackApiError):  # not in the channel, archived, a DM the bot cannot post in…
+                _thread_failed(ctx, session, str(exc.response.get("error", "error")))
+            return True
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
     if not _ticket_exists(ctx, session):
-        return
+        return True
     outcome = apply_step(ctx.store, session_id, next_step)
     if outcome is not None:
-        _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects))
+        _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects), 1)
+    return True
 
 
 def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
@@ -111,22 +129,57 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
     return False
 
 
-def render(session_id: str) -> None:
-    """Render the version being drafted, show it in the thread with the exact request body, ask for approval."""
+def render(session_id: str, attempt: int = 1) -> None:
+    """Render the version being drafted, show it in the thread with the exact request body, ask for approval.
+
+    Each message is posted once (`Steps`): a run after a crash or a Slack outage continues where the last
+    one stopped; a drafted session whose question is still owed gets only the question."""
     ctx = current()
     session = ctx.store.get(session_id)
-    if session is None or session.state is not S.rendering:
+    if session is None:
         return
-    lock = render_lock(session_id, session.version)
-    if not ctx.store.claim_once(lock, RENDER_LOCK_SECONDS):
+    ctx.store.release_claim(render_scheduled_claim(session_id))
+    duty = question_duty(session_id, session.version)
+    if session.state is not S.rendering and not (session.state is S.drafted and duty in ctx.store.duties()):
         return
-    try:
-        _render_locked(ctx, session)
-    finally:
-        ctx.store.release_claim(lock)
+    with Lease(ctx.store, render_lock(session_id, session.version), ctx.policy.lease_seconds) as lease:
+        if not lease.acquired:
+            return
+        current_ = ctx.store.get(session_id)
+        if current_ is None or current_.version != session.version:
+            return
+        steps = draft_steps(ctx, current_)
+        try:
+            if current_.state is S.rendering:
+                _render_locked(ctx, current_, steps)
+            elif current_.state is S.drafted:
+                _ask(ctx, current_, steps)
+        except SLACK_FAILURES as exc:  # backoff counts failures of one step: progress starts it again
+            _render_slack_failed(ctx, current_, attempt if steps.performed == 0 else 1, exc)
 
 
-def _render_locked(ctx: WorkerContext, session: Session) -> None:
+def draft_steps(ctx: WorkerContext, session: Session) -> Steps:
+    """The steps of showing one version's draft, each done once."""
+    return Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
+
+
+def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc: BaseException) -> None:
+    delay = retry_delay(exc, attempt)
+    if delay is not None and attempt < MAX_SLACK_ATTEMPTS:
+        log.warning("showing the draft of %s failed (%s); again in %.1f s", session.id, exc, delay)
+        ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
+        ctx.store.note(render_scheduled_claim(session.id), str(attempt + 1), ttl)
+        _later(ctx, delay, "render", session.id, attempt + 1)
+        return
+    error = exc.response.get("error", "error") if isinstance(exc, SlackApiError) else type(exc).__name__
+    reason = say("slack_refused_draft", session.lang, error=error)
+    ctx.store.settle(question_duty(session.id, session.version))
+    if ctx.store.record_failed(session.id, reason) is not None:
+        with contextlib.suppress(*SLACK_FAILURES):
+            _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
+
+
+def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     session_id = session.id
     pm = model_of(session)
     if refused := postmortem_structure_error(pm):  # too deep or too large to render: say so plainly
@@ -152,13 +205,7 @@ def _render_locked(ctx: WorkerContext, session: Session) -> None:
         digest = body_digest(body)
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
-    try:
-        _show_draft(ctx, session, pm, body, to_jira=to_jira, adf=adf)
-    except SlackApiError as exc:
-        reason = say("slack_refused_draft", session.lang, error=exc.response.get("error", "error"))
-        if ctx.store.record_failed(session_id, reason) is not None:
-            with contextlib.suppress(SlackApiError):
-                _say(ctx, session, prompts.notice("render_failed", session.lang, reason=reason))
+    _show_draft(ctx, session, pm, body, steps, to_jira=to_jira, adf=adf)
 
 
 def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -> dict[str, Any]:
@@ -168,27 +215,43 @@ def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -
                           lang=session.lang)
 
 
-def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, *, to_jira: bool,
-                adf: dict[str, Any] | None = None) -> None:
+def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, steps: Steps, *,
+                to_jira: bool, adf: dict[str, Any] | None = None) -> None:
     """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
 
     The session becomes approvable (drafted) at that line, after the file and before the question, so a
     reply typed once the question is visible is always handled, and none typed before the file was visible
-    can approve it (it binds to the version shown before its timestamp)."""
-    for message in render_slack(pm, adf=adf):
-        _say(ctx, session, message)
+    can approve it (it binds to the version shown before its timestamp). The question is a duty from then
+    until it is in the thread, so a worker dying in between is covered by the watchdog."""
+    for i, message in enumerate(render_slack(pm, adf=adf)):
+        steps.once(f"message-{i}", lambda m=message: _say(ctx, session, m))  # type: ignore[misc]
     if warnings := lint(pm):
-        _say(ctx, session, prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang))
+        notes = prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang)
+        steps.once("lint", lambda: _say(ctx, session, notes))
     filename, question = _attachment(session, to_jira=to_jira, destination=pm.destination)
-    ctx.slack.upload(session.channel, session.thread_ts, filename=filename, content=body, title=filename)
+    steps.once("file", lambda: ctx.slack.upload(session.channel, session.thread_ts, filename=filename,
+                                                 content=body, title=filename))
     shown = prompts.notice("body_shown", session.lang, version=session.version) if to_jira else question
-    shown_ts = _say(ctx, session, shown)
+    shown_ts = steps.once("shown", lambda: _say(ctx, session, shown))
+    duty = question_duty(session.id, session.version)
+    if to_jira:
+        ctx.store.owe(duty)
     drafted = ctx.store.mark_drafted(session.id, version=session.version, shown_at=float(shown_ts),
                                      message_ts=shown_ts)
     if drafted is not None and to_jira:  # cancelled meanwhile: no question with buttons after "Cancelled"
-        _say(ctx, session, question)
-    elif drafted is not None:  # output only: the record is delivered, so the seed's step 5 offer follows
-        _offer_handoff(ctx, session)
+        _ask(ctx, drafted, steps)
+        return
+    ctx.store.settle(duty)
+    if drafted is not None:  # output only: the record is delivered, so the seed's step 5 offer follows
+        steps.once("offer", lambda: _say(ctx, session, posting.handoff_offer(session)))
+
+
+def _ask(ctx: WorkerContext, session: Session, steps: Steps) -> None:
+    """The approval question of a drafted version, once; then the duty is settled."""
+    question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
+                                         lang=session.lang)
+    steps.once("question", lambda: _say(ctx, session, question))
+    ctx.store.settle(question_duty(session.id, session.version))
 
 
 def _thread_failed(ctx: WorkerContext, session: Session, error: str) -> None:
@@ -214,68 +277,8 @@ def _attachment(session: Session, *, to_jira: bool, destination: str) -> tuple[s
 
 
 def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
-    """POST the approved bytes to Jira exactly once: look for our own comment first, then post."""
-    ctx = current()
-    session = ctx.store.get(session_id)
-    if session is None or session.state is not S.posting or session.approved_version != version:
-        return
-    ctx.store.release_claim(post_scheduled_claim(session_id, version))
-    lock, token = post_lock(session_id, version), uuid.uuid4().hex
-    if not ctx.store.claim_once(lock, post_lock_seconds(ctx), token=token):
-        log.info("post of %s v%s is already running", session_id, version)
-        return
-    try:
-        _post_locked(ctx, session, version, attempt, token)
-    finally:
-        ctx.store.release_claim(lock, token=token)
-
-
-def _post_locked(ctx: WorkerContext, session: Session, version: int, attempt: int, token: str) -> None:
-    if not permissions.approver_may_post(ctx, session):  # a refusal is told in the thread; nothing posted
-        return
-    body = ctx.store.approved_body(session)
-    if body is None:
-        _fail(ctx, session, say("post_body_mismatch", session.lang))
-        return
-    try:
-        posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
-        if posted is None:
-            # Only while this run still holds the lock (a slow search may have outlived it): else another
-            # run may be posting, and this one must not.
-            if not ctx.store.hold(post_lock(session.id, version), token, post_lock_seconds(ctx)):
-                log.warning("post of %s v%s lost its lock; leaving it to the run that holds it", session.id, version)
-                return
-            posted = ctx.jira.post_comment(session.ticket, body)
-    except JiraError as exc:
-        if exc.retryable and attempt < MAX_POST_ATTEMPTS:
-            delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)
-            log.warning("post of %s v%s: %s; attempt %s again in %g s", session.id, version, exc, attempt + 1, delay)
-            # Rescheduled through RQ's scheduler, never a sleep in the worker; the watchdog leaves it alone.
-            ctx.store.claim_once(post_scheduled_claim(session.id, version), int(delay) + post_lock_seconds(ctx))
-            ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment",
-                                 session.id, version, attempt + 1)
-            return
-        _fail(ctx, session, exc.text(session.lang))
-        return
-    if ctx.store.record_posted(session.id, posted.id, posted.url) is None:
-        return
-    _say(ctx, session, prompts.notice("posted", session.lang, ticket=session.ticket, url=posted.url))
-    _offer_handoff(ctx, session)
-
-
-def _offer_handoff(ctx: WorkerContext, session: Session) -> None:
-    """Seed step 5, after every destination: offer the management-talk rewrite; never run it unasked."""
-    offer = prompts.notice("offer_handoff", session.lang)
-    _say(ctx, session, prompts.with_button(offer, "button_handoff", prompts.ACTION_HANDOFF, session.id,
-                                           session.lang))
-
-
-def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
-    if ctx.store.record_failed(session.id, reason) is None:
-        return
-    failed = prompts.notice("post_failed", session.lang, reason=reason)
-    _say(ctx, session, prompts.with_button(failed, "button_retry", prompts.ACTION_RETRY, session.id,
-                                           session.lang))
+    """POST the approved bytes to Jira exactly once, then tell the thread (workers/posting.py)."""
+    posting.run(current(), session_id, version, attempt)
 
 
 def handoff(session_id: str, user: str) -> None:
@@ -284,7 +287,8 @@ def handoff(session_id: str, user: str) -> None:
     session = ctx.store.get(session_id)
     output_only = session is not None and session.state is S.drafted \
         and session.pm.get("destination", "jira_comment") != "jira_comment"
-    if session is None or not (session.state is S.posted or output_only):
+    # Posted (or posting, its link already shown), or an output-only draft delivered to the thread.
+    if session is None or not (session.comment_url is not None or output_only):
         return
     if not ctx.store.claim_once(handoff_claim(session_id), HANDOFF_ONCE_SECONDS):
         return
@@ -294,26 +298,59 @@ def handoff(session_id: str, user: str) -> None:
                "markdown": render_markdown(pm),
                "comment_url": session.comment_url, "requested_by": user, "channel": session.channel,
                "thread_ts": session.thread_ts}
-    job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload)
+    job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload, **job_options())
     _say(ctx, session, prompts.notice("handed_off", session.lang, job_id=job.id))
 
 
-def _perform(ctx: WorkerContext, session: Session, effects: list[Effect]) -> None:
+#: Effects that only say something; when Slack fails they are rescheduled, in order, and the rest go on.
+_SAYING = frozenset({"say", "missing_list", "ephemeral"})
+
+
+def _perform(ctx: WorkerContext, session: Session, effects: list[Effect], attempt: int) -> None:
+    deferred: list[Effect] = []
+    failure: BaseException | None = None
     for effect in effects:
-        if effect.kind == "say":
-            _say(ctx, session, prompts.notice(effect.key, session.lang, **effect.params))
-        elif effect.kind == "missing_list":
-            missing = [(str(f), str(r)) for f, r in effect.params["missing"]]
-            _say(ctx, session, prompts.missing_list(missing, session.lang))
-        elif effect.kind == "ephemeral" and effect.user:
-            message = prompts.notice(effect.key, session.lang, **effect.params)
-            ctx.slack.ephemeral(session.channel, effect.user, message, thread_ts=session.thread_ts)
-        elif effect.kind == "advance":
-            advance(session.id)
-        elif effect.kind == "render":
-            render(session.id)
-        elif effect.kind == "post" and effect.version is not None:
-            post_comment(session.id, effect.version)
+        if effect.kind in _SAYING and deferred:
+            deferred.append(effect)
+            continue
+        try:
+            _perform_one(ctx, session, effect)
+        except SLACK_FAILURES as exc:
+            if effect.kind not in _SAYING or retry_delay(exc, attempt) is None or attempt >= MAX_SLACK_ATTEMPTS:
+                raise
+            deferred.append(effect)
+            failure = exc
+    if deferred and failure is not None:
+        delay = retry_delay(failure, attempt) or backoff(attempt)
+        log.warning("Slack failed (%s); %s message(s) of %s again in %.1f s", failure, len(deferred), session.id,
+                    delay)
+        _later(ctx, delay, "perform", session.id, [_effect_json(e) for e in deferred], attempt + 1)
+
+
+def _perform_one(ctx: WorkerContext, session: Session, effect: Effect) -> None:
+    if effect.kind == "say":
+        _say(ctx, session, prompts.notice(effect.key, session.lang, **effect.params))
+    elif effect.kind == "missing_list":
+        missing = [(str(f), str(r)) for f, r in effect.params["missing"]]
+        _say(ctx, session, prompts.missing_list(missing, session.lang))
+    elif effect.kind == "ephemeral" and effect.user:
+        message = prompts.notice(effect.key, session.lang, **effect.params)
+        ctx.slack.ephemeral(session.channel, effect.user, message, thread_ts=session.thread_ts)
+    elif effect.kind == "advance":
+        advance(session.id)
+    elif effect.kind == "render":
+        render(session.id)
+    elif effect.kind == "post" and effect.version is not None:
+        post_comment(session.id, effect.version)
+
+
+def _effect_json(effect: Effect) -> dict[str, Any]:
+    return dataclasses.asdict(effect)
+
+
+def _later(ctx: WorkerContext, delay: float, job: str, *args: Any) -> None:
+    """Run `workers.jobs.<job>` again after `delay` seconds through RQ's scheduler (never a sleep here)."""
+    ctx.queue.enqueue_in(timedelta(seconds=max(0.0, delay)), f"workers.jobs.{job}", *args, **job_options())
 
 
 def _say(ctx: WorkerContext, session: Session, message: dict[str, Any]) -> str:

@@ -6,16 +6,17 @@ from typing import Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+
+from workers.slack_retry import SlackRetryHandler
 
 Message = dict[str, Any]
 
 
-def slack_client(token: str, base_url: str, *, timeout: int = 10) -> WebClient:
-    """A WebClient that honours Slack's rate limits (Retry-After) twice before giving up."""
-    client = WebClient(token=token, base_url=base_url, timeout=timeout)
-    client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=2))
-    return client
+def slack_client(token: str, base_url: str, *, timeout: int = 10, retry_window: float = 15.0) -> WebClient:
+    """A WebClient that retries Slack's temporary failures (429, 5xx, resets, `internal_error`…) for up to
+    `retry_window` seconds a call (workers/slack_retry.py); past that the job reschedules the step."""
+    return WebClient(token=token, base_url=base_url, timeout=timeout,
+                     retry_handlers=[SlackRetryHandler(window=retry_window)])
 
 
 class SlackGateway:

@@ -1,8 +1,12 @@
 """Nothing stays in `rendering` or `posting` because a worker died: re-enqueue work whose runner is gone.
 
-RQ notices a dead worker's job only at its maintenance; this sweep runs in every worker process every
-few seconds. A post it re-enqueues first looks for the comment the dead run may have made, so a sweep
-can never cause a second comment.
+Workers hold a lease (workers/leases.py: a few seconds, renewed by a heartbeat) while they render or post,
+so a dead worker's work is recognisable within seconds; this sweep runs in every worker process every
+`interval` seconds (POSTMORTEM_WATCHDOG_SECONDS) and re-enqueues a session's job when no lease is held,
+nothing is scheduled for it, and it has not moved for `stale_after` seconds (a job still queued behind a
+burst is left alone). Duties owed after a session left those states (the approval question after
+`drafted`) are covered the same way. A post it re-enqueues first looks for the comment the dead run may
+have made (workers/posting.py), so a sweep can never cause a second comment.
 """
 
 from __future__ import annotations
@@ -12,23 +16,29 @@ import threading
 import time
 
 from postmortem.claims import (
-    SWEEP_RENDER_SECONDS,
+    advance_scheduled_claim,
     post_lock,
     post_scheduled_claim,
+    render_count_claim,
     render_lock,
+    render_scheduled_claim,
+    sweep_duty_claim,
     sweep_post_claim,
     sweep_render_claim,
 )
 from postmortem.messages import say
-from postmortem.session import S
+from postmortem.retention import job_options
+from postmortem.session import S, Session
 from workers.context import WorkerContext
-from workers.jobs import post_lock_seconds
 
 log = logging.getLogger(__name__)
 
+#: Re-enqueues of one version's render before it is called failed (a draft that kills its worker each time).
+MAX_RENDER_SWEEPS = 3
+
 
 def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -> list[str]:
-    """Re-enqueue the stale in-flight sessions; returns the job names enqueued (for tests and logs)."""
+    """Re-enqueue the stale in-flight sessions and owed duties; returns what was enqueued (tests, logs)."""
     now = time.time() if now is None else now
     enqueued: list[str] = []
     for session_id in ctx.store.inflight_ids():
@@ -36,36 +46,97 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
         if session is None or now - session.updated_at < stale_after:
             continue
         if session.state is S.posting and session.approved_version is not None:
-            version = session.approved_version
-            busy = ctx.store.claimed(post_lock(session_id, version)) or \
-                ctx.store.claimed(post_scheduled_claim(session_id, version))
-            if not busy and ctx.store.claim_once(sweep_post_claim(session_id, version), int(stale_after)):
-                ctx.queue.enqueue("workers.jobs.post_comment", session_id, version)
-                enqueued.append(f"post_comment:{session_id}")
-        elif session.state is S.rendering and not ctx.store.claimed(render_lock(session_id, session.version)):
-            # Once per version: a render that dies twice is a failure the person can Retry, not a loop.
-            if ctx.store.claim_once(sweep_render_claim(session_id, session.version), SWEEP_RENDER_SECONDS):
-                ctx.queue.enqueue("workers.jobs.render", session_id)
-                enqueued.append(f"render:{session_id}")
-            elif ctx.store.record_failed(session_id, "the draft could not be rendered") is not None:
-                reason = say("worker_stopped_twice", session.lang)
-                ctx.queue.enqueue("workers.jobs.perform", session_id, [
-                    {"kind": "say", "key": "render_failed", "params": {"reason": reason}}])
-                enqueued.append(f"failed:{session_id}")
+            enqueued += _post(ctx, session, session.approved_version, stale_after)
+        elif session.state is S.rendering:
+            enqueued += _render(ctx, session, stale_after)
+    enqueued += _duties(ctx, stale_after, now)
     if enqueued:
         log.warning("watchdog re-enqueued %s", ", ".join(enqueued))
     return enqueued
 
 
+def _post(ctx: WorkerContext, session: Session, version: int, stale_after: float) -> list[str]:
+    if ctx.store.claimed(post_lock(session.id, version)) or \
+            ctx.store.claimed(post_scheduled_claim(session.id, version)):
+        return []
+    if not ctx.store.claim_once(sweep_post_claim(session.id, version), max(1, int(stale_after))):
+        return []
+    ctx.queue.enqueue("workers.jobs.post_comment", session.id, version, **job_options())
+    return [f"post_comment:{session.id}"]
+
+
+def _render(ctx: WorkerContext, session: Session, stale_after: float) -> list[str]:
+    if ctx.store.claimed(render_lock(session.id, session.version)) or \
+            ctx.store.claimed(render_scheduled_claim(session.id)):
+        return []
+    if not ctx.store.claim_once(sweep_render_claim(session.id, session.version), max(1, int(stale_after))):
+        return []
+    counter = render_count_claim(session.id, session.version)
+    sweeps = int(ctx.store.noted(counter) or 0)
+    if sweeps < MAX_RENDER_SWEEPS:
+        ctx.store.note(counter, str(sweeps + 1), 14 * 24 * 3600)
+        ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
+        return [f"render:{session.id}"]
+    # A render that stopped its worker again and again is a failure the person can Retry, not a loop.
+    if ctx.store.record_failed(session.id, "the draft could not be rendered") is None:
+        return []
+    ctx.queue.enqueue("workers.jobs.perform", session.id, [
+        {"kind": "say", "key": "render_failed", "params": {"reason": say("worker_stopped_twice", session.lang)}}],
+        **job_options())
+    return [f"failed:{session.id}"]
+
+
+def _duties(ctx: WorkerContext, stale_after: float, now: float) -> list[str]:
+    enqueued: list[str] = []
+    for duty in ctx.store.duties():
+        kind, _, rest = duty.partition(":")
+        if kind == "advance":
+            enqueued += _advance(ctx, duty, rest, stale_after, now)
+            continue
+        session_id, _, version_text = rest.rpartition(":")
+        session = ctx.store.get(session_id) if kind == "question" and version_text.isdigit() else None
+        if session is None or session.version != int(version_text) or \
+                session.state not in (S.rendering, S.drafted):
+            ctx.store.settle(duty)
+            continue
+        if session.state is S.rendering or ctx.store.claimed(render_lock(session.id, session.version)) or \
+                ctx.store.claimed(render_scheduled_claim(session.id)):
+            continue
+        if ctx.store.claim_once(sweep_duty_claim(duty), max(1, int(stale_after))):
+            ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
+            enqueued.append(f"question:{session.id}")
+    return enqueued
+
+
+def _advance(ctx: WorkerContext, duty: str, session_id: str, stale_after: float, now: float) -> list[str]:
+    """A thread not started (or its first step not taken) because the worker died: start it again."""
+    session = ctx.store.get(session_id)
+    if session is None or session.state not in (S.collecting, S.scope_check):
+        ctx.store.settle(duty)
+        return []
+    if now - session.updated_at < stale_after or ctx.store.claimed(duty) or \
+            ctx.store.claimed(advance_scheduled_claim(session_id)):
+        return []
+    if not ctx.store.claim_once(sweep_duty_claim(duty), max(1, int(stale_after))):
+        return []
+    ctx.queue.enqueue("workers.jobs.advance", session_id, **job_options())
+    return [f"advance:{session_id}"]
+
+
+def stale_after(interval: float, lease_seconds: float) -> float:
+    """How long a session without a lease must stay unchanged before its job is enqueued again."""
+    return max(3 * interval, 2 * lease_seconds)
+
+
 def start(ctx: WorkerContext, *, interval: float) -> threading.Event:
     """Sweep every `interval` seconds in a daemon thread; set the returned event to stop it."""
     stop = threading.Event()
-    stale_after = max(2 * interval, post_lock_seconds(ctx) / 2)
+    after = stale_after(interval, ctx.policy.lease_seconds)
 
     def loop() -> None:
         while not stop.wait(interval):
             try:
-                sweep(ctx, stale_after=stale_after)
+                sweep(ctx, stale_after=after)
             except Exception:  # the sweep must outlive a Redis hiccup; it says so and tries again
                 log.exception("watchdog sweep failed")
 

@@ -60,6 +60,17 @@ def shown(value: str) -> str:
     return "\n".join(adf_mrkdwn.line_text(line) for line, _code in lines if line != [adf_mrkdwn.FENCE])
 
 
+#: Fields shown after a bold label (renderers/markdown.labelled): a one-line value continues the label's line.
+LABELLED = frozenset({"validation_scope", "confirmed_by"})
+
+
+def shown_in(name: str, value: str) -> str:
+    """What a field's text shows where the template puts it: a one-line labelled value is read mid-line."""
+    if name in LABELLED and "\n" not in value and "\r" not in value:
+        return shown("x " + value)[2:]
+    return shown(value)
+
+
 def test_golden_slack(example: Callable[[str], PostMortem]) -> None:
     messages = render_slack(example("tada-hang.ja"))
     assert len(messages) == 1
@@ -120,7 +131,7 @@ def test_any_input_never_pings_and_keeps_every_field(pm: PostMortem) -> None:
     for name in TEXT_FIELDS:
         value = pm.text(name)
         if value and name not in ("fix_ref", "owner"):
-            assert squash(shown(value)) in joined, name
+            assert squash(shown_in(name, value)) in joined, name
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

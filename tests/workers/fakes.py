@@ -20,11 +20,14 @@ class FakeSlack:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     refuse_channels: dict[str, str] = field(default_factory=dict)  # channel -> Slack error to answer
     refuse_uploads: str | None = None
+    failures: deque[str] = field(default_factory=deque)  # Slack errors answered to the next posts/uploads
     _next: int = 100
 
     def post(self, channel: str, message: dict[str, Any], *, thread_ts: str | None = None) -> str:
         if channel in self.refuse_channels:
             raise slack_error(self.refuse_channels[channel])
+        if self.failures:
+            raise slack_error(self.failures.popleft())
         ts = f"1700000000.{self._next:06d}"
         self._next += 100
         self.calls.append(("post", {"channel": channel, "message": message, "thread_ts": thread_ts, "ts": ts}))
@@ -37,6 +40,8 @@ class FakeSlack:
     def upload(self, channel: str, thread_ts: str | None, *, filename: str, content: bytes, title: str) -> None:
         if self.refuse_uploads:
             raise slack_error(self.refuse_uploads)
+        if self.failures:
+            raise slack_error(self.failures.popleft())
         self.calls.append(("upload", {"channel": channel, "thread_ts": thread_ts, "filename": filename,
                                       "content": content, "title": title}))
 

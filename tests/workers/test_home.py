@@ -103,7 +103,7 @@ def test_approvers_get_the_drafts_awaiting_them_and_others_see_nothing(
 
 def test_a_refused_publish_is_logged_not_raised(store: SessionStore, slack: SlackEmulator,
                                                 publisher: HomePublisher, caplog: pytest.LogCaptureFixture) -> None:
-    slack.fail_next("views.publish", "internal_error")
+    slack.fail_next("views.publish", "invalid_blocks")  # refused for good (internal_error is retried)
     store.users.request_home("U1")
     assert publisher.run_due() == []
-    assert "views.publish for U1 failed: internal_error" in caplog.text
+    assert "views.publish for U1 failed: invalid_blocks" in caplog.text

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from postmortem.claims import post_lock
+from postmortem.retention import job_options
 from tests.workers.test_jobs import World, new, posting, rendering, world  # noqa: F401 - fixture
 from workers import jobs, watchdog
 
@@ -18,7 +19,7 @@ LATER = time.time() + 3600
 def test_a_stale_post_without_a_runner_is_enqueued_again_once(world: World) -> None:  # noqa: F811
     session, _ = posting(world)
     assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"post_comment:{session.id}"]  # type: ignore[arg-type]
-    assert world.queue.enqueued == [("workers.jobs.post_comment", (session.id, 1), {})]
+    assert world.queue.enqueued == [("workers.jobs.post_comment", (session.id, 1), job_options())]
     assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
 
 
@@ -53,10 +54,30 @@ def test_backoff_grows_and_is_capped() -> None:
     assert [jobs.backoff(a) for a in (1, 2, 3, 4, 10)] == [1.0, 2.0, 4.0, 8.0, 30.0]
 
 
-def test_a_render_that_dies_twice_fails_with_a_retry_instead_of_looping(world: World) -> None:  # noqa: F811
+def test_a_render_that_dies_again_and_again_fails_with_a_retry_instead_of_looping(world: World) -> None:  # noqa: F811
     session = rendering(world)
-    assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"render:{session.id}"]  # type: ignore[arg-type]
+    for _ in range(watchdog.MAX_RENDER_SWEEPS):
+        assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"render:{session.id}"]  # type: ignore[arg-type]
+        assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+        world.store.release_claim(f"sweep:render:{session.id}:{session.version}")  # stale_after passed
     assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"failed:{session.id}"]  # type: ignore[arg-type]
     after = world.store.get(session.id)
     assert after is not None and after.state.value == "failed"
     assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+
+
+def test_a_thread_not_started_because_the_worker_died_is_started_again(world: World) -> None:  # noqa: F811
+    from postmortem.session import Session
+
+    session = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))
+    duty = jobs.advance_duty(session.id)
+    world.store.owe(duty)  # as handlers/flow.py does on submission
+    assert watchdog.sweep(world, stale_after=30, now=time.time()) == []  # type: ignore[arg-type]
+    assert world.store.claim_once(duty, 60)  # a live run holds the lease
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == []  # type: ignore[arg-type]
+    world.store.release_claim(duty)  # the run died: its lease lapsed
+    assert watchdog.sweep(world, stale_after=30, now=LATER) == [f"advance:{session.id}"]  # type: ignore[arg-type]
+    jobs.advance(session.id)
+    started = world.store.get(session.id)
+    assert started is not None and started.thread_ts is not None
+    assert world.store.duties() == []

@@ -1,0 +1,212 @@
+"""Exactly once under a late store, capped Retry-After, and every step of the draft and the report recovered."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from postmortem.claims import post_attempt_claim
+from postmortem.session import S
+from postmortem.store import SessionStore
+from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
+from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, slack_error
+from tests.workers.test_jobs import World, buttons, posting, rendering
+from workers import context, jobs
+from workers.context import Policy, WorkerContext
+from workers.jira_gateway import JiraError
+
+pytestmark = pytest.mark.unit
+
+QUIET = 30.0
+
+
+@pytest.fixture
+def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    monkeypatch.setattr(context, "_installed", [])
+    w = World(SessionStore(redis_conn), FakeSlack(), FakeJira(), FakeQueue(), FakeQueue(), redis_conn)
+    policy = Policy(quiet_seconds=QUIET, retry_after_cap=300.0, lease_seconds=2.0, wait_visibly_after=10.0)
+    context.install(WorkerContext(store=w.store, slack=w.slack, jira=w.jira, queue=w.queue,  # type: ignore[arg-type]
+                                  handoff_queue=w.handoff, policy=policy))  # type: ignore[arg-type]
+    yield w
+
+
+def timed_out() -> JiraError:
+    return JiraError("Jira did not answer in time.", ambiguous=True)
+
+
+def test_after_an_ambiguous_post_an_early_search_is_not_trusted(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.posted.append(timed_out())
+    jobs.post_comment(s.id, 1)
+    delay, name, args = world.queue.scheduled[-1]
+    assert name == "workers.jobs.post_comment" and args == (s.id, 1, 2)
+    assert QUIET - 1 <= delay.total_seconds() <= QUIET  # straight to the first conclusive search
+    jobs.post_comment(s.id, 1, 2)  # run early (a sweep, a Retry): the search finds nothing yet
+    assert len(world.jira.of("post_comment")) == 1 and len(world.jira.of("find_own_comment")) == 2
+    assert world.queue.scheduled[-1][0].total_seconds() > QUIET - 2
+    session = world.store.get(s.id)
+    assert session is not None and session.state is S.posting
+
+
+def test_a_search_made_a_quiet_period_after_the_attempt_is_trusted(world: World) -> None:
+    s, body = posting(world)
+    world.store.note(post_attempt_claim(s.id, 1), repr(time.time() - QUIET - 1), 3600)
+    jobs.post_comment(s.id, 1, 2)
+    assert [p["body"] for p in world.jira.of("post_comment")] == [body]
+    session = world.store.get(s.id)
+    assert session is not None and session.state is S.posted
+
+
+def test_a_comment_stored_late_is_found_and_recorded_never_posted_again(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.posted.append(timed_out())
+    jobs.post_comment(s.id, 1)
+    world.jira.found.append(world.jira.comment("10077"))  # Jira stored it after the client gave up
+    jobs.post_comment(s.id, 1, 2)
+    assert len(world.jira.of("post_comment")) == 1
+    session = world.store.get(s.id)
+    assert session is not None and session.state is S.posted and session.comment_id == "10077"
+    assert world.slack.texts[-2].startswith("Posted to PROJ-1")
+    assert world.store.noted(post_attempt_claim(s.id, 1)) is None
+
+
+def test_a_refused_post_is_not_ambiguous(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.posted.append(JiraError("Jira answered 429", status=429, retry_after=1.0))
+    jobs.post_comment(s.id, 1)
+    assert world.queue.scheduled[-1][0].total_seconds() == 1.0  # no quiet period: nothing was stored
+    assert world.store.noted(post_attempt_claim(s.id, 1)) is None
+
+
+def test_a_retry_after_past_the_cap_fails_and_offers_retry(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.posted.append(JiraError("rate-limited", status=429, retry_after=1e9))
+    jobs.post_comment(s.id, 1)
+    session = world.store.get(s.id)
+    assert session is not None and session.state is S.failed
+    assert world.queue.scheduled == []
+    told = world.slack.posts[-1]["message"]
+    assert "longer than I wait by myself (300 s)" in told["text"] and ACTION_RETRY in buttons(told)
+
+
+def test_a_long_retry_after_waits_where_cancel_works_then_resumes(world: World) -> None:
+    s, body = posting(world)
+    world.jira.posted.append(JiraError("rate-limited", status=429, retry_after=120))
+    jobs.post_comment(s.id, 1)
+    waiting = world.store.get(s.id)
+    assert waiting is not None and waiting.state is S.failed
+    told = world.slack.posts[-1]["message"]
+    assert "wait 120 s" in told["text"] and {ACTION_RETRY, ACTION_CANCEL} <= set(buttons(told))
+    delay, _, args = world.queue.scheduled[-1]
+    assert delay.total_seconds() == 120 and args == (s.id, 1, 2)
+    jobs.post_comment(*args)  # the wait is over
+    assert [p["body"] for p in world.jira.of("post_comment")] == [body, body]
+    done = world.store.get(s.id)
+    assert done is not None and done.state is S.posted
+
+
+def test_cancelled_while_waiting_posts_nothing(world: World) -> None:
+    s, _ = posting(world)
+    world.jira.posted.append(JiraError("rate-limited", status=429, retry_after=120))
+    jobs.post_comment(s.id, 1)
+    assert world.store.transition(s.id, {S.failed}, S.cancelled) is not None
+    jobs.post_comment(*world.queue.scheduled[-1][2])
+    assert len(world.jira.of("post_comment")) == 1
+
+
+def test_slack_failing_after_the_post_reschedules_the_link_and_never_posts_again(world: World) -> None:
+    s, _ = posting(world)
+    world.slack.failures.extend(["internal_error"])
+    jobs.post_comment(s.id, 1)
+    held = world.store.get(s.id)
+    assert held is not None and held.state is S.posting and held.comment_id == "10001"
+    _, name, args = world.queue.scheduled[-1]
+    world.slack.failures.extend(["service_unavailable"])  # the link goes out, the offer fails
+    jobs.post_comment(*args)
+    jobs.post_comment(*world.queue.scheduled[-1][2])
+    assert len(world.jira.of("post_comment")) == 1
+    texts = world.slack.texts
+    assert sum(t.startswith("Posted to PROJ-1") for t in texts) == 1
+    assert sum("management-talk" in t for t in texts) == 1
+    done = world.store.get(s.id)
+    assert done is not None and done.state is S.posted
+
+
+def test_a_permanent_slack_error_after_the_post_still_records_it(world: World) -> None:
+    s, _ = posting(world)
+    world.slack.failures.extend(["channel_not_found"])
+    jobs.post_comment(s.id, 1)
+    done = world.store.get(s.id)
+    assert done is not None and done.state is S.posted and world.queue.scheduled == []
+
+
+def fail_call(slack: FakeSlack, k: int, error: str = "internal_error") -> None:
+    """Make the k-th Slack call from now on (posts and uploads counted together) fail once."""
+    post, upload, seen = slack.post, slack.upload, [0]
+
+    def gate() -> None:
+        seen[0] += 1
+        if seen[0] == k + 1:
+            raise slack_error(error)
+
+    def failing_post(channel: str, message: dict[str, Any], *, thread_ts: str | None = None) -> str:
+        gate()
+        return post(channel, message, thread_ts=thread_ts)
+
+    def failing_upload(channel: str, thread_ts: str | None, **kwargs: Any) -> None:
+        gate()
+        upload(channel, thread_ts, **kwargs)
+
+    slack.post = failing_post  # type: ignore[method-assign]
+    slack.upload = failing_upload  # type: ignore[method-assign]
+
+
+def shown(slack: FakeSlack) -> list[str]:
+    """What reached the thread, in order (look-ups such as the permalink or a user's name are left out)."""
+    return [f"{name}:{call.get('filename') or call['message']['text']}" for name, call in slack.calls
+            if "filename" in call or "message" in call]
+
+
+@pytest.mark.parametrize("error", ["internal_error", "ratelimited", "service_unavailable"])
+def test_slack_failing_at_any_step_of_the_draft_resumes_without_repeating(world: World, error: str) -> None:
+    clean = rendering(world)
+    jobs.render(clean.id)
+    expected = shown(world.slack)
+    assert len(expected) >= 4  # draft message(s), file, the "shown" line, the question
+    for k in range(len(expected)):
+        world.slack.calls.clear()
+        world.queue.scheduled.clear()
+        s = rendering(world)
+        fail_call(world.slack, k, error)
+        jobs.render(s.id)
+        _, name, args = world.queue.scheduled[-1]
+        assert name == "workers.jobs.render" and args == (s.id, 2)
+        jobs.render(*args)
+        assert shown(world.slack) == expected, f"step {k}"
+        done = world.store.get(s.id)
+        assert done is not None and done.state is S.drafted
+        assert world.store.duties() == []
+
+
+def test_a_question_owed_after_drafted_is_asked_once_by_a_later_run(world: World) -> None:
+    s = rendering(world)
+    original_post = world.slack.post
+
+    def fail_on_question(channel: str, message: dict[str, Any], *, thread_ts: str | None = None) -> str:
+        if ACTION_CANCEL in buttons(message):
+            raise slack_error("fatal_error")
+        return original_post(channel, message, thread_ts=thread_ts)
+
+    world.slack.post = fail_on_question  # type: ignore[method-assign]
+    jobs.render(s.id)
+    drafted = world.store.get(s.id)
+    assert drafted is not None and drafted.state is S.drafted
+    assert world.store.duties() == [jobs.question_duty(s.id, 1)]
+    world.slack.post = original_post  # type: ignore[method-assign]
+    jobs.render(*world.queue.scheduled[-1][2])
+    assert sum(ACTION_CANCEL in buttons(p["message"]) for p in world.slack.posts) == 1
+    assert world.store.duties() == []

@@ -1,0 +1,211 @@
+"""The approved comment, posted to Jira exactly once, and the thread told: the link, then the hand-off offer.
+
+Exactly once under a late store: a POST that timed out, was reset or got a 5xx is *ambiguous* (Jira may
+store it seconds later). The time such an attempt began is kept in Redis before the POST is sent, so a
+worker that dies mid-POST leaves the same mark. While it stands, the bot POSTs again only after a search
+that found nothing *and* was made at least `quiet_seconds` (POSTMORTEM_POST_QUIET_SECONDS) after the
+attempt began; an earlier search that finds nothing is inconclusive and the run is rescheduled to search
+again then. A 429 is not ambiguous (nothing was stored): its Retry-After is honoured up to a cap; a long
+wait is spent in `failed`, where Cancel and Retry work; past the cap the thread is told and offered Retry.
+
+The session stays `posting` until the thread has the link and the offer (each said once, `Steps`), so a
+worker dying anywhere is recovered by the watchdog re-running this job, which then only announces.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from typing import Any
+
+from postmortem.claims import post_attempt_claim, post_lock, post_scheduled_claim, post_waiting_claim
+from postmortem.messages import say
+from postmortem.retention import job_options
+from postmortem.session import S, Session
+from renderers import prompts
+from workers import permissions
+from workers.context import WorkerContext
+from workers.jira_gateway import JiraError, PostedComment
+from workers.leases import Lease, Steps
+from workers.slack_retry import SLACK_FAILURES, retry_delay
+
+log = logging.getLogger(__name__)
+
+#: Failed Jira calls of one post before the thread is told it failed (each retry first looks for our comment).
+MAX_POST_ATTEMPTS = 5
+#: Runs of the announcement (link, offer) while Slack keeps failing before the bot stops trying.
+MAX_ANNOUNCE_ATTEMPTS = 12
+#: How long the marks of one post (attempt start, steps done) are kept: as long as a session.
+MARK_TTL_SECONDS = 14 * 24 * 3600
+
+
+def backoff(attempt: int) -> float:
+    """Seconds before the next attempt when Jira did not say (5xx, timeouts): 1, 2, 4, 8… at most 30."""
+    return float(min(2 ** (attempt - 1), 30))
+
+
+def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None:
+    """One run of the post of (session, version); any number of runs post at most one comment."""
+    session = ctx.store.get(session_id)
+    if session is None or session.approved_version != version:
+        return
+    ctx.store.release_claim(post_scheduled_claim(session_id, version))
+    if session.state is S.failed and ctx.store.claimed(post_waiting_claim(session_id, version)):
+        ctx.store.release_claim(post_waiting_claim(session_id, version))
+        session = ctx.store.retry(session_id)  # the wait is over: failed → posting, same approval
+    if session is None or session.state is not S.posting:
+        return
+    with Lease(ctx.store, post_lock(session_id, version), ctx.policy.lease_seconds) as lease:
+        if not lease.acquired:
+            log.info("post of %s v%s is already running", session_id, version)
+            return
+        current = ctx.store.get(session_id)  # re-read under the lease
+        if current is None or current.state is not S.posting or current.approved_version != version:
+            return
+        if current.comment_id and current.comment_url:
+            announce(ctx, current, attempt)
+        else:
+            _post(ctx, current, version, attempt, lease)
+
+
+def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, lease: Lease) -> None:
+    if not permissions.approver_may_post(ctx, session):  # a refusal is told in the thread; nothing posted
+        return
+    body = ctx.store.approved_body(session)
+    if body is None:
+        _fail(ctx, session, say("post_body_mismatch", session.lang))
+        return
+    marks = post_attempt_claim(session.id, version)
+    try:
+        began = _began(ctx, marks)
+        searched_at = time.time()
+        posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
+        if posted is None and began is not None and searched_at < began + ctx.policy.quiet_seconds:
+            wait = began + ctx.policy.quiet_seconds - time.time()
+            log.info("post of %s v%s: an earlier POST may still be stored; searching again in %.1f s",
+                     session.id, version, wait)
+            _reschedule(ctx, session.id, version, attempt, wait)
+            return
+        if posted is None:
+            if not lease.renew():  # a slow search outlived the lease: another run may be posting
+                log.warning("post of %s v%s lost its lease; leaving it to the run that holds it", session.id, version)
+                return
+            ctx.store.note(marks, repr(time.time()), MARK_TTL_SECONDS)  # ambiguous until Jira answers
+            posted = _send(ctx, session.ticket, body, marks)
+    except JiraError as exc:
+        _after_error(ctx, session, version, attempt, exc)
+        return
+    _record(ctx, session, posted, attempt)
+
+
+def _send(ctx: WorkerContext, ticket: str, body: bytes, marks: str) -> PostedComment:
+    try:
+        return ctx.jira.post_comment(ticket, body)
+    except JiraError as exc:
+        if not exc.ambiguous:  # Jira refused it (4xx, 429): nothing was stored
+            ctx.store.release_claim(marks)
+        raise
+
+
+def _began(ctx: WorkerContext, marks: str) -> float | None:
+    noted = ctx.store.noted(marks)
+    try:
+        return float(noted) if noted is not None else None
+    except ValueError:
+        return 0.0  # unreadable: the attempt is long over; a search now is conclusive
+
+
+def _after_error(ctx: WorkerContext, session: Session, version: int, attempt: int, exc: JiraError) -> None:
+    if not exc.retryable or attempt >= MAX_POST_ATTEMPTS:
+        _fail(ctx, session, exc.text(session.lang))
+        return
+    policy = ctx.policy
+    if exc.retry_after is not None and exc.retry_after > policy.retry_after_cap:
+        _tell_failed(ctx, session, exc.text(session.lang), prompts.notice(
+            "retry_after_capped", session.lang, seconds=f"{exc.retry_after:.0f}", ticket=session.ticket,
+            cap=f"{policy.retry_after_cap:.0f}"))
+        return
+    if exc.retry_after is not None and exc.retry_after > policy.wait_visibly_after:
+        _wait_visibly(ctx, session, version, attempt + 1, exc.retry_after)
+        return
+    delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)
+    began = _began(ctx, post_attempt_claim(session.id, version))
+    if began is not None:  # the next search must come a quiet period after the ambiguous attempt began
+        delay = max(delay, began + policy.quiet_seconds - time.time())
+    log.warning("post of %s v%s: %s; attempt %s in %.1f s", session.id, version, exc, attempt + 1, delay)
+    _reschedule(ctx, session.id, version, attempt + 1, delay)
+
+
+def _reschedule(ctx: WorkerContext, session_id: str, version: int, attempt: int, delay: float) -> None:
+    """Run the post again after `delay` through RQ's scheduler, never a sleep in the worker."""
+    delay = max(0.0, delay)
+    ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
+    ctx.store.note(post_scheduled_claim(session_id, version), str(attempt), ttl)
+    ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment", session_id, version, attempt,
+                         **job_options())
+
+
+def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: int, delay: float) -> None:
+    """A long Retry-After: wait in `failed` (Cancel and Retry work there), then resume by itself."""
+    waiting = ctx.store.record_failed(session.id, f"Jira asked to wait {delay:.0f} s")
+    if waiting is None:
+        return
+    ctx.store.note(post_waiting_claim(session.id, version), "1", int(delay) + 3600)
+    ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment", session.id, version, attempt,
+                         **job_options())
+    message = prompts.notice("post_waiting", session.lang, seconds=f"{delay:.0f}", ticket=session.ticket)
+    message = prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
+    _say(ctx, session, prompts.with_button(message, "button_cancel", prompts.ACTION_CANCEL, session.id,
+                                           session.lang))
+
+
+def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt: int) -> None:
+    """Keep the comment on the session (still posting: the thread is told next), then announce."""
+    recorded = ctx.store.update(session.id, lambda s: s.with_changes(comment_id=posted.id, comment_url=posted.url),
+                                expect_states={S.posting})
+    ctx.store.release_claim(post_attempt_claim(session.id, session.approved_version or 0))
+    if recorded is not None:
+        announce(ctx, recorded, attempt)
+
+
+def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
+    """The link, then the hand-off offer, each once; then posting → posted. Slack failures reschedule."""
+    version = session.approved_version or 0
+    steps = Steps(ctx.store, f"posted:{session.id}:{version}", MARK_TTL_SECONDS)
+    link = prompts.notice("posted", session.lang, ticket=session.ticket, url=session.comment_url)
+    offer = handoff_offer(session)
+    try:
+        steps.once("link", lambda: _say(ctx, session, link))
+        steps.once("offer", lambda: _say(ctx, session, offer))
+    except SLACK_FAILURES as exc:
+        attempt = attempt if steps.performed == 0 else 1  # backoff counts failures of one step
+        delay = retry_delay(exc, attempt)
+        if delay is not None and attempt < MAX_ANNOUNCE_ATTEMPTS:
+            log.warning("telling the thread of %s failed (%s); again in %.1f s", session.id, exc, delay)
+            _reschedule(ctx, session.id, version, attempt + 1, delay)
+            return
+        log.error("the thread of %s could not be told of comment %s: %s", session.id, session.comment_id, exc)
+    ctx.store.record_posted(session.id, session.comment_id or "", session.comment_url or "")
+
+
+def handoff_offer(session: Session) -> dict[str, Any]:
+    """Seed step 5, after every destination: offer the management-talk rewrite; never run it unasked."""
+    return prompts.with_button(prompts.notice("offer_handoff", session.lang), "button_handoff",
+                               prompts.ACTION_HANDOFF, session.id, session.lang)
+
+
+def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
+    failed = prompts.notice("post_failed", session.lang, reason=reason)
+    _tell_failed(ctx, session, reason, failed)
+
+
+def _tell_failed(ctx: WorkerContext, session: Session, reason: str, message: dict[str, Any]) -> None:
+    if ctx.store.record_failed(session.id, reason) is None:
+        return
+    _say(ctx, session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id,
+                                           session.lang))
+
+
+def _say(ctx: WorkerContext, session: Session, message: dict[str, Any]) -> str:
+    return ctx.slack.post(session.channel, message, thread_ts=session.thread_ts)

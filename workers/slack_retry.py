@@ -1,0 +1,112 @@
+"""Slack Web API calls from workers that ride out Slack's bad moments, within a bounded window.
+
+Inside one call, `SlackRetryHandler` (a slack-sdk retry handler) retries what Slack says is worth trying
+again: 429 (honouring `Retry-After` when it fits the window), 5xx, connection errors and timeouts, and the
+`ok: false` errors `internal_error`, `fatal_error`, `service_unavailable`, `request_timeout`, which come as
+HTTP 200. Past the window the call raises; `retry_delay` then tells the job how long to wait before it
+reschedules the step through RQ (never a long sleep in the worker, never dropped).
+
+A retried `chat.postMessage` after a 5xx, a reset or a timeout may post a message twice: that is the
+ambiguous failure after which a duplicate bot message is acceptable; every other step is recorded done
+(workers/leases.py `Steps`) and never repeated.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import time
+from collections.abc import Callable
+from http.client import RemoteDisconnected
+from urllib.error import HTTPError, URLError
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.handler import RetryHandler
+from slack_sdk.http_retry.request import HttpRequest
+from slack_sdk.http_retry.response import HttpResponse
+from slack_sdk.http_retry.state import RetryState
+
+#: `ok: false` errors Slack documents as temporary.
+RETRYABLE_ERRORS = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout",
+                              "ratelimited"})
+#: HTTP statuses worth trying again.
+RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
+#: Network failures worth trying again (a reset, a refused or dropped connection, a timeout).
+NETWORK_ERRORS: tuple[type[BaseException], ...] = (URLError, ConnectionError, TimeoutError, socket.timeout,
+                                                   RemoteDisconnected)
+#: What a Slack call from a worker raises when it gave up: an answer, or no answer at all.
+SLACK_FAILURES: tuple[type[BaseException], ...] = (SlackApiError, *NETWORK_ERRORS)
+#: The longest `Retry-After` a rescheduled step honours; Slack's own are seconds to a minute.
+MAX_RETRY_AFTER_SECONDS = 120.0
+
+
+def backoff(attempt: int, *, base: float = 0.5, cap: float = 4.0) -> float:
+    """0.5, 1, 2, 4, 4… seconds with a little jitter (zero-origin `attempt`)."""
+    return float(min(cap, base * 2 ** attempt) * (1 + random.random() / 4))
+
+
+class SlackRetryHandler(RetryHandler):
+    """Retries temporary Slack failures inside one call while they fit in `window` seconds."""
+
+    def __init__(self, window: float = 15.0, *, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        super().__init__(max_retry_count=100)
+        self.window, self._clock, self._sleep = window, clock, sleep
+
+    def can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
+                  error: Exception | None = None) -> bool:
+        delay = _delay_of(state.current_attempt, response, error)
+        if delay is None:
+            return False
+        values = state.custom_values if state.custom_values is not None else {}
+        state.custom_values = values
+        started = float(values.setdefault("started", self._clock()))
+        if self._clock() - started + delay > self.window:
+            return False
+        values["delay"] = delay
+        return True
+
+    def prepare_for_next_attempt(self, *, state: RetryState, request: HttpRequest,
+                                 response: HttpResponse | None = None, error: Exception | None = None) -> None:
+        state.next_attempt_requested = True
+        self._sleep(float((state.custom_values or {}).get("delay", 0.0)))
+        state.increment_current_attempt()
+
+
+def _delay_of(attempt: int, response: HttpResponse | None, error: Exception | None) -> float | None:
+    if response is not None:
+        if response.status_code == 429:
+            return _retry_after(response.headers.get("retry-after") or response.headers.get("Retry-After"))
+        if response.status_code in RETRYABLE_STATUSES:
+            return backoff(attempt)
+        body = response.body or {}
+        if response.status_code == 200 and body.get("ok") is False and body.get("error") in RETRYABLE_ERRORS:
+            return backoff(attempt)
+        return None
+    if error is not None and isinstance(error, NETWORK_ERRORS) and not isinstance(error, HTTPError):
+        return backoff(attempt)
+    return None
+
+
+def _retry_after(value: object) -> float:
+    raw = value[0] if isinstance(value, list) and value else value
+    try:
+        return min(MAX_RETRY_AFTER_SECONDS, max(0.0, float(str(raw))))
+    except ValueError:
+        return 1.0
+
+
+def retry_delay(exc: BaseException, attempt: int) -> float | None:
+    """After a call gave up: seconds before the step is tried again, or None when trying again cannot help
+    (not in the channel, an invalid block…: the job says so instead)."""
+    if isinstance(exc, SlackApiError):
+        status = exc.response.status_code
+        error = exc.response.get("error") if isinstance(exc.response.data, dict) else None
+        if status == 429:
+            return _retry_after(exc.response.headers.get("retry-after") or exc.response.headers.get("Retry-After"))
+        if status in RETRYABLE_STATUSES or error in RETRYABLE_ERRORS:
+            return backoff(attempt, base=1.0, cap=30.0)
+        return None
+    if isinstance(exc, NETWORK_ERRORS):
+        return backoff(attempt, base=1.0, cap=30.0)
+    return None
