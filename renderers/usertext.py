@@ -92,7 +92,7 @@ def _plain_html_blocks(data: bytes) -> tuple[bytes, frozenset[int]]:
         if b"<" not in data:
             break
         starts = [_first_mark(data, span["start"]) for event, span in PARSER.events_with_range(data.decode())
-                  if event.__class__ is not str and event.get("Start") == "HtmlBlock"]
+                  if isinstance(event, dict) and event.get("Start") == "HtmlBlock"]
         if not starts:
             break
         added = [pos + sum(1 for s in starts if s <= pos) for pos in added] + \
