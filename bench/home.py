@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 import redis  # noqa: E402
 
 from emulators.slack_api import SlackEmulator  # noqa: E402
-from postmortem.session import S, Session  # noqa: E402
+from postmortem.session import Session, State  # noqa: E402
 from postmortem.store import SessionStore  # noqa: E402
 from postmortem.user_index import HOME_COALESCE_SECONDS  # noqa: E402
 from workers.home import HomePublisher  # noqa: E402
@@ -36,7 +36,7 @@ def burst(store: SessionStore, publisher: HomePublisher, slack: SlackEmulator, *
     changes, deadline = 0, time.monotonic() + seconds
     while time.monotonic() < deadline:
         session = store.create(Session(ticket=f"BENCH-{changes}", requester="U1", channel="C1", thread_ts="1.1"))
-        store.transition(session.id, {S.collecting}, S.cancelled)
+        store.transition(session.id, {State.collecting}, State.cancelled)
         changes += 2
         if coalesce:
             publisher.run_due()

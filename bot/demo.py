@@ -33,7 +33,7 @@ from emulators.driver import modal_values
 from emulators.jira_cloud import JiraEmulator
 from emulators.jira_records import JiraComment
 from emulators.slack_api import SlackEmulator
-from postmortem.approval import Kind, classify_reply
+from postmortem.classifier import Kind, classify_reply
 from postmortem.conversation import model_of
 from postmortem.gate import check_inputs, check_scope
 from postmortem.model import InputError, Lang, PostMortem, load_postmortem

@@ -18,14 +18,14 @@ from postmortem.errors import plain_reason
 from postmortem.messages import say
 from postmortem.model import InputError, Lang, parse_postmortem
 from postmortem.replies import on_choice, on_reply
-from postmortem.session import REVISED_STATES, S, Session, editable, may_approve, may_publish, revision_step
+from postmortem.session import REVISED_STATES, Session, State, editable, may_approve, may_publish, revision_step
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 from renderers.prompts import answer_of_action
 
 log = logging.getLogger(__name__)
 
 #: Sessions a person can still cancel (an approved post is never cancelled mid-flight).
-CANCELLABLE = frozenset({S.collecting, S.scope_check, S.rendering, S.drafted, S.failed})
+CANCELLABLE = frozenset({State.collecting, State.scope_check, State.rendering, State.drafted, State.failed})
 
 
 def open_view(*, ticket: str | None, channel: str, lang: str) -> dict[str, Any]:
@@ -50,7 +50,7 @@ def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | N
         return {_block_of(exc.field): plain_reason(exc, _shown(lang))}
     if not meta.get("channel"):
         return {"ticket": say("form_lost_channel", _shown(lang))}
-    session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, pm=fields)
+    session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, inputs=fields)
     deps.store.create(session)
     deps.store.owe(advance_duty(session.id))  # until a worker started the thread (its watchdog covers a crash)
     deps.enqueue("advance", session.id)
@@ -83,7 +83,7 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
         return {"ticket": say("form_session_gone", _shown(lang))}
     if version != session.version:  # a thread revision made a newer draft while this form was open
         return {"ticket": say("form_draft_changed", session.lang, version=session.version)}
-    previous = {**session.pm, "ticket": session.ticket, "lang": session.lang}
+    previous = {**session.inputs, "ticket": session.ticket, "lang": session.lang}
     fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:
         return errors
@@ -137,7 +137,7 @@ def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | Non
         if asked is not None:
             _enqueue(deps, session.id, [Effect("say", "third_revision")])
         return None
-    values = {**session.pm, "ticket": session.ticket, "lang": session.lang}
+    values = {**session.inputs, "ticket": session.ticket, "lang": session.lang}
     meta = json.dumps({"session": session.id, "channel": session.channel, "version": session.version})
     return build_modal(ticket=session.ticket, values=values, lang=session.lang, private_metadata=meta)
 
@@ -156,7 +156,7 @@ def cancel(deps: Deps, *, session_id: str, user: str) -> None:
     session = _session_for(deps, session_id, user)
     if session is None:
         return
-    if deps.store.transition(session.id, CANCELLABLE, S.cancelled, pending_field=None) is not None:
+    if deps.store.transition(session.id, CANCELLABLE, State.cancelled, pending_field=None) is not None:
         _enqueue(deps, session.id, [Effect("say", "cancelled")])
     elif session.approved_version is not None:
         _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version})])
@@ -167,11 +167,11 @@ def retry(deps: Deps, *, session_id: str, user: str) -> None:
     session = _session_for(deps, session_id, user)
     if session is None:
         return
-    if session.state is S.collecting and session.thread_ts is None:  # the thread could not be started
+    if session.state is State.collecting and session.thread_ts is None:  # the thread could not be started
         deps.enqueue("advance", session.id)
         return
     retried = deps.store.retry(session.id)
-    if retried is not None and retried.state is S.posting and retried.approved_version is not None:
+    if retried is not None and retried.state is State.posting and retried.approved_version is not None:
         _enqueue(deps, session.id, [Effect("post", version=retried.approved_version)])
     elif retried is not None:
         _enqueue(deps, session.id, [Effect("render")])

@@ -18,7 +18,7 @@ from postmortem.fieldtext import updates_from_text
 from postmortem.gate import check_inputs, check_scope, check_value
 from postmortem.model import PostMortem
 from postmortem.scope_text import scope_question
-from postmortem.session import REVISED_STATES, S, Session, begin_render, editable
+from postmortem.session import REVISED_STATES, Session, State, begin_render, editable
 from postmortem.store import SessionStore
 
 EffectKind = Literal["advance", "render", "approve", "post", "say", "missing_list", "ephemeral"]
@@ -65,7 +65,7 @@ def apply_step(store: SessionStore, session_id: str, step: Callable[[Session], O
 
 def model_of(session: Session) -> PostMortem:
     """The session's inputs as the model (ticket and language come from the session)."""
-    return PostMortem.model_validate({**session.pm, "ticket": session.ticket, "lang": session.lang})
+    return PostMortem.model_validate({**session.inputs, "ticket": session.ticket, "lang": session.lang})
 
 
 def say_effect(key: str, **params: Any) -> Effect:
@@ -74,16 +74,16 @@ def say_effect(key: str, **params: Any) -> Effect:
 
 def next_step(session: Session) -> Outcome:
     """Move a collecting session on: scope first, then the four inputs, then the usually-included sections."""
-    if session.state not in (S.collecting, S.scope_check) or session.pending_field:
+    if session.state not in (State.collecting, State.scope_check) or session.pending_field:
         return Outcome(None)
     pm = model_of(session)
     confirmed = session.scope_confirmed  # a flag stops; a scope read from the text only asks (scope_text)
     if stop := check_scope(pm, confirmed=confirmed) or scope_question(pm, confirmed=confirmed):
         if not stop.confirmable:
-            return Outcome(session.with_changes(state=S.cancelled), (say_effect("declined", reason=stop.reason),))
-        if session.state is S.scope_check:
+            return Outcome(session.with_changes(state=State.cancelled), (say_effect("declined", reason=stop.reason),))
+        if session.state is State.scope_check:
             return Outcome(None)
-        return Outcome(session.with_changes(state=S.scope_check), (say_effect("scope_stop", reason=stop.reason),))
+        return Outcome(session.with_changes(state=State.scope_check), (say_effect("scope_stop", reason=stop.reason),))
     if missing := check_inputs(pm):
         first = missing[0]
         effects: list[Effect] = []
@@ -119,7 +119,7 @@ def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None
     try:
         updates = updates_from_text(name, text, lang=session.lang)
         ticket = str(updates.pop("ticket", session.ticket))
-        candidate = session.with_changes(ticket=ticket, pm={**session.pm, **updates})
+        candidate = session.with_changes(ticket=ticket, inputs={**session.inputs, **updates})
         model_of(candidate)
     except ValueError as exc:  # InputError and pydantic's ValidationError: a plain sentence, never raw text
         return None, plain_reason(exc, session.lang)
@@ -136,10 +136,10 @@ def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     ticket = str(fields.pop("ticket", session.ticket))
     lang = fields.pop("lang", None) or session.lang
     revised = int(session.state in REVISED_STATES)  # resuming a session still collecting is no revision
-    edited = session.with_changes(ticket=ticket, lang=lang, pm=fields, awaiting_revision_target=False,
+    edited = session.with_changes(ticket=ticket, lang=lang, inputs=fields, awaiting_revision_target=False,
                                   revision_requests=session.revision_requests + revised, pending_field=None)
     pm = model_of(edited)
     confirmed = edited.scope_confirmed
     if check_scope(pm, confirmed=confirmed) or scope_question(pm, confirmed=confirmed) or check_inputs(pm):
-        return Outcome(edited.with_changes(state=S.collecting, listed_missing=False), (Effect("advance"),))
+        return Outcome(edited.with_changes(state=State.collecting, listed_missing=False), (Effect("advance"),))
     return render_next(edited)

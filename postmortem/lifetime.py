@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from postmortem.session import S, State
+from postmortem.session import State
 
 DAY_SECONDS = 24 * 3600
 
@@ -19,7 +19,7 @@ GRACE_SECONDS = DAY_SECONDS
 
 #: States an idle session is reminded in and expires from; rendering and posting are the worker's (the
 #: watchdog finishes them), and posting never expires: its post may be in flight.
-IDLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.drafted, S.failed})
+IDLE_STATES: frozenset[State] = frozenset({State.collecting, State.scope_check, State.drafted, State.failed})
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from postmortem.approval import Kind, classify_reply
+from postmortem.classifier import Kind, classify_reply
 from postmortem.conversation import OPTIONAL_ASKS, Effect, Outcome, apply_answer, render_next, say_effect
 from postmortem.field_table import REGISTRY
 from postmortem.gate import check_value
-from postmortem.session import S, Session, may_approve, revision_step
+from postmortem.session import Session, State, may_approve, revision_step
 
 #: What a reply may do in each phase of a session, by its kind (`_phase` names the phases). A pair that is
 #: not in the table does nothing; `cancel` is handled the same way in every phase, before the table.
@@ -52,7 +52,7 @@ def _phase(session: Session) -> str:
     """The row of the table: the state, with drafted and failed split by whether an approval was accepted."""
     if session.approved_version is not None:
         return "approved"
-    if session.state in (S.drafted, S.failed):
+    if session.state in (State.drafted, State.failed):
         return "draft"
     return session.state.value
 
@@ -60,20 +60,20 @@ def _phase(session: Session) -> str:
 def _not_theirs(session: Session, kind: Kind, user: str) -> Outcome:
     """Someone who may not act: told privately when they tried to act, otherwise their chatter is ignored."""
     acting = kind in (Kind.approve, Kind.cancel, Kind.field_answer) or (
-        session.state is S.drafted and kind is Kind.revise)
+        session.state is State.drafted and kind is Kind.revise)
     if not acting:
         return Outcome(None)
     return Outcome(None, (Effect("ephemeral", "only_approvers", {"requester": session.requester}, user=user),))
 
 
 def _cancel(r: _Reply) -> Outcome:
-    if r.session.state is S.posting:
+    if r.session.state is State.posting:
         return Outcome(None, (say_effect("frozen", version=r.session.approved_version),))
-    return Outcome(r.session.with_changes(state=S.cancelled, pending_field=None), (say_effect("cancelled"),))
+    return Outcome(r.session.with_changes(state=State.cancelled, pending_field=None), (say_effect("cancelled"),))
 
 
 def _confirm_scope(r: _Reply) -> Outcome:
-    return Outcome(r.session.with_changes(state=S.collecting, scope_confirmed=True), (Effect("advance"),))
+    return Outcome(r.session.with_changes(state=State.collecting, scope_confirmed=True), (Effect("advance"),))
 
 
 def _scope_first(r: _Reply) -> Outcome:
@@ -178,7 +178,7 @@ def on_choice(session: Session, field: str, values: list[str], *, user: str, app
         return Outcome(None)
     if not may_approve(session, user, approvers):
         return _not_theirs(session, Kind.field_answer, user)
-    if session.state is not S.collecting:
+    if session.state is not State.collecting:
         return Outcome(None)
     return _answer(session, field, ", ".join(values))
 
@@ -188,13 +188,13 @@ def _required(name: str) -> bool:
 
 
 def _filled(session: Session, pending: str | None) -> bool:
-    return pending is not None and pending in session.pm and bool(session.pm[pending])
+    return pending is not None and pending in session.inputs and bool(session.inputs[pending])
 
 
 def _approve(session: Session, *, user: str, ts: float) -> Outcome:
-    if session.state is not S.drafted or session.pm.get("destination", "jira_comment") != "jira_comment":
-        return Outcome(None, (say_effect("output_only", destination=session.pm.get("destination")),)) \
-            if session.state is S.drafted else Outcome(None)
+    if session.state is not State.drafted or session.inputs.get("destination", "jira_comment") != "jira_comment":
+        return Outcome(None, (say_effect("output_only", destination=session.inputs.get("destination")),)) \
+            if session.state is State.drafted else Outcome(None)
     shown = session.shown_version(ts)
     if shown is None:
         return Outcome(None, (say_effect("approval_before_draft", version=session.version),))

@@ -27,10 +27,9 @@ class State(StrEnum):
     expired = "expired"
 
 
-S = State
 
 #: States nothing leaves; no write changes a session in one: the record of what happened stays.
-FINAL_STATES: frozenset[State] = frozenset({S.posted, S.cancelled, S.expired})
+FINAL_STATES: frozenset[State] = frozenset({State.posted, State.cancelled, State.expired})
 
 #: Every allowed transition, written out. A session never "moves" to the state it is in.
 #: drafted → collecting / scope_check: the Edit modal emptied a required input or set a scope flag.
@@ -39,15 +38,17 @@ FINAL_STATES: frozenset[State] = frozenset({S.posted, S.cancelled, S.expired})
 #: failed → posting (a failed post, on Retry) and failed → rendering (a failed render) are told apart by
 #: `approved_version` in `valid_move`.
 TRANSITIONS: dict[State, frozenset[State]] = {
-    S.collecting: frozenset({S.scope_check, S.rendering, S.cancelled, S.expired}),
-    S.scope_check: frozenset({S.collecting, S.rendering, S.cancelled, S.expired}),
-    S.rendering: frozenset({S.drafted, S.failed, S.cancelled, S.expired}),
-    S.drafted: frozenset({S.rendering, S.posting, S.collecting, S.scope_check, S.cancelled, S.expired}),
-    S.posting: frozenset({S.posted, S.failed}),
-    S.failed: frozenset({S.posting, S.rendering, S.collecting, S.scope_check, S.cancelled, S.expired}),
-    S.posted: frozenset(),
-    S.cancelled: frozenset(),
-    S.expired: frozenset(),
+    State.collecting: frozenset({State.scope_check, State.rendering, State.cancelled, State.expired}),
+    State.scope_check: frozenset({State.collecting, State.rendering, State.cancelled, State.expired}),
+    State.rendering: frozenset({State.drafted, State.failed, State.cancelled, State.expired}),
+    State.drafted: frozenset({State.rendering, State.posting, State.collecting, State.scope_check, State.cancelled,
+                              State.expired}),
+    State.posting: frozenset({State.posted, State.failed}),
+    State.failed: frozenset({State.posting, State.rendering, State.collecting, State.scope_check, State.cancelled,
+                             State.expired}),
+    State.posted: frozenset(),
+    State.cancelled: frozenset(),
+    State.expired: frozenset(),
 }
 
 #: Session ids go into Redis keys, RQ job ids and Jira comment properties: letters, digits, `_`, `-`.
@@ -55,6 +56,8 @@ SESSION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 #: Session fields no longer written; a session stored with one still loads (the value is dropped).
 RETIRED_FIELDS: frozenset[str] = frozenset({"asked_optional"})
+#: Fields stored under an older name, read under the new one (`pm` held a dict, not the model `pm` elsewhere).
+RENAMED_FIELDS: dict[str, str] = {"pm": "inputs"}
 
 #: Revisions that just re-render; from the next one on the bot first asks which section is wrong (seed).
 FREE_REVISIONS = 2
@@ -83,13 +86,14 @@ class Session(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(default_factory=new_session_id, pattern=SESSION_ID_RE.pattern)
-    state: State = S.collecting
+    state: State = State.collecting
     ticket: str = Field(pattern=TICKET_RE.pattern)  # names Jira URLs and file names: a whole key or nothing
     requester: str = Field(min_length=1)
     channel: str = Field(min_length=1)
     thread_ts: str | None = None
     lang: Lang = "en"
-    pm: dict[str, Any] = Field(default_factory=dict)
+    #: The person's inputs so far, by DESIGN §2 field name (the model is made from them: conversation.model_of).
+    inputs: dict[str, Any] = Field(default_factory=dict)
     version: int = Field(default=0, ge=0)
     drafts: tuple[Draft, ...] = ()
     pending_field: str | None = None
@@ -109,9 +113,10 @@ class Session(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _drop_retired(cls, data: Any) -> Any:
-        """Sessions stored before a field was retired still load: the retired keys are dropped."""
-        if isinstance(data, dict) and any(key in data for key in RETIRED_FIELDS):
-            return {k: v for k, v in data.items() if k not in RETIRED_FIELDS}
+        """Sessions stored before a field was retired or renamed still load: retired keys are dropped, renamed
+        ones read under their new name."""
+        if isinstance(data, dict) and any(key in data for key in (*RETIRED_FIELDS, *RENAMED_FIELDS)):
+            return {RENAMED_FIELDS.get(k, k): v for k, v in data.items() if k not in RETIRED_FIELDS}
         return data
 
     def with_changes(self, **changes: Any) -> Session:
@@ -142,7 +147,7 @@ def allowed(from_state: State, to_state: State) -> bool:
 _IDENTITY = ("id", "requester", "channel", "created_at")
 
 #: The record of what was approved (DESIGN §3): fixed once an approval is accepted.
-_APPROVED = ("pm", "ticket", "lang", "version", "drafts", "approved_version", "approved_by")
+_APPROVED = ("inputs", "ticket", "lang", "version", "drafts", "approved_version", "approved_by")
 
 
 def valid_move(before: Session, after: Session) -> bool:
@@ -157,19 +162,20 @@ def valid_move(before: Session, after: Session) -> bool:
         return True
     if not allowed(before.state, after.state):
         return False
-    if after.state is S.posting:
+    if after.state is State.posting:
         return _approved_draft_shown(after) and (
-            before.state is not S.drafted or after.approved_version == before.version
+            before.state is not State.drafted or after.approved_version == before.version
         )
-    if after.state is S.rendering:  # a new version, or the same one again after a failed render
-        if before.state is S.failed:
+    if after.state is State.rendering:  # a new version, or the same one again after a failed render
+        if before.state is State.failed:
             return before.approved_version is None and after.version == before.version
         return after.version == before.version + 1
-    if after.state is S.posted:
+    if after.state is State.posted:
         return bool(after.comment_id and after.comment_url)
-    if before.state is S.failed and after.state in (S.collecting, S.scope_check):  # an Edit after a failed render
+    # An Edit after a failed render.
+    if before.state is State.failed and after.state in (State.collecting, State.scope_check):
         return before.approved_version is None
-    if after.state is S.drafted:
+    if after.state is State.drafted:
         draft = after.draft(after.version)
         return draft is not None and draft.shown_at is not None
     return True
@@ -211,25 +217,26 @@ def revision_step(session: Session) -> Literal["rerender", "ask_target"]:
 
 def begin_render(session: Session) -> Session | None:
     """The session moved to rendering: a new version, or the same one when retrying a failed render."""
-    if session.state is S.failed:
+    if session.state is State.failed:
         if session.approved_version is not None:
             return None
-        return session.with_changes(state=S.rendering, error=None)
-    if not allowed(session.state, S.rendering):
+        return session.with_changes(state=State.rendering, error=None)
+    if not allowed(session.state, State.rendering):
         return None
-    return session.with_changes(state=S.rendering, version=session.version + 1, error=None)
+    return session.with_changes(state=State.rendering, version=session.version + 1, error=None)
 
 
 #: States in which a session can still be cancelled (an approved post is never cancelled mid-flight).
-CANCELLABLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.rendering, S.drafted, S.failed})
+CANCELLABLE_STATES: frozenset[State] = frozenset({State.collecting, State.scope_check, State.rendering,
+                                                  State.drafted, State.failed})
 
 
 #: States the Edit (Resume) modal reopens in: a draft and a failed render are revised; a session still
 #: collecting inputs or waiting for a scope answer is resumed (its inputs replaced, the questions go on).
-EDITABLE_STATES: frozenset[State] = frozenset({S.collecting, S.scope_check, S.drafted, S.failed})
+EDITABLE_STATES: frozenset[State] = frozenset({State.collecting, State.scope_check, State.drafted, State.failed})
 
 #: Of those, the states in which an edit is a revision of a shown draft (it counts toward the third).
-REVISED_STATES: frozenset[State] = frozenset({S.drafted, S.failed})
+REVISED_STATES: frozenset[State] = frozenset({State.drafted, State.failed})
 
 
 def editable(session: Session) -> bool:

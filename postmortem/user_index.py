@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import redis
 
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 
 #: The Home tab of every configured approver (POSTMORTEM_APPROVERS); the worker expands it.
 APPROVERS = "*approvers"
@@ -71,13 +71,13 @@ class UserIndex:
             pipe.zrem(self.open_key, after.id)
         else:
             pipe.zadd(self.open_key, {after.id: after.updated_at})
-        if after.state is S.drafted:
+        if after.state is State.drafted:
             pipe.zadd(self.awaiting_key, {after.id: after.updated_at})
         else:
             pipe.zrem(self.awaiting_key, after.id)
         if before is None or (before.state, before.version) != (after.state, after.version):
             self.mark_due(pipe, after.requester, delay=self.coalesce_seconds)
-            if (before is not None and before.state is S.drafted) or after.state is S.drafted:
+            if (before is not None and before.state is State.drafted) or after.state is State.drafted:
                 self.mark_due(pipe, APPROVERS, delay=self.coalesce_seconds)
 
     def mark_due(self, pipe: redis.Redis, user: str, *, delay: float) -> None:
@@ -111,7 +111,7 @@ class UserIndex:
     def awaiting(self, limit: int = MAX_LISTED) -> list[Session]:
         """Drafts awaiting approval, newest first (for the approvers' Home)."""
         ids = [_text(i) for i in self._r.zrevrange(self.awaiting_key, 0, max(0, limit - 1))]
-        found = [s for s in (self._load(i) for i in ids) if s is not None and s.state is S.drafted]
+        found = [s for s in (self._load(i) for i in ids) if s is not None and s.state is State.drafted]
         stale = set(ids) - {s.id for s in found}
         if stale:
             self._r.zrem(self.awaiting_key, *stale)

@@ -12,7 +12,7 @@ from typing import Any
 
 from postmortem.messages import say
 from postmortem.model import Lang
-from postmortem.session import CANCELLABLE_STATES, FINAL_STATES, S, Session, editable
+from postmortem.session import CANCELLABLE_STATES, FINAL_STATES, Session, State, editable
 from renderers.mrkdwn import escape_mrkdwn
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 
@@ -44,7 +44,7 @@ def home_order(sessions: Sequence[Session]) -> tuple[list[Session], list[Session
     """Open sessions, then the posted ones, each newest first; at most MAX_ROWS in all."""
     newest = sorted(sessions, key=lambda s: s.created_at, reverse=True)
     open_ = [s for s in newest if s.state not in FINAL_STATES][:MAX_ROWS]
-    posted = [s for s in newest if s.state is S.posted][:MAX_ROWS - len(open_)]
+    posted = [s for s in newest if s.state is State.posted][:MAX_ROWS - len(open_)]
     return open_, posted
 
 
@@ -88,7 +88,7 @@ def home_view(user: str, own: Sequence[Session], awaiting: Sequence[Session], li
         blocks.append(_section(say("home_empty", lang)))
     if posted:
         blocks += [_header(say("home_posted", lang)), *_rows(posted, links, lang, prefix="own")]
-    others = [s for s in awaiting if s.requester != user and s.state is S.drafted][:MAX_ROWS]
+    others = [s for s in awaiting if s.requester != user and s.state is State.drafted][:MAX_ROWS]
     if others:
         blocks += [{"type": "divider"}, _header(say("home_awaiting", lang)),
                    *_rows(others, links, lang, prefix="await", with_requester=True)]

@@ -32,7 +32,7 @@ from postmortem.lint import lint
 from postmortem.messages import field_label, say
 from postmortem.model import PostMortem
 from postmortem.retention import job_options
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from postmortem.store import body_digest
 from renderers import prompts
 from renderers.adf import render_adf
@@ -122,7 +122,7 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
         ctx.store.claim_once(checked, TICKET_CHECKED_SECONDS)
         return True
     asked = ctx.store.update(session.id, lambda s: s.with_changes(pending_field="ticket"),
-                             expect_states={S.collecting, S.scope_check})
+                             expect_states={State.collecting, State.scope_check})
     if asked is not None:
         missing = "ticket_hidden" if ctx.permission_check else "ticket_not_found"  # one answer: no key oracle
         _say(ctx, asked, prompts.notice(missing, asked.lang, ticket=asked.ticket))
@@ -140,7 +140,7 @@ def render(session_id: str, attempt: int = 1) -> None:
         return
     ctx.store.release_claim(render_scheduled_claim(session_id))
     duty = question_duty(session_id, session.version)
-    if session.state is not S.rendering and not (session.state is S.drafted and duty in ctx.store.duties()):
+    if session.state is not State.rendering and not (session.state is State.drafted and duty in ctx.store.duties()):
         return
     with Lease(ctx.store, render_lock(session_id, session.version), ctx.policy.lease_seconds) as lease:
         if not lease.acquired:
@@ -150,9 +150,9 @@ def render(session_id: str, attempt: int = 1) -> None:
             return
         steps = draft_steps(ctx, current_)
         try:
-            if current_.state is S.rendering:
+            if current_.state is State.rendering:
                 _render_locked(ctx, current_, steps)
-            elif current_.state is S.drafted:
+            elif current_.state is State.drafted:
                 _ask(ctx, current_, steps)
         except SLACK_FAILURES as exc:  # backoff counts failures of one step: progress starts it again
             _render_slack_failed(ctx, current_, attempt if steps.performed == 0 else 1, exc)
@@ -285,8 +285,8 @@ def handoff(session_id: str, user: str) -> None:
     """Put the leadership-rewrite job on the management-talk queue (only ever on a person's click)."""
     ctx = current()
     session = ctx.store.get(session_id)
-    output_only = session is not None and session.state is S.drafted \
-        and session.pm.get("destination", "jira_comment") != "jira_comment"
+    output_only = session is not None and session.state is State.drafted \
+        and session.inputs.get("destination", "jira_comment") != "jira_comment"
     # Posted (or posting, its link already shown), or an output-only draft delivered to the thread.
     if session is None or not (session.comment_url is not None or output_only):
         return

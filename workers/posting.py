@@ -22,7 +22,7 @@ from typing import Any
 from postmortem.claims import post_attempt_claim, post_lock, post_scheduled_claim, post_waiting_claim
 from postmortem.messages import say
 from postmortem.retention import job_options
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from renderers import prompts
 from workers import permissions
 from workers.context import WorkerContext
@@ -51,17 +51,17 @@ def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None
     if session is None or session.approved_version != version:
         return
     ctx.store.release_claim(post_scheduled_claim(session_id, version))
-    if session.state is S.failed and ctx.store.claimed(post_waiting_claim(session_id, version)):
+    if session.state is State.failed and ctx.store.claimed(post_waiting_claim(session_id, version)):
         ctx.store.release_claim(post_waiting_claim(session_id, version))
         session = ctx.store.retry(session_id)  # the wait is over: failed → posting, same approval
-    if session is None or session.state is not S.posting:
+    if session is None or session.state is not State.posting:
         return
     with Lease(ctx.store, post_lock(session_id, version), ctx.policy.lease_seconds) as lease:
         if not lease.acquired:
             log.info("post of %s v%s is already running", session_id, version)
             return
         current = ctx.store.get(session_id)  # re-read under the lease
-        if current is None or current.state is not S.posting or current.approved_version != version:
+        if current is None or current.state is not State.posting or current.approved_version != version:
             return
         if current.comment_id and current.comment_url:
             announce(ctx, current, attempt)
@@ -163,7 +163,7 @@ def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: i
 def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt: int) -> None:
     """Keep the comment on the session (still posting: the thread is told next), then announce."""
     recorded = ctx.store.update(session.id, lambda s: s.with_changes(comment_id=posted.id, comment_url=posted.url),
-                                expect_states={S.posting})
+                                expect_states={State.posting})
     ctx.store.release_claim(post_attempt_claim(session.id, session.approved_version or 0))
     if recorded is not None:
         announce(ctx, recorded, attempt)

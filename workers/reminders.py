@@ -15,7 +15,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from postmortem.lifetime import IDLE_STATES, Lifetime
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from renderers import reminders
 from workers.context import WorkerContext
 
@@ -57,7 +57,7 @@ def _expire(ctx: WorkerContext, session: Session, lifetime: Lifetime, now: float
     def mutate(s: Session) -> Session | None:
         if now - s.updated_at < lifetime.idle_seconds:
             return None
-        return s.with_changes(state=S.expired, pending_field=None)
+        return s.with_changes(state=State.expired, pending_field=None)
 
     expired = ctx.store.update(session.id, mutate, expect_states=IDLE_STATES)
     if expired is None:

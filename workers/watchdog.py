@@ -28,7 +28,7 @@ from postmortem.claims import (
 )
 from postmortem.messages import say
 from postmortem.retention import job_options
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from workers.context import WorkerContext
 
 log = logging.getLogger(__name__)
@@ -45,9 +45,9 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
         session = ctx.store.get(session_id)
         if session is None or now - session.updated_at < stale_after:
             continue
-        if session.state is S.posting and session.approved_version is not None:
+        if session.state is State.posting and session.approved_version is not None:
             enqueued += _post(ctx, session, session.approved_version, stale_after)
-        elif session.state is S.rendering:
+        elif session.state is State.rendering:
             enqueued += _render(ctx, session, stale_after)
     enqueued += _duties(ctx, stale_after, now)
     if enqueued:
@@ -96,10 +96,10 @@ def _duties(ctx: WorkerContext, stale_after: float, now: float) -> list[str]:
         session_id, _, version_text = rest.rpartition(":")
         session = ctx.store.get(session_id) if kind == "question" and version_text.isdigit() else None
         if session is None or session.version != int(version_text) or \
-                session.state not in (S.rendering, S.drafted):
+                session.state not in (State.rendering, State.drafted):
             ctx.store.settle(duty)
             continue
-        if session.state is S.rendering or ctx.store.claimed(render_lock(session.id, session.version)) or \
+        if session.state is State.rendering or ctx.store.claimed(render_lock(session.id, session.version)) or \
                 ctx.store.claimed(render_scheduled_claim(session.id)):
             continue
         if ctx.store.claim_once(sweep_duty_claim(duty), max(1, int(stale_after))):
@@ -111,7 +111,7 @@ def _duties(ctx: WorkerContext, stale_after: float, now: float) -> list[str]:
 def _advance(ctx: WorkerContext, duty: str, session_id: str, stale_after: float, now: float) -> list[str]:
     """A thread not started (or its first step not taken) because the worker died: start it again."""
     session = ctx.store.get(session_id)
-    if session is None or session.state not in (S.collecting, S.scope_check):
+    if session is None or session.state not in (State.collecting, State.scope_check):
         ctx.store.settle(duty)
         return []
     if now - session.updated_at < stale_after or ctx.store.claimed(duty) or \

@@ -186,7 +186,7 @@ def _seed_drafted(stack: LocalStack, store: SessionStore, i: int) -> Session:
     stack.jira.add_issue(ticket)
     channel, thread_ts = f"CB{i:04d}", stack.slack.next_ts()
     session = store.create(Session(ticket=ticket, requester="U1", channel=channel, thread_ts=thread_ts,
-                                   pm=complete_pm()))
+                                   inputs=complete_pm()))
     rendering = store.start_render(session.id)
     assert rendering is not None
     from postmortem.conversation import model_of

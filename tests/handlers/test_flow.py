@@ -12,7 +12,7 @@ import redis
 from emulators.driver import modal_values
 from handlers import flow
 from handlers.deps import Deps
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from postmortem.store import SessionStore
 from renderers.modal import CALLBACK_ID
 from tests.handlers.fakes import FakeQueue
@@ -45,7 +45,7 @@ def new_view(fields: dict[str, Any], *, channel: str = "C1") -> dict[str, Any]:
 
 
 def stored(store: SessionStore, **changes: Any) -> Session:
-    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD, pm=complete_pm())
+    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD, inputs=complete_pm())
     return store.create(base.with_changes(**changes) if changes else base)
 
 
@@ -56,7 +56,7 @@ def show_next_version(store: SessionStore, session_id: str) -> Session:
     body = json.dumps({"body": {"v": rendering.version}}).encode()
     assert store.save_draft(session_id, rendering.version, body, hashlib.sha256(body).hexdigest())
     shown = store.mark_drafted(session_id, version=rendering.version, shown_at=1000.0 + rendering.version)
-    assert shown is not None and shown.state is S.drafted
+    assert shown is not None and shown.state is State.drafted
     return shown
 
 
@@ -85,7 +85,7 @@ def test_submit_creates_a_session_and_enqueues_advance(deps: Deps, store: Sessio
     session = store.get(queue.calls[0].args[0])
     assert session is not None
     assert (session.ticket, session.requester, session.channel) == ("PROJ-1", "U1", "C1")
-    assert session.state is S.collecting and session.pm["root_cause"] == ROOT_CAUSE
+    assert session.state is State.collecting and session.inputs["root_cause"] == ROOT_CAUSE
 
 
 def test_submit_with_a_bad_ticket_returns_an_error_on_the_ticket_block(
@@ -141,13 +141,13 @@ def test_a_reply_in_a_session_thread_is_the_sessions(deps: Deps, store: SessionS
 
 
 def test_a_duplicate_event_is_handled_once(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
-    s = stored(store, pm={}, pending_field="summary", listed_missing=True)
+    s = stored(store, inputs={}, pending_field="summary", listed_missing=True)
     for _ in range(2):
         reply(deps, s, "Reads returned stale pages. Fixed by an inclusive bound.", event_id="EvSame")
     assert len(queue.named("perform")) == 1
     assert keys_of(queue) == [("advance", "")]
     after = store.get(s.id)
-    assert after is not None and after.pm["summary"].startswith("Reads returned stale pages")
+    assert after is not None and after.inputs["summary"].startswith("Reads returned stale pages")
 
 
 def test_approval_moves_to_posting_and_enqueues_one_post(deps: Deps, store: SessionStore,
@@ -156,7 +156,7 @@ def test_approval_moves_to_posting_and_enqueues_one_post(deps: Deps, store: Sess
     reply(deps, s, "post it", event_id="Ev1")
     after = store.get(s.id)
     assert after is not None
-    assert after.state is S.posting and after.approved_version == 1 and after.approved_by == "U1"
+    assert after.state is State.posting and after.approved_version == 1 and after.approved_by == "U1"
     assert len(queue.named("perform")) == 1
     assert keys_of(queue) == [("say", "posting"), ("post", "")]
     assert queue.effects()[1]["version"] == 1
@@ -183,7 +183,7 @@ def test_a_stale_approval_changes_nothing(deps: Deps, store: SessionStore, queue
     s = drafted(store, versions=2)  # v1 shown at 1001, v2 at 1002
     reply(deps, s, "post it", ts="1001.5")
     after = store.get(s.id)
-    assert after is not None and after.state is S.drafted and after.approved_version is None
+    assert after is not None and after.state is State.drafted and after.approved_version is None
     assert keys_of(queue) == [("say", "stale_approval")]
 
 
@@ -191,14 +191,14 @@ def test_a_configured_approver_may_approve(deps: Deps, store: SessionStore, queu
     s = drafted(store)
     reply(deps, s, "go ahead", user=APPROVER)
     after = store.get(s.id)
-    assert after is not None and after.state is S.posting and after.approved_by == APPROVER
+    assert after is not None and after.state is State.posting and after.approved_by == APPROVER
 
 
 def test_a_stranger_cannot_approve(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
     s = drafted(store)
     reply(deps, s, "post it", user="U9")
     after = store.get(s.id)
-    assert after is not None and after.state is S.drafted
+    assert after is not None and after.state is State.drafted
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
     assert queue.effects()[0]["user"] == "U9"
 
@@ -210,7 +210,7 @@ def test_cancel_by_a_stranger_only_tells_them(deps: Deps, store: SessionStore, q
     s = drafted(store)
     flow.cancel(deps, session_id=s.id, user="U9")
     after = store.get(s.id)
-    assert after is not None and after.state is S.drafted
+    assert after is not None and after.state is State.drafted
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
 
 
@@ -218,7 +218,7 @@ def test_cancel_by_the_requester_cancels(deps: Deps, store: SessionStore, queue:
     s = drafted(store)
     flow.cancel(deps, session_id=s.id, user="U1")
     after = store.get(s.id)
-    assert after is not None and after.state is S.cancelled
+    assert after is not None and after.state is State.cancelled
     assert keys_of(queue) == [("say", "cancelled")]
 
 
@@ -227,7 +227,7 @@ def test_cancel_while_posting_is_refused(deps: Deps, store: SessionStore, queue:
     assert store.approve(s.id, version=1, user="U1") is not None
     flow.cancel(deps, session_id=s.id, user="U1")
     after = store.get(s.id)
-    assert after is not None and after.state is S.posting
+    assert after is not None and after.state is State.posting
     assert keys_of(queue) == [("say", "frozen")]
 
 
@@ -238,7 +238,7 @@ def test_retry_after_a_failed_post_posts_the_same_version(deps: Deps, store: Ses
     assert store.record_failed(s.id, "Jira answered 503") is not None
     flow.retry(deps, session_id=s.id, user="U1")
     after = store.get(s.id)
-    assert after is not None and after.state is S.posting and after.approved_version == 1
+    assert after is not None and after.state is State.posting and after.approved_version == 1
     assert [(e["kind"], e["version"]) for e in queue.effects()] == [("post", 1)]
 
 
@@ -248,7 +248,7 @@ def test_retry_by_a_stranger_changes_nothing(deps: Deps, store: SessionStore, qu
     assert store.record_failed(s.id, "Jira answered 503") is not None
     flow.retry(deps, session_id=s.id, user="U9")
     after = store.get(s.id)
-    assert after is not None and after.state is S.failed
+    assert after is not None and after.state is State.failed
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
 
 
@@ -272,7 +272,7 @@ def test_edit_view_is_prefilled_for_the_requester(deps: Deps, store: SessionStor
     assert view is not None and view["callback_id"] == CALLBACK_ID
     assert json.loads(view["private_metadata"])["session"] == s.id
     blocks = {b.get("block_id"): b for b in view["blocks"]}
-    assert blocks["root_cause"]["element"]["initial_value"] == s.pm["root_cause"]
+    assert blocks["root_cause"]["element"]["initial_value"] == s.inputs["root_cause"]
     assert blocks["ticket"]["element"]["initial_value"] == "PROJ-1"
     assert queue.calls == []
 
@@ -291,7 +291,7 @@ def test_edit_view_after_two_revisions_asks_which_section(deps: Deps, store: Ses
     assert keys_of(queue) == [("say", "third_revision")]
     after = store.get(s.id)
     assert after is not None and after.awaiting_revision_target and after.revision_requests == 3
-    assert after.pm == s.pm and after.version == 1
+    assert after.inputs == s.inputs and after.version == 1
     assert flow.edit_view(deps, session_id=s.id, user="U1") is not None  # the next one opens
 
 
@@ -311,8 +311,8 @@ def test_an_edit_submission_renders_a_new_version(deps: Deps, store: SessionStor
             "state": {"values": modal_values(fields)}}
     assert flow.submit(deps, user="U1", view=view) is None
     after = store.get(s.id)
-    assert after is not None and after.state is S.rendering and after.version == 2
-    assert after.pm["summary"] == "New summary of the stale reads. Fixed by x."
+    assert after is not None and after.state is State.rendering and after.version == 2
+    assert after.inputs["summary"] == "New summary of the stale reads. Fixed by x."
     assert keys_of(queue) == [("say", "rendering"), ("render", "")]
 
 
@@ -324,7 +324,7 @@ def test_an_edit_form_opened_on_an_older_version_changes_nothing(deps: Deps, sto
     errors = flow.submit(deps, user="U1", view=view)
     assert errors is not None and "v2" in errors["ticket"]
     after = store.get(s.id)
-    assert after is not None and after.version == 2 and after.pm["summary"] != "stale form"
+    assert after is not None and after.version == 2 and after.inputs["summary"] != "stale form"
     assert queue.calls == []
 
 
@@ -334,7 +334,7 @@ def test_an_edit_submission_by_a_stranger_is_refused(deps: Deps, store: SessionS
     errors = flow.submit(deps, user="U9", view=view)
     assert errors is not None and set(errors) == {"ticket"}
     after = store.get(s.id)
-    assert after is not None and after.state is S.drafted and after.version == 1
+    assert after is not None and after.state is State.drafted and after.version == 1
     assert queue.calls == []
 
 
@@ -367,32 +367,32 @@ def click(action_id: str, session_id: str, *, user: str = "U1", state: dict[str,
 
 
 def test_a_question_button_sets_its_field_and_moves_on(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
-    s = stored(store, pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    s = stored(store, inputs=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
     flow.answer_click(deps, body=click("postmortem_choose:repro_rate:high_frequency", s.id))
     after = store.get(s.id)
-    assert after is not None and after.pm["repro_rate"] == "high_frequency" and after.pending_field is None
+    assert after is not None and after.inputs["repro_rate"] == "high_frequency" and after.pending_field is None
     assert keys_of(queue) == [("advance", "")]
 
 
 def test_done_reads_the_ticked_boxes(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
-    s = stored(store, pm=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
+    s = stored(store, inputs=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
     ticked = {"values": {"ask_validation_kinds": {"postmortem_checks:validation_kinds": {
         "type": "checkboxes", "selected_options": [{"value": "workload_completes"}, {"value": "stress_soak"}]}}}}
     flow.answer_click(deps, body=click("postmortem_done:validation_kinds", s.id, state=ticked))
     after = store.get(s.id)
-    assert after is not None and after.pm["validation_kinds"] == ["workload_completes", "stress_soak"]
+    assert after is not None and after.inputs["validation_kinds"] == ["workload_completes", "stress_soak"]
     assert keys_of(queue) == [("advance", "")]
 
 
 def test_a_strangers_click_changes_nothing(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
-    s = stored(store, pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    s = stored(store, inputs=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
     flow.answer_click(deps, body=click("postmortem_choose:repro_rate:every_run", s.id, user="U9"))
     after = store.get(s.id)
-    assert after is not None and after.pm.get("repro_rate") is None
+    assert after is not None and after.inputs.get("repro_rate") is None
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
 def test_edit_view_resumes_a_collecting_session_even_after_revisions(deps: Deps, store: SessionStore,
                                                                      queue: FakeQueue) -> None:
-    s = stored(store, pm={"summary": "only this so far"}, pending_field="repro", revision_requests=5)
+    s = stored(store, inputs={"summary": "only this so far"}, pending_field="repro", revision_requests=5)
     view = flow.edit_view(deps, session_id=s.id, user="U1")
     assert view is not None and json.loads(view["private_metadata"])["session"] == s.id
     blocks = {b.get("block_id"): b for b in view["blocks"]}

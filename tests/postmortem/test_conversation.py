@@ -10,7 +10,7 @@ from postmortem.conversation import OPTIONAL_ASKS, Effect, Outcome, next_step, o
 from postmortem.gate import GATE_FIELDS
 from postmortem.model import load_postmortem
 from postmortem.replies import on_choice, on_reply
-from postmortem.session import Draft, S, Session
+from postmortem.session import Draft, Session, State
 from tests.conftest import EXAMPLES
 
 pytestmark = pytest.mark.unit
@@ -42,7 +42,7 @@ def shown(version: int, at: float | None = None) -> Draft:
 def drafted(version: int = 1, **changes: Any) -> Session:
     """A session whose versions 1..version were rendered and shown (v at t = 100 * v)."""
     drafts = tuple(shown(v) for v in range(1, version + 1))
-    return session(**{"pm": complete_pm(), "state": S.drafted, "version": version, "drafts": drafts, **changes})
+    return session(**{"inputs": complete_pm(), "state": State.drafted, "version": version, "drafts": drafts, **changes})
 
 
 def reply(s: Session, text: str, *, user: str = "U1", approvers: frozenset[str] = NOBODY,
@@ -86,7 +86,7 @@ def test_answers_fill_fields_and_the_list_is_not_repeated() -> None:
     assert s is not None
     answered = reply(s, "Reads returned stale pages after compaction. Fixed by an inclusive bound.")
     assert answered.session is not None
-    assert answered.session.pm["summary"].startswith("Reads returned stale pages")
+    assert answered.session.inputs["summary"].startswith("Reads returned stale pages")
     assert answered.session.pending_field is None
     assert kinds(answered) == [("advance", "")]
     again = next_step(answered.session)
@@ -99,7 +99,7 @@ def test_an_answer_naming_another_field_fills_that_field() -> None:
     assert s is not None
     out = reply(s, f"root_cause: {ROOT_CAUSE}")
     assert out.session is not None
-    assert out.session.pm["root_cause"] == ROOT_CAUSE
+    assert out.session.inputs["root_cause"] == ROOT_CAUSE
     assert out.session.pending_field == "summary"  # still waiting for the question asked
 
 
@@ -138,8 +138,8 @@ def test_others_cannot_answer_and_their_chatter_is_ignored() -> None:
 
 
 def test_customer_impacting_stops_for_a_scope_check() -> None:
-    out = next_step(session(pm=complete_pm(customer_impacting=True)))
-    assert out.session is not None and out.session.state is S.scope_check
+    out = next_step(session(inputs=complete_pm(customer_impacting=True)))
+    assert out.session is not None and out.session.state is State.scope_check
     assert said(out) == ["scope_stop"]
     assert "incident report" in out.effects[0].params["reason"]
     assert next_step(out.session) == Outcome(None)
@@ -147,30 +147,30 @@ def test_customer_impacting_stops_for_a_scope_check() -> None:
 
 @pytest.mark.parametrize("word", ["continue", "続行"])
 def test_continue_confirms_the_scope_and_moves_on(word: str) -> None:
-    s = session(pm=complete_pm(customer_impacting=True), state=S.scope_check)
+    s = session(inputs=complete_pm(customer_impacting=True), state=State.scope_check)
     out = reply(s, word)
     assert out.session is not None
-    assert out.session.state is S.collecting and out.session.scope_confirmed
+    assert out.session.state is State.collecting and out.session.scope_confirmed
     assert kinds(out) == [("advance", "")]
     rendering = next_step(out.session)
-    assert rendering.session is not None and rendering.session.state is S.rendering
+    assert rendering.session is not None and rendering.session.state is State.rendering
 
 
 @pytest.mark.parametrize("word", ["cancel", "キャンセル"])
 def test_cancel_at_the_scope_check_cancels(word: str) -> None:
-    out = reply(session(pm=complete_pm(customer_impacting=True), state=S.scope_check), word)
-    assert out.session is not None and out.session.state is S.cancelled
+    out = reply(session(inputs=complete_pm(customer_impacting=True), state=State.scope_check), word)
+    assert out.session is not None and out.session.state is State.cancelled
     assert said(out) == ["cancelled"]
 
 
 def test_other_replies_at_the_scope_check_change_nothing() -> None:
-    s = session(pm=complete_pm(customer_impacting=True), state=S.scope_check)
+    s = session(inputs=complete_pm(customer_impacting=True), state=State.scope_check)
     assert reply(s, "hmm, let me think") == Outcome(None)
 
 
 def test_trivial_is_declined() -> None:
-    out = next_step(session(pm=complete_pm(trivial=True)))
-    assert out.session is not None and out.session.state is S.cancelled
+    out = next_step(session(inputs=complete_pm(trivial=True)))
+    assert out.session is not None and out.session.state is State.cancelled
     assert said(out) == ["declined"]
     assert "trivial" in out.effects[0].params["reason"]
 
@@ -183,12 +183,12 @@ def _walk_optional(answer: str) -> tuple[Session, list[str]]:
     pm = {k: v for k, v in complete_pm().items()
           if k not in ("symptom", "why_symptom", "how_found", "why_missed", "why_missed_category",
                        "action_items", "action_items_none")}
-    s, asked = session(pm=pm), list[str]()
+    s, asked = session(inputs=pm), list[str]()
     for _ in range(10):
         out = next_step(s)
         assert out.session is not None
         s = out.session
-        if s.state is S.rendering:
+        if s.state is State.rendering:
             return s, asked
         assert said(out) == ["ask_optional_as"]
         asked.append(s.pending_field or "")
@@ -203,36 +203,36 @@ def test_each_usually_included_section_is_asked_once_and_skip_leaves_it_out() ->
     assert asked == [fields[0] for _, fields in OPTIONAL_ASKS]
     assert s.skipped == {section for section, _ in OPTIONAL_ASKS}
     for name in ("symptom", "why_symptom", "how_found", "why_missed"):
-        assert not s.pm.get(name)
+        assert not s.inputs.get(name)
 
 
 def test_japanese_skip_skips_a_section() -> None:
-    s = session(pm=complete_pm(symptom=None), pending_field="symptom")
+    s = session(inputs=complete_pm(symptom=None), pending_field="symptom")
     out = reply(s.with_changes(lang="ja"), "スキップ")
     assert out.session is not None and out.session.skipped == {"symptom"}
-    assert out.session.pending_field is None and "symptom" not in {k for k, v in out.session.pm.items() if v}
+    assert out.session.pending_field is None and "symptom" not in {k for k, v in out.session.inputs.items() if v}
 
 
 def test_answering_a_usually_included_question_fills_it() -> None:
-    s = session(pm=complete_pm(how_found=None), pending_field="how_found")
+    s = session(inputs=complete_pm(how_found=None), pending_field="how_found")
     out = reply(s, "git bisect over 40 commits")
-    assert out.session is not None and out.session.pm["how_found"] == "git bisect over 40 commits"
+    assert out.session is not None and out.session.inputs["how_found"] == "git bisect over 40 commits"
     assert out.session.pending_field is None
 
 
 def test_none_answers_the_action_items_question() -> None:
-    s = session(pm=complete_pm(action_items_none=False), pending_field="action_items")
+    s = session(inputs=complete_pm(action_items_none=False), pending_field="action_items")
     out = reply(s, "none")
-    assert out.session is not None and out.session.pm["action_items_none"] is True
+    assert out.session is not None and out.session.inputs["action_items_none"] is True
 
 
 # complete → rendering ---------------------------------------------------------------------------
 
 
 def test_complete_inputs_go_to_rendering_version_1() -> None:
-    out = next_step(session(pm=complete_pm()))
+    out = next_step(session(inputs=complete_pm()))
     assert out.session is not None
-    assert out.session.state is S.rendering and out.session.version == 1
+    assert out.session.state is State.rendering and out.session.version == 1
     assert kinds(out) == [("say", "rendering"), ("render", "")]
     assert out.effects[0].params == {"version": 1}
 
@@ -272,7 +272,7 @@ def test_a_configured_approver_can_approve() -> None:
 
 
 def test_output_only_destinations_are_not_approved_for_posting() -> None:
-    s = drafted(pm=complete_pm(destination="docs_file"))
+    s = drafted(inputs=complete_pm(destination="docs_file"))
     out = reply(s, "post it", ts=500.0)
     assert out.session is None
     assert said(out) == ["output_only"]
@@ -285,8 +285,8 @@ def test_output_only_destinations_are_not_approved_for_posting() -> None:
 def test_a_field_reply_makes_a_new_version() -> None:
     out = reply(drafted(), f"root_cause: {ROOT_CAUSE}", ts=500.0)
     assert out.session is not None
-    assert out.session.state is S.rendering and out.session.version == 2
-    assert out.session.pm["root_cause"] == ROOT_CAUSE
+    assert out.session.state is State.rendering and out.session.version == 2
+    assert out.session.inputs["root_cause"] == ROOT_CAUSE
     assert out.session.revision_requests == 1
     assert kinds(out) == [("say", "rendering"), ("render", "")]
 
@@ -302,12 +302,12 @@ def test_the_third_revision_asks_which_section_first_then_the_next_field_reply_a
     asked = reply(s, f"root_cause: {ROOT_CAUSE}", ts=500.0)
     assert said(asked) == ["third_revision"]
     assert asked.session is not None
-    assert asked.session.pm == s.pm and asked.session.version == 3 and asked.session.state is S.drafted
+    assert asked.session.inputs == s.inputs and asked.session.version == 3 and asked.session.state is State.drafted
     assert asked.session.awaiting_revision_target
     applied = reply(asked.session, f"root_cause: {ROOT_CAUSE}", ts=600.0)
     assert applied.session is not None
-    assert applied.session.pm["root_cause"] == ROOT_CAUSE and applied.session.version == 4
-    assert applied.session.state is S.rendering and not applied.session.awaiting_revision_target
+    assert applied.session.inputs["root_cause"] == ROOT_CAUSE and applied.session.version == 4
+    assert applied.session.state is State.rendering and not applied.session.awaiting_revision_target
 
 
 def test_a_revision_in_words_gets_a_hint_not_a_rewrite() -> None:
@@ -320,14 +320,14 @@ def test_a_revision_in_words_gets_a_hint_not_a_rewrite() -> None:
 # after approval: frozen -------------------------------------------------------------------------
 
 
-def approved(state: S) -> Session:
-    extra: dict[str, Any] = {"comment_id": "10001", "comment_url": "https://jira/x"} if state is S.posted else {}
+def approved(state: State) -> Session:
+    extra: dict[str, Any] = {"comment_id": "10001", "comment_url": "https://jira/x"} if state is State.posted else {}
     return drafted(approved_version=1, approved_by="U1", state=state, **extra)
 
 
 @pytest.mark.parametrize("text", [f"root_cause: {ROOT_CAUSE}", "please fix the summary"])
 def test_posting_refuses_edits(text: str) -> None:
-    out = reply(approved(S.posting), text, ts=500.0)
+    out = reply(approved(State.posting), text, ts=500.0)
     assert out.session is None
     assert said(out) == ["frozen"]
     assert [e.kind for e in out.effects] == ["say"]
@@ -335,19 +335,19 @@ def test_posting_refuses_edits(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["post it", "はい"])
 def test_posting_refuses_a_second_approval_with_one_reply(text: str) -> None:
-    out = reply(approved(S.posting), text, ts=500.0)
+    out = reply(approved(State.posting), text, ts=500.0)
     assert out.session is None
     assert [e.kind for e in out.effects] == ["say"]  # a refusal, never a second approve
 
 
 @pytest.mark.parametrize("text", [f"root_cause: {ROOT_CAUSE}", "post it", "cancel"])
 def test_posted_sessions_do_nothing(text: str) -> None:
-    assert reply(approved(S.posted), text, ts=500.0) == Outcome(None)
+    assert reply(approved(State.posted), text, ts=500.0) == Outcome(None)
 
 
 @pytest.mark.parametrize("word", ["cancel", "キャンセル"])
 def test_cancel_while_posting_is_refused(word: str) -> None:
-    out = reply(approved(S.posting), word, ts=500.0)
+    out = reply(approved(State.posting), word, ts=500.0)
     assert out.session is None
     assert said(out) == ["frozen"]
 
@@ -355,7 +355,7 @@ def test_cancel_while_posting_is_refused(word: str) -> None:
 @pytest.mark.parametrize("word", ["cancel", "キャンセル"])
 def test_cancel_a_draft(word: str) -> None:
     out = reply(drafted(), word, ts=500.0)
-    assert out.session is not None and out.session.state is S.cancelled
+    assert out.session is not None and out.session.state is State.cancelled
     assert said(out) == ["cancelled"]
 
 
@@ -366,8 +366,8 @@ def test_edit_replaces_the_inputs_and_renders_a_new_version() -> None:
     new = complete_pm(summary="A new summary of what broke. Fixed by the inclusive bound.", how_found=None)
     out = on_edit(drafted(), {**new, "ticket": "PROJ-2", "lang": "ja"})
     assert out.session is not None
-    assert out.session.state is S.rendering and out.session.version == 2
-    assert out.session.pm == new  # replaced whole: how_found is gone
+    assert out.session.state is State.rendering and out.session.version == 2
+    assert out.session.inputs == new  # replaced whole: how_found is gone
     assert out.session.ticket == "PROJ-2" and out.session.lang == "ja"
     assert out.session.revision_requests == 1
     assert kinds(out) == [("say", "rendering"), ("render", "")]
@@ -376,7 +376,7 @@ def test_edit_replaces_the_inputs_and_renders_a_new_version() -> None:
 def test_edit_that_removes_a_required_input_goes_back_to_collecting() -> None:
     out = on_edit(drafted(), complete_pm(root_cause=None))
     assert out.session is not None
-    assert out.session.state is S.collecting and out.session.version == 1
+    assert out.session.state is State.collecting and out.session.version == 1
     assert not out.session.listed_missing
     assert kinds(out) == [("advance", "")]
     asked = next_step(out.session)
@@ -384,7 +384,7 @@ def test_edit_that_removes_a_required_input_goes_back_to_collecting() -> None:
 
 
 def test_edit_after_approval_is_frozen() -> None:
-    out = on_edit(approved(S.posting), complete_pm(summary="changed"))
+    out = on_edit(approved(State.posting), complete_pm(summary="changed"))
     assert out.session is None
     assert said(out) == ["frozen"]
 
@@ -394,14 +394,14 @@ def test_edit_after_approval_is_frozen() -> None:
 
 @pytest.mark.parametrize("text", ["yes", "summary: a new summary"])
 def test_a_reply_while_rendering_is_told_to_come_again(text: str) -> None:
-    s = session(pm=complete_pm(), state=S.rendering, version=2)
+    s = session(inputs=complete_pm(), state=State.rendering, version=2)
     outcome = reply(s, text)
     assert outcome.session is None and said(outcome) == ["still_rendering"]
 
 
 @pytest.mark.parametrize("text", ["yes", "summary: a new summary"])
 def test_a_reply_at_the_scope_question_asks_for_continue_or_cancel(text: str) -> None:
-    s = session(pm=complete_pm(customer_impacting=True), state=S.scope_check)
+    s = session(inputs=complete_pm(customer_impacting=True), state=State.scope_check)
     outcome = reply(s, text)
     assert outcome.session is None and said(outcome) == ["scope_first"]
 
@@ -418,7 +418,7 @@ def test_a_yes_addressed_to_a_colleague_approves_nothing() -> None:
 
 
 def test_the_structured_questions_carry_the_session_for_their_buttons() -> None:
-    s = session(pm=complete_pm(repro_rate=None), listed_missing=True)
+    s = session(inputs=complete_pm(repro_rate=None), listed_missing=True)
     out = next_step(s)
     assert out.session is not None and out.session.pending_field == "repro_rate"
     assert out.effects[-1].key == "ask_field_as"
@@ -431,10 +431,10 @@ def test_the_structured_questions_carry_the_session_for_their_buttons() -> None:
     "Failing-Test-Passes\nOriginal repro passes",
 ])
 def test_typed_kinds_in_either_language_answer_the_checkboxes_question(text: str) -> None:
-    s = session(pm=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
+    s = session(inputs=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
     out = reply(s, text)
     assert out.session is not None and out.session.pending_field is None
-    assert out.session.pm["validation_kinds"] == ["original_repro_passes", "failing_test_passes"]
+    assert out.session.inputs["validation_kinds"] == ["original_repro_passes", "failing_test_passes"]
     assert next_step(out.session).session is not None
 
 
@@ -444,37 +444,37 @@ def test_typed_kinds_in_either_language_answer_the_checkboxes_question(text: str
     ("validation_kinds", "stress or soak run, other configurations", "alone do not show"),
 ])
 def test_structured_answers_that_are_not_enough_are_rejected(pending: str, text: str, words: str) -> None:
-    s = session(pm=complete_pm(**{pending: None}), pending_field=pending, listed_missing=True)
+    s = session(inputs=complete_pm(**{pending: None}), pending_field=pending, listed_missing=True)
     out = reply(s, text)
     assert out.session is None
     assert kinds(out) == [("say", "answer_rejected")] and words in out.effects[0].params["reason"]
 
 
 def test_a_button_answers_its_question_and_moves_on() -> None:
-    s = session(pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    s = session(inputs=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
     out = on_choice(s, "repro_rate", ["every_run"], user="U1", approvers=NOBODY)
-    assert out.session is not None and out.session.pm["repro_rate"] == "every_run"
+    assert out.session is not None and out.session.inputs["repro_rate"] == "every_run"
     assert out.session.pending_field is None and kinds(out) == [("advance", "")]
 
 
 def test_done_with_no_box_ticked_is_rejected_and_nothing_changes() -> None:
-    s = session(pm=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
+    s = session(inputs=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
     out = on_choice(s, "validation_kinds", [], user="U1", approvers=NOBODY)
     assert out.session is None and kinds(out) == [("say", "answer_rejected")]
 
 
 def test_the_none_button_answers_the_action_items_question() -> None:
-    s = session(pm=complete_pm(action_items_none=False), pending_field="action_items")
+    s = session(inputs=complete_pm(action_items_none=False), pending_field="action_items")
     out = on_choice(s, "action_items", ["none"], user="U1", approvers=NOBODY)
-    assert out.session is not None and out.session.pm["action_items_none"] is True
+    assert out.session is not None and out.session.inputs["action_items_none"] is True
 
 
 def test_a_strangers_click_is_told_privately_and_an_old_question_changes_nothing() -> None:
-    s = session(pm=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
+    s = session(inputs=complete_pm(repro_rate=None), pending_field="repro_rate", listed_missing=True)
     stranger = on_choice(s, "repro_rate", ["every_run"], user="U9", approvers=NOBODY)
     assert stranger.session is None and kinds(stranger) == [("ephemeral", "only_approvers")]
     assert on_choice(drafted(), "repro_rate", ["rarely"], user="U1", approvers=NOBODY) == Outcome(None)
-    assert on_choice(drafted(state=S.cancelled), "repro_rate", ["every_run"], user="U1",
+    assert on_choice(drafted(state=State.cancelled), "repro_rate", ["every_run"], user="U1",
                      approvers=NOBODY) == Outcome(None)
 
 
@@ -482,25 +482,25 @@ def test_a_strangers_click_is_told_privately_and_an_old_question_changes_nothing
 
 
 def test_resuming_a_collecting_session_fills_the_inputs_and_renders_without_counting_a_revision() -> None:
-    waiting = session(pm=complete_pm(repro=None), pending_field="repro", listed_missing=True,
+    waiting = session(inputs=complete_pm(repro=None), pending_field="repro", listed_missing=True,
                       revision_requests=2)
     out = on_edit(waiting, complete_pm())
-    assert out.session is not None and out.session.state is S.rendering and out.session.version == 1
+    assert out.session is not None and out.session.state is State.rendering and out.session.version == 1
     assert out.session.revision_requests == 2 and out.session.pending_field is None
     assert kinds(out) == [("say", "rendering"), ("render", "")]
 
 
 def test_resuming_with_an_input_still_missing_asks_for_it_again() -> None:
-    waiting = session(pm=complete_pm(repro=None, validation=None), pending_field="repro", listed_missing=True)
+    waiting = session(inputs=complete_pm(repro=None, validation=None), pending_field="repro", listed_missing=True)
     out = on_edit(waiting, complete_pm(validation=None))
-    assert out.session is not None and out.session.state is S.collecting
+    assert out.session is not None and out.session.state is State.collecting
     assert kinds(out) == [("advance", "")]
     asked = next_step(out.session)
     assert asked.session is not None and asked.session.pending_field == "validation"
 
 
 def test_a_rendering_session_is_not_resumed() -> None:
-    out = on_edit(session(state=S.rendering, version=1), complete_pm())
+    out = on_edit(session(state=State.rendering, version=1), complete_pm())
     assert out.session is None and said(out) == ["frozen"]
 
 

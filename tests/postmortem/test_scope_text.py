@@ -15,7 +15,7 @@ from postmortem.conversation import next_step, on_edit
 from postmortem.model import PostMortem, load_postmortem
 from postmortem.replies import on_reply
 from postmortem.scope_text import hint_text, scope_hints, scope_question
-from postmortem.session import Draft, S, Session
+from postmortem.session import Draft, Session, State
 from tests.conftest import EXAMPLES
 
 pytestmark = pytest.mark.unit
@@ -99,20 +99,20 @@ def test_hint_text_names_the_flag_in_the_language(lang: str) -> None:
 
 def collecting(pm: dict[str, Any]) -> Session:
     base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts="1700000000.000100")
-    return base.with_changes(pm=pm)
+    return base.with_changes(inputs=pm)
 
 
 def test_next_step_asks_the_scope_question_for_an_outage_in_words() -> None:
     data = load_postmortem(EXAMPLES / "cache-eviction.en.yaml").model_dump(mode="json", exclude={"ticket", "lang"})
     data["symptom"] = OUTAGES[1][2]
     outcome = next_step(collecting(data))
-    assert outcome.session is not None and outcome.session.state is S.scope_check
+    assert outcome.session is not None and outcome.session.state is State.scope_check
     assert [e.key for e in outcome.effects] == ["scope_stop"]
     assert "status page" in outcome.effects[0].params["reason"]
     confirmed = on_reply(outcome.session, "continue", user="U1", approvers=frozenset(), ts=1.0)
     assert confirmed.session is not None and confirmed.session.scope_confirmed
     after = next_step(confirmed.session)
-    assert after.session is None or after.session.state is not S.scope_check
+    assert after.session is None or after.session.state is not State.scope_check
 
 
 # The CLI: a warning line, and the exit code stays the flags'
@@ -142,11 +142,11 @@ def test_only_the_flag_decides_exit_4(tmp_path: Path) -> None:
 
 def test_an_edit_that_describes_an_outage_goes_back_to_the_scope_question() -> None:
     data = load_postmortem(EXAMPLES / "cache-eviction.en.yaml").model_dump(mode="json", exclude={"ticket", "lang"})
-    drafted = collecting(data).with_changes(state=S.drafted, version=1,
+    drafted = collecting(data).with_changes(state=State.drafted, version=1,
                                             drafts=(Draft(version=1, sha256="a" * 64, body_sha256="a" * 64,
                                                           shown_at=1.0),))
     edited = on_edit(drafted, {**data, "symptom": OUTAGES[1][2]})
-    assert edited.session is not None and edited.session.state is S.collecting
+    assert edited.session is not None and edited.session.state is State.collecting
     assert [e.kind for e in edited.effects] == ["advance"]
     asked = next_step(edited.session)
-    assert asked.session is not None and asked.session.state is S.scope_check
+    assert asked.session is not None and asked.session.state is State.scope_check

@@ -68,7 +68,7 @@ def test_other_transitions_are_not(src: str, dst: str) -> None:
 
 
 def test_session_round_trips_through_json() -> None:
-    s = make(pm={"summary": "x"}, skipped=frozenset({"how_found"}), drafts=(shown(1),), version=1)
+    s = make(inputs={"summary": "x"}, skipped=frozenset({"how_found"}), drafts=(shown(1),), version=1)
     assert Session.model_validate_json(s.model_dump_json()) == s
 
 
@@ -104,7 +104,7 @@ def test_final_sessions_and_approved_records_do_not_change() -> None:
     assert not valid_move(posted, posted.with_changes(comment_url="x"))
     assert not valid_move(posted, posted.with_changes(updated_at=posted.updated_at + 5))
     posting = posted.with_changes(state=State.posting)
-    assert not valid_move(posting, posting.with_changes(pm={"summary": "changed"}))
+    assert not valid_move(posting, posting.with_changes(inputs={"summary": "changed"}))
     assert valid_move(posting, posting.with_changes(state=State.failed, error="503"))
 
 
@@ -180,3 +180,18 @@ def test_a_session_stored_with_a_retired_field_loads_through_the_store(redis_con
     assert loaded is not None and loaded.pending_field == "symptom"
     updated = store.update(session.id, lambda s: s.with_changes(pending_field=None))
     assert updated is not None and "asked_optional" not in json.loads(redis_conn.get(key) or b"{}")
+
+
+def test_a_session_stored_with_its_inputs_under_the_old_name_loads_through_the_store(redis_conn: redis.Redis) -> None:
+    # Sessions written before `pm` was renamed `inputs` keep their inputs; the next write stores the new name.
+    store = SessionStore(redis_conn)
+    session = store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", inputs={"summary": "kept"}))
+    key = f"pm:session:{session.id}"
+    raw = json.loads(redis_conn.get(key) or b"{}")
+    raw["pm"] = raw.pop("inputs")
+    redis_conn.set(key, json.dumps(raw))
+    loaded = store.get(session.id)
+    assert loaded is not None and loaded.inputs == {"summary": "kept"}
+    updated = store.update(session.id, lambda s: s.with_changes(pending_field="repro"))
+    written = json.loads(redis_conn.get(key) or b"{}")
+    assert updated is not None and written["inputs"] == {"summary": "kept"} and "pm" not in written

@@ -42,7 +42,7 @@ def to_drafted(store: SessionStore, session_id: str) -> Session:
 
 
 def test_sessions_survive_a_new_store_and_connection(store: SessionStore, redis_conn: redis.Redis) -> None:
-    s = new(store, pm={"summary": "x"})
+    s = new(store, inputs={"summary": "x"})
     other = SessionStore(redis.Redis(connection_pool=redis.ConnectionPool.from_url(_url(redis_conn))))
     assert other.get(s.id) == s
 
@@ -194,11 +194,11 @@ def test_transition_checks_the_table_and_preconditions(store: SessionStore) -> N
 
 
 def test_update_refuses_edits_after_approval(store: SessionStore) -> None:
-    s = new(store, pm={"summary": "a"})
+    s = new(store, inputs={"summary": "a"})
     to_drafted(store, s.id)
     store.approve(s.id, version=1, user="U1")
-    assert store.update(s.id, lambda x: x.with_changes(pm={"summary": "b"})) is None
-    assert store.get(s.id).pm == {"summary": "a"}  # type: ignore[union-attr]
+    assert store.update(s.id, lambda x: x.with_changes(inputs={"summary": "b"})) is None
+    assert store.get(s.id).inputs == {"summary": "a"}  # type: ignore[union-attr]
 
 
 def test_only_approve_binds_an_approval(store: SessionStore) -> None:

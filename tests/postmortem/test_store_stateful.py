@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from postmortem.approval import Kind, classify_reply
+from postmortem.classifier import Kind, classify_reply
 from postmortem.session import FINAL_STATES, Session, State, allowed, begin_render, may_approve, revision_step
 from postmortem.store import SessionStore
 from tests.conftest import TEST_REDIS_URL
@@ -111,7 +111,7 @@ class ReplyMachine(RuleBasedStateMachine):
         if roll == 0:
             self.store.record_failed(self.id, "render failed")
             return
-        body = f'{{"v": {s.version}, "pm": {sorted(s.pm.items())!r}}}'.encode()
+        body = f'{{"v": {s.version}, "pm": {sorted(s.inputs.items())!r}}}'.encode()
         self.store.save_draft(self.id, s.version, body, hashlib.sha256(body).hexdigest())
         self.store.mark_drafted(self.id, version=s.version, shown_at=float(s.version))
 
@@ -186,7 +186,7 @@ def _revise(s: Session) -> Session | None:
     if revision_step(s) == "ask_target":
         return s.with_changes(awaiting_revision_target=True)
     changed = s.with_changes(
-        pm={**s.pm, "summary": f"revision {s.revision_requests + 1}"},
+        inputs={**s.inputs, "summary": f"revision {s.revision_requests + 1}"},
         revision_requests=s.revision_requests + 1,
         awaiting_revision_target=False,
     )

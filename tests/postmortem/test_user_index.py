@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from postmortem.store import SessionStore
 from postmortem.user_index import APPROVERS
 from tests.postmortem.test_store import TTL, to_drafted
@@ -68,7 +68,7 @@ def test_open_and_awaiting_follow_the_state(store: SessionStore, clock: Clock) -
     assert store.users.idle_since(session.updated_at) == [session.id]
     to_drafted(store, session.id)
     assert [s.id for s in store.users.awaiting()] == [session.id]
-    assert store.transition(session.id, {S.drafted}, S.cancelled) is not None
+    assert store.transition(session.id, {State.drafted}, State.cancelled) is not None
     assert store.users.awaiting() == [] and store.users.idle_since(clock.now + 10 ** 9) == []
 
 

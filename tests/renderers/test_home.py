@@ -6,14 +6,14 @@ import pytest
 
 from emulators import slack_limits
 from postmortem.model import Lang
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from renderers.home import MAX_ROWS, help_message, home_view, list_message
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 
 pytestmark = pytest.mark.unit
 
 
-def session(state: S = S.collecting, *, user: str = "U1", created: float = 0.0, version: int = 1,
+def session(state: State = State.collecting, *, user: str = "U1", created: float = 0.0, version: int = 1,
             ticket: str = "PROJ-1", approved: bool = False) -> Session:
     return Session(ticket=ticket, requester=user, channel="C1", thread_ts="1.1", state=state, version=version,
                    created_at=1000.0 + created, approved_version=version if approved else None,
@@ -34,10 +34,10 @@ def buttons(view: dict[str, object], session_id: str) -> list[str]:
 
 
 def test_open_first_then_posted_newest_first_with_links() -> None:
-    posted = session(S.posted, created=5, ticket="PROJ-5", approved=True)
-    old_open = session(S.drafted, created=1, ticket="PROJ-1")
-    new_open = session(S.collecting, created=3, ticket="PROJ-3")
-    cancelled = session(S.cancelled, created=9, ticket="PROJ-9")
+    posted = session(State.posted, created=5, ticket="PROJ-5", approved=True)
+    old_open = session(State.drafted, created=1, ticket="PROJ-1")
+    new_open = session(State.collecting, created=3, ticket="PROJ-3")
+    cancelled = session(State.cancelled, created=9, ticket="PROJ-9")
     view = home_view("U1", [posted, old_open, new_open, cancelled], [], {old_open.id: "https://t/1"}, "en")
     lines = texts(view)
     order = [next(i for i, t in enumerate(lines) if key in t) for key in ("PROJ-3", "PROJ-1", "PROJ-5")]
@@ -48,16 +48,17 @@ def test_open_first_then_posted_newest_first_with_links() -> None:
 
 
 @pytest.mark.parametrize(("state", "approved", "expected"), [
-    (S.drafted, False, [ACTION_EDIT, ACTION_CANCEL]), (S.failed, False, [ACTION_EDIT, ACTION_CANCEL]),
-    (S.failed, True, [ACTION_CANCEL]), (S.collecting, False, [ACTION_EDIT, ACTION_CANCEL]), (S.posting, True, []),
-    (S.posted, True, [])])
-def test_edit_and_cancel_only_where_the_state_allows(state: S, approved: bool, expected: list[str]) -> None:
+    (State.drafted, False, [ACTION_EDIT, ACTION_CANCEL]), (State.failed, False, [ACTION_EDIT, ACTION_CANCEL]),
+    (State.failed, True, [ACTION_CANCEL]), (State.collecting, False, [ACTION_EDIT, ACTION_CANCEL]),
+    (State.posting, True, []),
+    (State.posted, True, [])])
+def test_edit_and_cancel_only_where_the_state_allows(state: State, approved: bool, expected: list[str]) -> None:
     row = session(state, approved=approved)
     assert buttons(home_view("U1", [row], [], {}, "en"), row.id) == expected
 
 
 def test_nobody_sees_another_persons_sessions() -> None:
-    theirs = session(S.drafted, user="U2", ticket="SECRET-1")
+    theirs = session(State.drafted, user="U2", ticket="SECRET-1")
     view = home_view("U1", [theirs], [], {}, "en")
     assert not any("SECRET-1" in t for t in texts(view))
     assert any("Nothing open" in t for t in texts(view))
@@ -65,8 +66,8 @@ def test_nobody_sees_another_persons_sessions() -> None:
 
 
 def test_at_most_20_rows_and_100_blocks_even_for_an_approver() -> None:
-    own = [session(S.drafted, created=i, ticket=f"OWN-{i + 1}") for i in range(40)]
-    awaiting = [session(S.drafted, user="U2", created=i, ticket=f"THEIRS-{i + 1}") for i in range(40)]
+    own = [session(State.drafted, created=i, ticket=f"OWN-{i + 1}") for i in range(40)]
+    awaiting = [session(State.drafted, user="U2", created=i, ticket=f"THEIRS-{i + 1}") for i in range(40)]
     view = home_view("U1", own, awaiting, {}, "en")
     lines = texts(view)
     assert sum("OWN-" in t for t in lines) == MAX_ROWS and sum("THEIRS-" in t for t in lines) == MAX_ROWS
@@ -76,7 +77,7 @@ def test_at_most_20_rows_and_100_blocks_even_for_an_approver() -> None:
 
 
 def test_the_approver_section_shows_other_peoples_drafts_with_their_requester() -> None:
-    theirs, mine = session(S.drafted, user="U2", ticket="PROJ-7"), session(S.drafted, ticket="PROJ-8")
+    theirs, mine = session(State.drafted, user="U2", ticket="PROJ-7"), session(State.drafted, ticket="PROJ-8")
     view = home_view("U1", [mine], [theirs, mine], {}, "ja")
     lines = texts(view)
     assert "あなたの承認待ちの下書き" in lines
@@ -87,7 +88,8 @@ def test_the_approver_section_shows_other_peoples_drafts_with_their_requester() 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_list_and_help_are_ephemeral_in_the_callers_language(lang: Lang) -> None:
-    rows = [session(S.drafted, created=2, ticket="PROJ-2", version=3), session(S.posted, created=1, approved=True)]
+    rows = [session(State.drafted, created=2, ticket="PROJ-2", version=3),
+            session(State.posted, created=1, approved=True)]
     listed = list_message("U1", rows, {rows[0].id: "https://t/2"}, lang)
     assert listed["response_type"] == "ephemeral"
     assert listed["text"].index("PROJ-2") < listed["text"].index("PROJ-1")

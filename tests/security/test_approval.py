@@ -14,7 +14,7 @@ from emulators.slack_api import SlackEmulator
 from handlers.deps import Deps
 from postmortem.conversation import model_of
 from postmortem.messages import say
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from postmortem.store import SessionStore
 from renderers.adf import render_adf
 from renderers.jira import jira_request
@@ -48,7 +48,7 @@ def test_in_reviewer_mode_the_requester_cannot_approve_their_own(reviewer: tuple
     s = drafted(deps.store)  # requested by U1, who is also an approver
     reply(deps, s, "post it", user="U1")
     after = deps.store.get(s.id)
-    assert after is not None and after.state is S.drafted and after.approved_version is None
+    assert after is not None and after.state is State.drafted and after.approved_version is None
     assert keys_of(queue) == [("say", "needs_reviewer")]
     assert not any(e["kind"] == "post" for e in queue.effects())
 
@@ -58,7 +58,7 @@ def test_in_reviewer_mode_another_approver_approves(reviewer: tuple[Deps, FakeQu
     s = drafted(deps.store)
     reply(deps, s, "post it", user=APPROVER)
     after = deps.store.get(s.id)
-    assert after is not None and after.state is S.posting and after.approved_by == APPROVER
+    assert after is not None and after.state is State.posting and after.approved_by == APPROVER
     assert keys_of(queue) == [("say", "posting"), ("post", "")]
 
 
@@ -106,7 +106,7 @@ def approved_by(w: World, user: str) -> Session:
     """A fresh issue and a session approved at v1 by `user`, its real request body stored."""
     ticket = f"PERM-{next(_keys)}"
     w.jira.add_issue(ticket)
-    s = w.store.create(Session(ticket=ticket, requester=user, channel="C1", thread_ts=THREAD, pm=complete_pm()))
+    s = w.store.create(Session(ticket=ticket, requester=user, channel="C1", thread_ts=THREAD, inputs=complete_pm()))
     s = w.store.start_render(s.id) or s
     request = jira_request(render_adf(model_of(s)), session=s.id, version=1)
     assert w.store.save_draft(s.id, 1, request.body, request.sha256) is not None
@@ -126,7 +126,7 @@ def test_an_approver_who_may_comment_in_jira_posts(world: World) -> None:
     world.jira.grant("acc-ok1", s.ticket, email="ok1@example.com")
     jobs.post_comment(s.id, 1)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.posted and len(world.jira.comments(s.ticket)) == 1
+    assert after is not None and after.state is State.posted and len(world.jira.comments(s.ticket)) == 1
 
 
 @pytest.mark.parametrize("case, key", [
@@ -148,7 +148,7 @@ def test_a_refused_approver_posts_nothing_and_is_told_why(world: World, case: st
     world.jira.browse_users = case != "bot may not browse users"
     jobs.post_comment(s.id, 1)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.failed
+    assert after is not None and after.state is State.failed
     assert world.jira.comments(s.ticket) == []
     told = say(key, "en", user=f"<@{user}>", ticket=s.ticket, reason="").split("<@")[0]
     assert any(t.startswith(told) for t in thread_texts(world))
@@ -161,7 +161,7 @@ def test_the_check_is_off_when_configured(world: World) -> None:
     context.install(replace(world.ctx, permission_check=False))
     jobs.post_comment(s.id, 1)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.posted
+    assert after is not None and after.state is State.posted
 
 
 def test_missing_and_forbidden_issues_get_the_same_answer_at_the_start(world: World) -> None:
@@ -175,7 +175,7 @@ def test_missing_and_forbidden_issues_get_the_same_answer_at_the_start(world: Wo
     answers = []
     for ticket in ("HIDDEN-1", "NOSUCH-1"):
         s = world.store.create(Session(ticket=ticket, requester="UST1", channel="C1", thread_ts=THREAD,
-                                       pm=complete_pm()))
+                                       inputs=complete_pm()))
         before = len(thread_texts(world))
         jobs.advance(s.id)
         answers.append(thread_texts(world)[before:][0].replace(ticket, "KEY"))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from postmortem.approval import Kind, classify_reply
+from postmortem.classifier import Kind, classify_reply
 from postmortem.fieldtext import THREAD_MAX_CHARS, updates_from_text
 from postmortem.model import InputError
 from postmortem.triggers import classify, jira_keys, single_key

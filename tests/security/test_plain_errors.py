@@ -48,7 +48,7 @@ def test_pydantic_errors_become_plain_sentences(lang: str) -> None:
 
 def test_a_thread_answer_never_shows_raw_validation_text(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(conversation, "updates_from_text", lambda *a, **k: {"ticket": "NOT A KEY"})
-    session = Session(ticket="PROJ-1", requester="U1", channel="C1", pm=complete_pm())
+    session = Session(ticket="PROJ-1", requester="U1", channel="C1", inputs=complete_pm())
     updated, reason = conversation.apply_answer(session, "ticket", "NOT A KEY")
     assert updated is None and reason and not raw(reason), reason
 

@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from emulators.slack_api import SlackEmulator
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from postmortem.store import SessionStore
 from tests.postmortem.test_store import to_drafted
 from workers.home import HomePublisher
@@ -83,7 +83,7 @@ def test_changes_after_a_publish_wait_for_the_window(store: SessionStore, slack:
     assert publisher.run_due() == ["U1"]
     assert "CACHE-77" in str(publishes(slack, "U1")[-1]["view"])
     first = time.monotonic()
-    store.transition(session.id, {S.collecting}, S.cancelled)
+    store.transition(session.id, {State.collecting}, State.cancelled)
     store.users.request_home("U1")  # opened again at once: still at most one publish per window
     assert publisher.run_due() == []
     run_until(publisher, lambda: len(publishes(slack, "U1")) == 2)

@@ -15,7 +15,7 @@ import redis
 from postmortem.claims import post_lock
 from postmortem.conversation import model_of
 from postmortem.replies import on_reply
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from postmortem.store import SessionStore
 from renderers.adf import render_adf
 from renderers.jira import jira_request, with_requester
@@ -51,13 +51,13 @@ def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 def new(w: World, **changes: Any) -> Session:
-    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=PARENT_TS, pm=complete_pm())
+    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=PARENT_TS, inputs=complete_pm())
     return w.store.create(base.with_changes(**changes))
 
 
 def rendering(w: World, **changes: Any) -> Session:
     s = w.store.start_render(new(w, **changes).id)
-    assert s is not None and s.state is S.rendering
+    assert s is not None and s.state is State.rendering
     return s
 
 
@@ -68,7 +68,7 @@ def posting(w: World) -> tuple[Session, bytes]:
     assert w.store.save_draft(s.id, 1, request.body, request.sha256) is not None
     assert w.store.mark_drafted(s.id, version=1, shown_at=1000.0) is not None
     approved = w.store.approve(s.id, version=1, user="U1")
-    assert approved is not None and approved.state is S.posting
+    assert approved is not None and approved.state is State.posting
     return approved, request.body
 
 
@@ -115,7 +115,7 @@ def test_advance_on_a_complete_session_renders_the_draft(world: World) -> None:
     s = new(world)
     jobs.advance(s.id)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.drafted and after.version == 1
+    assert after is not None and after.state is State.drafted and after.version == 1
     assert "Rendering draft v1" in world.slack.texts[0]
     assert [u["filename"] for u in world.slack.of("upload")] == ["PROJ-1-postmortem-v1.json"]
 
@@ -125,14 +125,14 @@ def test_an_unknown_ticket_is_asked_for_again_before_anything_else(world: World)
     s = new(world)
     jobs.advance(s.id)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.collecting and after.pending_field == "ticket"
+    assert after is not None and after.state is State.collecting and after.pending_field == "ticket"
     assert len(world.slack.texts) == 1 and "Jira has no issue PROJ-1" in world.slack.texts[0]
     answered = world.store.update(s.id, lambda cur: on_reply(cur, "PROJ-2", user="U1", approvers=frozenset(),
                                                              ts=2e9).session)
     assert answered is not None and answered.ticket == "PROJ-2" and answered.pending_field is None
     jobs.advance(s.id)
     final = world.store.get(s.id)
-    assert final is not None and final.state is S.drafted and final.ticket == "PROJ-2"
+    assert final is not None and final.state is State.drafted and final.ticket == "PROJ-2"
     assert [u["filename"] for u in world.slack.of("upload")] == ["PROJ-2-postmortem-v1.json"]
 
 
@@ -144,11 +144,11 @@ def test_jira_being_down_does_not_block_the_questions(world: World) -> None:
     s = new(world)
     jobs.advance(s.id)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.drafted
+    assert after is not None and after.state is State.drafted
 
 
 def test_advance_on_a_final_session_does_nothing(world: World) -> None:
-    s = new(world, state=S.cancelled)
+    s = new(world, state=State.cancelled)
     jobs.advance(s.id)
     jobs.advance("unknown")
     assert world.slack.calls == []
@@ -158,7 +158,7 @@ def test_advance_on_a_final_session_does_nothing(world: World) -> None:
 
 
 def test_render_shows_the_draft_lint_the_exact_request_body_and_asks_for_approval(world: World) -> None:
-    s = rendering(world, pm=complete_pm(how_found=None))
+    s = rendering(world, inputs=complete_pm(how_found=None))
     jobs.render(s.id)
     kinds = [name for name, _ in world.slack.calls]
     assert kinds[-3:] == ["upload", "post", "post"] and kinds.count("upload") == 1
@@ -182,7 +182,7 @@ def test_render_shows_the_draft_lint_the_exact_request_body_and_asks_for_approva
     question = world.slack.posts[-1]
     assert "post it" in question["message"]["text"] and "v1" in question["message"]["text"]
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.drafted
+    assert after is not None and after.state is State.drafted
     draft = after.draft(1)
     # Approvable from the line that follows the exact body's file (before the question): a quick "yes" after
     # the question is never lost, and none typed before the file was visible approves it.
@@ -205,7 +205,7 @@ def test_render_of_a_clean_draft_posts_no_lint(world: World) -> None:
     ("wiki", "PROJ-1-postmortem-v1.md"),
 ])
 def test_other_destinations_attach_the_markdown_only(world: World, destination: str, filename: str) -> None:
-    s = rendering(world, pm=complete_pm(destination=destination))
+    s = rendering(world, inputs=complete_pm(destination=destination))
     jobs.render(s.id)
     upload = world.slack.of("upload")[0]
     assert upload["filename"] == filename
@@ -217,12 +217,12 @@ def test_other_destinations_attach_the_markdown_only(world: World, destination: 
     assert buttons(offer["message"]) == [ACTION_HANDOFF]
     assert offer["message"]["text"].startswith("Want a leadership-toned version?")
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.drafted
+    assert after is not None and after.state is State.drafted
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_handoff_of_an_output_only_draft_enqueues_the_shown_version(world: World, lang: str) -> None:
-    s = rendering(world, lang=lang, pm=complete_pm(destination="docs_file"))
+    s = rendering(world, lang=lang, inputs=complete_pm(destination="docs_file"))
     jobs.render(s.id)
     offer = world.slack.posts[-1]["message"]
     assert buttons(offer) == [ACTION_HANDOFF]
@@ -235,10 +235,10 @@ def test_the_handoff_of_an_output_only_draft_enqueues_the_shown_version(world: W
 
 def test_a_comment_too_long_fails_the_render_and_says_why(world: World) -> None:
     huge = "`evict_range` skipped the last shard. " * 300
-    s = rendering(world, pm=complete_pm(root_cause=huge, symptom=huge, how_found=huge))
+    s = rendering(world, inputs=complete_pm(root_cause=huge, symptom=huge, how_found=huge))
     jobs.render(s.id)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.failed and "Jira allows 32,767" in (after.error or "")
+    assert after is not None and after.state is State.failed and "Jira allows 32,767" in (after.error or "")
     assert world.slack.of("upload") == []
     assert len(world.slack.posts) == 1
     assert world.slack.texts[0].startswith("I couldn't render the draft")
@@ -262,7 +262,7 @@ def test_post_comment_posts_the_approved_bytes_once_and_offers_the_handoff(world
     assert world.jira.of("find_own_comment")[0] == {"ticket": "PROJ-1", "session": s.id, "version": 1}
     assert world.jira.of("post_comment")[0] == {"ticket": "PROJ-1", "body": body}
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.posted
+    assert after is not None and after.state is State.posted
     assert after.comment_id == "10001" and after.comment_url == world.jira.comment("10001").url
     posted, offer = world.slack.posts
     assert posted["message"]["text"] == f"Posted to PROJ-1: {after.comment_url}"
@@ -277,7 +277,7 @@ def test_an_own_comment_found_is_recorded_without_posting(world: World) -> None:
     jobs.post_comment(s.id, 1)
     assert world.jira.of("post_comment") == []
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.posted and after.comment_id == "20002"
+    assert after is not None and after.state is State.posted and after.comment_id == "20002"
 
 
 def test_a_retryable_error_schedules_the_next_attempt_after_retry_after(world: World) -> None:
@@ -286,7 +286,7 @@ def test_a_retryable_error_schedules_the_next_attempt_after_retry_after(world: W
     jobs.post_comment(s.id, 1, 2)
     assert world.queue.scheduled == [(timedelta(seconds=7), "workers.jobs.post_comment", (s.id, 1, 3))]
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.posting and after.error is None
+    assert after is not None and after.state is State.posting and after.error is None
     assert world.slack.calls == []
     assert world.store.claim_once(f"post:{s.id}:1", 5)  # the lock was given back
 
@@ -297,7 +297,7 @@ def test_a_retryable_error_on_the_last_attempt_fails_with_a_retry_button(world: 
     jobs.post_comment(s.id, 1, jobs.MAX_POST_ATTEMPTS)
     assert world.queue.scheduled == []
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.failed and "rate-limiting" in (after.error or "")
+    assert after is not None and after.state is State.failed and "rate-limiting" in (after.error or "")
     (failed,) = world.slack.posts
     assert failed["message"]["text"].startswith("Posting to Jira failed")
     assert buttons(failed["message"]) == [ACTION_RETRY]
@@ -310,7 +310,7 @@ def test_a_non_retryable_error_fails_at_once(world: World) -> None:
     assert world.jira.of("post_comment") == []
     assert world.queue.scheduled == []
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.failed and after.approved_version == 1
+    assert after is not None and after.state is State.failed and after.approved_version == 1
     assert "no permission" in world.slack.texts[0]
     assert buttons(world.slack.posts[0]["message"]) == [ACTION_RETRY]
 
@@ -321,7 +321,7 @@ def test_a_second_run_while_the_post_lock_is_held_does_nothing(world: World) -> 
     jobs.post_comment(s.id, 1)
     assert world.jira.calls == [] and world.slack.calls == []
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.posting
+    assert after is not None and after.state is State.posting
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -342,7 +342,7 @@ def test_a_tampered_approved_body_fails_and_posts_nothing(world: World) -> None:
     jobs.post_comment(s.id, 1)
     assert world.jira.calls == []
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.failed and "sha256" in (after.error or "")
+    assert after is not None and after.state is State.failed and "sha256" in (after.error or "")
     assert buttons(world.slack.posts[0]["message"]) == [ACTION_RETRY]
 
 
@@ -371,7 +371,7 @@ def test_handoff_enqueues_the_rewrite_once_with_the_documented_payload(world: Wo
     s, _ = posting(world)
     jobs.post_comment(s.id, 1)
     posted = world.store.get(s.id)
-    assert posted is not None and posted.state is S.posted
+    assert posted is not None and posted.state is State.posted
     jobs.handoff(s.id, "U2")
     jobs.handoff(s.id, "U2")
     assert len(world.handoff.enqueued) == 1
@@ -400,8 +400,8 @@ def test_a_channel_the_bot_cannot_post_in_keeps_the_inputs_and_offers_retry_by_d
     s = new(world, thread_ts=None)
     jobs.advance(s.id)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.collecting and after.thread_ts is None
-    assert after.pm == s.pm and after.error == "slack: not_in_channel"
+    assert after is not None and after.state is State.collecting and after.thread_ts is None
+    assert after.inputs == s.inputs and after.error == "slack: not_in_channel"
     dm = world.slack.posts[-1]
     assert dm["channel"] == "U1" and "not_in_channel" in dm["message"]["text"]
     assert ACTION_RETRY in buttons(dm["message"])
@@ -412,7 +412,7 @@ def test_slack_refusing_the_draft_fails_the_render_with_a_reason(world: World) -
     s = rendering(world)
     jobs.render(s.id)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.failed and "missing_scope" in (after.error or "")
+    assert after is not None and after.state is State.failed and "missing_scope" in (after.error or "")
     assert "missing_scope" in world.slack.texts[-1]
     assert world.store.inflight_ids() == []
 
@@ -423,7 +423,7 @@ def test_a_session_cancelled_while_rendering_gets_no_question(world: World) -> N
 
     def upload_then_cancel(*args: Any, **kwargs: Any) -> None:
         original_upload(*args, **kwargs)
-        assert world.store.transition(s.id, {S.rendering}, S.cancelled) is not None
+        assert world.store.transition(s.id, {State.rendering}, State.cancelled) is not None
 
     world.slack.upload = upload_then_cancel  # type: ignore[method-assign]
     jobs.render(s.id)
@@ -444,10 +444,10 @@ def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World) -
 
 
 def test_a_draft_nested_too_deep_fails_the_render_plainly(world: World) -> None:
-    s = rendering(world, pm=complete_pm(root_cause="- " * 248 + "x"))
+    s = rendering(world, inputs=complete_pm(root_cause="- " * 248 + "x"))
     jobs.render(s.id)
     after = world.store.get(s.id)
-    assert after is not None and after.state is S.failed and "root_cause" in (after.error or "")
+    assert after is not None and after.state is State.failed and "root_cause" in (after.error or "")
     assert world.slack.texts == [f"I couldn't render the draft: {after.error}"]
     assert "worker" not in world.slack.texts[0] and world.store.draft_body(s.id, 1) is None
 
@@ -474,7 +474,7 @@ def test_with_the_jira_site_known_the_draft_links_its_ticket(world: World, monke
 
 
 def test_a_japanese_draft_nested_too_deep_names_the_field_by_its_label(world: World) -> None:
-    s = rendering(world, lang="ja", pm=complete_pm(root_cause="- " * 248 + "x"))
+    s = rendering(world, lang="ja", inputs=complete_pm(root_cause="- " * 248 + "x"))
     jobs.render(s.id)
     assert world.slack.texts == ["下書きを作成できませんでした：根本原因（メカニズム）："
                                  "リストや引用の入れ子が 20 段を超えています。20 段以下にしてください"]

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from postmortem.claims import post_attempt_claim
-from postmortem.session import S
+from postmortem.session import State
 from postmortem.store import SessionStore
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, slack_error
@@ -49,7 +49,7 @@ def test_after_an_ambiguous_post_an_early_search_is_not_trusted(world: World) ->
     assert len(world.jira.of("post_comment")) == 1 and len(world.jira.of("find_own_comment")) == 2
     assert world.queue.scheduled[-1][0].total_seconds() > QUIET - 2
     session = world.store.get(s.id)
-    assert session is not None and session.state is S.posting
+    assert session is not None and session.state is State.posting
 
 
 def test_a_search_made_a_quiet_period_after_the_attempt_is_trusted(world: World) -> None:
@@ -58,7 +58,7 @@ def test_a_search_made_a_quiet_period_after_the_attempt_is_trusted(world: World)
     jobs.post_comment(s.id, 1, 2)
     assert [p["body"] for p in world.jira.of("post_comment")] == [body]
     session = world.store.get(s.id)
-    assert session is not None and session.state is S.posted
+    assert session is not None and session.state is State.posted
 
 
 def test_a_comment_stored_late_is_found_and_recorded_never_posted_again(world: World) -> None:
@@ -69,7 +69,7 @@ def test_a_comment_stored_late_is_found_and_recorded_never_posted_again(world: W
     jobs.post_comment(s.id, 1, 2)
     assert len(world.jira.of("post_comment")) == 1
     session = world.store.get(s.id)
-    assert session is not None and session.state is S.posted and session.comment_id == "10077"
+    assert session is not None and session.state is State.posted and session.comment_id == "10077"
     assert world.slack.texts[-2].startswith("Posted to PROJ-1")
     assert world.store.noted(post_attempt_claim(s.id, 1)) is None
 
@@ -87,7 +87,7 @@ def test_a_retry_after_past_the_cap_fails_and_offers_retry(world: World) -> None
     world.jira.posted.append(JiraError("rate-limited", status=429, retry_after=1e9))
     jobs.post_comment(s.id, 1)
     session = world.store.get(s.id)
-    assert session is not None and session.state is S.failed
+    assert session is not None and session.state is State.failed
     assert world.queue.scheduled == []
     told = world.slack.posts[-1]["message"]
     assert "longer than I wait by myself (300 s)" in told["text"] and ACTION_RETRY in buttons(told)
@@ -98,7 +98,7 @@ def test_a_long_retry_after_waits_where_cancel_works_then_resumes(world: World) 
     world.jira.posted.append(JiraError("rate-limited", status=429, retry_after=120))
     jobs.post_comment(s.id, 1)
     waiting = world.store.get(s.id)
-    assert waiting is not None and waiting.state is S.failed
+    assert waiting is not None and waiting.state is State.failed
     told = world.slack.posts[-1]["message"]
     assert "wait 120 s" in told["text"] and {ACTION_RETRY, ACTION_CANCEL} <= set(buttons(told))
     delay, _, args = world.queue.scheduled[-1]
@@ -106,14 +106,14 @@ def test_a_long_retry_after_waits_where_cancel_works_then_resumes(world: World) 
     jobs.post_comment(*args)  # the wait is over
     assert [p["body"] for p in world.jira.of("post_comment")] == [body, body]
     done = world.store.get(s.id)
-    assert done is not None and done.state is S.posted
+    assert done is not None and done.state is State.posted
 
 
 def test_cancelled_while_waiting_posts_nothing(world: World) -> None:
     s, _ = posting(world)
     world.jira.posted.append(JiraError("rate-limited", status=429, retry_after=120))
     jobs.post_comment(s.id, 1)
-    assert world.store.transition(s.id, {S.failed}, S.cancelled) is not None
+    assert world.store.transition(s.id, {State.failed}, State.cancelled) is not None
     jobs.post_comment(*world.queue.scheduled[-1][2])
     assert len(world.jira.of("post_comment")) == 1
 
@@ -123,7 +123,7 @@ def test_slack_failing_after_the_post_reschedules_the_link_and_never_posts_again
     world.slack.failures.extend(["internal_error"])
     jobs.post_comment(s.id, 1)
     held = world.store.get(s.id)
-    assert held is not None and held.state is S.posting and held.comment_id == "10001"
+    assert held is not None and held.state is State.posting and held.comment_id == "10001"
     _, name, args = world.queue.scheduled[-1]
     world.slack.failures.extend(["service_unavailable"])  # the link goes out, the offer fails
     jobs.post_comment(*args)
@@ -133,7 +133,7 @@ def test_slack_failing_after_the_post_reschedules_the_link_and_never_posts_again
     assert sum(t.startswith("Posted to PROJ-1") for t in texts) == 1
     assert sum("management-talk" in t for t in texts) == 1
     done = world.store.get(s.id)
-    assert done is not None and done.state is S.posted
+    assert done is not None and done.state is State.posted
 
 
 def test_a_permanent_slack_error_after_the_post_still_records_it(world: World) -> None:
@@ -141,7 +141,7 @@ def test_a_permanent_slack_error_after_the_post_still_records_it(world: World) -
     world.slack.failures.extend(["channel_not_found"])
     jobs.post_comment(s.id, 1)
     done = world.store.get(s.id)
-    assert done is not None and done.state is S.posted and world.queue.scheduled == []
+    assert done is not None and done.state is State.posted and world.queue.scheduled == []
 
 
 def fail_call(slack: FakeSlack, k: int, error: str = "internal_error") -> None:
@@ -188,7 +188,7 @@ def test_slack_failing_at_any_step_of_the_draft_resumes_without_repeating(world:
         jobs.render(*args)
         assert shown(world.slack) == expected, f"step {k}"
         done = world.store.get(s.id)
-        assert done is not None and done.state is S.drafted
+        assert done is not None and done.state is State.drafted
         assert world.store.duties() == []
 
 
@@ -204,7 +204,7 @@ def test_a_question_owed_after_drafted_is_asked_once_by_a_later_run(world: World
     world.slack.post = fail_on_question  # type: ignore[method-assign]
     jobs.render(s.id)
     drafted = world.store.get(s.id)
-    assert drafted is not None and drafted.state is S.drafted
+    assert drafted is not None and drafted.state is State.drafted
     assert world.store.duties() == [jobs.question_duty(s.id, 1)]
     world.slack.post = original_post  # type: ignore[method-assign]
     jobs.render(*world.queue.scheduled[-1][2])

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from postmortem.lifetime import Lifetime
-from postmortem.session import S, Session
+from postmortem.session import Session, State
 from renderers import reminders as reminders_text
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from tests.postmortem.test_store import to_drafted
@@ -44,7 +44,7 @@ def test_one_reminder_then_the_expiry_notice(world: World) -> None:  # noqa: F81
     assert reminders.sweep(world, LIFE, now=start + 1001) == [f"expire:{session.id}"]  # type: ignore[arg-type]
     assert world.slack.texts[-1].startswith("This post-mortem of PROJ-1 expired after 17 minutes idle")
     stored = world.store.get(session.id)
-    assert stored is not None and stored.state is S.expired
+    assert stored is not None and stored.state is State.expired
     assert reminders.sweep(world, LIFE, now=start + 5000) == []  # type: ignore[arg-type]
     assert len(world.slack.posts) == 2
 
@@ -57,7 +57,7 @@ def test_a_collecting_session_is_reminded_with_resume_and_cancel_in_its_language
 
 
 def test_a_failed_post_is_reminded_without_edit(world: World) -> None:  # noqa: F811
-    session = new(world, state=S.failed, version=1, approved_version=1, approved_by="U1", drafts=[
+    session = new(world, state=State.failed, version=1, approved_version=1, approved_by="U1", drafts=[
         {"version": 1, "sha256": "a" * 64, "body_sha256": "b" * 64, "shown_at": 1.0}])
     assert reminders.sweep(world, LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]  # type: ignore[arg-type]
     message = world.slack.posts[-1]["message"]
@@ -76,7 +76,7 @@ def test_activity_after_the_reminder_postpones_the_expiry(world: World) -> None:
 
 def test_in_flight_and_final_sessions_are_left_alone(world: World) -> None:  # noqa: F811
     rendering = world.store.start_render(new(world).id)
-    cancelled = world.store.transition(new(world).id, {S.collecting}, S.cancelled)
+    cancelled = world.store.transition(new(world).id, {State.collecting}, State.cancelled)
     assert rendering is not None and cancelled is not None
     assert reminders.sweep(world, LIFE, now=rendering.updated_at + 10_000) == []  # type: ignore[arg-type]
     assert world.slack.posts == []

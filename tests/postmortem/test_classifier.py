@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from postmortem.approval import REPLY_FIELDS, Kind, Reply, classify_reply
+from postmortem.classifier import REPLY_FIELDS, Kind, Reply, classify_reply
 from postmortem.model import TEXT_FIELDS
 
 pytestmark = pytest.mark.unit
