@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+from postmortem.regex_guard import compile_guarded
+
 EN_FLAGS = re.IGNORECASE | re.ASCII
 
 
 def any_of(*parts: str, flags: int = 0) -> re.Pattern[str]:
-    """One alternation of the parts."""
-    return re.compile("|".join(f"(?:{p})" for p in parts), flags)
+    """One alternation of the parts, behind a first-character guard (postmortem/regex_guard.py)."""
+    return compile_guarded("|".join(f"(?:{p})" for p in parts), flags)
 
 
 #: The cause is not known yet: "unknown, still investigating", 原因は調査中.

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from postmortem.regex_guard import compile_guarded
+
 _FLAGS = re.IGNORECASE | re.ASCII
 
 #: Code is not prose: fenced blocks first, then inline spans.
@@ -166,7 +168,7 @@ PLACEHOLDERS: frozenset[str] = frozenset({
 
 
 def _compile(*lists: Iterable[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for group in lists for p in group), _FLAGS)
+    return compile_guarded("|".join(f"(?:{p})" for group in lists for p in group), _FLAGS)
 
 
 HEDGING = _compile(HEDGING_EN, HEDGING_JA)

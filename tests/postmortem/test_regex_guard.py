@@ -1,0 +1,30 @@
+"""The first-character guard changes how fast a phrase pattern searches, never what it finds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from postmortem import regex_guard
+
+pytestmark = pytest.mark.unit
+
+SOURCES = [r"\bwe (?:believe|think)\b|probably|推定|とみられ", r"(?:TBD|#\?{2,}|未定)", r"\d+ in \d+ runs?",
+           r"(?i:hypothes[ie]s)|theory"]
+TEXT = "We believe it probably fails 1 in 500 runs; 推定 only. Fix: TBD, #???, 未定. A Hypothesis, a theory.\n" * 3
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_guarded_and_unguarded_patterns_find_the_same(source: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    guarded = regex_guard.compile_guarded(source, re.IGNORECASE)
+    assert guarded.pattern.startswith("(?=[")  # the guard is in place where the parser is available
+    monkeypatch.setattr(regex_guard, "_parser", None)  # another Python's layout: the fallback
+    plain = regex_guard.compile_guarded(source, re.IGNORECASE)
+    assert plain.pattern == source
+    assert [m.span() for m in guarded.finditer(TEXT)] == [m.span() for m in plain.finditer(TEXT)]
+    assert [m.span() for m in plain.finditer(TEXT)]  # the sample text has matches to compare
+
+
+def test_a_pattern_that_may_match_nothing_gets_no_guard() -> None:
+    assert regex_guard.first_class(r"a*|b", 0) is None
