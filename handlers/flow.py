@@ -18,14 +18,22 @@ from postmortem.errors import plain_reason
 from postmortem.messages import say
 from postmortem.model import InputError, Lang, parse_postmortem
 from postmortem.replies import on_choice, on_reply
-from postmortem.session import REVISED_STATES, Session, State, editable, may_approve, may_publish, revision_step
+from postmortem.session import (
+    CANCELLABLE_STATES,
+    REVISED_STATES,
+    Session,
+    State,
+    editable,
+    may_approve,
+    may_publish,
+    revision_step,
+)
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 from renderers.prompts import answer_of_action
 
 log = logging.getLogger(__name__)
 
 #: Sessions a person can still cancel (an approved post is never cancelled mid-flight).
-CANCELLABLE = frozenset({State.collecting, State.scope_check, State.rendering, State.drafted, State.failed})
 
 
 def open_view(*, ticket: str | None, channel: str, lang: str) -> dict[str, Any]:
@@ -156,7 +164,7 @@ def cancel(deps: Deps, *, session_id: str, user: str) -> None:
     session = _session_for(deps, session_id, user)
     if session is None:
         return
-    if deps.store.transition(session.id, CANCELLABLE, State.cancelled, pending_field=None) is not None:
+    if deps.store.transition(session.id, CANCELLABLE_STATES, State.cancelled, pending_field=None) is not None:
         _enqueue(deps, session.id, [Effect("say", "cancelled")])
     elif session.approved_version is not None:
         _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version})])

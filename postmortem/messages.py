@@ -25,14 +25,6 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "I can't draft this post-mortem yet: a post-mortem built on a hypothesis is worse than none. Missing:",
         "ja": "まだ事後分析を作成できません。仮説に基づく事後分析は誤解を招きます。不足している項目：",
     },
-    "ask_field": {
-        "en": "Please reply in this thread with *{label}* (`{field}`): {reason}",
-        "ja": "このスレッドに *{label}*（`{field}`）を返信してください：{reason}",
-    },
-    "ask_optional": {
-        "en": "Usually included: *{label}* (`{field}`). Reply with it, or `skip` to leave the section out.",
-        "ja": "通常は記載する項目です：*{label}*（`{field}`）。返信するか、`skip` で省略してください。",
-    },
     "answer_rejected": {
         "en": "That answer doesn't fill *{label}* yet: {reason} Please reply again.",
         "ja": "その返信では *{label}* を埋められません：{reason} もう一度返信してください。",
@@ -119,10 +111,6 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "slack_failed": {
         "en": "I could not start the post-mortem thread for {ticket} in <#{channel}> (Slack said `{error}`). Invite me to that channel, then press Retry: everything you entered is kept.",
         "ja": "<#{channel}> で {ticket} の事後分析スレッドを開始できませんでした（Slack の応答：`{error}`）。ボットをそのチャンネルに招待してから「再試行」を押してください。入力内容は保存されています。",
-    },
-    "revise_hint": {
-        "en": "I don't rewrite your text. Reply `<field>: <new text>` (for example `{field}: ...`) or press Edit.",
-        "ja": "本文は書き換えません。`<field>: <新しい内容>`（例：`{field}: ...`）で返信するか、「編集」を押してください。",
     },
     "already_approved": {
         "en": "v{version} is already approved; it is posted once.",

@@ -27,7 +27,7 @@ ACTION_DONE = "postmortem_done"
 _NONE_ANSWER = "none"
 
 #: The questions about one field; each gets that field's answer controls (buttons, checkboxes) when it has any.
-QUESTION_KEYS = frozenset({"ask_field", "ask_field_as", "ask_field_next", "ask_optional", "ask_optional_as"})
+QUESTION_KEYS = frozenset({"ask_field_as", "ask_field_next", "ask_optional_as"})
 
 _SLACK_ID = re.compile(r"^[UW][A-Z0-9]{2,20}$")
 

@@ -18,25 +18,6 @@ LANGS = ("en", "ja")
 _JA_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-@pytest.fixture
-def clean(example: Example) -> Callable[[str], PostMortem]:
-    """A post-mortem with every section filled and no tone problem, in the language asked for."""
-
-    def make(lang: str) -> PostMortem:
-        if lang == "ja":  # the seed's example, with an owner for its fourth item (the seed names none)
-            pm = example("tada-hang.ja")
-            items = [*pm.action_items[:3], pm.action_items[3].model_copy(update={"owner": "Tada チーム"})]
-            return pm.replace(action_items=[i.model_dump() for i in items])
-        return example("cache-eviction.en").replace(
-            why_symptom="The stale page is read long after the compaction, by `read_page`, so the checksum "
-                        "assertion fires in an unrelated test step.",
-            how_found="Pinning `CACHE_GIB=128` made it fail 7 of 20 runs; logging in `evict_range` "
-                      "showed the last shard never visited.",
-        )
-
-    return make
-
-
 def rules(pm: PostMortem, **changes: Any) -> list[tuple[str, str]]:
     return [(w.field, w.rule) for w in lint(pm.replace(**changes))]
 

@@ -19,7 +19,7 @@ def actions(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_repro_rate_is_asked_with_one_button_an_option(lang: Lang) -> None:
-    message = notice("ask_field", lang, field="repro_rate", reason="r", session="abc")
+    message = notice("ask_field_as", lang, field="repro_rate", reason="r", session="abc")
     buttons = actions(message)
     assert [b["action_id"] for b in buttons] == [f"{ACTION_CHOOSE}:repro_rate:{v}"
                                                  for v in ("every_run", "high_frequency", "rarely")]
@@ -28,7 +28,7 @@ def test_repro_rate_is_asked_with_one_button_an_option(lang: Lang) -> None:
 
 
 def test_validation_kinds_is_asked_with_checkboxes_and_a_done_button() -> None:
-    checks, done = actions(notice("ask_field", "ja", field="validation_kinds", reason="r", session="abc"))
+    checks, done = actions(notice("ask_field_as", "ja", field="validation_kinds", reason="r", session="abc"))
     assert checks["type"] == "checkboxes" and checks["action_id"] == f"{ACTION_CHECKS}:validation_kinds"
     assert [o["value"] for o in checks["options"]][:2] == ["original_repro_passes", "failing_test_passes"]
     assert done["action_id"] == f"{ACTION_DONE}:validation_kinds" and done["text"]["text"] == "完了"
@@ -37,7 +37,7 @@ def test_validation_kinds_is_asked_with_checkboxes_and_a_done_button() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_action_items_question_offers_the_seeds_none_sentence_beside_typing(lang: Lang) -> None:
-    message = notice("ask_optional", lang, field="action_items", session="abc")
+    message = notice("ask_optional_as", lang, field="action_items", session="abc")
     (button,) = actions(message)
     assert button["text"]["text"] == ACTION_ITEMS_NONE[lang] and len(button["text"]["text"]) <= 75
     assert button["action_id"] == f"{ACTION_CHOOSE}:action_items:none"
@@ -45,8 +45,8 @@ def test_the_action_items_question_offers_the_seeds_none_sentence_beside_typing(
 
 
 def test_text_questions_and_other_notices_have_no_controls() -> None:
-    assert actions(notice("ask_field", "en", field="summary", reason="r", session="abc")) == []
-    assert actions(notice("ask_field", "en", field="repro_rate", reason="r")) == []  # no session: no buttons
+    assert actions(notice("ask_field_as", "en", field="summary", reason="r", session="abc")) == []
+    assert actions(notice("ask_field_as", "en", field="repro_rate", reason="r")) == []  # no session: no buttons
     assert actions(notice("cancelled", "en")) == []
 
 
