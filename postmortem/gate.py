@@ -85,40 +85,6 @@ _NEEDED: dict[str, dict[str, str]] = {
     },
 }
 
-#: What is wrong with the value; `{found}` is the words that showed it, as the person wrote them.
-_PROBLEM: dict[str, dict[str, str]] = {
-    "absent": {"en": "not given", "ja": "入力がありません"},
-    "placeholder": {"en": 'only a placeholder ("{found}")', "ja": "「{found}」は仮の値です"},
-    "hypothesis": {
-        "en": 'written as a hypothesis ("{found}"): the mechanism is not known',
-        "ja": "仮説として書かれています（「{found}」）。メカニズムが特定されていません",
-    },
-    "sometimes": {
-        "en": 'says only that it happens sometimes ("{found}"), with no steps',
-        "ja": "「{found}」とあるだけで、再現手順がありません",
-    },
-    "no_ref": {
-        "en": 'no PR, commit or branch found in "{found}"',
-        "ja": "「{found}」に PR／コミット／ブランチへの参照が見つかりません",
-    },
-    "pending": {
-        "en": 'says the fix is not verified yet ("{found}")',
-        "ja": "修正がまだ検証されていません（「{found}」）",
-    },
-    "rare": {
-        "en": 'repro rate "{found}": a rare failure is not a repro the next engineer can run',
-        "ja": "再現頻度が「{found}」の失敗は、次の担当者が実行できる再現手順になりません",
-    },
-    "weak_kinds": {
-        "en": '"{found}" alone do not show that the fix works',
-        "ja": "「{found}」だけでは修正が効くことを示せません",
-    },
-    "category": {
-        "en": '"{found}" is not a category',
-        "ja": "「{found}」は分類ではありません",
-    },
-}
-
 _SCOPE_REASON: dict[str, dict[str, str]] = {
     "trivial": {
         "en": "This is marked trivial (a typo or an obvious one-line fix): the PR description is the record, "
@@ -162,7 +128,7 @@ def check_structured(field: str, value: object, lang: Lang) -> str | None:
     if field == "repro_rate":
         if not isinstance(value, str) or not value:
             return _reason(field, "absent", [], lang)
-        return _reason(field, "rare", [labels[value][lang]], lang) if value in _REFUSED_RATES else None
+        return _reason(field, "rare_rate", [labels[value][lang]], lang) if value in _REFUSED_RATES else None
     kinds = [k for k in value if isinstance(k, str)] if isinstance(value, (list, tuple)) else []
     if not kinds:
         return _reason(field, "absent", [], lang)
@@ -182,8 +148,7 @@ def check_field(field: str, value: str | None, lang: Lang) -> str | None:
 
 def _reason(field: str, kind: str, found: list[str], lang: Lang) -> str:
     """What is wrong, then what is needed, in the session's language."""
-    template = _PROBLEM[kind][lang] if kind in _PROBLEM else say(f"gate_{kind}", lang, found="{found}")
-    text = template.format(found=_join(found, lang))
+    text = say(f"gate_{kind}", lang, found=_join(found, lang))
     if field not in _NEEDED:
         return text
     needed = _NEEDED[field][lang]

@@ -33,54 +33,6 @@ _TONE_RULES: tuple[tuple[str, Callable[[str], list[str]]], ...] = (
     ("advocacy", lambda text: phrases.find(phrases.ADVOCACY, text)), ("marketing", tone.marketing),
 )
 
-_TEXTS: dict[str, dict[str, str]] = {
-    "hedging": {
-        "en": 'hedging ("{found}"): state it as fact, or leave it out',
-        "ja": "曖昧な表現（「{found}」）：断言するか、書かないでください",
-    },
-    "blame": {
-        "en": 'blame ("{found}"): describe the gap, the bug and the fix, not a person',
-        "ja": "非難（「{found}」）：個人ではなく、ギャップ・バグ・修正について書いてください",
-    },
-    "no_identifier": {
-        "en": "no code identifier: name the functions, files, fields, conditions or commit SHAs",
-        "ja": "コード識別子がありません：関数名、ファイルパス、フィールド、分岐条件、"
-              "コミット SHA などを書いてください",
-    },
-    "vague_mechanism": {
-        "en": 'vague mechanism ("{found}"): say which function skipped which event under which condition',
-        "ja": "曖昧なメカニズム（「{found}」）："
-              "どの関数がどの条件でどのイベントをスキップしたかを書いてください",
-    },
-    "advocacy": {
-        "en": 'advocacy ("{found}"): a proposal belongs in a separate document linked from an action item',
-        "ja": "主張（「{found}」）：提案は別の文書にして、対応項目からリンクしてください",
-    },
-    "no_scope": {
-        "en": "no stated scope: say what was not re-tested (configurations, workloads)",
-        "ja": "検証範囲が書かれていません：再テストしていない構成／ワークロードを書いてください",
-    },
-    "no_category": {
-        "en": "why_missed has no category: ci_gap, latent_code, workload_gap, incomplete_fix, review_miss "
-              "or no_good_reason",
-        "ja": "見逃された理由に分類がありません：ci_gap、latent_code、workload_gap、incomplete_fix、"
-              "review_miss、no_good_reason から選んでください",
-    },
-    "item_owner": {
-        "en": 'action item {n} ("{what}") has no owner',
-        "ja": "対応項目 {n}（{what}）に担当者がありません",
-    },
-    "item_tracking": {
-        "en": 'action item {n} ("{what}") has no tracking artifact (ticket, PR, test name or link)',
-        "ja": "対応項目 {n}（{what}）に追跡用の成果物（チケット、PR、テスト名、リンク）がありません",
-    },
-    "empty_section": {
-        "en": "{heading} is empty: it is usually included; add it, or leave it out on purpose",
-        "ja": "「{heading}」が空です：通常は記載します。書くか、意図して省いてください",
-    },
-}
-
-
 @dataclass(frozen=True)
 class LintWarning:
     """One tone problem: the field to look at, the rule id and a one-line text in the session's language."""
@@ -97,7 +49,7 @@ def lint(pm: PostMortem) -> list[LintWarning]:
     order = registry.model_order
 
     def warn(field: str, rule: str, item: int = -1, **values: str) -> None:
-        text = _TEXTS[rule][pm.lang].format(**values) if rule in _TEXTS else say(f"lint_{rule}", pm.lang, **values)
+        text = say(f"lint_{rule}", pm.lang, **values)
         key = (order.index(field), item, RULES.index(rule))
         keyed.append((key, LintWarning(field, rule, text)))
 

@@ -442,6 +442,82 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "ja": "Jira から {seconds} 秒待つよう求められました。自動で待つ上限（{cap} 秒）を超えるため、{ticket} "
               "には何も投稿していません。後で「再試行」を押すか、「キャンセル」してください。",
     },
+    # The gate's reasons (postmortem/gate.py: `{found}` quotes the words that showed the problem) and the
+    # tone lint's notes (postmortem/lint.py), one catalogue with the rest.
+    "gate_absent": {"en": "not given", "ja": "入力がありません"},
+    "gate_placeholder": {"en": 'only a placeholder ("{found}")', "ja": "「{found}」は仮の値です"},
+    "gate_hypothesis": {
+        "en": 'written as a hypothesis ("{found}"): the mechanism is not known',
+        "ja": "仮説として書かれています（「{found}」）。メカニズムが特定されていません",
+    },
+    "gate_sometimes": {
+        "en": 'says only that it happens sometimes ("{found}"), with no steps',
+        "ja": "「{found}」とあるだけで、再現手順がありません",
+    },
+    "gate_no_ref": {
+        "en": 'no PR, commit or branch found in "{found}"',
+        "ja": "「{found}」に PR／コミット／ブランチへの参照が見つかりません",
+    },
+    "gate_pending": {
+        "en": 'says the fix is not verified yet ("{found}")',
+        "ja": "修正がまだ検証されていません（「{found}」）",
+    },
+    "gate_rare_rate": {
+        "en": 'repro rate "{found}": a rare failure is not a repro the next engineer can run',
+        "ja": "再現頻度が「{found}」の失敗は、次の担当者が実行できる再現手順になりません",
+    },
+    "gate_weak_kinds": {
+        "en": '"{found}" alone do not show that the fix works',
+        "ja": "「{found}」だけでは修正が効くことを示せません",
+    },
+    "gate_category": {
+        "en": '"{found}" is not a category',
+        "ja": "「{found}」は分類ではありません",
+    },
+    "lint_hedging": {
+        "en": 'hedging ("{found}"): state it as fact, or leave it out',
+        "ja": "曖昧な表現（「{found}」）：断言するか、書かないでください",
+    },
+    "lint_blame": {
+        "en": 'blame ("{found}"): describe the gap, the bug and the fix, not a person',
+        "ja": "非難（「{found}」）：個人ではなく、ギャップ・バグ・修正について書いてください",
+    },
+    "lint_no_identifier": {
+        "en": "no code identifier: name the functions, files, fields, conditions or commit SHAs",
+        "ja": "コード識別子がありません：関数名、ファイルパス、フィールド、分岐条件、"
+              "コミット SHA などを書いてください",
+    },
+    "lint_vague_mechanism": {
+        "en": 'vague mechanism ("{found}"): say which function skipped which event under which condition',
+        "ja": "曖昧なメカニズム（「{found}」）："
+              "どの関数がどの条件でどのイベントをスキップしたかを書いてください",
+    },
+    "lint_advocacy": {
+        "en": 'advocacy ("{found}"): a proposal belongs in a separate document linked from an action item',
+        "ja": "主張（「{found}」）：提案は別の文書にして、対応項目からリンクしてください",
+    },
+    "lint_no_scope": {
+        "en": "no stated scope: say what was not re-tested (configurations, workloads)",
+        "ja": "検証範囲が書かれていません：再テストしていない構成／ワークロードを書いてください",
+    },
+    "lint_no_category": {
+        "en": "why_missed has no category: ci_gap, latent_code, workload_gap, incomplete_fix, review_miss "
+              "or no_good_reason",
+        "ja": "見逃された理由に分類がありません：ci_gap、latent_code、workload_gap、incomplete_fix、"
+              "review_miss、no_good_reason から選んでください",
+    },
+    "lint_item_owner": {
+        "en": 'action item {n} ("{what}") has no owner',
+        "ja": "対応項目 {n}（{what}）に担当者がありません",
+    },
+    "lint_item_tracking": {
+        "en": 'action item {n} ("{what}") has no tracking artifact (ticket, PR, test name or link)',
+        "ja": "対応項目 {n}（{what}）に追跡用の成果物（チケット、PR、テスト名、リンク）がありません",
+    },
+    "lint_empty_section": {
+        "en": "{heading} is empty: it is usually included; add it, or leave it out on purpose",
+        "ja": "「{heading}」が空です：通常は記載します。書くか、意図して省いてください",
+    },
 }
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from postmortem.gate import GATE_FIELDS, Missing, ScopeStop, check_field, check_inputs, check_scope
+from postmortem.gate import GATE_FIELDS, Missing, ScopeStop, check_field, check_inputs, check_scope, check_value
 from postmortem.model import PostMortem
 
 pytestmark = pytest.mark.unit
@@ -290,3 +290,11 @@ def test_confirmed_by_reason_says_the_fix_and_its_revert_are_a_valid_answer() ->
     reason = check_inputs(PostMortem(ticket="PROJ-1").replace(confirmed_by=None))
     text = next(m.reason for m in reason if m.field == "confirmed_by")
     assert "reverting it brings the failure back" in text
+
+
+def test_a_rare_rate_in_the_text_and_a_rare_rate_ticked_each_get_their_own_reason() -> None:
+    # Two kinds of "rare": the repro's words (1 in 500) and the repro_rate option; each has its own sentence.
+    worded = check_field("repro", "Run `make soak`; it fails 1 in 500 runs.", "en") or ""
+    ticked = check_value("repro_rate", "rarely", "en") or ""
+    assert worded.startswith('reproduces too rarely to run on demand ("1 in 500")')
+    assert ticked.startswith('repro rate "Rarely"')
