@@ -71,6 +71,9 @@ class _Handler(BaseHTTPRequestHandler):
     """Routes every request to the owning emulator; HTTP/1.1 with Content-Length always set (keep-alive)."""
 
     protocol_version = "HTTP/1.1"
+    #: TCP_NODELAY: the head and the body go out as two writes, and with Nagle's algorithm the body would wait
+    #: for the client's delayed ACK of the head (tens of ms a response, under load).
+    disable_nagle_algorithm = True
     server: _Server
 
     def _serve(self) -> None:

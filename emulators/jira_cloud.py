@@ -202,6 +202,8 @@ class JiraEmulator(Emulator):
         for method, pattern, handler in self._routes:
             match = pattern.fullmatch(request.path)
             if match and method == request.method:
+                if handler == self._add_comment:  # it checks the body outside the lock (requests run side by side)
+                    return handler(request, *map(unquote, match.groups()))
                 with self._cond:
                     return handler(request, *map(unquote, match.groups()))
         return jira_error(404, f"No route for {request.method} {request.path}")
@@ -264,43 +266,51 @@ class JiraEmulator(Emulator):
         return _ok(self._comment_json(comment))
 
     def _add_comment(self, request: Request, key: str) -> Response:
-        issue = self._issue(key)
+        with self._cond:
+            issue = self._issue(key)
         if issue is None:
             return jira_error(404)
+        refused, payload = self._comment_problem(request.body)
+        if refused is not None:
+            return refused
+        properties = payload.get("properties") or []
+        now = datetime.now(UTC)
+        created = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}+0000"  # Jira's format
+        stored = [{"key": p["key"], "value": p["value"]} for p in properties]
+        with self._cond:
+            comment = JiraComment(self._next_id(), issue.key, payload["body"], stored, request.body, created,
+                                  self._user_json(self.bot_account_id))
+            self._comments[comment.id] = comment
+            return _ok(self._comment_json(comment), status=201)
+
+    def _comment_problem(self, raw: bytes) -> tuple[Response | None, dict[str, Any]]:
+        """Jira's 400 for a comment body, or (None, the payload); it reads nothing shared, so it needs no lock."""
         try:
-            payload = parse_json(request.body)
+            payload = parse_json(raw)
         except ValueError as exc:
-            return jira_error(400, f"Unexpected character in the request body: {exc}")
+            return jira_error(400, f"Unexpected character in the request body: {exc}"), {}
         body = payload.get("body") if isinstance(payload, dict) else None
         if body is None:
-            return jira_error(400, errors={"comment": "Comment body can not be empty!"})
+            return jira_error(400, errors={"comment": "Comment body can not be empty!"}), {}
         if not isinstance(body, dict):
             return jira_error(400, errors={"comment": "Operation value must be an Atlassian Document "
-                                                      "(see the Atlassian Document Format)"})
+                                                      "(see the Atlassian Document Format)"}), {}
         try:
             validate_adf(body)
             if self._atlaskit is not None:
                 self._atlaskit.validate(body)
         except AdfInvalid as exc:
-            return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"})
+            return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"}), {}
         measured = (len(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
                     if self.comment_limit_measure == "json" else adf_text_length(body))
         if measured > COMMENT_LIMIT:
             return jira_error(400, errors={"comment": "The entered text is too long. It exceeds the allowed "
-                                                      "limit of 32,767 characters."})
-        properties = payload.get("properties") or []
-        problem = property_problem(properties)
-        if problem:
-            return jira_error(400, errors={"properties": problem})
+                                                      "limit of 32,767 characters."}), {}
+        if problem := property_problem(payload.get("properties") or []):
+            return jira_error(400, errors={"properties": problem}), {}
         if (problem := _visibility_problem(payload.get("visibility"))) is not None:
-            return jira_error(400, errors={"visibility": problem})
-        now = datetime.now(UTC)
-        created = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}+0000"  # Jira's format
-        stored = [{"key": p["key"], "value": p["value"]} for p in properties]
-        comment = JiraComment(self._next_id(), issue.key, body, stored, request.body, created,
-                              self._user_json(self.bot_account_id))
-        self._comments[comment.id] = comment
-        return _ok(self._comment_json(comment), status=201)
+            return jira_error(400, errors={"visibility": problem}), {}
+        return None, payload
 
     def _comment_list(self, request: Request) -> Response:
         try:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ import requests
 from atlassian import JiraCloud
 from slack_sdk import WebClient
 
+from emulators import jira_cloud
 from emulators.jira_cloud import JiraEmulator
 
 pytestmark = pytest.mark.unit
@@ -216,3 +219,25 @@ def test_runs_as_a_separate_process() -> None:
             assert proc.stdin is not None
             proc.stdin.close()  # closing stdin is the stop signal
             assert proc.wait(timeout=10) == 0
+
+
+def test_a_slow_comment_check_holds_up_no_other_request(jira: JiraEmulator,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jira serves requests side by side: while one POST's body is still being validated (Atlassian's
+    validator runs in a node process), a GET on another ticket is answered, and the POST then completes."""
+    checking, release = threading.Event(), threading.Event()
+
+    def slow_check(body: Any) -> None:
+        checking.set()
+        assert release.wait(10), "the test never released the check"
+
+    monkeypatch.setattr(jira_cloud, "validate_adf", slow_check)
+    jira.add_issue("PROJ-2")
+    with ThreadPoolExecutor(1) as pool:
+        post = pool.submit(_raw, jira, "POST", COMMENTS, json={"body": _adf()})
+        assert checking.wait(10), "the POST never reached its body check"
+        assert _raw(jira, "GET", "/rest/api/3/issue/PROJ-2/comment").json()["total"] == 0
+        assert not post.done()
+        release.set()
+        assert post.result(timeout=10).status_code == 201
+    assert len(jira.comments("PROJ-1")) == 1
