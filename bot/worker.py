@@ -4,11 +4,16 @@ publisher and the reminder sweep; it rides out a Redis restart without a supervi
 from __future__ import annotations
 
 import logging
-import time
+import threading
+from collections.abc import Iterable
+from typing import Any
 
 import redis
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
+from rq.exceptions import StopRequested
+from rq.job import Job
 from rq.serializers import JSONSerializer
+from rq.worker import WorkerStatus
 
 from bot.app import handoff_queue, job_queue
 from bot.settings import Settings
@@ -30,6 +35,43 @@ JOB_MODULES = (jobs, offers)
 MAINTENANCE_INTERVAL_SECONDS = 10
 #: The longest pause between the worker's attempts to reach a Redis that went away (RQ's default is 60 s).
 REDIS_WAIT_SECONDS = 2.0
+
+
+#: Set by SIGTERM/SIGINT (one worker a process): no new job starts, and the worker leaves its wait for jobs.
+STOP = threading.Event()
+#: Set while the main thread waits for a job, the one place a stop may interrupt.
+_WAITING = threading.Event()
+
+
+class _StoppableQueue(Queue):
+    """The worker's wait for jobs, the only place where a stop signal may raise StopRequested."""
+
+    @classmethod
+    def dequeue_any(cls, queues: Iterable[Queue], timeout: int | None, connection: redis.Redis,
+                    *args: Any, **kwargs: Any) -> tuple[Job, Queue] | None:
+        _WAITING.set()
+        try:
+            if STOP.is_set():  # asked before this wait began: never block on it
+                raise StopRequested()
+            return super().dequeue_any(queues, timeout, connection, *args, **kwargs)
+        finally:
+            _WAITING.clear()
+
+
+class StoppableWorker(SimpleWorker):
+    """RQ's SimpleWorker, stopping on SIGTERM/SIGINT wherever the signal lands.
+
+    RQ raises StopRequested from the signal handler when the worker is idle, wherever the main thread is: in
+    the middle of a heartbeat or of a registry clean-up (Redis pipelines), where it can be swallowed or break
+    the pipeline, and the worker then went back to its wait for jobs and ignored the signal. Here the handler
+    raises only inside that wait (where RQ expects it); anywhere else it sets STOP, and the wait that follows
+    raises it before blocking. A job in progress is finished first, as RQ does; teardown stops the scheduler."""
+
+    def _shutdown(self) -> None:
+        STOP.set()
+        self._stop_requested = True  # the work loop stops before its next job (after this one, when busy)
+        if _WAITING.is_set() and self.get_state() != WorkerStatus.BUSY:
+            raise StopRequested()
 
 
 def worker_context(settings: Settings) -> WorkerContext:
@@ -61,7 +103,7 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     stops = [watchdog.start(context, interval=settings.postmortem_watchdog_seconds), home.start(publisher),
              reminders.start(context, lifetime(settings), interval=settings.postmortem_watchdog_seconds)]
     try:
-        while not _work_once(context, burst=burst):
+        while not _work_once(context, burst=burst) and not STOP.is_set():
             log.warning("the worker stopped (Redis unreachable?); starting again once Redis answers")
             _wait_for_redis(context.queue.connection)
     finally:
@@ -74,28 +116,27 @@ def _work_once(context: WorkerContext, *, burst: bool) -> bool:
     when it gave up on Redis (RQ quits on some connection errors): the caller then starts another, so the
     worker rides out a Redis restart without a supervisor."""
     # AllowListJob: only the bot's own job functions run, whatever a job in Redis names (workers/allowed.py).
-    worker = SimpleWorker([context.queue], connection=context.queue.connection, serializer=JSONSerializer,
-                          maintenance_interval=MAINTENANCE_INTERVAL_SECONDS, job_class=AllowListJob)
+    queue = _StoppableQueue(context.queue.name, connection=context.queue.connection, serializer=JSONSerializer)
+    worker = StoppableWorker([queue], connection=context.queue.connection, serializer=JSONSerializer,
+                             maintenance_interval=MAINTENANCE_INTERVAL_SECONDS, job_class=AllowListJob,
+                             queue_class=_StoppableQueue)
     worker.max_connection_wait_time = REDIS_WAIT_SECONDS
     try:
         worker.work(burst=burst, with_scheduler=True)
     except (redis.ConnectionError, redis.TimeoutError):
-        return False
-    # RQ raises StopRequested out of an idle wait on SIGTERM/SIGINT without setting `_stop_requested`; it
-    # records the time of the request either way.
-    asked = getattr(worker, "_shutdown_requested_date", None) is not None or getattr(worker, "_stop_requested", False)
-    return burst or bool(asked)
+        return STOP.is_set()
+    return burst or STOP.is_set()
 
 
 def _wait_for_redis(conn: redis.Redis) -> None:
     """Block until Redis answers a PING, checking every REDIS_WAIT_SECONDS at most."""
     pause = 0.25
-    while True:
+    while not STOP.is_set():
         try:
             conn.ping()
             return
         except (redis.ConnectionError, redis.TimeoutError):
-            time.sleep(pause)  # waiting for an outside event (Redis back), not for correctness
+            STOP.wait(pause)  # waiting for an outside event (Redis back, or a stop), not for correctness
             pause = min(REDIS_WAIT_SECONDS, pause * 2)
 
 
