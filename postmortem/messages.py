@@ -54,6 +54,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "posting": {"en": "Approved by <@{user}>. Posting v{version} to {ticket}…",
                 "ja": "<@{user}> が承認しました。v{version} を {ticket} に投稿しています…"},
     "posted": {"en": "Posted to {ticket}: {url}", "ja": "{ticket} に投稿しました：{url}"},
+    "posted_by_dm": {
+        "en": "Posted to {ticket}: {url}\nI could not say so in the post-mortem's thread (Slack: {error}).",
+        "ja": "{ticket} に投稿しました：{url}\n事後分析のスレッドには伝えられませんでした（Slack：{error}）。",
+    },
     "offer_handoff": {
         "en": "Want a leadership-toned version? I can hand off to management-talk.",
         "ja": "リーダー向けのトーンにした版も必要ですか？ management-talk に引き継げます。",

@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 import redis
 
-from postmortem.claims import post_attempt_claim
+from postmortem.claims import announce_failing_claim, post_attempt_claim
 from postmortem.session import State
 from postmortem.store import SessionStore
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, slack_error
 from tests.workers.test_jobs import World, buttons, posting, rendering
 from workers import context, jobs
+from workers import posting as posting_module
 from workers.context import Policy, WorkerContext
 from workers.jira_gateway import JiraError
 
@@ -136,12 +137,51 @@ def test_slack_failing_after_the_post_reschedules_the_link_and_never_posts_again
     assert done is not None and done.state is State.posted
 
 
-def test_a_permanent_slack_error_after_the_post_still_records_it(world: World) -> None:
+def test_a_thread_slack_refuses_for_good_gets_the_link_to_the_requester_by_dm(world: World) -> None:
     s, _ = posting(world)
-    world.slack.failures.extend(["channel_not_found"])
+    world.slack.refuse_channels[s.channel] = "is_archived"
     jobs.post_comment(s.id, 1)
     done = world.store.get(s.id)
     assert done is not None and done.state is State.posted and world.queue.scheduled == []
+    [dm] = world.slack.posts
+    assert dm["channel"] == s.requester and dm["thread_ts"] is None
+    assert dm["message"]["text"] == ("Posted to PROJ-1: https://jira.example/browse/PROJ-1?focusedCommentId"
+                                     "=10001\nI could not say so in the post-mortem's thread (Slack: is_archived).")
+
+
+def test_a_long_slack_outage_after_the_post_loses_neither_the_link_nor_the_offer(world: World) -> None:
+    """Past the quick tries the link is tried every few minutes, not dropped; it arrives once Slack is back."""
+    s, _ = posting(world)
+    world.slack.refuse_channels[s.channel] = "service_unavailable"
+    jobs.post_comment(s.id, 1)
+    delays = []
+    for _ in range(3 * posting_module.ANNOUNCE_QUICK_ATTEMPTS):
+        delay, _, args = world.queue.scheduled[-1]
+        delays.append(delay.total_seconds())
+        jobs.post_comment(*args)
+    held = world.store.get(s.id)
+    assert held is not None and held.state is State.posting and world.slack.posts == []
+    assert max(delays) == posting_module.ANNOUNCE_PAUSE_SECONDS and delays[-1] == max(delays)
+    del world.slack.refuse_channels[s.channel]  # Slack is back
+    jobs.post_comment(*world.queue.scheduled[-1][2])
+    link, offer = world.slack.texts
+    assert link.startswith("Posted to PROJ-1: ") and "management-talk" in offer
+    done = world.store.get(s.id)
+    assert done is not None and done.state is State.posted and len(world.jira.of("post_comment")) == 1
+
+
+def test_past_the_window_the_link_goes_to_the_requester_by_dm(world: World) -> None:
+    s, _ = posting(world)
+    world.slack.refuse_channels[s.channel] = "service_unavailable"
+    jobs.post_comment(s.id, 1)
+    assert world.store.get(s.id).state is State.posting  # type: ignore[union-attr]
+    failing_since = time.time() - posting_module.ANNOUNCE_WINDOW_SECONDS - 1  # the outage began a day ago
+    world.store.note(announce_failing_claim(s.id, 1), repr(failing_since), 60)
+    jobs.post_comment(*world.queue.scheduled[-1][2])
+    done = world.store.get(s.id)
+    assert done is not None and done.state is State.posted and len(world.queue.scheduled) == 1
+    [dm] = world.slack.posts
+    assert dm["channel"] == s.requester and "(Slack: service_unavailable)" in dm["message"]["text"]
 
 
 def fail_call(slack: FakeSlack, k: int, error: str = "internal_error") -> None:
