@@ -93,11 +93,6 @@ def post_attempt_claim(session_id: str, version: int) -> str:
     return f"post-attempt:{session_id}:{version}"
 
 
-def announce_failing_claim(session_id: str, version: int) -> str:
-    """Since when (epoch seconds) Slack has refused the thread the link of a posted comment (workers/posting.py)."""
-    return f"announce-failing:{session_id}:{version}"
-
-
 def post_waiting_claim(session_id: str, version: int) -> str:
     """Set while a session waits in `failed` for a Retry-After; the scheduled run resumes it."""
     return f"post-waiting:{session_id}:{version}"

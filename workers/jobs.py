@@ -44,13 +44,10 @@ from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 from workers.leases import Lease, Steps
 from workers.posting import MAX_POST_ATTEMPTS, backoff
-from workers.slack_retry import SLACK_FAILURES, retry_delay
+from workers.slack_retry import SLACK_FAILURES, step_delay
 
 log = logging.getLogger(__name__)
 
-#: Runs of one step while Slack keeps failing (each retries inside the call first) before the thread is
-#: told, when it can be; with the backoff of workers/slack_retry.py that is a few minutes.
-MAX_SLACK_ATTEMPTS = 8
 #: How long the marks of a draft's steps are kept: as long as a session.
 STEP_TTL_SECONDS = 14 * 24 * 3600
 
@@ -90,8 +87,8 @@ def _advance(ctx: WorkerContext, session_id: str, attempt: int) -> bool:
         try:
             ts = ctx.slack.post(session.channel, parent)
         except SLACK_FAILURES as exc:
-            delay = retry_delay(exc, attempt)
-            if delay is not None and attempt < MAX_SLACK_ATTEMPTS:
+            delay = step_delay(exc, attempt)
+            if delay is not None:
                 ctx.store.note(advance_scheduled_claim(session_id), "1", int(delay + 2 * ctx.policy.lease_seconds) + 5)
                 _later(ctx, delay, "advance", session_id, attempt + 1)
                 return False
@@ -164,8 +161,8 @@ def draft_steps(ctx: WorkerContext, session: Session) -> Steps:
 
 
 def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc: BaseException) -> None:
-    delay = retry_delay(exc, attempt)
-    if delay is not None and attempt < MAX_SLACK_ATTEMPTS:
+    delay = step_delay(exc, attempt)
+    if delay is not None:
         log.warning("showing the draft of %s failed (%s); again in %.1f s", session.id, exc, delay)
         ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
         ctx.store.note(render_scheduled_claim(session.id), str(attempt + 1), ttl)
@@ -316,12 +313,12 @@ def _perform(ctx: WorkerContext, session: Session, effects: list[Effect], attemp
         try:
             _perform_one(ctx, session, effect)
         except SLACK_FAILURES as exc:
-            if effect.kind not in _SAYING or retry_delay(exc, attempt) is None or attempt >= MAX_SLACK_ATTEMPTS:
+            if effect.kind not in _SAYING or step_delay(exc, attempt) is None:
                 raise
             deferred.append(effect)
             failure = exc
     if deferred and failure is not None:
-        delay = retry_delay(failure, attempt) or backoff(attempt)
+        delay = step_delay(failure, attempt) or backoff(attempt)
         log.warning("Slack failed (%s); %s message(s) of %s again in %.1f s", failure, len(deferred), session.id,
                     delay)
         _later(ctx, delay, "perform", session.id, [_effect_json(e) for e in deferred], attempt + 1)

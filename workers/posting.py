@@ -21,13 +21,7 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from postmortem.claims import (
-    announce_failing_claim,
-    post_attempt_claim,
-    post_lock,
-    post_scheduled_claim,
-    post_waiting_claim,
-)
+from postmortem.claims import post_attempt_claim, post_lock, post_scheduled_claim, post_waiting_claim
 from postmortem.messages import say
 from postmortem.retention import job_options
 from postmortem.session import Session, State
@@ -36,18 +30,12 @@ from workers import permissions
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, PostedComment
 from workers.leases import Lease, Steps
-from workers.slack_retry import SLACK_FAILURES, retry_delay
+from workers.slack_retry import SLACK_FAILURES, step_delay
 
 log = logging.getLogger(__name__)
 
 #: Failed Jira calls of one post before the thread is told it failed (each retry first looks for our comment).
 MAX_POST_ATTEMPTS = 5
-#: How long the thread's link and offer are tried again while Slack keeps failing; after that (or at once
-#: when Slack refuses the thread for good) the requester gets the link by DM.
-ANNOUNCE_WINDOW_SECONDS = 24 * 3600
-#: After this many tries the pause between two grows to ANNOUNCE_PAUSE_SECONDS: Slack is out for a while.
-ANNOUNCE_QUICK_ATTEMPTS = 10
-ANNOUNCE_PAUSE_SECONDS = 300.0
 #: How long the marks of one post (attempt start, steps done) are kept: as long as a session.
 MARK_TTL_SECONDS = 14 * 24 * 3600
 
@@ -184,9 +172,9 @@ def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt
 def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
     """The link, then the hand-off offer, each once; then posting → posted.
 
-    While Slack fails with something temporary the run is rescheduled (quickly at first, then every few
-    minutes) for up to ANNOUNCE_WINDOW_SECONDS, so an outage of any length short of that loses nothing. When
-    Slack refuses the thread for good (archived, not in the channel…) or the window has passed, the
+    While Slack fails with something temporary the run is rescheduled (workers/slack_retry.py `step_delay`:
+    quickly at first, then every few minutes for about a day), so an ordinary outage loses nothing. When
+    Slack refuses the thread for good (archived, not in the channel…) or the tries are used up, the
     requester gets the link by DM, and the session is recorded posted either way."""
     version = session.approved_version or 0
     steps = Steps(ctx.store, f"posted:{session.id}:{version}", MARK_TTL_SECONDS)
@@ -196,19 +184,14 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
         steps.once("link", lambda: _say(ctx, session, link))
         steps.once("offer", lambda: _say(ctx, session, offer))
     except SLACK_FAILURES as exc:
-        failing = announce_failing_claim(session.id, version)
-        ctx.store.claim_once(failing, MARK_TTL_SECONDS, token=repr(time.time()))  # the first failure's time
-        since = _began(ctx, failing) or time.time()
         attempt = attempt if steps.performed == 0 else 1  # backoff counts failures of one step
-        delay = retry_delay(exc, attempt)
-        if delay is not None and time.time() - since < ANNOUNCE_WINDOW_SECONDS:
-            delay = delay if attempt < ANNOUNCE_QUICK_ATTEMPTS else max(delay, ANNOUNCE_PAUSE_SECONDS)
+        delay = step_delay(exc, attempt)
+        if delay is not None:
             log.warning("telling the thread of %s failed (%s); again in %.1f s", session.id, exc, delay)
             _reschedule(ctx, session.id, version, attempt + 1, delay)
             return
         if not steps.done("link"):
             _link_by_dm(ctx, session, exc)
-    ctx.store.release_claim(announce_failing_claim(session.id, version))
     ctx.store.record_posted(session.id, session.comment_id or "", session.comment_url or "")
 
 

@@ -3,8 +3,9 @@
 Inside one call, `SlackRetryHandler` (a slack-sdk retry handler) retries what Slack says is worth trying
 again: 429 (honouring `Retry-After` when it fits the window), 5xx, connection errors and timeouts, and the
 `ok: false` errors `internal_error`, `fatal_error`, `service_unavailable`, `request_timeout`, which come as
-HTTP 200. Past the window the call raises; `retry_delay` then tells the job how long to wait before it
-reschedules the step through RQ (never a long sleep in the worker, never dropped).
+HTTP 200. Past the window the call raises; `step_delay` then tells the job how long to wait before it
+reschedules the step through RQ (never a long sleep in the worker): quickly at first, then every few
+minutes for about a day, so an outage of any ordinary length loses no step.
 
 A retried `chat.postMessage` after a 5xx, a reset or a timeout may post a message twice: that is the
 ambiguous failure after which a duplicate bot message is acceptable; every other step is recorded done
@@ -38,6 +39,12 @@ NETWORK_ERRORS: tuple[type[BaseException], ...] = (URLError, ConnectionError, Ti
 SLACK_FAILURES: tuple[type[BaseException], ...] = (SlackApiError, *NETWORK_ERRORS)
 #: The longest `Retry-After` a rescheduled step honours; Slack's own are seconds to a minute.
 MAX_RETRY_AFTER_SECONDS = 120.0
+#: A step Slack keeps failing is tried again quickly this many times (backoff up to 30 s, a few minutes in
+#: all), then every STEP_PAUSE_SECONDS: Slack is out for a while, and the step waits for it.
+QUICK_STEP_ATTEMPTS = 10
+STEP_PAUSE_SECONDS = 300.0
+#: Tries of one step in all, about a day of Slack failing; then the job gives up and says so where it can.
+MAX_STEP_ATTEMPTS = QUICK_STEP_ATTEMPTS + int(24 * 3600 / STEP_PAUSE_SECONDS)
 
 
 def backoff(attempt: int, *, base: float = 0.5, cap: float = 4.0) -> float:
@@ -94,6 +101,15 @@ def _retry_after(value: object) -> float:
         return min(MAX_RETRY_AFTER_SECONDS, max(0.0, float(str(raw))))
     except ValueError:
         return 1.0
+
+
+def step_delay(exc: BaseException, attempt: int) -> float | None:
+    """Seconds before try `attempt + 1` of a step whose Slack call gave up, or None when trying again cannot
+    help (see `retry_delay`) or the step has had its MAX_STEP_ATTEMPTS tries."""
+    delay = retry_delay(exc, attempt)
+    if delay is None or attempt >= MAX_STEP_ATTEMPTS:
+        return None
+    return delay if attempt < QUICK_STEP_ATTEMPTS else max(delay, STEP_PAUSE_SECONDS)
 
 
 def retry_delay(exc: BaseException, attempt: int) -> float | None:

@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 import redis
 
-from postmortem.claims import announce_failing_claim, post_attempt_claim
+from postmortem.claims import post_attempt_claim
 from postmortem.session import State
 from postmortem.store import SessionStore
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, slack_error
 from tests.workers.test_jobs import World, buttons, posting, rendering
 from workers import context, jobs
-from workers import posting as posting_module
 from workers.context import Policy, WorkerContext
 from workers.jira_gateway import JiraError
+from workers.slack_retry import MAX_STEP_ATTEMPTS, QUICK_STEP_ATTEMPTS, STEP_PAUSE_SECONDS
 
 pytestmark = pytest.mark.unit
 
@@ -155,13 +155,13 @@ def test_a_long_slack_outage_after_the_post_loses_neither_the_link_nor_the_offer
     world.slack.refuse_channels[s.channel] = "service_unavailable"
     jobs.post_comment(s.id, 1)
     delays = []
-    for _ in range(3 * posting_module.ANNOUNCE_QUICK_ATTEMPTS):
+    for _ in range(3 * QUICK_STEP_ATTEMPTS):
         delay, _, args = world.queue.scheduled[-1]
         delays.append(delay.total_seconds())
         jobs.post_comment(*args)
     held = world.store.get(s.id)
     assert held is not None and held.state is State.posting and world.slack.posts == []
-    assert max(delays) == posting_module.ANNOUNCE_PAUSE_SECONDS and delays[-1] == max(delays)
+    assert max(delays) == STEP_PAUSE_SECONDS and delays[-1] == max(delays)
     del world.slack.refuse_channels[s.channel]  # Slack is back
     jobs.post_comment(*world.queue.scheduled[-1][2])
     link, offer = world.slack.texts
@@ -170,14 +170,12 @@ def test_a_long_slack_outage_after_the_post_loses_neither_the_link_nor_the_offer
     assert done is not None and done.state is State.posted and len(world.jira.of("post_comment")) == 1
 
 
-def test_past_the_window_the_link_goes_to_the_requester_by_dm(world: World) -> None:
+def test_past_its_last_try_the_link_goes_to_the_requester_by_dm(world: World) -> None:
     s, _ = posting(world)
     world.slack.refuse_channels[s.channel] = "service_unavailable"
     jobs.post_comment(s.id, 1)
     assert world.store.get(s.id).state is State.posting  # type: ignore[union-attr]
-    failing_since = time.time() - posting_module.ANNOUNCE_WINDOW_SECONDS - 1  # the outage began a day ago
-    world.store.note(announce_failing_claim(s.id, 1), repr(failing_since), 60)
-    jobs.post_comment(*world.queue.scheduled[-1][2])
+    jobs.post_comment(s.id, 1, MAX_STEP_ATTEMPTS)  # the run after about a day of Slack failing
     done = world.store.get(s.id)
     assert done is not None and done.state is State.posted and len(world.queue.scheduled) == 1
     [dm] = world.slack.posts
@@ -250,3 +248,30 @@ def test_a_question_owed_after_drafted_is_asked_once_by_a_later_run(world: World
     jobs.render(*world.queue.scheduled[-1][2])
     assert sum(ACTION_CANCEL in buttons(p["message"]) for p in world.slack.posts) == 1
     assert world.store.duties() == []
+
+
+def test_a_long_slack_outage_during_the_draft_waits_for_slack_then_shows_it(world: World) -> None:
+    """Past the quick tries the draft is tried every few minutes instead of failing; it appears once Slack is back."""
+    s = rendering(world)
+    world.slack.refuse_channels[s.channel] = "service_unavailable"
+    jobs.render(s.id)
+    for _ in range(2 * QUICK_STEP_ATTEMPTS):
+        delay, name, args = world.queue.scheduled[-1]
+        assert name == "workers.jobs.render"
+        jobs.render(*args)
+    held = world.store.get(s.id)
+    assert held is not None and held.state is State.rendering and delay.total_seconds() == STEP_PAUSE_SECONDS
+    del world.slack.refuse_channels[s.channel]
+    jobs.render(*world.queue.scheduled[-1][2])
+    done = world.store.get(s.id)
+    assert done is not None and done.state is State.drafted
+    assert ACTION_CANCEL in buttons(world.slack.posts[-1]["message"])  # the approval question came last
+
+
+def test_a_draft_past_its_last_try_fails_with_retry_kept(world: World) -> None:
+    s = rendering(world)
+    world.slack.refuse_channels[s.channel] = "service_unavailable"
+    jobs.render(s.id, MAX_STEP_ATTEMPTS)
+    failed = world.store.get(s.id)
+    assert failed is not None and failed.state is State.failed and "service_unavailable" in (failed.error or "")
+    assert world.queue.scheduled == []

@@ -9,7 +9,16 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from emulators.slack_api import SlackEmulator
-from workers.slack_retry import MAX_RETRY_AFTER_SECONDS, SlackRetryHandler, retry_delay
+from tests.workers.fakes import slack_error
+from workers.slack_retry import (
+    MAX_RETRY_AFTER_SECONDS,
+    MAX_STEP_ATTEMPTS,
+    QUICK_STEP_ATTEMPTS,
+    STEP_PAUSE_SECONDS,
+    SlackRetryHandler,
+    retry_delay,
+    step_delay,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -92,3 +101,14 @@ def test_a_connection_refused_is_retried_then_reported_as_temporary() -> None:
         dead.chat_postMessage(channel="C1", text="x")
     assert len(clock.slept) >= 2
     assert retry_delay(caught.value, 1) is not None
+
+
+def test_a_step_is_tried_quickly_then_every_few_minutes_for_about_a_day_then_given_up() -> None:
+    failed = slack_error("service_unavailable")
+    quick = [step_delay(failed, n) for n in range(1, QUICK_STEP_ATTEMPTS)]
+    assert all(d is not None and d <= 30 * 1.25 for d in quick)
+    later = [step_delay(failed, n) for n in range(QUICK_STEP_ATTEMPTS, MAX_STEP_ATTEMPTS)]
+    assert set(later) == {STEP_PAUSE_SECONDS}
+    assert sum(d or 0 for d in later) >= 23 * 3600
+    assert step_delay(failed, MAX_STEP_ATTEMPTS) is None
+    assert step_delay(slack_error("channel_not_found"), 1) is None  # trying again cannot help
