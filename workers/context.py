@@ -7,10 +7,13 @@ Settings at start-up and installs it before the worker runs (never at import).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 from rq import Queue
 
+from postmortem.retention import job_options
+from postmortem.session import Session
 from postmortem.store import SessionStore
 
 if TYPE_CHECKING:  # `serve` imports the queue names from here, and must not import the Jira client
@@ -48,6 +51,14 @@ class WorkerContext:
     jira_visibility: str | None = None  # POSTMORTEM_JIRA_VISIBILITY, checked at start-up
     jira_url: str | None = None  # JIRA_URL: Jira keys in the draft link to <JIRA_URL>/browse/<KEY>
     policy: Policy = Policy()
+
+    def say(self, session: Session, message: dict[str, Any]) -> str:
+        """Post `message` in the session's thread; its ts."""
+        return self.slack.post(session.channel, message, thread_ts=session.thread_ts)
+
+    def later(self, delay: float, job: str, *args: Any) -> None:
+        """Run `workers.jobs.<job>(*args)` after `delay` seconds through RQ's scheduler (never a sleep in a job)."""
+        self.queue.enqueue_in(timedelta(seconds=max(0.0, delay)), f"workers.jobs.{job}", *args, **job_options())
 
 
 _installed: list[WorkerContext] = []

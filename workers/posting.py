@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
 from postmortem.claims import post_attempt_claim, post_lock, post_scheduled_claim, post_waiting_claim
 from postmortem.messages import say
-from postmortem.retention import job_options
 from postmortem.session import Session, State
 from renderers import prompts
 from workers import permissions
@@ -142,8 +140,7 @@ def _reschedule(ctx: WorkerContext, session_id: str, version: int, attempt: int,
     delay = max(0.0, delay)
     ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
     ctx.store.note(post_scheduled_claim(session_id, version), str(attempt), ttl)
-    ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment", session_id, version, attempt,
-                         **job_options())
+    ctx.later(delay, "post_comment", session_id, version, attempt)
 
 
 def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: int, delay: float) -> None:
@@ -152,11 +149,10 @@ def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: i
     if waiting is None:
         return
     ctx.store.note(post_waiting_claim(session.id, version), "1", int(delay) + 3600)
-    ctx.queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.post_comment", session.id, version, attempt,
-                         **job_options())
+    ctx.later(delay, "post_comment", session.id, version, attempt)
     message = prompts.notice("post_waiting", session.lang, seconds=f"{delay:.0f}", ticket=session.ticket)
     message = prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
-    _say(ctx, session, prompts.with_button(message, "button_cancel", prompts.ACTION_CANCEL, session.id,
+    ctx.say(session, prompts.with_button(message, "button_cancel", prompts.ACTION_CANCEL, session.id,
                                            session.lang))
 
 
@@ -181,8 +177,8 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
     link = prompts.notice("posted", session.lang, ticket=session.ticket, url=session.comment_url)
     offer = handoff_offer(session)
     try:
-        steps.once("link", lambda: _say(ctx, session, link))
-        steps.once("offer", lambda: _say(ctx, session, offer))
+        steps.once("link", lambda: ctx.say(session, link))
+        steps.once("offer", lambda: ctx.say(session, offer))
     except SLACK_FAILURES as exc:
         attempt = attempt if steps.performed == 0 else 1  # backoff counts failures of one step
         delay = step_delay(exc, attempt)
@@ -222,9 +218,5 @@ def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
 def _tell_failed(ctx: WorkerContext, session: Session, reason: str, message: dict[str, Any]) -> None:
     if ctx.store.record_failed(session.id, reason) is None:
         return
-    _say(ctx, session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id,
+    ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id,
                                            session.lang))
-
-
-def _say(ctx: WorkerContext, session: Session, message: dict[str, Any]) -> str:
-    return ctx.slack.post(session.channel, message, thread_ts=session.thread_ts)

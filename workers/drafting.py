@@ -1,0 +1,169 @@
+"""A version's draft shown in the thread: the Slack messages, tone notes, the exact request body as a file, a
+line saying it was shown, then the approval question.
+
+Each message is posted once (`Steps`): a run after a crash or a Slack outage continues where the last one
+stopped; a drafted session whose question is still owed gets only the question. Slack failures reschedule
+the run (workers/slack_retry.py `step_delay`); errors that cannot pass fail the draft, inputs kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from slack_sdk.errors import SlackApiError
+
+from postmortem.claims import question_duty, render_lock, render_scheduled_claim
+from postmortem.conversation import model_of
+from postmortem.limits import postmortem_structure_error
+from postmortem.lint import lint
+from postmortem.messages import field_label, say
+from postmortem.model import PostMortem
+from postmortem.session import Session, State
+from postmortem.store import body_digest
+from renderers import prompts
+from renderers.adf import render_adf
+from renderers.jira import CommentTooLong, jira_request, with_requester
+from renderers.markdown import render_markdown
+from renderers.slack import render_slack
+from workers import posting
+from workers.context import WorkerContext
+from workers.leases import Lease, Steps
+from workers.slack_retry import SLACK_FAILURES, step_delay
+
+log = logging.getLogger(__name__)
+
+#: How long the marks of a draft's steps are kept: as long as a session.
+STEP_TTL_SECONDS = 14 * 24 * 3600
+
+
+def run(ctx: WorkerContext, session_id: str, attempt: int) -> None:
+    """One run of showing the version being drafted; any number of runs show each message once."""
+    session = ctx.store.get(session_id)
+    if session is None:
+        return
+    ctx.store.release_claim(render_scheduled_claim(session_id))
+    duty = question_duty(session_id, session.version)
+    if session.state is not State.rendering and not (session.state is State.drafted and duty in ctx.store.duties()):
+        return
+    with Lease(ctx.store, render_lock(session_id, session.version), ctx.policy.lease_seconds) as lease:
+        if not lease.acquired:
+            return
+        current_ = ctx.store.get(session_id)
+        if current_ is None or current_.version != session.version:
+            return
+        steps = draft_steps(ctx, current_)
+        try:
+            if current_.state is State.rendering:
+                _render_locked(ctx, current_, steps)
+            elif current_.state is State.drafted:
+                _ask(ctx, current_, steps)
+        except SLACK_FAILURES as exc:  # backoff counts failures of one step: progress starts it again
+            _render_slack_failed(ctx, current_, attempt if steps.performed == 0 else 1, exc)
+
+
+def draft_steps(ctx: WorkerContext, session: Session) -> Steps:
+    """The steps of showing one version's draft, each done once."""
+    return Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
+
+
+def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc: BaseException) -> None:
+    delay = step_delay(exc, attempt)
+    if delay is not None:
+        log.warning("showing the draft of %s failed (%s); again in %.1f s", session.id, exc, delay)
+        ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
+        ctx.store.note(render_scheduled_claim(session.id), str(attempt + 1), ttl)
+        ctx.later(delay, "render", session.id, attempt + 1)
+        return
+    error = exc.response.get("error", "error") if isinstance(exc, SlackApiError) else type(exc).__name__
+    reason = say("slack_refused_draft", session.lang, error=error)
+    ctx.store.settle(question_duty(session.id, session.version))
+    if ctx.store.record_failed(session.id, reason) is not None:
+        with contextlib.suppress(*SLACK_FAILURES):
+            ctx.say(session, prompts.notice("render_failed", session.lang, reason=reason))
+
+
+def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
+    session_id = session.id
+    pm = model_of(session)
+    if refused := postmortem_structure_error(pm):  # too deep or too large to render: say so plainly
+        named = field_label(refused.field.partition(".")[0], "ja") + "：" if session.lang == "ja" else ""
+        reason = f"{named}{refused.message}" if named else str(refused)
+        ctx.store.record_failed(session_id, reason)
+        ctx.say(session, prompts.notice("render_failed", session.lang, reason=reason))
+        return
+    markdown = render_markdown(pm)
+    adf = render_adf(pm, jira_url=ctx.jira_url)  # the Slack preview is made from it too
+    to_jira = pm.destination == "jira_comment"
+    if to_jira:
+        try:
+            request = jira_request(_with_requester(ctx, session, adf), session=session.id,
+                                   version=session.version, visible_to=ctx.jira_visibility)
+        except CommentTooLong as exc:
+            ctx.store.record_failed(session_id, exc.text(session.lang))
+            ctx.say(session, prompts.notice("render_failed", session.lang, reason=exc.text(session.lang)))
+            return
+        body, digest = request.body, request.sha256
+    else:
+        body = markdown.encode()
+        digest = body_digest(body)
+    if ctx.store.save_draft(session_id, session.version, body, digest) is None:
+        return
+    _show_draft(ctx, session, pm, body, steps, to_jira=to_jira, adf=adf)
+
+
+def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -> dict[str, Any]:
+    """The comment's last paragraph: who asked, and a link to the thread (fetched now, so it is in the bytes shown)."""
+    thread_url = ctx.slack.permalink(session.channel, session.thread_ts) if session.thread_ts else None
+    return with_requester(adf, name=ctx.slack.user_name(session.requester), thread_url=thread_url,
+                          lang=session.lang)
+
+
+def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, steps: Steps, *,
+                to_jira: bool, adf: dict[str, Any] | None = None) -> None:
+    """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
+
+    The session becomes approvable (drafted) at that line, after the file and before the question, so a
+    reply typed once the question is visible is always handled, and none typed before the file was visible
+    can approve it (it binds to the version shown before its timestamp). The question is a duty from then
+    until it is in the thread, so a worker dying in between is covered by the watchdog."""
+    for i, message in enumerate(render_slack(pm, adf=adf)):
+        steps.once(f"message-{i}", lambda m=message: ctx.say(session, m))  # type: ignore[misc]
+    if warnings := lint(pm):
+        notes = prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang)
+        steps.once("lint", lambda: ctx.say(session, notes))
+    filename, question = _attachment(session, to_jira=to_jira, destination=pm.destination)
+    steps.once("file", lambda: ctx.slack.upload(session.channel, session.thread_ts, filename=filename,
+                                                 content=body, title=filename))
+    shown = prompts.notice("body_shown", session.lang, version=session.version) if to_jira else question
+    shown_ts = steps.once("shown", lambda: ctx.say(session, shown))
+    duty = question_duty(session.id, session.version)
+    if to_jira:
+        ctx.store.owe(duty)
+    drafted = ctx.store.mark_drafted(session.id, version=session.version, shown_at=float(shown_ts),
+                                     message_ts=shown_ts)
+    if drafted is not None and to_jira:  # cancelled meanwhile: no question with buttons after "Cancelled"
+        _ask(ctx, drafted, steps)
+        return
+    ctx.store.settle(duty)
+    if drafted is not None:  # output only: the record is delivered, so the seed's step 5 offer follows
+        steps.once("offer", lambda: ctx.say(session, posting.handoff_offer(session)))
+
+
+def _ask(ctx: WorkerContext, session: Session, steps: Steps) -> None:
+    """The approval question of a drafted version, once; then the duty is settled."""
+    question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
+                                         lang=session.lang)
+    steps.once("question", lambda: ctx.say(session, question))
+    ctx.store.settle(question_duty(session.id, session.version))
+
+
+def _attachment(session: Session, *, to_jira: bool, destination: str) -> tuple[str, dict[str, Any]]:
+    if to_jira:
+        question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
+                                             lang=session.lang)
+        return f"{session.ticket}-postmortem-v{session.version}.json", question
+    name = f"docs/postmortems/{session.ticket}.md" if destination == "docs_file" \
+        else f"{session.ticket}-postmortem-v{session.version}.md"
+    return name, prompts.notice("output_only", session.lang, destination=destination)
