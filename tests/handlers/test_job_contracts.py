@@ -16,8 +16,12 @@ from workers.allowed import ALLOWED_JOBS  # the worker refuses any job named out
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2]
-#: How each enqueueing helper names its jobs: `deps.enqueue("advance", ...)` is `workers.jobs.advance`.
-HELPERS = {"enqueue": "workers.jobs.", "enqueue_offer": "workers.offers.", "enqueue_in": ""}
+#: How each enqueueing helper names its jobs, by package: in handlers `deps.enqueue("advance", ...)` is
+#: `workers.jobs.advance`; in workers RQ's own `queue.enqueue` takes full names, `ctx.later` short ones.
+HELPERS = {"handlers": {"enqueue": "workers.jobs.", "enqueue_offer": "workers.offers.", "enqueue_in": ""},
+           "workers": {"enqueue": "", "enqueue_in": "", "later": "workers.jobs."}}
+#: Helpers whose first argument is a delay, before the job's name.
+DELAYED = {"enqueue_in", "later"}
 
 
 class Call(NamedTuple):
@@ -34,15 +38,15 @@ def enqueued(package: str) -> list[Call]:
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
-            prefix = HELPERS.get(node.func.attr)
-            args = node.args[1:] if node.func.attr == "enqueue_in" else node.args  # enqueue_in(delay, name, ...)
+            prefix = HELPERS[package].get(node.func.attr)
+            args = node.args[1:] if node.func.attr in DELAYED else node.args  # enqueue_in(delay, name, ...)
             if prefix is None or not args or not isinstance(args[0], ast.Constant):
                 continue
             name = str(args[0].value)
-            if package == "workers" and not name.startswith("workers."):
+            job = name if name.startswith("workers.") else prefix + name
+            if package == "workers" and not job.startswith("workers."):
                 continue  # another service's job (management_talk.rewrite), not ours to resolve
             assert not any(isinstance(a, ast.Starred) for a in args), f"{path.name}:{node.lineno}: *args"
-            job = name if name.startswith("workers.") else prefix + name
             calls.append(Call(f"{path.name}:{node.lineno}", job, len(args) - 1,
                               tuple(k.arg for k in node.keywords if k.arg)))
     return calls
@@ -55,6 +59,9 @@ def test_the_scan_finds_the_jobs_the_handlers_enqueue() -> None:
     jobs = {c.job for c in CALLS}
     assert {"workers.jobs.advance", "workers.jobs.perform", "workers.jobs.handoff", "workers.offers.start_reply",
             "workers.offers.offer_assignee", "workers.jobs.post_comment", "workers.jobs.render"} <= jobs
+    rescheduled = {c.job for c in CALLS if c.where.startswith(("drafting.py", "posting.py", "jobs.py"))}
+    assert {"workers.jobs.render", "workers.jobs.post_comment", "workers.jobs.advance",
+            "workers.jobs.perform"} <= rescheduled  # WorkerContext.later(delay, name, ...)
 
 
 @pytest.mark.parametrize("call", CALLS, ids=lambda c: f"{c.where}-{c.job}")
