@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -19,20 +18,18 @@ from typing import Any, Literal
 from urllib.parse import unquote
 
 from emulators.adf_atlaskit import ATLASKIT_PACKAGE, AtlaskitValidator, optional_atlaskit_validator
-from emulators.adf_schema import AdfInvalid, adf_validator, validate_adf
+from emulators.adf_schema import adf_validator
 from emulators.http import JSON_CONTENT_TYPE, Emulator, Request, Response, json_response, parse_json
 from emulators.jira_records import (
-    COMMENT_LIMIT,
     DEFAULT_MAX_RESULTS,
     Injection,
     JiraComment,
     JiraIssue,
     PostAttempt,
-    adf_text_length,
+    comment_problem,
     injected_error,
     jira_error,
     permitted,
-    property_problem,
 )
 
 Route = tuple[str, re.Pattern[str], Callable[..., Response]]
@@ -270,7 +267,8 @@ class JiraEmulator(Emulator):
             issue = self._issue(key)
         if issue is None:
             return jira_error(404)
-        refused, payload = self._comment_problem(request.body)
+        refused, payload = comment_problem(request.body, atlaskit=self._atlaskit,
+                                           measure=self.comment_limit_measure)
         if refused is not None:
             return refused
         properties = payload.get("properties") or []
@@ -282,35 +280,6 @@ class JiraEmulator(Emulator):
                                   self._user_json(self.bot_account_id))
             self._comments[comment.id] = comment
             return _ok(self._comment_json(comment), status=201)
-
-    def _comment_problem(self, raw: bytes) -> tuple[Response | None, dict[str, Any]]:
-        """Jira's 400 for a comment body, or (None, the payload); it reads nothing shared, so it needs no lock."""
-        try:
-            payload = parse_json(raw)
-        except ValueError as exc:
-            return jira_error(400, f"Unexpected character in the request body: {exc}"), {}
-        body = payload.get("body") if isinstance(payload, dict) else None
-        if body is None:
-            return jira_error(400, errors={"comment": "Comment body can not be empty!"}), {}
-        if not isinstance(body, dict):
-            return jira_error(400, errors={"comment": "Operation value must be an Atlassian Document "
-                                                      "(see the Atlassian Document Format)"}), {}
-        try:
-            validate_adf(body)
-            if self._atlaskit is not None:
-                self._atlaskit.validate(body)
-        except AdfInvalid as exc:
-            return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"}), {}
-        measured = (len(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
-                    if self.comment_limit_measure == "json" else adf_text_length(body))
-        if measured > COMMENT_LIMIT:
-            return jira_error(400, errors={"comment": "The entered text is too long. It exceeds the allowed "
-                                                      "limit of 32,767 characters."}), {}
-        if problem := property_problem(payload.get("properties") or []):
-            return jira_error(400, errors={"properties": problem}), {}
-        if (problem := _visibility_problem(payload.get("visibility"))) is not None:
-            return jira_error(400, errors={"visibility": problem}), {}
-        return None, payload
 
     def _comment_list(self, request: Request) -> Response:
         try:
@@ -361,16 +330,3 @@ class JiraEmulator(Emulator):
         if account_id not in self._users:
             return jira_error(404, "Specified user does not exist or you do not have required permissions")
         return _ok(self._user_json(account_id))
-
-
-def _visibility_problem(visibility: Any) -> str | None:
-    """Why Jira would refuse a comment's `visibility`: a role by name, a group by id (or its name), nothing else."""
-    if visibility is None:
-        return None
-    if not isinstance(visibility, dict) or visibility.get("type") not in ("role", "group"):
-        return "Visibility type must be 'role' or 'group'."
-    if visibility["type"] == "role" and not isinstance(visibility.get("value"), str):
-        return "A role visibility needs the role's name as value."
-    if visibility["type"] == "group" and not isinstance(visibility.get("identifier") or visibility.get("value"), str):
-        return "A group visibility needs the group's identifier."
-    return None

@@ -6,7 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulators.http import JSON_CONTENT_TYPE, Response, json_response
+from emulators.adf_atlaskit import AtlaskitValidator
+from emulators.adf_schema import AdfInvalid, validate_adf
+from emulators.http import JSON_CONTENT_TYPE, Response, json_response, parse_json
 
 #: Jira Cloud refuses comments longer than this (documented limit, in characters).
 COMMENT_LIMIT = 32_767
@@ -141,3 +143,49 @@ def permitted(users: dict[str, dict[str, Any]], grants: set[tuple[str, str, str]
         if matches and all((account_id, issue, p) in grants for p in wanted):
             found.append(account_id)
     return found
+
+
+def comment_problem(raw: bytes, *, atlaskit: AtlaskitValidator | None = None,
+                    measure: str = "text") -> tuple[Response | None, dict[str, Any]]:
+    """Jira's 400 for a comment's request body, or (None, the payload): the ADF schema and, when given,
+    Atlassian's validator, the length limit (`measure`: "text" as Jira counts, or "json"), the properties
+    and the visibility. A pure function of the body, so the emulator runs it outside its lock."""
+    try:
+        payload = parse_json(raw)
+    except ValueError as exc:
+        return jira_error(400, f"Unexpected character in the request body: {exc}"), {}
+    body = payload.get("body") if isinstance(payload, dict) else None
+    if body is None:
+        return jira_error(400, errors={"comment": "Comment body can not be empty!"}), {}
+    if not isinstance(body, dict):
+        return jira_error(400, errors={"comment": "Operation value must be an Atlassian Document "
+                                                  "(see the Atlassian Document Format)"}), {}
+    try:
+        validate_adf(body)
+        if atlaskit is not None:
+            atlaskit.validate(body)
+    except AdfInvalid as exc:
+        return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"}), {}
+    measured = (len(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+                if measure == "json" else adf_text_length(body))
+    if measured > COMMENT_LIMIT:
+        return jira_error(400, errors={"comment": "The entered text is too long. It exceeds the allowed "
+                                                  "limit of 32,767 characters."}), {}
+    if problem := property_problem(payload.get("properties") or []):
+        return jira_error(400, errors={"properties": problem}), {}
+    if (problem := _visibility_problem(payload.get("visibility"))) is not None:
+        return jira_error(400, errors={"visibility": problem}), {}
+    return None, payload
+
+
+def _visibility_problem(visibility: Any) -> str | None:
+    """Why Jira would refuse a comment's `visibility`: a role by name, a group by id (or its name), nothing else."""
+    if visibility is None:
+        return None
+    if not isinstance(visibility, dict) or visibility.get("type") not in ("role", "group"):
+        return "Visibility type must be 'role' or 'group'."
+    if visibility["type"] == "role" and not isinstance(visibility.get("value"), str):
+        return "A role visibility needs the role's name as value."
+    if visibility["type"] == "group" and not isinstance(visibility.get("identifier") or visibility.get("value"), str):
+        return "A group visibility needs the group's identifier."
+    return None

@@ -17,7 +17,7 @@ import requests
 from atlassian import JiraCloud
 from slack_sdk import WebClient
 
-from emulators import jira_cloud
+from emulators import jira_records
 from emulators.jira_cloud import JiraEmulator
 
 pytestmark = pytest.mark.unit
@@ -231,7 +231,7 @@ def test_a_slow_comment_check_holds_up_no_other_request(jira: JiraEmulator,
         checking.set()
         assert release.wait(10), "the test never released the check"
 
-    monkeypatch.setattr(jira_cloud, "validate_adf", slow_check)
+    monkeypatch.setattr(jira_records, "validate_adf", slow_check)
     jira.add_issue("PROJ-2")
     with ThreadPoolExecutor(1) as pool:
         post = pool.submit(_raw, jira, "POST", COMMENTS, json={"body": _adf()})
