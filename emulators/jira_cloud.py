@@ -70,6 +70,7 @@ class JiraEmulator(Emulator):
             ("GET", re.compile(rf"{_API}/issue/([^/]+)/comment"), self._list_comments),
             ("POST", re.compile(rf"{_API}/issue/([^/]+)/comment"), self._add_comment),
             ("GET", re.compile(rf"{_API}/issue/([^/]+)/comment/(\d+)"), self._get_comment),
+            ("DELETE", re.compile(rf"{_API}/issue/([^/]+)/comment/(\d+)"), self._delete_comment),
             ("POST", re.compile(rf"{_API}/comment/list"), self._comment_list),
             ("GET", re.compile(rf"{_API}/comment/(\d+)/properties"), self._property_keys),
             ("GET", re.compile(rf"{_API}/comment/(\d+)/properties/([^/]+)"), self._get_property),
@@ -261,6 +262,14 @@ class JiraEmulator(Emulator):
         if comment is None or issue is None or comment.issue_key != issue.key:
             return jira_error(404, f"Can not find a comment for the id: {comment_id}.")
         return _ok(self._comment_json(comment))
+
+    def _delete_comment(self, request: Request, key: str, comment_id: str) -> Response:
+        comment = self._comments.get(comment_id)
+        issue = self._issue(key)
+        if comment is None or issue is None or comment.issue_key != issue.key:
+            return jira_error(404, f"Can not find a comment for the id: {comment_id}.")
+        del self._comments[comment_id]
+        return Response(204)
 
     def _add_comment(self, request: Request, key: str) -> Response:
         with self._cond:

@@ -93,6 +93,12 @@ def post_attempt_claim(session_id: str, version: int) -> str:
     return f"post-attempt:{session_id}:{version}"
 
 
+def post_doubt_claim(session_id: str, version: int) -> str:
+    """Set when a POST was sent while an earlier one might still be stored: the comment may exist twice, so
+    the worker looks for a duplicate later (workers/posting.py)."""
+    return f"post-doubt:{session_id}:{version}"
+
+
 def post_waiting_claim(session_id: str, version: int) -> str:
     """Set while a session waits in `failed` for a Retry-After; the scheduled run resumes it."""
     return f"post-waiting:{session_id}:{version}"

@@ -54,6 +54,18 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "posting": {"en": "Approved by <@{user}>. Posting v{version} to {ticket}…",
                 "ja": "<@{user}> が承認しました。v{version} を {ticket} に投稿しています…"},
     "posted": {"en": "Posted to {ticket}: {url}", "ja": "{ticket} に投稿しました：{url}"},
+    "duplicate_removed": {
+        "en": "Jira stored an earlier attempt late, so {ticket} had this post-mortem twice: I deleted the extra "
+              "comment ({comment}). The link above is the one that stays.",
+        "ja": "Jira が以前の送信を遅れて保存したため、{ticket} にこの事後分析が二つありました。余分なコメント"
+              "（{comment}）を削除しました。上のリンクのコメントが残ります。",
+    },
+    "duplicate_left": {
+        "en": "Jira stored an earlier attempt late, so {ticket} has this post-mortem twice, and I could not delete "
+              "the extra one ({reason}). Please delete it: {url}",
+        "ja": "Jira が以前の送信を遅れて保存したため、{ticket} にこの事後分析が二つあります。余分なコメントを"
+              "削除できませんでした（{reason}）。削除してください：{url}",
+    },
     "posted_by_dm": {
         "en": "Posted to {ticket}: {url}\nI could not say so in the post-mortem's thread (Slack: {error}).",
         "ja": "{ticket} に投稿しました：{url}\n事後分析のスレッドには伝えられませんでした（Slack：{error}）。",

@@ -19,6 +19,7 @@ ALLOWED_JOBS: frozenset[str] = frozenset({
     "workers.jobs.advance",
     "workers.jobs.render",
     "workers.jobs.post_comment",
+    "workers.jobs.remove_duplicates",
     "workers.jobs.handoff",
     "workers.offers.start_reply",
     "workers.offers.mention_help",

@@ -58,7 +58,8 @@ class JiraError(Exception):
 
 
 class JiraGateway:
-    """The three calls the worker makes: read an issue, find our comment, post a comment."""
+    """The calls the worker makes: read an issue and who may comment, find our comments, post one, delete a
+    duplicate."""
 
     def __init__(self, url: str, email: str, api_token: str, *, timeout: int = 15) -> None:
         self.url = url.rstrip("/")
@@ -110,22 +111,29 @@ class JiraGateway:
             and u.get("active", True) is not False for u in found)
 
     def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
-        """Our comment for (session, version) if one exists: newest first, read through its properties."""
+        """Our newest comment for (session, version) if one exists."""
+        found = self.own_comments(ticket, session=session, version=version)
+        return found[0] if found else None
+
+    def own_comments(self, ticket: str, *, session: str, version: int) -> list[PostedComment]:
+        """Every comment of ours for (session, version) among the newest SEARCH_DEPTH, newest first, read
+        through their properties (more than one only when Jira stored a POST the bot thought lost)."""
         page = self._call("GET", f"rest/api/3/issue/{ticket}/comment",
                           params={"orderBy": "-created", "maxResults": SEARCH_DEPTH})
         ids = [str(c["id"]) for c in page.get("comments", [])]
         if not ids:
-            return None
+            return []
         listed = self._call("POST", "rest/api/3/comment/list", params={"expand": "properties"},
                             data={"ids": [int(i) if i.isdigit() else i for i in ids]})
-        for comment in listed.get("values", []):
-            for prop in comment.get("properties", []):
-                value = prop.get("value") or {}
-                if prop.get("key") == PROPERTY_KEY and value.get("session") == session \
-                        and value.get("version") == version:
-                    cid = str(comment["id"])
-                    return PostedComment(cid, self.comment_url(ticket, cid))
-        return None
+        ours = {str(comment["id"]) for comment in listed.get("values", [])
+                if any(prop.get("key") == PROPERTY_KEY and (prop.get("value") or {}).get("session") == session
+                       and (prop.get("value") or {}).get("version") == version
+                       for prop in comment.get("properties", []))}
+        return [PostedComment(cid, self.comment_url(ticket, cid)) for cid in ids if cid in ours]
+
+    def delete_comment(self, ticket: str, comment_id: str) -> None:
+        """Delete one of the bot's comments (Jira lets an account delete its own)."""
+        self._call("DELETE", f"rest/api/3/issue/{ticket}/comment/{comment_id}")
 
     def post_comment(self, ticket: str, body: bytes) -> PostedComment:
         """POST the exact request body shown for approval.

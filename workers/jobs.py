@@ -39,7 +39,7 @@ from workers.slack_retry import SLACK_FAILURES, step_delay
 log = logging.getLogger(__name__)
 
 __all__ = ["MAX_POST_ATTEMPTS", "advance", "advance_duty", "backoff", "handoff", "perform", "post_comment",
-           "post_lock", "question_duty", "render", "render_lock"]
+           "post_lock", "question_duty", "remove_duplicates", "render", "render_lock"]
 
 
 def perform(session_id: str, effects: list[dict[str, Any]], attempt: int = 1) -> None:
@@ -134,6 +134,11 @@ def _thread_failed(ctx: WorkerContext, session: Session, error: str) -> None:
 def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
     """POST the approved bytes to Jira exactly once, then tell the thread (workers/posting.py)."""
     posting.run(current(), session_id, version, attempt)
+
+
+def remove_duplicates(session_id: str, version: int) -> None:
+    """After a POST that may have been stored twice: delete the comment not linked in the thread (posting.py)."""
+    posting.remove_duplicates(current(), session_id, version)
 
 
 def handoff(session_id: str, user: str) -> None:

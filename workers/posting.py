@@ -14,13 +14,20 @@ worker dying anywhere is recovered by the watchdog re-running this job, which th
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from postmortem.claims import post_attempt_claim, post_lock, post_scheduled_claim, post_waiting_claim
+from postmortem.claims import (
+    post_attempt_claim,
+    post_doubt_claim,
+    post_lock,
+    post_scheduled_claim,
+    post_waiting_claim,
+)
 from postmortem.messages import say
 from postmortem.session import Session, State
 from renderers import prompts
@@ -36,6 +43,10 @@ log = logging.getLogger(__name__)
 MAX_POST_ATTEMPTS = 5
 #: How long the marks of one post (attempt start, steps done) are kept: as long as a session.
 MARK_TTL_SECONDS = 14 * 24 * 3600
+#: After a POST sent while an earlier one might still be stored, Jira is searched for a duplicate this many
+#: quiet periods later (60 s, 5 min and 1 h by default): a store later than the quiet period leaves two
+#: comments, and the one not linked in the thread is deleted.
+DUPLICATE_CHECKS = (2, 10, 120)
 
 
 def backoff(attempt: int) -> float:
@@ -89,6 +100,8 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
             if not lease.renew():  # a slow search outlived the lease: another run may be posting
                 log.warning("post of %s v%s lost its lease; leaving it to the run that holds it", session.id, version)
                 return
+            if began is not None:  # the earlier POST may yet be stored, later than the quiet period
+                ctx.store.note(post_doubt_claim(session.id, version), "1", MARK_TTL_SECONDS)
             ctx.store.note(marks, repr(time.time()), MARK_TTL_SECONDS)  # ambiguous until Jira answers
             posted = _send(ctx, session.ticket, body, marks)
     except JiraError as exc:
@@ -160,7 +173,12 @@ def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt
     """Keep the comment on the session (still posting: the thread is told next), then announce."""
     recorded = ctx.store.update(session.id, lambda s: s.with_changes(comment_id=posted.id, comment_url=posted.url),
                                 expect_states={State.posting})
-    ctx.store.release_claim(post_attempt_claim(session.id, session.approved_version or 0))
+    version = session.approved_version or 0
+    ctx.store.release_claim(post_attempt_claim(session.id, version))
+    if ctx.store.noted(post_doubt_claim(session.id, version)) is not None:
+        for quiet_periods in DUPLICATE_CHECKS:
+            ctx.later(quiet_periods * ctx.policy.quiet_seconds, "remove_duplicates", session.id, version)
+        ctx.store.release_claim(post_doubt_claim(session.id, version))
     if recorded is not None:
         announce(ctx, recorded, attempt)
 
@@ -202,6 +220,33 @@ def _link_by_dm(ctx: WorkerContext, session: Session, exc: BaseException) -> Non
         ctx.slack.post(session.requester, message)
     except SLACK_FAILURES as dm_failed:
         log.error("the link of %s could not be sent by DM either: %s", session.id, dm_failed)
+
+
+def remove_duplicates(ctx: WorkerContext, session_id: str, version: int) -> None:
+    """Delete any comment of ours for (session, version) but the one recorded and linked in the thread, and
+    say so there; when Jira refuses the delete, give the thread the duplicate's link to delete by hand."""
+    session = ctx.store.get(session_id)
+    if session is None or session.comment_id is None or session.approved_version != version:
+        return
+    try:
+        found = ctx.jira.own_comments(session.ticket, session=session.id, version=version)
+    except JiraError as exc:
+        log.warning("could not look for a duplicate of comment %s on %s: %s", session.comment_id, session.ticket, exc)
+        return
+    if session.comment_id not in {c.id for c in found}:  # not among the newest: decide nothing blind
+        return
+    for extra in (c for c in found if c.id != session.comment_id):
+        try:
+            ctx.jira.delete_comment(session.ticket, extra.id)
+        except JiraError as exc:
+            log.error("duplicate comment %s on %s could not be deleted: %s", extra.id, session.ticket, exc)
+            message = prompts.notice("duplicate_left", session.lang, ticket=session.ticket, url=extra.url,
+                                     reason=exc.text(session.lang))
+        else:
+            log.warning("deleted duplicate comment %s on %s (a POST stored late)", extra.id, session.ticket)
+            message = prompts.notice("duplicate_removed", session.lang, ticket=session.ticket, comment=extra.id)
+        with contextlib.suppress(*SLACK_FAILURES):
+            ctx.say(session, message)
 
 
 def handoff_offer(session: Session) -> dict[str, Any]:

@@ -64,6 +64,10 @@ def session_of(stack: LocalStack, chat: Conversation) -> Session:
     return session
 
 
+def thread_text(chat: Conversation) -> str:
+    return "\n".join(m["text"] for m in chat.thread())
+
+
 def count_text(chat: Conversation, needle: str) -> int:
     return sum(needle in m["text"] for m in chat.thread())
 
@@ -82,6 +86,22 @@ def test_jira_storing_late_gets_one_comment(stack: LocalStack) -> None:
     worker.wait_for_line("may still be stored", timeout=10)
     posted_once(stack, chat, within=20)
     assert comment_posts(stack, chat.ticket) == [201]  # the one late POST; never a second
+    assert count_text(chat, f"Posted to {chat.ticket}") == 1
+
+
+def test_jira_storing_later_than_the_quiet_period_ends_with_one_comment_the_one_linked(stack: LocalStack) -> None:
+    """Past the quiet period the search finds nothing and the bot POSTs again; the first POST is then stored
+    too (two comments), and the duplicate check deletes the one the thread does not link, and says so."""
+    chat = start(stack)
+    chat.wait_text(QUESTION)
+    stack.jira.inject("POST", f"/rest/api/3/issue/{chat.ticket}/comment", delay=QUIET + 3)
+    chat.reply("yes")
+    chat.wait_text(f"Posted to {chat.ticket}", timeout=30)
+    stack.jira.wait_for(lambda j: len(j.comments(chat.ticket)) == 2, timeout=30)  # the first one, stored late
+    chat.wait_text("I deleted the extra comment", timeout=2 * QUIET + 30)
+    [kept] = stack.jira.comments(chat.ticket)
+    assert kept.raw == chat.files()[-1]["bytes"] and f"focusedCommentId={kept.id}" in thread_text(chat)
+    assert comment_posts(stack, chat.ticket) == [201, 201]
     assert count_text(chat, f"Posted to {chat.ticket}") == 1
 
 

@@ -80,10 +80,13 @@ def _answer(script: deque[Any], default: Any) -> Any:
 
 @dataclass
 class FakeJira:
-    """Records find_own_comment / post_comment; queue answers (a value or an exception to raise) per call."""
+    """Records find_own_comment / own_comments / post_comment / delete_comment; queue answers (a value or an
+    exception to raise) per call."""
 
     found: deque[Any] = field(default_factory=deque)
     posted: deque[Any] = field(default_factory=deque)
+    listed: deque[Any] = field(default_factory=deque)  # answers to own_comments
+    deleted: deque[Any] = field(default_factory=deque)  # answers to delete_comment (an exception to raise)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     url: str = "https://jira.example"
     timeout: int = 15
@@ -98,6 +101,15 @@ class FakeJira:
         self.calls.append(("find_own_comment", {"ticket": ticket, "session": session, "version": version}))
         answer: PostedComment | None = _answer(self.found, None)
         return answer
+
+    def own_comments(self, ticket: str, *, session: str, version: int) -> list[PostedComment]:
+        self.calls.append(("own_comments", {"ticket": ticket, "session": session, "version": version}))
+        answer: list[PostedComment] = _answer(self.listed, [])
+        return answer
+
+    def delete_comment(self, ticket: str, comment_id: str) -> None:
+        self.calls.append(("delete_comment", {"ticket": ticket, "comment_id": comment_id}))
+        _answer(self.deleted, None)
 
     def post_comment(self, ticket: str, body: bytes) -> PostedComment:
         self.calls.append(("post_comment", {"ticket": ticket, "body": body}))

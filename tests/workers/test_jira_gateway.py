@@ -74,6 +74,20 @@ def test_find_own_comment_matches_session_and_version_and_ignores_others(jira: J
     assert gateway.find_own_comment("PROJ-1", session="s2", version=2) is None
 
 
+def test_own_comments_lists_every_copy_newest_first_and_a_duplicate_can_be_deleted(jira: JiraEmulator,
+                                                                                   gateway: JiraGateway) -> None:
+    first = gateway.post_comment("PROJ-1", request_body(session="s1", version=2))
+    gateway.post_comment("PROJ-1", request_body(session="other", version=2))
+    late = gateway.post_comment("PROJ-1", request_body(session="s1", version=2))  # the same post, stored twice
+    assert gateway.own_comments("PROJ-1", session="s1", version=2) == [late, first]
+    gateway.delete_comment("PROJ-1", late.id)
+    assert gateway.own_comments("PROJ-1", session="s1", version=2) == [first]
+    assert len(jira.comments("PROJ-1")) == 2
+    with pytest.raises(JiraError) as caught:  # already gone: Jira's 404, in plain words
+        gateway.delete_comment("PROJ-1", late.id)
+    assert caught.value.status == 404
+
+
 @pytest.mark.parametrize(("status", "words"), [
     (401, "credentials"),
     (403, "permission"),

@@ -13,9 +13,10 @@ from postmortem.claims import post_attempt_claim
 from postmortem.session import State
 from postmortem.store import SessionStore
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
-from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, slack_error
+from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, slack_error
 from tests.workers.test_jobs import World, buttons, posting, rendering
 from workers import context, jobs
+from workers import posting as posting_module
 from workers.context import Policy, WorkerContext
 from workers.jira_gateway import JiraError
 from workers.slack_retry import MAX_STEP_ATTEMPTS, QUICK_STEP_ATTEMPTS, STEP_PAUSE_SECONDS
@@ -73,6 +74,50 @@ def test_a_comment_stored_late_is_found_and_recorded_never_posted_again(world: W
     assert session is not None and session.state is State.posted and session.comment_id == "10077"
     assert world.slack.texts[-2].startswith("Posted to PROJ-1")
     assert world.store.noted(post_attempt_claim(s.id, 1)) is None
+
+
+def test_a_post_stored_later_than_the_quiet_period_is_found_twice_and_the_extra_deleted(world: World) -> None:
+    """The first POST timed out; the conclusive search found nothing; the second POST was stored. Jira then
+    stores the first one too, later than the quiet period: the unlinked duplicate is deleted and the thread told."""
+    s, _ = posting(world)
+    world.jira.posted.append(timed_out())
+    jobs.post_comment(s.id, 1)
+    world.store.note(post_attempt_claim(s.id, 1), repr(time.time() - QUIET - 1), 3600)  # the quiet period passed
+    world.jira.posted.append(world.jira.comment("10002"))
+    jobs.post_comment(s.id, 1, 2)
+    checks = [(d.total_seconds(), args) for d, name, args in world.queue.scheduled
+              if name == "workers.jobs.remove_duplicates"]
+    assert checks == [(q * QUIET, (s.id, 1)) for q in posting_module.DUPLICATE_CHECKS]
+    world.jira.listed.append([world.jira.comment("10003"), world.jira.comment("10002")])  # newest first
+    jobs.remove_duplicates(s.id, 1)
+    assert world.jira.of("delete_comment") == [{"ticket": "PROJ-1", "comment_id": "10003"}]
+    assert world.slack.texts[-1].startswith("Jira stored an earlier attempt late, so PROJ-1 had this post-mortem twice")
+    world.jira.listed.append([world.jira.comment("10002")])
+    jobs.remove_duplicates(s.id, 1)  # a later check: one comment, nothing to do or say
+    assert len(world.jira.of("delete_comment")) == 1 and world.slack.texts[-1].startswith("Jira stored")
+
+
+def test_a_duplicate_jira_will_not_delete_is_linked_in_the_thread(world: World) -> None:
+    s, _ = posting(world)
+    jobs.post_comment(s.id, 1)
+    world.jira.listed.append([world.jira.comment("10001"), world.jira.comment("10009")])
+    world.jira.deleted.append(fatal(403))
+    jobs.remove_duplicates(s.id, 1)
+    assert "Please delete it: https://jira.example/browse/PROJ-1?focusedCommentId=10009" in world.slack.texts[-1]
+
+
+def test_no_duplicate_check_after_a_post_sent_once(world: World) -> None:
+    s, _ = posting(world)
+    jobs.post_comment(s.id, 1)
+    assert [name for _, name, _ in world.queue.scheduled] == []
+
+
+def test_a_duplicate_check_decides_nothing_when_the_linked_comment_is_not_found(world: World) -> None:
+    s, _ = posting(world)
+    jobs.post_comment(s.id, 1)
+    world.jira.listed.append([world.jira.comment("10005"), world.jira.comment("10006")])  # ours is not among them
+    jobs.remove_duplicates(s.id, 1)
+    assert world.jira.of("delete_comment") == []
 
 
 def test_a_refused_post_is_not_ambiguous(world: World) -> None:
