@@ -104,6 +104,21 @@ def post_waiting_claim(session_id: str, version: int) -> str:
     return f"post-waiting:{session_id}:{version}"
 
 
+def step_claim(scope: str, step: str) -> str:
+    """Set once a step of a job's scope was done, holding its result (workers/leases.py `Steps`)."""
+    return f"step:{scope}:{step}"
+
+
+def draft_steps_scope(session_id: str, version: int) -> str:
+    """The scope of the steps of showing one version's draft (`step_claim`)."""
+    return f"draft:{session_id}:{version}"
+
+
+def posted_steps_scope(session_id: str, version: int) -> str:
+    """The steps of telling the thread a version was posted: the link, the offer (workers/posting.py)."""
+    return f"posted:{session_id}:{version}"
+
+
 def question_duty(session_id: str, version: int) -> str:
     """Owed between `drafted` and the approval question being in the thread (the watchdog covers it)."""
     return f"question:{session_id}:{version}"

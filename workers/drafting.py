@@ -14,7 +14,7 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from postmortem.claims import question_duty, render_lock, render_scheduled_claim
+from postmortem.claims import draft_steps_scope, question_duty, render_lock, render_scheduled_claim
 from postmortem.conversation import model_of
 from postmortem.limits import postmortem_structure_error
 from postmortem.lint import lint
@@ -65,7 +65,7 @@ def run(ctx: WorkerContext, session_id: str, attempt: int) -> None:
 
 def draft_steps(ctx: WorkerContext, session: Session) -> Steps:
     """The steps of showing one version's draft, each done once."""
-    return Steps(ctx.store, f"draft:{session.id}:{session.version}", STEP_TTL_SECONDS)
+    return Steps(ctx.store, draft_steps_scope(session.id, session.version), STEP_TTL_SECONDS)
 
 
 def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc: BaseException) -> None:

@@ -20,7 +20,7 @@ from types import TracebackType
 
 import redis
 
-from postmortem.claims import Claims
+from postmortem.claims import Claims, step_claim
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class Steps:
 
     def once(self, name: str, act: Callable[[], str | None]) -> str:
         """Run `act` unless this step was done before; returns its result (kept from the first run)."""
-        key = f"step:{self._scope}:{name}"
+        key = step_claim(self._scope, name)
         done = self._claims.noted(key)
         if done is not None:
             return done
@@ -88,4 +88,4 @@ class Steps:
 
     def done(self, name: str) -> bool:
         """Whether a step was done."""
-        return self._claims.noted(f"step:{self._scope}:{name}") is not None
+        return self._claims.noted(step_claim(self._scope, name)) is not None

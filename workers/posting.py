@@ -27,6 +27,7 @@ from postmortem.claims import (
     post_lock,
     post_scheduled_claim,
     post_waiting_claim,
+    posted_steps_scope,
 )
 from postmortem.messages import say
 from postmortem.session import Session, State
@@ -191,7 +192,7 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
     Slack refuses the thread for good (archived, not in the channel…) or the tries are used up, the
     requester gets the link by DM, and the session is recorded posted either way."""
     version = session.approved_version or 0
-    steps = Steps(ctx.store, f"posted:{session.id}:{version}", MARK_TTL_SECONDS)
+    steps = Steps(ctx.store, posted_steps_scope(session.id, version), MARK_TTL_SECONDS)
     link = prompts.notice("posted", session.lang, ticket=session.ticket, url=session.comment_url)
     offer = handoff_offer(session)
     try:
