@@ -119,6 +119,11 @@ def posted_steps_scope(session_id: str, version: int) -> str:
     return f"posted:{session_id}:{version}"
 
 
+def may_post_claim(session_id: str, user: str, ticket: str) -> str:
+    """Set for a while once `user` was found allowed to comment on `ticket` (workers/permissions.py)."""
+    return f"may-post:{session_id}:{user}:{ticket}"
+
+
 def question_duty(session_id: str, version: int) -> str:
     """Owed between `drafted` and the approval question being in the thread (the watchdog covers it)."""
     return f"question:{session_id}:{version}"

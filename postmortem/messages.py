@@ -153,6 +153,12 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Nothing was posted: no Jira user with the e-mail address of <@{user}> may comment on {ticket}. The approval must come from someone who can comment on this issue in Jira (with an e-mail address the bot's Jira account can see). Press Retry once that is fixed.",
         "ja": "投稿していません：<@{user}> のメールアドレスを持つ Jira ユーザーで {ticket} にコメントできる人がいません。承認は Jira でこの課題にコメントできる人（ボットの Jira アカウントからメールアドレスが見える人）が行ってください。解決したら「再試行」を押してください。",
     },
+    "perm_unchecked_slack": {
+        "en": "Slack did not answer when the bot asked for the approver's e-mail address, needed to check who may "
+              "comment in Jira.",
+        "ja": "Jira でコメントできる人か確認するために承認者のメールアドレスを Slack に問い合わせましたが、"
+              "応答がありませんでした。",
+    },
     "perm_unchecked": {
         "en": "Nothing was posted: the bot could not check in Jira that <@{user}> may comment on {ticket}. {reason} Press Retry to try again.",
         "ja": "投稿していません：<@{user}> が {ticket} にコメントできるか Jira で確認できませんでした。{reason} 「再試行」を押してもう一度お試しください。",

@@ -14,15 +14,19 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
+from postmortem.claims import may_post_claim
 from postmortem.session import Session
 from renderers import prompts
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError
+from workers.slack_retry import SLACK_FAILURES, retry_delay
 
 log = logging.getLogger(__name__)
 
 #: A successful check of (session, person, issue) is remembered this long, so a post's retries do not repeat it.
 CHECKED_SECONDS = 600
+#: What `check` raises when Slack or Jira failed for now (not a refusal).
+_TEMPORARY: tuple[type[BaseException], ...] = (JiraError, *SLACK_FAILURES)
 
 
 class Refusal(Exception):
@@ -35,10 +39,15 @@ class Refusal(Exception):
 
 
 def check(ctx: WorkerContext, user: str, ticket: str) -> None:
-    """Raise Refusal unless `user` (a Slack id) is a Jira user allowed to comment on `ticket`."""
+    """Raise Refusal unless `user` (a Slack id) is a Jira user allowed to comment on `ticket`.
+
+    A temporary failure of Slack or Jira (a 429, a 5xx, a timeout: what their clients' retries did not ride
+    out) is not a refusal: the JiraError or the Slack failure is raised for the caller to try again later."""
     try:
         email = ctx.slack.user_email(user)
     except SlackApiError as exc:
+        if retry_delay(exc, 1) is not None:
+            raise
         raise Refusal("perm_no_email") from exc
     if not email:
         log.warning("Slack shows no e-mail for %s: is the users:read.email scope granted?", user)
@@ -46,6 +55,8 @@ def check(ctx: WorkerContext, user: str, ticket: str) -> None:
     try:
         allowed = ctx.jira.may_comment(ticket, email)
     except JiraError as exc:
+        if exc.retryable:
+            raise
         raise Refusal("perm_unchecked", str(exc)) from exc
     if not allowed:
         raise Refusal("perm_refused")
@@ -60,14 +71,17 @@ def may_comment(ctx: WorkerContext, user: str, ticket: str) -> bool:
         check(ctx, user, ticket)
     except Refusal as refusal:
         return refusal.key == "perm_unchecked"
+    except _TEMPORARY as exc:  # Slack or Jira having a bad moment: the post checks again
+        log.warning("could not check now whether %s may comment on %s: %s", user, ticket, exc)
     return True
 
 
 def approver_may_post(ctx: WorkerContext, session: Session) -> bool:
     """Called by the post job right before it posts: True to go on; else the session has failed with the
-    reason said in the thread (with Retry), and nothing is posted."""
+    reason said in the thread (with Retry), and nothing is posted. A temporary failure of Slack or Jira is
+    raised (see `check`): the post job reschedules itself, as after any other temporary failure."""
     user = session.approved_by or session.requester
-    remembered = f"may-post:{session.id}:{user}:{session.ticket}"
+    remembered = may_post_claim(session.id, user, session.ticket)
     if not ctx.permission_check or ctx.store.claimed(remembered):
         return True
     try:

@@ -80,7 +80,20 @@ def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None
 
 
 def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, lease: Lease) -> None:
-    if not permissions.approver_may_post(ctx, session):  # a refusal is told in the thread; nothing posted
+    try:
+        if not permissions.approver_may_post(ctx, session):  # a refusal is told in the thread; nothing posted
+            return
+    except JiraError as exc:  # Jira could not say now: like any failed Jira call before the POST
+        _after_error(ctx, session, version, attempt, exc)
+        return
+    except SLACK_FAILURES as exc:  # Slack could not give the approver's e-mail now
+        delay = step_delay(exc, attempt)
+        if delay is None or attempt >= MAX_POST_ATTEMPTS:
+            _fail(ctx, session, say("perm_unchecked_slack", session.lang))
+            return
+        log.warning("post of %s v%s: Slack failed the permission check (%s); again in %.1f s", session.id,
+                    version, exc, delay)
+        _reschedule(ctx, session.id, version, attempt + 1, delay)
         return
     body = ctx.store.approved_body(session)
     if body is None:

@@ -182,3 +182,40 @@ def test_missing_and_forbidden_issues_get_the_same_answer_at_the_start(world: Wo
         after = world.store.get(s.id)
         assert after is not None and after.pending_field == "ticket"
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("fault", ["jira 503", "jira 429", "slack 503", "slack internal_error"])
+def test_slack_or_jira_failing_the_check_for_now_retries_the_post_instead_of_refusing(world: World,
+                                                                                       fault: str) -> None:
+    context.install(replace(world.ctx, slack=SlackGateway(slack_client("xoxb-test", world.slack.base_url,
+                                                                       retry_window=0))))
+    world.slack.add_user("UTMP1", email="tmp1@example.com")
+    s = approved_by(world, "UTMP1")
+    world.jira.grant("acc-tmp1", s.ticket, email="tmp1@example.com")
+    if fault.startswith("jira"):
+        world.jira.inject("GET", "/rest/api/3/user/permission/search", status=int(fault.split()[1]), retry_after=2)
+    else:
+        world.slack.fail_next("users.info", "service_unavailable" if fault == "slack 503" else "internal_error",
+                              status=503 if fault == "slack 503" else 200)
+    jobs.post_comment(s.id, 1)
+    waiting = world.store.get(s.id)
+    assert waiting is not None and waiting.state is State.posting and world.jira.comments(s.ticket) == []
+    queue: FakeJobQueue = current_queue()
+    _, name, args = queue.scheduled[-1]
+    assert name == "workers.jobs.post_comment" and args == (s.id, 1, 2)
+    jobs.post_comment(*args)  # Slack and Jira answer again
+    after = world.store.get(s.id)
+    assert after is not None and after.state is State.posted and len(world.jira.comments(s.ticket)) == 1
+
+
+def test_a_check_jira_cannot_answer_at_the_start_does_not_stop_the_session(world: World) -> None:
+    world.slack.add_user("UST9", email="st9@example.com")
+    world.jira.add_issue("BUSY-1")
+    world.jira.inject("GET", "/rest/api/3/user/permission/search", status=503)
+    assert permissions.may_comment(world.ctx, "UST9", "BUSY-1")  # the post checks again
+
+
+def current_queue() -> FakeJobQueue:
+    queue = context.current().queue
+    assert isinstance(queue, FakeJobQueue)
+    return queue
