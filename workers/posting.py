@@ -7,6 +7,9 @@ that found nothing *and* was made at least `quiet_seconds` (POSTMORTEM_POST_QUIE
 attempt began; an earlier search that finds nothing is inconclusive and the run is rescheduled to search
 again then. A 429 is not ambiguous (nothing was stored): its Retry-After is honoured up to a cap; a long
 wait is spent in `failed`, where Cancel and Retry work; past the cap the thread is told and offered Retry.
+A store later even than the quiet period can leave the comment twice: a POST sent while an earlier one
+might still be stored marks the post doubtful, and `remove_duplicates` later deletes the copy the thread
+does not link (DUPLICATE_CHECKS).
 
 The session stays `posting` until the thread has the link and the offer (each said once, `Steps`), so a
 worker dying anywhere is recovered by the watchdog re-running this job, which then only announces.
@@ -180,7 +183,7 @@ def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: i
     message = prompts.notice("post_waiting", session.lang, seconds=f"{delay:.0f}", ticket=session.ticket)
     message = prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
     ctx.say(session, prompts.with_button(message, "button_cancel", prompts.ACTION_CANCEL, session.id,
-                                           session.lang))
+                                         session.lang))
 
 
 def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt: int) -> None:
@@ -278,4 +281,4 @@ def _tell_failed(ctx: WorkerContext, session: Session, reason: str, message: dic
     if ctx.store.record_failed(session.id, reason) is None:
         return
     ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id,
-                                           session.lang))
+                                         session.lang))
