@@ -50,17 +50,17 @@ def run(ctx: WorkerContext, session_id: str, attempt: int) -> None:
     with Lease(ctx.store, render_lock(session_id, session.version), ctx.policy.lease_seconds) as lease:
         if not lease.acquired:
             return
-        current_ = ctx.store.get(session_id)
-        if current_ is None or current_.version != session.version:
+        latest = ctx.store.get(session_id)
+        if latest is None or latest.version != session.version:
             return
-        steps = draft_steps(ctx, current_)
+        steps = draft_steps(ctx, latest)
         try:
-            if current_.state is State.rendering:
-                _render_locked(ctx, current_, steps)
-            elif current_.state is State.drafted:
-                _ask(ctx, current_, steps)
+            if latest.state is State.rendering:
+                _render_locked(ctx, latest, steps)
+            elif latest.state is State.drafted:
+                _ask(ctx, latest, steps)
         except SLACK_FAILURES as exc:  # backoff counts failures of one step: progress starts it again
-            _render_slack_failed(ctx, current_, attempt if steps.performed == 0 else 1, exc)
+            _render_slack_failed(ctx, latest, attempt if steps.performed == 0 else 1, exc)
 
 
 def draft_steps(ctx: WorkerContext, session: Session) -> Steps:
