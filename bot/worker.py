@@ -4,6 +4,7 @@ publisher and the reminder sweep; it rides out a Redis restart without a supervi
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 from collections.abc import Iterable
 from typing import Any
@@ -21,7 +22,7 @@ from postmortem.lifetime import Lifetime
 from postmortem.store import SessionStore, connect
 from workers import home, jobs, offers, reminders, watchdog
 from workers.allowed import AllowListJob
-from workers.context import Policy, WorkerContext, install
+from workers.context import QUEUE_NAME, Policy, WorkerContext, install
 from workers.jira_gateway import JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
 
@@ -37,41 +38,54 @@ MAINTENANCE_INTERVAL_SECONDS = 10
 REDIS_WAIT_SECONDS = 2.0
 
 
-#: Set by SIGTERM/SIGINT (one worker a process): no new job starts, and the worker leaves its wait for jobs.
+#: RQ's worker TTL. Its wait for a job lasts this minus 15 s (3 s here, RQ's default is 405 s), so an idle
+#: worker sees a stop within that, and RQ's own socket timeout (wait + 10 s) stays short.
+WORKER_TTL_SECONDS = 18
+#: Set by SIGTERM/SIGINT (one worker a process): no job starts after it, and the worker stops at its next
+#: heartbeat or wait for a job.
 STOP = threading.Event()
-#: Set while the main thread waits for a job, the one place a stop may interrupt.
-_WAITING = threading.Event()
+#: Set from when a job is taken off the queue until it starts: a stop never falls between the two.
+_HOLDING = threading.Event()
 
 
 class _StoppableQueue(Queue):
-    """The worker's wait for jobs, the only place where a stop signal may raise StopRequested."""
+    """The worker's wait for jobs: never entered once a stop was asked for."""
 
     @classmethod
     def dequeue_any(cls, queues: Iterable[Queue], timeout: int | None, connection: redis.Redis,
                     *args: Any, **kwargs: Any) -> tuple[Job, Queue] | None:
-        _WAITING.set()
-        try:
-            if STOP.is_set():  # asked before this wait began: never block on it
-                raise StopRequested()
-            return super().dequeue_any(queues, timeout, connection, *args, **kwargs)
-        finally:
-            _WAITING.clear()
+        if STOP.is_set():
+            raise StopRequested()
+        taken = super().dequeue_any(queues, timeout, connection, *args, **kwargs)
+        if taken is not None:
+            _HOLDING.set()
+        return taken
 
 
 class StoppableWorker(SimpleWorker):
-    """RQ's SimpleWorker, stopping on SIGTERM/SIGINT wherever the signal lands.
+    """RQ's SimpleWorker, stopping on SIGTERM/SIGINT wherever the signal lands, and never losing a job to it.
 
     RQ raises StopRequested from the signal handler when the worker is idle, wherever the main thread is: in
-    the middle of a heartbeat or of a registry clean-up (Redis pipelines), where it can be swallowed or break
-    the pipeline, and the worker then went back to its wait for jobs and ignored the signal. Here the handler
-    raises only inside that wait (where RQ expects it); anywhere else it sets STOP, and the wait that follows
-    raises it before blocking. A job in progress is finished first, as RQ does; teardown stops the scheduler."""
+    a heartbeat or a registry clean-up (Redis pipelines) it was swallowed or broke the pipeline, and the
+    worker went back to waiting for jobs; just after the wait took a job it lost that job. Here the handler
+    never raises: it sets STOP, and the worker raises StopRequested itself at a safe point, its next
+    heartbeat or wait for a job (a wait lasts at most a few seconds), never with a job taken and not yet run.
+    That also covers a Redis that went away, where RQ's loop retries heartbeats and never reaches a wait.
+    A job in progress is finished first, as RQ does; teardown stops the scheduler."""
 
     def _shutdown(self) -> None:
         STOP.set()
-        self._stop_requested = True  # the work loop stops before its next job (after this one, when busy)
-        if _WAITING.is_set() and self.get_state() != WorkerStatus.BUSY:
+        self._stop_requested = True
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        if STOP.is_set() and pipeline is None and not _HOLDING.is_set() \
+                and self.get_state() != WorkerStatus.BUSY:
             raise StopRequested()
+        super().heartbeat(timeout, pipeline)
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        _HOLDING.clear()
+        super().execute_job(job, queue)
 
 
 def worker_context(settings: Settings) -> WorkerContext:
@@ -102,30 +116,47 @@ def work(settings: Settings, *, burst: bool = False) -> None:
                                    default_lang=settings.postmortem_lang)
     stops = [watchdog.start(context, interval=settings.postmortem_watchdog_seconds), home.start(publisher),
              reminders.start(context, lifetime(settings), interval=settings.postmortem_watchdog_seconds)]
+    # RQ's loop gets a connection of its own: RQ widens its connection's socket timeout to cover the wait for
+    # a job, and the jobs' store calls must keep their short one.
+    rq_connection = connect(settings.redis_url, timeout=5.0)
+    STOP.clear()
+    _HOLDING.clear()
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    for signum in previous:  # outside RQ's loop (it installs its own while it runs)
+        signal.signal(signum, _ask_to_stop)
     try:
-        while not _work_once(context, burst=burst) and not STOP.is_set():
+        while not _work_once(rq_connection, burst=burst) and not STOP.is_set():
             log.warning("the worker stopped (Redis unreachable?); starting again once Redis answers")
-            _wait_for_redis(context.queue.connection)
+            _wait_for_redis(rq_connection)
+            if STOP.is_set():
+                break
     finally:
         for event in stops:
             event.set()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
-def _work_once(context: WorkerContext, *, burst: bool) -> bool:
+def _work_once(connection: redis.Redis, *, burst: bool) -> bool:
     """Run one RQ worker until it stops; True when it stopped for good (asked to, or a burst ended), False
     when it gave up on Redis (RQ quits on some connection errors): the caller then starts another, so the
     worker rides out a Redis restart without a supervisor."""
     # AllowListJob: only the bot's own job functions run, whatever a job in Redis names (workers/allowed.py).
-    queue = _StoppableQueue(context.queue.name, connection=context.queue.connection, serializer=JSONSerializer)
-    worker = StoppableWorker([queue], connection=context.queue.connection, serializer=JSONSerializer,
+    queue = _StoppableQueue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
+    worker = StoppableWorker([queue], connection=connection, serializer=JSONSerializer,
                              maintenance_interval=MAINTENANCE_INTERVAL_SECONDS, job_class=AllowListJob,
-                             queue_class=_StoppableQueue)
+                             queue_class=_StoppableQueue, worker_ttl=WORKER_TTL_SECONDS)
     worker.max_connection_wait_time = REDIS_WAIT_SECONDS
     try:
         worker.work(burst=burst, with_scheduler=True)
     except (redis.ConnectionError, redis.TimeoutError):
         return STOP.is_set()
     return burst or STOP.is_set()
+
+
+def _ask_to_stop(signum: int, frame: object) -> None:
+    """SIGTERM/SIGINT while no RQ worker runs (starting one, or waiting for Redis to come back)."""
+    STOP.set()
 
 
 def _wait_for_redis(conn: redis.Redis) -> None:

@@ -1,8 +1,10 @@
-"""How the worker takes SIGTERM/SIGINT: never as an exception inside its Redis work, always before a wait.
+"""How the worker takes SIGTERM/SIGINT: never as an exception raised wherever the signal lands, always at
+a safe point (its next heartbeat or wait for a job), and never with a job taken off the queue and not run.
 
-RQ raises StopRequested from its signal handler wherever the main thread is when the worker is idle; a signal
-landing in a heartbeat or a registry clean-up (Redis pipelines) could be swallowed there, and the worker went
-back to its wait for jobs for minutes. These tests put the signal at each place, on a real Redis.
+RQ raises StopRequested from its signal handler wherever the main thread is when the worker is idle: a
+signal landing in a heartbeat or a registry clean-up (Redis pipelines) was swallowed there and the worker
+went back to its wait for jobs, or broke the pipeline; one landing just after the wait took a job lost it.
+These tests put the signal at each place, on a real Redis.
 """
 
 from __future__ import annotations
@@ -10,27 +12,31 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import redis
+from rq import Queue
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 
 from bot import worker as worker_module
 from bot.worker import StoppableWorker
+from tests.conftest import TEST_REDIS_URL
 
 pytestmark = pytest.mark.unit
 
 #: Long enough that a worker which kept waiting would fail the test's timeout, not pass by luck.
-WAIT_SECONDS = 120
+LONG_WAIT = 120
+QUEUE = "stop-test"
 
 
 @pytest.fixture
 def worker(redis_conn: redis.Redis) -> Iterator[StoppableWorker]:
     handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     worker_module.STOP.clear()
-    queue = worker_module._StoppableQueue("stop-test", connection=redis_conn, serializer=JSONSerializer)
+    worker_module._HOLDING.clear()
+    queue = worker_module._StoppableQueue(QUEUE, connection=redis_conn, serializer=JSONSerializer)
     made = StoppableWorker([queue], connection=redis_conn, serializer=JSONSerializer,
                            queue_class=worker_module._StoppableQueue)
     made._install_signal_handlers()  # type: ignore[no-untyped-call]  # as work() does first
@@ -40,38 +46,78 @@ def worker(redis_conn: redis.Redis) -> Iterator[StoppableWorker]:
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
         worker_module.STOP.clear()
+        worker_module._HOLDING.clear()
+
+
+def blocked_in_blmove(conn: redis.Redis) -> bool:
+    """Whether some client of this Redis is blocked in BLMOVE (the worker's wait for a job), seen from outside."""
+    return any(c.get("cmd") == "blmove" for c in conn.client_list())
+
+
+def signal_once(condition: Callable[[], bool], signum: int = signal.SIGTERM) -> threading.Thread:
+    """A thread that sends this process `signum` once `condition()` holds (polled with a deadline)."""
+    def send() -> None:
+        deadline = threading.Event()
+        for _ in range(1000):
+            if condition():
+                os.kill(os.getpid(), signum)
+                return
+            deadline.wait(0.01)  # polling an outside condition, with a bound of 10 s
+        raise AssertionError("the condition for the signal never held")
+
+    thread = threading.Thread(target=send)
+    thread.start()
+    return thread
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_outside_the_wait_raises_nothing_there_and_the_next_wait_ends_at_once(
+def test_a_signal_raises_nothing_where_it_lands_and_the_next_wait_does_not_begin(
         worker: StoppableWorker, signum: int) -> None:
     os.kill(os.getpid(), signum)  # handled here, as if it landed in a heartbeat: no exception out of it
     assert worker_module.STOP.is_set()
     with pytest.raises(StopRequested):
-        worker.dequeue_job_and_maintain_ttl(WAIT_SECONDS)
+        worker.dequeue_job_and_maintain_ttl(LONG_WAIT)
 
 
-def test_a_signal_during_the_wait_ends_it(worker: StoppableWorker) -> None:
-    def signal_once_waiting() -> None:
-        assert worker_module._WAITING.wait(10), "the worker never waited for a job"
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    sender = threading.Thread(target=signal_once_waiting)
-    sender.start()
+def test_a_signal_during_the_wait_ends_it_at_its_timeout_not_inside_redis(worker: StoppableWorker,
+                                                                         redis_conn: redis.Redis) -> None:
+    observer = redis.Redis.from_url(TEST_REDIS_URL)
+    sender = signal_once(lambda: blocked_in_blmove(observer))
     with pytest.raises(StopRequested):
-        worker.dequeue_job_and_maintain_ttl(WAIT_SECONDS)
+        worker.dequeue_job_and_maintain_ttl(1)  # the wait times out; the loop's next heartbeat stops
     sender.join()
-    assert not worker_module._WAITING.is_set()
+
+
+def test_a_job_pushed_while_a_stop_is_pending_is_taken_and_run_not_lost(worker: StoppableWorker,
+                                                                        redis_conn: redis.Redis) -> None:
+    observer = redis.Redis.from_url(TEST_REDIS_URL)
+    plain = Queue(QUEUE, connection=observer, serializer=JSONSerializer)
+
+    def blocked_then_push() -> bool:
+        if not blocked_in_blmove(observer):
+            return False
+        plain.enqueue("builtins.print", "x")  # arrives in the same wait the signal is about to land in
+        return True
+
+    sender = signal_once(blocked_then_push)
+    taken = worker.dequeue_job_and_maintain_ttl(LONG_WAIT)
+    sender.join()
+    assert taken is not None and taken[0].func_name == "builtins.print" and worker_module.STOP.is_set()
+    job, queue = taken
+    worker.execute_job(job, queue)  # the work loop runs what it took
+    assert job.get_status(refresh=True) == "finished"
+    with pytest.raises(StopRequested):  # and stops at the heartbeat it sends after the job
+        worker.heartbeat()
 
 
 def test_the_work_loop_stops_when_the_signal_lands_in_its_redis_work(worker: StoppableWorker,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The signal arrives inside the heartbeat the wait loop sends before blocking: work() still returns."""
     raised: list[BaseException] = []
-    heartbeat = worker.heartbeat
+    heartbeat = StoppableWorker.heartbeat
 
-    def heartbeat_then_signal(*args: object, **kwargs: object) -> None:
-        heartbeat(*args, **kwargs)  # type: ignore[arg-type]
+    def heartbeat_then_signal(self: StoppableWorker, *args: object, **kwargs: object) -> None:
+        heartbeat(self, *args, **kwargs)  # type: ignore[arg-type]
         if not worker_module.STOP.is_set():
             try:
                 os.kill(os.getpid(), signal.SIGTERM)
@@ -79,6 +125,6 @@ def test_the_work_loop_stops_when_the_signal_lands_in_its_redis_work(worker: Sto
                 raised.append(exc)
                 raise
 
-    monkeypatch.setattr(worker, "heartbeat", heartbeat_then_signal)
+    monkeypatch.setattr(StoppableWorker, "heartbeat", heartbeat_then_signal)
     worker.work(burst=False)
     assert raised == [] and worker_module.STOP.is_set()

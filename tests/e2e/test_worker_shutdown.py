@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,7 @@ def test_an_idle_worker_stops_with_its_scheduler(signum: int) -> None:
         worker = stack.start_worker("worker")
         worker.wait_for_line("Scheduler for")  # the scheduler runs (a forked child) before the signal
         scheduler = children(worker.popen.pid)
+        assert scheduler, "the scheduler runs as a child of the worker"
         os.kill(worker.popen.pid, signum)
         try:
             code = worker.popen.wait(timeout=20)
@@ -49,6 +51,28 @@ def test_an_idle_worker_stops_with_its_scheduler(signum: int) -> None:
             pytest.fail("the worker did not stop within 20 s of the signal:\n" + "\n".join(worker.lines[-20:]))
         assert code == 0, "\n".join(worker.lines[-20:])
         assert all(not Path(f"/proc/{pid}").exists() or _zombie(pid) for pid in scheduler)
+    finally:
+        stack.stop()
+
+
+def test_a_worker_waiting_for_a_redis_that_went_away_stops_on_sigterm(
+        dedicated_redis: Callable[[], subprocess.Popen[bytes]]) -> None:
+    """Redis is gone: RQ's loop retries its heartbeat and never reaches a wait for jobs; SIGTERM still stops it."""
+    server = dedicated_redis()
+    stack = LocalStack(redis_url=f"redis://127.0.0.1:{dedicated_redis.port}/0")  # type: ignore[attr-defined]
+    stack.slack.start()
+    stack.jira.start()
+    try:
+        worker = stack.start_worker("worker")
+        server.kill()
+        server.wait(timeout=10)
+        worker.wait_for_line("Redis", timeout=30)  # it noticed (RQ's retry, or the restart loop)
+        os.kill(worker.popen.pid, signal.SIGTERM)
+        try:
+            code = worker.popen.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the worker did not stop within 30 s of SIGTERM:\n" + "\n".join(worker.lines[-20:]))
+        assert code == 0, "\n".join(worker.lines[-20:])
     finally:
         stack.stop()
 
