@@ -281,10 +281,10 @@ class JiraEmulator(Emulator):
         if refused is not None:
             return refused
         properties = payload.get("properties") or []
-        now = datetime.now(UTC)
-        created = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}+0000"  # Jira's format
         stored = [{"key": p["key"], "value": p["value"]} for p in properties]
-        with self._cond:
+        with self._cond:  # the id and the time together: ids and times rise in the same order
+            now = datetime.now(UTC)
+            created = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}+0000"  # Jira's format
             comment = JiraComment(self._next_id(), issue.key, payload["body"], stored, request.body, created,
                                   self._user_json(self.bot_account_id))
             self._comments[comment.id] = comment

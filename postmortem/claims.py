@@ -99,6 +99,11 @@ def post_doubt_claim(session_id: str, version: int) -> str:
     return f"post-doubt:{session_id}:{version}"
 
 
+def duplicate_told_claim(session_id: str, comment_id: str) -> str:
+    """Set once the thread was told about a duplicate comment (deleted, or left for a person to delete)."""
+    return f"duplicate-told:{session_id}:{comment_id}"
+
+
 def post_waiting_claim(session_id: str, version: int) -> str:
     """Set while a session waits in `failed` for a Retry-After; the scheduled run resumes it."""
     return f"post-waiting:{session_id}:{version}"

@@ -91,7 +91,7 @@ def approver_may_post(ctx: WorkerContext, session: Session) -> bool:
         if ctx.store.record_failed(session.id, f"permission: {refusal.key}") is not None:
             text = prompts.notice(refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason)
             message = prompts.with_button(text, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
-            with contextlib.suppress(SlackApiError):
+            with contextlib.suppress(*SLACK_FAILURES):  # the failure is recorded; Home and reminders show it
                 ctx.slack.post(session.channel, message, thread_ts=session.thread_ts)
         return False
     ctx.store.claim_once(remembered, CHECKED_SECONDS)

@@ -25,6 +25,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from postmortem.claims import (
+    duplicate_told_claim,
     post_attempt_claim,
     post_doubt_claim,
     post_lock,
@@ -51,6 +52,8 @@ MARK_TTL_SECONDS = 14 * 24 * 3600
 #: quiet periods later (60 s, 5 min and 1 h by default): a store later than the quiet period leaves two
 #: comments, and the one not linked in the thread is deleted.
 DUPLICATE_CHECKS = (2, 10, 120)
+#: The earliest a duplicate check runs, whatever the quiet period (it may be set to 0).
+DUPLICATE_CHECK_FLOOR_SECONDS = 10.0
 
 
 def backoff(attempt: int) -> float:
@@ -187,15 +190,23 @@ def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: i
 
 
 def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt: int) -> None:
-    """Keep the comment on the session (still posting: the thread is told next), then announce."""
-    recorded = ctx.store.update(session.id, lambda s: s.with_changes(comment_id=posted.id, comment_url=posted.url),
-                                expect_states={State.posting})
+    """Keep the comment on the session (still posting: the thread is told next), then announce.
+
+    The duplicate checks are scheduled first, so a worker dying in between leaves them scheduled (a rerun
+    may schedule them twice: harmless). A comment already recorded is kept: it is the one the thread links."""
     version = session.approved_version or 0
-    ctx.store.release_claim(post_attempt_claim(session.id, version))
-    if ctx.store.noted(post_doubt_claim(session.id, version)) is not None:
+    doubt = post_doubt_claim(session.id, version)
+    if ctx.store.noted(doubt) is not None:
         for quiet_periods in DUPLICATE_CHECKS:
-            ctx.later(quiet_periods * ctx.policy.quiet_seconds, "remove_duplicates", session.id, version)
-        ctx.store.release_claim(post_doubt_claim(session.id, version))
+            delay = max(DUPLICATE_CHECK_FLOOR_SECONDS, quiet_periods * ctx.policy.quiet_seconds)
+            ctx.later(delay, "remove_duplicates", session.id, version)
+        ctx.store.release_claim(doubt)
+
+    def keep(s: Session) -> Session:
+        return s if s.comment_id else s.with_changes(comment_id=posted.id, comment_url=posted.url)
+
+    recorded = ctx.store.update(session.id, keep, expect_states={State.posting})
+    ctx.store.release_claim(post_attempt_claim(session.id, version))
     if recorded is not None:
         announce(ctx, recorded, attempt)
 
@@ -257,13 +268,16 @@ def remove_duplicates(ctx: WorkerContext, session_id: str, version: int) -> None
             ctx.jira.delete_comment(session.ticket, extra.id)
         except JiraError as exc:
             log.error("duplicate comment %s on %s could not be deleted: %s", extra.id, session.ticket, exc)
+            if exc.ambiguous:  # it may be gone after all: the next check looks again
+                continue
             message = prompts.notice("duplicate_left", session.lang, ticket=session.ticket, url=extra.url,
                                      reason=exc.text(session.lang))
         else:
             log.warning("deleted duplicate comment %s on %s (a POST stored late)", extra.id, session.ticket)
             message = prompts.notice("duplicate_removed", session.lang, ticket=session.ticket, comment=extra.id)
-        with contextlib.suppress(*SLACK_FAILURES):
-            ctx.say(session, message)
+        if ctx.store.claim_once(duplicate_told_claim(session.id, extra.id), MARK_TTL_SECONDS):  # said once
+            with contextlib.suppress(*SLACK_FAILURES):
+                ctx.say(session, message)
 
 
 def handoff_offer(session: Session) -> dict[str, Any]:
@@ -278,7 +292,10 @@ def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
 
 
 def _tell_failed(ctx: WorkerContext, session: Session, reason: str, message: dict[str, Any]) -> None:
+    """Record the failure (Retry works from `failed`), then say it, if Slack can take it now (the Home tab
+    and the reminder show a failed session too)."""
     if ctx.store.record_failed(session.id, reason) is None:
         return
-    ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id,
-                                         session.lang))
+    with contextlib.suppress(*SLACK_FAILURES):
+        ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id,
+                                             session.lang))

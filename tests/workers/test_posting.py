@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis
 
-from postmortem.claims import post_attempt_claim
+from postmortem.claims import post_attempt_claim, post_doubt_claim
 from postmortem.session import State
 from postmortem.store import SessionStore
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
@@ -92,18 +92,59 @@ def test_a_post_stored_later_than_the_quiet_period_is_found_twice_and_the_extra_
     jobs.remove_duplicates(s.id, 1)
     assert world.jira.of("delete_comment") == [{"ticket": "PROJ-1", "comment_id": "10003"}]
     assert world.slack.texts[-1].startswith("Jira stored an earlier attempt late, so PROJ-1 had this post-mortem twice")
+    said = len(world.slack.texts)
     world.jira.listed.append([world.jira.comment("10002")])
     jobs.remove_duplicates(s.id, 1)  # a later check: one comment, nothing to do or say
-    assert len(world.jira.of("delete_comment")) == 1 and world.slack.texts[-1].startswith("Jira stored")
+    assert len(world.jira.of("delete_comment")) == 1 and len(world.slack.texts) == said
 
 
-def test_a_duplicate_jira_will_not_delete_is_linked_in_the_thread(world: World) -> None:
+def test_a_duplicate_jira_will_not_delete_is_linked_in_the_thread_once(world: World) -> None:
     s, _ = posting(world)
     jobs.post_comment(s.id, 1)
+    said = len(world.slack.texts)
+    for _ in posting_module.DUPLICATE_CHECKS:  # every scheduled check finds it, and Jira refuses each time
+        world.jira.listed.append([world.jira.comment("10001"), world.jira.comment("10009")])
+        world.jira.deleted.append(fatal(403))
+        jobs.remove_duplicates(s.id, 1)
+    assert len(world.jira.of("delete_comment")) == len(posting_module.DUPLICATE_CHECKS)
+    [told] = world.slack.texts[said:]
+    assert "Please delete it: https://jira.example/browse/PROJ-1?focusedCommentId=10009" in told
+
+
+def test_a_delete_that_timed_out_is_not_called_a_refusal(world: World) -> None:
+    s, _ = posting(world)
+    jobs.post_comment(s.id, 1)
+    said = len(world.slack.texts)
     world.jira.listed.append([world.jira.comment("10001"), world.jira.comment("10009")])
-    world.jira.deleted.append(fatal(403))
+    world.jira.deleted.append(timed_out())  # it may be gone: the next check looks again
     jobs.remove_duplicates(s.id, 1)
-    assert "Please delete it: https://jira.example/browse/PROJ-1?focusedCommentId=10009" in world.slack.texts[-1]
+    assert world.slack.texts[said:] == []
+
+
+def test_the_duplicate_checks_are_scheduled_before_the_comment_is_recorded(world: World,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker dying between the two leaves the checks scheduled (the watchdog's rerun records the comment)."""
+    s, _ = posting(world)
+    world.store.note(post_doubt_claim(s.id, 1), "1", 60)
+
+    def crash(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the worker dies here")
+
+    monkeypatch.setattr(world.store, "update", crash)
+    with pytest.raises(RuntimeError):
+        jobs.post_comment(s.id, 1)
+    assert [n for _, n, _ in world.queue.scheduled].count("workers.jobs.remove_duplicates") == 3
+
+
+def test_a_comment_already_recorded_is_kept_by_a_later_run(world: World) -> None:
+    """Two runs that each found a comment (a stalled worker): the first recorded stays the one linked."""
+    s, _ = posting(world)
+    assert world.store.update(s.id, lambda x: x.with_changes(comment_id="10001", comment_url="u1")) is not None
+    held = world.store.get(s.id)
+    assert held is not None
+    posting_module._record(context.current(), held.with_changes(comment_id=None), world.jira.comment("10002"), 1)
+    done = world.store.get(s.id)
+    assert done is not None and done.comment_id == "10001" and done.state is State.posted
 
 
 def test_no_duplicate_check_after_a_post_sent_once(world: World) -> None:
