@@ -29,7 +29,7 @@ from postmortem.retention import job_options
 from postmortem.session import Session, State
 from renderers import prompts
 from renderers.markdown import render_markdown
-from workers import drafting, permissions, posting
+from workers import drafting, duplicates, permissions, posting
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 from workers.leases import Lease
@@ -137,8 +137,9 @@ def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
 
 
 def remove_duplicates(session_id: str, version: int) -> None:
-    """After a POST that may have been stored twice: delete the comment not linked in the thread (posting.py)."""
-    posting.remove_duplicates(current(), session_id, version)
+    """After a POST that may have been stored twice: delete the comment not linked in the thread
+    (workers/duplicates.py)."""
+    duplicates.remove(current(), session_id, version)
 
 
 def handoff(session_id: str, user: str) -> None:

@@ -8,8 +8,8 @@ attempt began; an earlier search that finds nothing is inconclusive and the run 
 again then. A 429 is not ambiguous (nothing was stored): its Retry-After is honoured up to a cap; a long
 wait is spent in `failed`, where Cancel and Retry work; past the cap the thread is told and offered Retry.
 A store later even than the quiet period can leave the comment twice: a POST sent while an earlier one
-might still be stored marks the post doubtful, and `remove_duplicates` later deletes the copy the thread
-does not link (DUPLICATE_CHECKS).
+might still be stored marks the post doubtful, and workers/duplicates.py later deletes the copy the
+thread does not link.
 
 The session stays `posting` until the thread has the link and the offer (each said once, `Steps`), so a
 worker dying anywhere is recovered by the watchdog re-running this job, which then only announces.
@@ -25,7 +25,6 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from postmortem.claims import (
-    duplicate_told_claim,
     post_attempt_claim,
     post_doubt_claim,
     post_lock,
@@ -36,7 +35,7 @@ from postmortem.claims import (
 from postmortem.messages import say
 from postmortem.session import Session, State
 from renderers import prompts
-from workers import permissions
+from workers import duplicates, permissions
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, PostedComment
 from workers.leases import Lease, Steps
@@ -48,12 +47,6 @@ log = logging.getLogger(__name__)
 MAX_POST_ATTEMPTS = 5
 #: How long the marks of one post (attempt start, steps done) are kept: as long as a session.
 MARK_TTL_SECONDS = 14 * 24 * 3600
-#: After a POST sent while an earlier one might still be stored, Jira is searched for a duplicate this many
-#: quiet periods later (60 s, 5 min and 1 h by default): a store later than the quiet period leaves two
-#: comments, and the one not linked in the thread is deleted.
-DUPLICATE_CHECKS = (2, 10, 120)
-#: The earliest a duplicate check runs, whatever the quiet period (it may be set to 0).
-DUPLICATE_CHECK_FLOOR_SECONDS = 10.0
 
 
 def backoff(attempt: int) -> float:
@@ -195,12 +188,7 @@ def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt
     The duplicate checks are scheduled first, so a worker dying in between leaves them scheduled (a rerun
     may schedule them twice: harmless). A comment already recorded is kept: it is the one the thread links."""
     version = session.approved_version or 0
-    doubt = post_doubt_claim(session.id, version)
-    if ctx.store.noted(doubt) is not None:
-        for quiet_periods in DUPLICATE_CHECKS:
-            delay = max(DUPLICATE_CHECK_FLOOR_SECONDS, quiet_periods * ctx.policy.quiet_seconds)
-            ctx.later(delay, "remove_duplicates", session.id, version)
-        ctx.store.release_claim(doubt)
+    duplicates.check_later_if_doubtful(ctx, session.id, version)
 
     def keep(s: Session) -> Session:
         return s if s.comment_id else s.with_changes(comment_id=posted.id, comment_url=posted.url)
@@ -248,36 +236,6 @@ def _link_by_dm(ctx: WorkerContext, session: Session, exc: BaseException) -> Non
         ctx.slack.post(session.requester, message)
     except SLACK_FAILURES as dm_failed:
         log.error("the link of %s could not be sent by DM either: %s", session.id, dm_failed)
-
-
-def remove_duplicates(ctx: WorkerContext, session_id: str, version: int) -> None:
-    """Delete any comment of ours for (session, version) but the one recorded and linked in the thread, and
-    say so there; when Jira refuses the delete, give the thread the duplicate's link to delete by hand."""
-    session = ctx.store.get(session_id)
-    if session is None or session.comment_id is None or session.approved_version != version:
-        return
-    try:
-        found = ctx.jira.own_comments(session.ticket, session=session.id, version=version)
-    except JiraError as exc:
-        log.warning("could not look for a duplicate of comment %s on %s: %s", session.comment_id, session.ticket, exc)
-        return
-    if session.comment_id not in {c.id for c in found}:  # not among the newest: decide nothing blind
-        return
-    for extra in (c for c in found if c.id != session.comment_id):
-        try:
-            ctx.jira.delete_comment(session.ticket, extra.id)
-        except JiraError as exc:
-            log.error("duplicate comment %s on %s could not be deleted: %s", extra.id, session.ticket, exc)
-            if exc.ambiguous:  # it may be gone after all: the next check looks again
-                continue
-            message = prompts.notice("duplicate_left", session.lang, ticket=session.ticket, url=extra.url,
-                                     reason=exc.text(session.lang))
-        else:
-            log.warning("deleted duplicate comment %s on %s (a POST stored late)", extra.id, session.ticket)
-            message = prompts.notice("duplicate_removed", session.lang, ticket=session.ticket, comment=extra.id)
-        if ctx.store.claim_once(duplicate_told_claim(session.id, extra.id), MARK_TTL_SECONDS):  # said once
-            with contextlib.suppress(*SLACK_FAILURES):
-                ctx.say(session, message)
 
 
 def handoff_offer(session: Session) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from postmortem.store import SessionStore
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, slack_error
 from tests.workers.test_jobs import World, buttons, posting, rendering
-from workers import context, jobs
+from workers import context, duplicates, jobs
 from workers import posting as posting_module
 from workers.context import Policy, WorkerContext
 from workers.jira_gateway import JiraError
@@ -87,7 +87,7 @@ def test_a_post_stored_later_than_the_quiet_period_is_found_twice_and_the_extra_
     jobs.post_comment(s.id, 1, 2)
     checks = [(d.total_seconds(), args) for d, name, args in world.queue.scheduled
               if name == "workers.jobs.remove_duplicates"]
-    assert checks == [(q * QUIET, (s.id, 1)) for q in posting_module.DUPLICATE_CHECKS]
+    assert checks == [(q * QUIET, (s.id, 1)) for q in duplicates.DUPLICATE_CHECKS]
     world.jira.listed.append([world.jira.comment("10003"), world.jira.comment("10002")])  # newest first
     jobs.remove_duplicates(s.id, 1)
     assert world.jira.of("delete_comment") == [{"ticket": "PROJ-1", "comment_id": "10003"}]
@@ -102,11 +102,11 @@ def test_a_duplicate_jira_will_not_delete_is_linked_in_the_thread_once(world: Wo
     s, _ = posting(world)
     jobs.post_comment(s.id, 1)
     said = len(world.slack.texts)
-    for _ in posting_module.DUPLICATE_CHECKS:  # every scheduled check finds it, and Jira refuses each time
+    for _ in duplicates.DUPLICATE_CHECKS:  # every scheduled check finds it, and Jira refuses each time
         world.jira.listed.append([world.jira.comment("10001"), world.jira.comment("10009")])
         world.jira.deleted.append(fatal(403))
         jobs.remove_duplicates(s.id, 1)
-    assert len(world.jira.of("delete_comment")) == len(posting_module.DUPLICATE_CHECKS)
+    assert len(world.jira.of("delete_comment")) == len(duplicates.DUPLICATE_CHECKS)
     [told] = world.slack.texts[said:]
     assert "Please delete it: https://jira.example/browse/PROJ-1?focusedCommentId=10009" in told
 
