@@ -16,12 +16,6 @@ from __future__ import annotations
 
 import redis
 
-#: How long a render is locked: longer than a render takes; a dead worker's lock frees itself.
-RENDER_LOCK_SECONDS = 300
-#: How long a ticket key known to exist in Jira is not checked again (a session's lifetime).
-TICKET_CHECKED_SECONDS = 14 * 24 * 3600
-#: The watchdog re-runs a dead render once per version within this time (a session's lifetime).
-SWEEP_RENDER_SECONDS = 14 * 24 * 3600
 #: One hand-off per session within this time.
 HANDOFF_ONCE_SECONDS = 30 * 24 * 3600
 
@@ -102,6 +96,11 @@ def post_doubt_claim(session_id: str, version: int) -> str:
 def duplicate_told_claim(session_id: str, comment_id: str) -> str:
     """Set once the thread was told about a duplicate comment (deleted, or left for a person to delete)."""
     return f"duplicate-told:{session_id}:{comment_id}"
+
+
+def reminder_claim(session_id: str) -> str:
+    """Marks a session as reminded (never more than one reminder per session; workers/reminders.py)."""
+    return f"reminded:{session_id}"
 
 
 def post_waiting_claim(session_id: str, version: int) -> str:
@@ -225,6 +224,10 @@ class Claims:
     def settle(self, duty: str) -> None:
         """A duty was done (or is no longer owed)."""
         self._r.srem(self.duties_key, duty)
+
+    def owes(self, duty: str) -> bool:
+        """Whether one duty is still owed (one SISMEMBER, not the whole set)."""
+        return bool(self._r.sismember(self.duties_key, duty))
 
     def duties(self) -> list[str]:
         """Every duty still owed."""

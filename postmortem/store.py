@@ -90,6 +90,11 @@ class SessionStore(Claims):
 
     # keys
 
+    @property
+    def ttl(self) -> int:
+        """How long a session is kept, and with it every mark about it (steps done, attempts, notices)."""
+        return self._ttl
+
     def session_key(self, session_id: str) -> str:
         """The key of a session's JSON."""
         return f"{self._prefix}session:{session_id}"

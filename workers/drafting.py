@@ -12,8 +12,6 @@ import contextlib
 import logging
 from typing import Any
 
-from slack_sdk.errors import SlackApiError
-
 from postmortem.claims import draft_steps_scope, question_duty, render_lock, render_scheduled_claim
 from postmortem.conversation import model_of
 from postmortem.limits import postmortem_structure_error
@@ -30,13 +28,9 @@ from renderers.slack import render_slack
 from workers import posting
 from workers.context import WorkerContext
 from workers.leases import Lease, Steps
-from workers.slack_retry import SLACK_FAILURES, step_delay
+from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 
 log = logging.getLogger(__name__)
-
-#: How long the marks of a draft's steps are kept: as long as a session.
-STEP_TTL_SECONDS = 14 * 24 * 3600
-
 
 def run(ctx: WorkerContext, session_id: str, attempt: int) -> None:
     """One run of showing the version being drafted; any number of runs show each message once."""
@@ -45,7 +39,7 @@ def run(ctx: WorkerContext, session_id: str, attempt: int) -> None:
         return
     ctx.store.release_claim(render_scheduled_claim(session_id))
     duty = question_duty(session_id, session.version)
-    if session.state is not State.rendering and not (session.state is State.drafted and duty in ctx.store.duties()):
+    if session.state is not State.rendering and not (session.state is State.drafted and ctx.store.owes(duty)):
         return
     with Lease(ctx.store, render_lock(session_id, session.version), ctx.policy.lease_seconds) as lease:
         if not lease.acquired:
@@ -65,7 +59,7 @@ def run(ctx: WorkerContext, session_id: str, attempt: int) -> None:
 
 def draft_steps(ctx: WorkerContext, session: Session) -> Steps:
     """The steps of showing one version's draft, each done once."""
-    return Steps(ctx.store, draft_steps_scope(session.id, session.version), STEP_TTL_SECONDS)
+    return Steps(ctx.store, draft_steps_scope(session.id, session.version), ctx.store.ttl)
 
 
 def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc: BaseException) -> None:
@@ -76,9 +70,13 @@ def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc
         ctx.store.note(render_scheduled_claim(session.id), str(attempt + 1), ttl)
         ctx.later(delay, "render", session.id, attempt + 1)
         return
-    error = exc.response.get("error", "error") if isinstance(exc, SlackApiError) else type(exc).__name__
-    reason = say("slack_refused_draft", session.lang, error=error)
     ctx.store.settle(question_duty(session.id, session.version))
+    _fail(ctx, session, say("slack_refused_draft", session.lang, error=failure_name(exc)))
+
+
+def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
+    """The draft cannot be shown: record it (Edit and Retry work from `failed`), then say why if Slack can
+    take it now (the Home tab and the reminder show a failed session too)."""
     if ctx.store.record_failed(session.id, reason) is not None:
         with contextlib.suppress(*SLACK_FAILURES):
             ctx.say(session, prompts.notice("render_failed", session.lang, reason=reason))
@@ -89,9 +87,7 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     pm = model_of(session)
     if refused := postmortem_structure_error(pm):  # too deep or too large to render: say so plainly
         named = field_label(refused.field.partition(".")[0], "ja") + "：" if session.lang == "ja" else ""
-        reason = f"{named}{refused.message}" if named else str(refused)
-        ctx.store.record_failed(session_id, reason)
-        ctx.say(session, prompts.notice("render_failed", session.lang, reason=reason))
+        _fail(ctx, session, f"{named}{refused.message}" if named else str(refused))
         return
     markdown = render_markdown(pm)
     adf = render_adf(pm, jira_url=ctx.jira_url)  # the Slack preview is made from it too
@@ -101,8 +97,7 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
             request = jira_request(_with_requester(ctx, session, adf), session=session.id,
                                    version=session.version, visible_to=ctx.jira_visibility)
         except CommentTooLong as exc:
-            ctx.store.record_failed(session_id, exc.text(session.lang))
-            ctx.say(session, prompts.notice("render_failed", session.lang, reason=exc.text(session.lang)))
+            _fail(ctx, session, exc.text(session.lang))
             return
         body, digest = request.body, request.sha256
     else:
@@ -133,10 +128,11 @@ def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: byte
     if warnings := lint(pm):
         notes = prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang)
         steps.once("lint", lambda: ctx.say(session, notes))
-    filename, question = _attachment(session, to_jira=to_jira, destination=pm.destination)
+    filename = _filename(session, to_jira=to_jira, destination=pm.destination)
     steps.once("file", lambda: ctx.slack.upload(session.channel, session.thread_ts, filename=filename,
                                                  content=body, title=filename))
-    shown = prompts.notice("body_shown", session.lang, version=session.version) if to_jira else question
+    shown = prompts.notice("body_shown", session.lang, version=session.version) if to_jira \
+        else prompts.notice("output_only", session.lang, destination=pm.destination)
     shown_ts = steps.once("shown", lambda: ctx.say(session, shown))
     duty = question_duty(session.id, session.version)
     if to_jira:
@@ -159,11 +155,10 @@ def _ask(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     ctx.store.settle(question_duty(session.id, session.version))
 
 
-def _attachment(session: Session, *, to_jira: bool, destination: str) -> tuple[str, dict[str, Any]]:
+def _filename(session: Session, *, to_jira: bool, destination: str) -> str:
+    """The attached file: the Jira request body, or the Markdown (under its docs path for `docs_file`)."""
     if to_jira:
-        question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
-                                             lang=session.lang)
-        return f"{session.ticket}-postmortem-v{session.version}.json", question
-    name = f"docs/postmortems/{session.ticket}.md" if destination == "docs_file" \
-        else f"{session.ticket}-postmortem-v{session.version}.md"
-    return name, prompts.notice("output_only", session.lang, destination=destination)
+        return f"{session.ticket}-postmortem-v{session.version}.json"
+    if destination == "docs_file":
+        return f"docs/postmortems/{session.ticket}.md"
+    return f"{session.ticket}-postmortem-v{session.version}.md"

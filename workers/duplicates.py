@@ -24,8 +24,6 @@ log = logging.getLogger(__name__)
 DUPLICATE_CHECKS = (2, 10, 120)
 #: The earliest a duplicate check runs, whatever the quiet period (it may be set to 0).
 DUPLICATE_CHECK_FLOOR_SECONDS = 10.0
-#: How long "the thread was told about this duplicate" is remembered: as long as a session.
-TOLD_SECONDS = 14 * 24 * 3600
 
 
 def check_later_if_doubtful(ctx: WorkerContext, session_id: str, version: int) -> None:
@@ -65,6 +63,6 @@ def remove(ctx: WorkerContext, session_id: str, version: int) -> None:
         else:
             log.warning("deleted duplicate comment %s on %s (a POST stored late)", extra.id, session.ticket)
             message = prompts.notice("duplicate_removed", session.lang, ticket=session.ticket, comment=extra.id)
-        if ctx.store.claim_once(duplicate_told_claim(session.id, extra.id), TOLD_SECONDS):  # said once
+        if ctx.store.claim_once(duplicate_told_claim(session.id, extra.id), ctx.store.ttl):  # said once
             with contextlib.suppress(*SLACK_FAILURES):
                 ctx.say(session, message)

@@ -22,6 +22,7 @@ from postmortem.session import Session
 from postmortem.store import SessionStore
 from postmortem.user_index import APPROVERS
 from renderers.home import MAX_ROWS, home_order, home_view
+from workers.slack_gateway import SlackGateway
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ class HomePublisher:
     def __init__(self, store: SessionStore, client: WebClient, *, approvers: frozenset[str] = frozenset(),
                  default_lang: Lang | None = None) -> None:
         self.store, self.client, self.approvers, self.default_lang = store, client, approvers, default_lang
+        self._slack = SlackGateway(client)
         self._links: dict[tuple[str, str], str] = {}
         self._langs: dict[str, tuple[Lang, float]] = {}
 
@@ -86,14 +88,11 @@ class HomePublisher:
             if len(self._links) > MAX_LINKS:
                 self._links.clear()
             if key not in self._links:
-                try:
-                    response = self.client.chat_getPermalink(channel=session.channel, message_ts=session.thread_ts)
-                except SlackApiError as exc:
-                    log.info("no permalink for %s: %s", session.id, exc.response.get("error", "error"))
+                link = self._slack.permalink(session.channel, session.thread_ts)
+                if link is None:  # Slack would not give one now: shown without a link, asked again next time
                     continue
-                self._links[key] = str(response.get("permalink") or "")
-            if self._links[key]:
-                links[session.id] = self._links[key]
+                self._links[key] = link
+            links[session.id] = self._links[key]
         return links
 
     def _lang(self, user: str) -> Lang:
@@ -103,8 +102,7 @@ class HomePublisher:
         if cached is not None and cached[1] > time.monotonic():
             return cached[0]
         try:
-            response = self.client.users_info(user=user, include_locale=True)
-            lang = lang_of_locale((response.get("user") or {}).get("locale"))
+            lang = lang_of_locale(self._slack.user_locale(user))
         except SlackApiError:
             log.info("users.info failed for %s; their Home is in English", user)
             lang = "en"

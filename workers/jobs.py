@@ -15,13 +15,10 @@ from slack_sdk.errors import SlackApiError
 
 from postmortem.claims import (
     HANDOFF_ONCE_SECONDS,
-    TICKET_CHECKED_SECONDS,
     advance_duty,
     advance_scheduled_claim,
     handoff_claim,
-    post_lock,
     question_duty,
-    render_lock,
     ticket_checked_claim,
 )
 from postmortem.conversation import Effect, apply_step, model_of, next_step
@@ -39,7 +36,7 @@ from workers.slack_retry import SLACK_FAILURES, step_delay
 log = logging.getLogger(__name__)
 
 __all__ = ["MAX_POST_ATTEMPTS", "advance", "advance_duty", "backoff", "handoff", "perform", "post_comment",
-           "post_lock", "question_duty", "remove_duplicates", "render", "render_lock"]
+           "question_duty", "remove_duplicates", "render"]
 
 
 def perform(session_id: str, effects: list[dict[str, Any]], attempt: int = 1) -> None:
@@ -53,7 +50,7 @@ def perform(session_id: str, effects: list[dict[str, Any]], attempt: int = 1) ->
 def advance(session_id: str, attempt: int = 1) -> None:
     """Post the parent message if there is none yet, then take the next step of the conversation."""
     ctx = current()
-    if advance_duty(session_id) not in ctx.store.duties():  # a later step (an answer): as it always ran
+    if not ctx.store.owes(advance_duty(session_id)):  # a later step (an answer): as it always ran
         _advance(ctx, session_id, attempt)
         return
     with Lease(ctx.store, advance_duty(session_id), ctx.policy.lease_seconds) as lease:
@@ -103,7 +100,7 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
         log.warning("could not check %s in Jira: %s", session.ticket, exc)
         return True
     if exists:
-        ctx.store.claim_once(checked, TICKET_CHECKED_SECONDS)
+        ctx.store.claim_once(checked, ctx.store.ttl)
         return True
     asked = ctx.store.update(session.id, lambda s: s.with_changes(pending_field="ticket"),
                              expect_states={State.collecting, State.scope_check})

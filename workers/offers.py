@@ -11,6 +11,7 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
+from postmortem.claims import offer_ticket_claim
 from postmortem.messages import lang_of_locale
 from postmortem.model import Lang, is_ticket
 from renderers import offers
@@ -18,11 +19,6 @@ from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 
 log = logging.getLogger(__name__)
-
-
-def offer_claim(ticket: str) -> str:
-    """The claim handlers take when they enqueue an offer of `ticket` (handlers/mentions.claim_offer)."""
-    return f"offer:ticket:{ticket}"
 
 
 def _lang(value: Any) -> Lang | None:
@@ -71,7 +67,7 @@ def offer_assignee(ticket: str, account_id: str, email: str | None, lang: str | 
         why = "their Jira e-mail matches no Slack user" if address else "Jira hides their e-mail"
         if not _unreachable(ctx, key, name=display_name or account_id, why=why, channel=fallback_channel,
                             lang=_lang(lang) or "en"):
-            ctx.store.release_claim(offer_claim(key))  # no offer was sent: a later one may be
+            ctx.store.release_claim(offer_ticket_claim(key))  # no offer was sent: a later one may be
         return
     ctx.slack.dm(user, offers.assignee_offer(ticket=key, lang=_lang(lang) or _user_lang(ctx, user)))
 

@@ -9,14 +9,12 @@ for which keys exist. POSTMORTEM_JIRA_PERMISSION_CHECK=off skips all of this (RE
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 from slack_sdk.errors import SlackApiError
 
 from postmortem.claims import may_post_claim
 from postmortem.session import Session
-from renderers import prompts
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError
 from workers.slack_retry import SLACK_FAILURES, retry_delay
@@ -76,23 +74,18 @@ def may_comment(ctx: WorkerContext, user: str, ticket: str) -> bool:
     return True
 
 
-def approver_may_post(ctx: WorkerContext, session: Session) -> bool:
-    """Called by the post job right before it posts: True to go on; else the session has failed with the
-    reason said in the thread (with Retry), and nothing is posted. A temporary failure of Slack or Jira is
-    raised (see `check`): the post job reschedules itself, as after any other temporary failure."""
+def approver_refusal(ctx: WorkerContext, session: Session) -> Refusal | None:
+    """Called by the post job right before it posts: None to go on, else why the approver may not publish
+    (the job fails the post and says it). A temporary failure of Slack or Jira is raised (see `check`): the
+    post job reschedules itself, as after any other temporary failure."""
     user = session.approved_by or session.requester
     remembered = may_post_claim(session.id, user, session.ticket)
     if not ctx.permission_check or ctx.store.claimed(remembered):
-        return True
+        return None
     try:
         check(ctx, user, session.ticket)
     except Refusal as refusal:
         log.info("post of %s refused: %s may not comment on %s (%s)", session.id, user, session.ticket, refusal.key)
-        if ctx.store.record_failed(session.id, f"permission: {refusal.key}") is not None:
-            text = prompts.notice(refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason)
-            message = prompts.with_button(text, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
-            with contextlib.suppress(*SLACK_FAILURES):  # the failure is recorded; Home and reminders show it
-                ctx.slack.post(session.channel, message, thread_ts=session.thread_ts)
-        return False
+        return refusal
     ctx.store.claim_once(remembered, CHECKED_SECONDS)
-    return True
+    return None

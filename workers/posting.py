@@ -22,8 +22,6 @@ import logging
 import time
 from typing import Any
 
-from slack_sdk.errors import SlackApiError
-
 from postmortem.claims import (
     post_attempt_claim,
     post_doubt_claim,
@@ -39,14 +37,12 @@ from workers import duplicates, permissions
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, PostedComment
 from workers.leases import Lease, Steps
-from workers.slack_retry import SLACK_FAILURES, step_delay
+from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 
 log = logging.getLogger(__name__)
 
 #: Failed Jira calls of one post before the thread is told it failed (each retry first looks for our comment).
 MAX_POST_ATTEMPTS = 5
-#: How long the marks of one post (attempt start, steps done) are kept: as long as a session.
-MARK_TTL_SECONDS = 14 * 24 * 3600
 
 
 def backoff(attempt: int) -> float:
@@ -80,8 +76,7 @@ def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None
 
 def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, lease: Lease) -> None:
     try:
-        if not permissions.approver_may_post(ctx, session):  # a refusal is told in the thread; nothing posted
-            return
+        refusal = permissions.approver_refusal(ctx, session)
     except JiraError as exc:  # Jira could not say now: like any failed Jira call before the POST
         _after_error(ctx, session, version, attempt, exc)
         return
@@ -93,6 +88,11 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
         log.warning("post of %s v%s: Slack failed the permission check (%s); again in %.1f s", session.id,
                     version, exc, delay)
         _reschedule(ctx, session.id, version, attempt + 1, delay)
+        return
+    if refusal is not None:  # nothing posted; said in the thread, with Retry
+        user = session.approved_by or session.requester
+        _tell_failed(ctx, session, f"permission: {refusal.key}", prompts.notice(
+            refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason))
         return
     body = ctx.store.approved_body(session)
     if body is None:
@@ -114,8 +114,8 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
                 log.warning("post of %s v%s lost its lease; leaving it to the run that holds it", session.id, version)
                 return
             if began is not None:  # the earlier POST may yet be stored, later than the quiet period
-                ctx.store.note(post_doubt_claim(session.id, version), "1", MARK_TTL_SECONDS)
-            ctx.store.note(marks, repr(time.time()), MARK_TTL_SECONDS)  # ambiguous until Jira answers
+                ctx.store.note(post_doubt_claim(session.id, version), "1", ctx.store.ttl)
+            ctx.store.note(marks, repr(time.time()), ctx.store.ttl)  # ambiguous until Jira answers
             posted = _send(ctx, session.ticket, body, marks)
     except JiraError as exc:
         _after_error(ctx, session, version, attempt, exc)
@@ -207,7 +207,7 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
     Slack refuses the thread for good (archived, not in the channel…) or the tries are used up, the
     requester gets the link by DM, and the session is recorded posted either way."""
     version = session.approved_version or 0
-    steps = Steps(ctx.store, posted_steps_scope(session.id, version), MARK_TTL_SECONDS)
+    steps = Steps(ctx.store, posted_steps_scope(session.id, version), ctx.store.ttl)
     link = prompts.notice("posted", session.lang, ticket=session.ticket, url=session.comment_url)
     offer = handoff_offer(session)
     try:
@@ -227,7 +227,7 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
 
 def _link_by_dm(ctx: WorkerContext, session: Session, exc: BaseException) -> None:
     """The thread cannot have the link: the requester gets it in a DM (best effort: Slack may be out too)."""
-    error = exc.response.get("error", "error") if isinstance(exc, SlackApiError) else type(exc).__name__
+    error = failure_name(exc)
     log.error("the thread of %s could not be told of comment %s (%s); sending the link by DM", session.id,
               session.comment_id, error)
     message = prompts.notice("posted_by_dm", session.lang, ticket=session.ticket, url=session.comment_url,

@@ -12,22 +12,17 @@ import threading
 import time
 from typing import Any
 
-from slack_sdk.errors import SlackApiError
-
+from postmortem.claims import reminder_claim
 from postmortem.lifetime import IDLE_STATES, Lifetime
 from postmortem.session import Session, State
 from renderers import reminders
 from workers.context import WorkerContext
+from workers.slack_retry import SLACK_FAILURES, failure_name
 
 log = logging.getLogger(__name__)
 
 #: Idle sessions looked at per sweep, oldest first (those past their expiry go first, so none is starved).
 SWEEP_LIMIT = 2000
-
-
-def reminder_claim(session_id: str) -> str:
-    """The claim that marks a session as reminded (never more than one reminder per session)."""
-    return f"reminded:{session_id}"
 
 
 def sweep(ctx: WorkerContext, lifetime: Lifetime, *, now: float | None = None) -> list[str]:
@@ -70,12 +65,11 @@ def _tell(ctx: WorkerContext, session: Session, message: dict[str, Any]) -> None
     """In the session's thread; a session whose thread never started is told by DM to its requester."""
     try:
         if session.thread_ts is not None:
-            ctx.slack.post(session.channel, message, thread_ts=session.thread_ts)
+            ctx.say(session, message)
         else:
             ctx.slack.post(session.requester, message)
-    except SlackApiError as exc:
-        log.warning("could not tell session %s (%s): %s", session.id, session.state.value,
-                    exc.response.get("error", "error"))
+    except SLACK_FAILURES as exc:
+        log.warning("could not tell session %s (%s): %s", session.id, session.state.value, failure_name(exc))
 
 
 def start(ctx: WorkerContext, lifetime: Lifetime, *, interval: float) -> threading.Event:

@@ -103,6 +103,13 @@ def _retry_after(value: object) -> float:
         return 1.0
 
 
+def failure_name(exc: BaseException) -> str:
+    """What a Slack failure is called in a message: Slack's error code, else the network error's kind."""
+    if isinstance(exc, SlackApiError):
+        return str(exc.response.get("error", "error"))
+    return type(exc).__name__
+
+
 def step_delay(exc: BaseException, attempt: int) -> float | None:
     """Seconds before try `attempt + 1` of a step whose Slack call gave up, or None when trying again cannot
     help (see `retry_delay`) or the step has had its MAX_STEP_ATTEMPTS tries."""

@@ -74,7 +74,7 @@ def _render(ctx: WorkerContext, session: Session, stale_after: float) -> list[st
     counter = render_count_claim(session.id, session.version)
     sweeps = int(ctx.store.noted(counter) or 0)
     if sweeps < MAX_RENDER_SWEEPS:
-        ctx.store.note(counter, str(sweeps + 1), 14 * 24 * 3600)
+        ctx.store.note(counter, str(sweeps + 1), ctx.store.ttl)
         ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
         return [f"render:{session.id}"]
     # A render that stopped its worker again and again is a failure the person can Retry, not a loop.

@@ -14,6 +14,7 @@ from tests.postmortem.test_store import to_drafted
 from tests.workers.fakes import slack_error
 from tests.workers.test_jobs import World, world  # noqa: F401 - fixture
 from workers import reminders
+from workers.context import current
 
 pytestmark = pytest.mark.unit
 
@@ -34,24 +35,24 @@ def actions(message: dict[str, object]) -> list[str]:
 def test_one_reminder_then_the_expiry_notice(world: World) -> None:  # noqa: F811
     session = to_drafted(world.store, new(world).id)
     start = session.updated_at
-    assert reminders.sweep(world, LIFE, now=start + 600) == []  # type: ignore[arg-type]
-    assert reminders.sweep(world, LIFE, now=start + 701) == [f"remind:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=start + 600) == []
+    assert reminders.sweep(current(), LIFE, now=start + 701) == [f"remind:{session.id}"]
     reminder = world.slack.posts[-1]
     assert (reminder["channel"], reminder["thread_ts"]) == ("C1", "1.1")
     assert "<@U1>" in reminder["message"]["text"] and "expires" in reminder["message"]["text"]
     assert actions(reminder["message"]) == [ACTION_EDIT, ACTION_CANCEL]
-    assert reminders.sweep(world, LIFE, now=start + 800) == []  # type: ignore[arg-type]  # never twice
-    assert reminders.sweep(world, LIFE, now=start + 1001) == [f"expire:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=start + 800) == []  # never twice
+    assert reminders.sweep(current(), LIFE, now=start + 1001) == [f"expire:{session.id}"]
     assert world.slack.texts[-1].startswith("This post-mortem of PROJ-1 expired after 17 minutes idle")
     stored = world.store.get(session.id)
     assert stored is not None and stored.state is State.expired
-    assert reminders.sweep(world, LIFE, now=start + 5000) == []  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=start + 5000) == []
     assert len(world.slack.posts) == 2
 
 
 def test_a_collecting_session_is_reminded_with_resume_and_cancel_in_its_language(world: World) -> None:  # noqa: F811
     session = new(world, lang="ja")
-    assert reminders.sweep(world, LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]
     message = world.slack.posts[-1]["message"]
     assert actions(message) == [ACTION_EDIT, ACTION_CANCEL] and "再開（編集）" in str(message)
 
@@ -59,7 +60,7 @@ def test_a_collecting_session_is_reminded_with_resume_and_cancel_in_its_language
 def test_a_failed_post_is_reminded_without_edit(world: World) -> None:  # noqa: F811
     session = new(world, state=State.failed, version=1, approved_version=1, approved_by="U1", drafts=[
         {"version": 1, "sha256": "a" * 64, "body_sha256": "b" * 64, "shown_at": 1.0}])
-    assert reminders.sweep(world, LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]
     message = world.slack.posts[-1]["message"]
     assert actions(message) == [ACTION_CANCEL] and "Open this thread" in message["text"]
 
@@ -67,31 +68,31 @@ def test_a_failed_post_is_reminded_without_edit(world: World) -> None:  # noqa: 
 def test_activity_after_the_reminder_postpones_the_expiry(world: World) -> None:  # noqa: F811
     long_ago = time.time() - 5000
     session = new(world, updated_at=long_ago)
-    assert reminders.sweep(world, LIFE, now=long_ago + 701) == [f"remind:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=long_ago + 701) == [f"remind:{session.id}"]
     touched = world.store.update(session.id, lambda s: s.with_changes(pending_field="repro"))  # the person replied
     assert touched is not None
-    assert reminders.sweep(world, LIFE, now=touched.updated_at + 999) == []  # type: ignore[arg-type]
-    assert reminders.sweep(world, LIFE, now=touched.updated_at + 1001) == [f"expire:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=touched.updated_at + 999) == []
+    assert reminders.sweep(current(), LIFE, now=touched.updated_at + 1001) == [f"expire:{session.id}"]
 
 
 def test_in_flight_and_final_sessions_are_left_alone(world: World) -> None:  # noqa: F811
     rendering = world.store.start_render(new(world).id)
     cancelled = world.store.transition(new(world).id, {State.collecting}, State.cancelled)
     assert rendering is not None and cancelled is not None
-    assert reminders.sweep(world, LIFE, now=rendering.updated_at + 10_000) == []  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=rendering.updated_at + 10_000) == []
     assert world.slack.posts == []
 
 
 def test_a_session_without_a_thread_is_told_by_dm(world: World) -> None:  # noqa: F811
     session = new(world, thread_ts=None)
-    assert reminders.sweep(world, LIFE, now=session.updated_at + 2000) == [f"expire:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=session.updated_at + 2000) == [f"expire:{session.id}"]
     assert world.slack.posts[-1]["channel"] == "U1"
 
 
 def test_slack_refusing_the_notice_is_logged(world: World, caplog: pytest.LogCaptureFixture) -> None:  # noqa: F811
     session = new(world)
     world.slack.refuse_channels["C1"] = "channel_not_found"
-    assert reminders.sweep(world, LIFE, now=session.updated_at + 2000) == [f"expire:{session.id}"]  # type: ignore[arg-type]
+    assert reminders.sweep(current(), LIFE, now=session.updated_at + 2000) == [f"expire:{session.id}"]
     assert "channel_not_found" in caplog.text
     assert slack_error("x") is not None
 
