@@ -56,9 +56,15 @@ class WorkerContext:
         """Post `message` in the session's thread; its ts."""
         return self.slack.post(session.channel, message, thread_ts=session.thread_ts)
 
-    def later(self, delay: float, job: str, *args: Any) -> None:
-        """Run `workers.jobs.<job>(*args)` after `delay` seconds through RQ's scheduler (never a sleep in a job)."""
-        self.queue.enqueue_in(timedelta(seconds=max(0.0, delay)), f"workers.jobs.{job}", *args, **job_options())
+    def later(self, delay: float, job: str, *args: Any, mark: str | None = None) -> None:
+        """Run `workers.jobs.<job>(*args)` after `delay` seconds through RQ's scheduler (never a sleep in a job).
+
+        `mark` names a claim held until the run is due (and a little longer), so the watchdog does not start
+        the same work again meanwhile (postmortem/claims.py `*_scheduled_claim`)."""
+        delay = max(0.0, delay)
+        if mark is not None:
+            self.store.note(mark, "1", int(delay + 2 * self.policy.lease_seconds) + 5)
+        self.queue.enqueue_in(timedelta(seconds=delay), f"workers.jobs.{job}", *args, **job_options())
 
 
 _installed: list[WorkerContext] = []

@@ -66,9 +66,7 @@ def _render_slack_failed(ctx: WorkerContext, session: Session, attempt: int, exc
     delay = step_delay(exc, attempt)
     if delay is not None:
         log.warning("showing the draft of %s failed (%s); again in %.1f s", session.id, exc, delay)
-        ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
-        ctx.store.note(render_scheduled_claim(session.id), str(attempt + 1), ttl)
-        ctx.later(delay, "render", session.id, attempt + 1)
+        ctx.later(delay, "render", session.id, attempt + 1, mark=render_scheduled_claim(session.id))
         return
     ctx.store.settle(question_duty(session.id, session.version))
     _fail(ctx, session, say("slack_refused_draft", session.lang, error=failure_name(exc)))

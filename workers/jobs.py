@@ -31,7 +31,7 @@ from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 from workers.leases import Lease
 from workers.posting import MAX_POST_ATTEMPTS, backoff
-from workers.slack_retry import SLACK_FAILURES, step_delay
+from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +73,10 @@ def _advance(ctx: WorkerContext, session_id: str, attempt: int) -> bool:
         except SLACK_FAILURES as exc:
             delay = step_delay(exc, attempt)
             if delay is not None:
-                ctx.store.note(advance_scheduled_claim(session_id), "1", int(delay + 2 * ctx.policy.lease_seconds) + 5)
-                ctx.later(delay, "advance", session_id, attempt + 1)
+                ctx.later(delay, "advance", session_id, attempt + 1, mark=advance_scheduled_claim(session_id))
                 return False
             if isinstance(exc, SlackApiError):  # not in the channel, archived, a DM the bot cannot post in…
-                _thread_failed(ctx, session, str(exc.response.get("error", "error")))
+                _thread_failed(ctx, session, failure_name(exc))
             return True
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
     if not _ticket_exists(ctx, session):

@@ -163,10 +163,7 @@ def _after_error(ctx: WorkerContext, session: Session, version: int, attempt: in
 
 def _reschedule(ctx: WorkerContext, session_id: str, version: int, attempt: int, delay: float) -> None:
     """Run the post again after `delay` through RQ's scheduler, never a sleep in the worker."""
-    delay = max(0.0, delay)
-    ttl = int(delay + 2 * ctx.policy.lease_seconds) + 5
-    ctx.store.note(post_scheduled_claim(session_id, version), str(attempt), ttl)
-    ctx.later(delay, "post_comment", session_id, version, attempt)
+    ctx.later(delay, "post_comment", session_id, version, attempt, mark=post_scheduled_claim(session_id, version))
 
 
 def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: int, delay: float) -> None:

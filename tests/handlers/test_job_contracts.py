@@ -29,6 +29,7 @@ class Call(NamedTuple):
     job: str
     args: int
     keywords: tuple[str, ...]
+    helper: str
 
 
 def enqueued(package: str) -> list[Call]:
@@ -48,7 +49,7 @@ def enqueued(package: str) -> list[Call]:
                 continue  # another service's job (management_talk.rewrite), not ours to resolve
             assert not any(isinstance(a, ast.Starred) for a in args), f"{path.name}:{node.lineno}: *args"
             calls.append(Call(f"{path.name}:{node.lineno}", job, len(args) - 1,
-                              tuple(k.arg for k in node.keywords if k.arg)))
+                              tuple(k.arg for k in node.keywords if k.arg), node.func.attr))
     return calls
 
 
@@ -70,6 +71,8 @@ def test_each_enqueued_job_is_a_worker_function_taking_its_arguments(call: Call)
     function = getattr(importlib.import_module(module), name, None)
     assert callable(function), f"{call.where}: {call.job} is not a function in {module}"
     rq_options = {"job_id", "job_timeout", "result_ttl", "ttl", "depends_on", "at_front", "retry", "meta"}
+    if call.helper == "later":
+        rq_options.add("mark")  # WorkerContext.later's own option, not the job's
     signature = inspect.signature(function)
     signature.bind(*range(call.args), **{k: None for k in call.keywords if k not in rq_options})
 
