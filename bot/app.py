@@ -102,7 +102,7 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         return JSONResponse({"ok": True})
 
     routes = [Route("/slack/events", slack_events, methods=["POST"]), Route("/healthz", healthz, methods=["GET"]),
-              Route("/jira/webhook", jira_webhook.endpoint(deps), methods=["POST"])]
+              Route("/jira/webhook", jira_webhook.endpoint(deps, calls), methods=["POST"])]
     http = Starlette(routes=routes, middleware=[Middleware(BodyLimit)], lifespan=lambda _: slack_session(bolt))
     return Service(bolt=bolt, http=http, redis=conn)
 

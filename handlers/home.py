@@ -12,12 +12,12 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-import redis
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers.deps import Deps
+from handlers.storecalls import StoreCalls, StoreUnavailable
 from postmortem.messages import say
 from postmortem.model import Lang
 from postmortem.session import Session
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 #: The command words that are not a ticket key (DESIGN §4), in both languages.
 SUBCOMMANDS: dict[str, str] = {"help": "help", "list": "list", "ヘルプ": "help", "一覧": "list"}
 
-LangOf = Callable[[AsyncWebClient, str], Awaitable[str]]
+LangOf = Callable[[AsyncWebClient, str], Awaitable[Lang]]
 #: Bolt's `respond` (AsyncRespond): answers through the command's response_url.
 Respond = Callable[..., Awaitable[object]]
 
@@ -39,18 +39,17 @@ def subcommand(text: str | None) -> str | None:
     return SUBCOMMANDS.get(words[0].lower()) if len(words) == 1 else None
 
 
-async def answer(deps: Deps, which: str, body: dict[str, Any], client: AsyncWebClient, respond: Respond,
-                 lang_of: LangOf) -> None:
+async def answer(deps: Deps, calls: StoreCalls, which: str, body: dict[str, Any], client: AsyncWebClient,
+                 respond: Respond, lang_of: LangOf) -> None:
     """The ephemeral answer to `help` or `list`, in the caller's language; opens nothing."""
     user = str(body.get("user_id", ""))
-    lang: Lang = deps.default_lang or ("ja" if await lang_of(client, user) == "ja" else "en")
+    lang: Lang = deps.default_lang or await lang_of(client, user)
     if which == "help":
         message = help_message(lang)
     else:
         try:
-            sessions = await asyncio.to_thread(deps.store.users.sessions, user, MAX_ROWS + 1)
-        except (redis.ConnectionError, redis.TimeoutError):
-            log.exception("store unavailable for /post-mortem list")
+            sessions = await calls.run(deps.store.users.sessions, user, MAX_ROWS + 1)
+        except StoreUnavailable:
             await respond(text=say("unavailable", lang), response_type="ephemeral")
             return
         message = list_message(user, sessions, await thread_links(client, sessions), lang)
@@ -73,16 +72,16 @@ async def thread_links(client: AsyncWebClient, sessions: Sequence[Session]) -> d
     return {session_id: url for session_id, url in found if url}
 
 
-def register(app: AsyncApp, deps: Deps) -> None:
+def register(app: AsyncApp, deps: Deps, calls: StoreCalls) -> None:
     """The App Home listener: opening the Home tab makes that person's view due now."""
 
     async def on_home_opened(event: dict[str, Any]) -> None:
         user = str(event.get("user") or "")
         if event.get("tab", "home") != "home" or not user:
             return
-        try:
-            await asyncio.to_thread(deps.store.users.request_home, user)
-        except (redis.ConnectionError, redis.TimeoutError):  # the tab keeps its last view; said in the log
-            log.exception("store unavailable; the Home of %s is not refreshed", user)
+        try:  # before the ack, so within the store's budget like every other listener
+            await calls.run(deps.store.users.request_home, user)
+        except StoreUnavailable:  # the tab keeps its last view; said in the log
+            log.warning("store unavailable; the Home of %s is not refreshed", user)
 
     app.event("app_home_opened")(on_home_opened)

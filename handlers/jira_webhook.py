@@ -8,7 +8,6 @@ endpoint that makes the bot message people is not run at all.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import json
@@ -16,13 +15,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import redis
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from handlers.deps import Deps
 from handlers.mentions import claim_offer, session_for_ticket
+from handlers.storecalls import StoreCalls, StoreUnavailable
 from postmortem.claims import webhook_claim
 from postmortem.model import TICKET_RE
 
@@ -38,7 +37,6 @@ MAX_BODY_BYTES = 5 * 1024 * 1024
 ISSUE_UPDATED = "jira:issue_updated"
 DONE_CATEGORY = "done"
 
-_STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -188,19 +186,20 @@ async def _read(request: Request, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def endpoint(deps: Deps) -> Callable[[Request], Awaitable[Response]]:
-    """The Starlette endpoint for `POST /jira/webhook`; Redis work runs in a thread, off the event loop."""
+def endpoint(deps: Deps, calls: StoreCalls) -> Callable[[Request], Awaitable[Response]]:
+    """The Starlette endpoint for `POST /jira/webhook`; its Redis work runs on the store's threads within
+    their budget (handlers/storecalls.py), off the event loop."""
 
     async def jira_webhook(request: Request) -> Response:
         body = await _read(request, MAX_BODY_BYTES)
         if body is None:
             return JSONResponse({"ok": False, "error": "payload too large"}, status_code=413)
         try:
-            status, answer = await asyncio.to_thread(
+            status, answer = await calls.run(
                 receive, deps, body, signature=request.headers.get(SIGNATURE_HEADER),
                 delivery=request.headers.get(DELIVERY_HEADER))
-        except _STORE_DOWN:
-            log.exception("store unavailable on a Jira webhook; Jira will retry")
+        except StoreUnavailable:
+            log.warning("store unavailable on a Jira webhook; Jira will retry")
             return JSONResponse({"ok": False, "error": "unavailable"}, status_code=503)
         return JSONResponse(answer, status_code=status)
 

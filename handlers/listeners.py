@@ -27,8 +27,9 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers import flow, home, mentions
 from handlers.deps import Deps
-from handlers.storecalls import STORE_DOWN, StoreCalls, StoreUnavailable
+from handlers.storecalls import StoreCalls, StoreUnavailable
 from postmortem.messages import lang_of_locale, say
+from postmortem.model import Lang
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
 from renderers.prompts import (
@@ -49,8 +50,6 @@ _FIRST_WORD = re.compile(r"\S+")
 #: How long a requester's Slack locale is remembered in this process.
 LOCALE_TTL_SECONDS = 3600
 
-__all__ = ["STORE_DOWN", "register"]
-
 #: Message subtypes that are still a person talking: a plain message, "also send to channel", a file with
 #: a comment. Edits, deletions, joins and bot messages are not replies.
 PERSON_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
@@ -61,9 +60,9 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
 
     store = calls or StoreCalls()
     background: set[asyncio.Task[None]] = set()
-    locales: dict[str, tuple[str, float]] = {}
+    locales: dict[str, tuple[Lang, float]] = {}
 
-    async def lang_of(client: AsyncWebClient, user: str) -> str:
+    async def lang_of(client: AsyncWebClient, user: str) -> Lang:
         """The requester's language from their Slack locale, remembered for an hour (one users.info each)."""
         cached = locales.get(user)
         if cached is not None and cached[1] > time.monotonic():
@@ -77,7 +76,7 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
         # The modal opens after the ack is sent (process_before_response runs the listener first): a task,
         # not a Bolt lazy listener, which would deep-copy the request and start a new HTTP session.
         which = home.subcommand(body.get("text"))  # `help` / `list` open nothing (handlers/home.py)
-        task = asyncio.create_task(home.answer(deps, which, body, client, respond, lang_of) if which
+        task = asyncio.create_task(home.answer(deps, store, which, body, client, respond, lang_of) if which
                                    else open_modal(body, client))
         background.add(task)
         task.add_done_callback(_finished(background))
@@ -201,7 +200,7 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
     app.action(re.compile(rf"^{ACTION_CHOOSE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_DONE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_CHECKS}:"))(on_check)
-    home.register(app, deps)
+    home.register(app, deps, store)
 
 
 def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], None]:
@@ -231,7 +230,7 @@ def _action_value(body: dict[str, Any]) -> str:
     return str(actions[0].get("value") or "")
 
 
-async def _user_lang(client: AsyncWebClient, user: str) -> str:
+async def _user_lang(client: AsyncWebClient, user: str) -> Lang:
     """The requester's Slack locale decides the language when POSTMORTEM_LANG is not set."""
     try:
         response = await client.users_info(user=user, include_locale=True)

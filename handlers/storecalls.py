@@ -53,9 +53,6 @@ class StoreCalls:
             log.warning("store unavailable in %s: %s", getattr(fn, "__name__", fn), type(exc).__name__)
             raise StoreUnavailable(type(exc).__name__) from None
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
 
 def _before(deadline: float, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     if time.monotonic() > deadline:  # queued past its budget: the listener already answered "unavailable"

@@ -11,7 +11,9 @@ import yaml
 
 from handlers.deps import Deps
 from handlers.home import answer, subcommand
+from handlers.storecalls import StoreCalls
 from postmortem.messages import say
+from postmortem.model import Lang
 from postmortem.session import Session
 from postmortem.store import SessionStore
 from tests.conftest import ROOT
@@ -44,7 +46,7 @@ class Respond:
         self.answers.append(kwargs)
 
 
-async def english(client: Any, user: str) -> str:
+async def english(client: Any, user: str) -> Lang:
     return "en"
 
 
@@ -52,7 +54,7 @@ def test_list_during_a_store_outage_is_a_plain_sentence() -> None:
     down = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
     deps = Deps(store=SessionStore(down), queue=None)  # type: ignore[arg-type]
     respond = Respond()
-    asyncio.run(answer(deps, "list", {"user_id": "U1"}, None, respond, english))  # type: ignore[arg-type]
+    asyncio.run(answer(deps, StoreCalls(), "list", {"user_id": "U1"}, None, respond, english))  # type: ignore[arg-type]
     assert respond.answers == [{"text": say("unavailable", "en"), "response_type": "ephemeral"}]
 
 
@@ -62,6 +64,6 @@ def test_list_answers_with_the_callers_sessions(redis_conn: redis.Redis) -> None
     store.create(Session(ticket="THEIRS-1", requester="U2", channel="C1"))
     respond = Respond()
     deps = Deps(store=store, queue=None)  # type: ignore[arg-type]
-    asyncio.run(answer(deps, "list", {"user_id": "U1"}, None, respond, english))  # type: ignore[arg-type]
+    asyncio.run(answer(deps, StoreCalls(), "list", {"user_id": "U1"}, None, respond, english))  # type: ignore[arg-type]
     assert "MINE-1" in respond.answers[0]["text"] and "THEIRS-1" not in respond.answers[0]["text"]
     assert respond.answers[0]["response_type"] == "ephemeral"

@@ -18,6 +18,7 @@ from starlette.responses import Response
 from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.jira_webhook import receive, signature_ok
+from handlers.storecalls import StoreCalls
 from postmortem.session import Session
 from postmortem.store import SessionStore
 from tests.handlers.fakes import FakeQueue
@@ -167,7 +168,7 @@ def call(deps: Deps, body: bytes, headers: dict[str, str]) -> tuple[int, dict[st
     scope = {"type": "http", "method": "POST", "path": "/jira/webhook", "query_string": b"",
              "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
     async def run() -> Response:
-        return await jira_webhook.endpoint(deps)(Request(scope, receive_))
+        return await jira_webhook.endpoint(deps, StoreCalls())(Request(scope, receive_))
 
     response = asyncio.run(run())
     return response.status_code, json.loads(bytes(response.body))
