@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import redis
 from redis.backoff import ExponentialBackoff
@@ -86,7 +86,7 @@ class SessionStore(Claims):
         self._ttl = ttl_seconds
         self._clock = clock
         #: Per-person, open and awaiting-approval indexes, written with every session write (f-home).
-        self.users = UserIndex(redis_conn, prefix=prefix, ttl_seconds=ttl_seconds, load=self.get, clock=clock)
+        self.users = UserIndex(redis_conn, prefix=prefix, ttl_seconds=ttl_seconds, load=self.get_many, clock=clock)
 
     # keys
 
@@ -122,6 +122,13 @@ class SessionStore(Claims):
         """The stored session, or None when unknown or expired."""
         raw = self._r.get(self.session_key(session_id))
         return None if raw is None else Session.model_validate_json(raw)
+
+    def get_many(self, session_ids: Sequence[str]) -> list[Session | None]:
+        """Several stored sessions in one round trip (MGET), in order; None where unknown or expired."""
+        if not session_ids:
+            return []
+        raws = self._r.mget([self.session_key(i) for i in session_ids])
+        return [None if raw is None else Session.model_validate_json(raw) for raw in raws]
 
     def find_by_thread(self, channel: str, thread_ts: str) -> Session | None:
         """The session whose parent message is this thread, if any."""
@@ -173,10 +180,12 @@ class SessionStore(Claims):
         created = self._r.set(self.session_key(session.id), session.model_dump_json(), nx=True, ex=self._ttl)
         if not created:
             raise SessionExistsError(f"session {session.id} already exists")
-        if session.thread_ts is not None:
-            self._r.set(self.thread_key(session.channel, session.thread_ts), session.id, ex=self._ttl)
-        self._r.set(self.ticket_key(session.ticket), session.id, ex=self._ttl)
-        self.users.written(self._r, None, session)
+        with self._r.pipeline(transaction=True) as pipe:  # its indexes in one round trip, as in every update
+            if session.thread_ts is not None:
+                pipe.set(self.thread_key(session.channel, session.thread_ts), session.id, ex=self._ttl)
+            pipe.set(self.ticket_key(session.ticket), session.id, ex=self._ttl)
+            self.users.written(pipe, None, session)
+            pipe.execute()
         return session
 
     def update(

@@ -14,7 +14,7 @@ updated_at), `home:due` (sorted set: user id → when their Home view is due), `
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import redis
 
@@ -29,7 +29,8 @@ HOME_COALESCE_SECONDS = 3.0
 #: At most this many of a person's sessions are listed (the newest).
 MAX_LISTED = 20
 
-Load = Callable[[str], Session | None]
+#: Loads sessions by id in one round trip, in order (SessionStore.get_many).
+Load = Callable[[Sequence[str]], list[Session | None]]
 
 
 def _text(value: object) -> str:
@@ -98,8 +99,8 @@ class UserIndex:
         """A person's stored sessions, newest first; ids whose session expired are dropped from the index."""
         found: list[Session] = []
         gone: list[str] = []
-        for session_id in self.session_ids(user, limit + 10):
-            session = self._load(session_id)
+        ids = self.session_ids(user, limit + 10)
+        for session_id, session in zip(ids, self._load(ids), strict=True):
             if session is None or session.requester != user:
                 gone.append(session_id)
             elif len(found) < limit:
@@ -111,7 +112,7 @@ class UserIndex:
     def awaiting(self, limit: int = MAX_LISTED) -> list[Session]:
         """Drafts awaiting approval, newest first (for the approvers' Home)."""
         ids = [_text(i) for i in self._r.zrevrange(self.awaiting_key, 0, max(0, limit - 1))]
-        found = [s for s in (self._load(i) for i in ids) if s is not None and s.state is State.drafted]
+        found = [s for s in self._load(ids) if s is not None and s.state is State.drafted]
         stale = set(ids) - {s.id for s in found}
         if stale:
             self._r.zrem(self.awaiting_key, *stale)
