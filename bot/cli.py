@@ -60,8 +60,9 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return code
     if args.format == "markdown":
         out.write(render_markdown(pm))
-    elif args.format == "adf":
-        adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
+        return EXIT_OK
+    adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
+    if args.format == "adf":
         if pm.destination == "jira_comment":
             try:
                 jira_request(adf, session="cli", version=1)
@@ -70,7 +71,6 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 return EXIT_INVALID
         out.write(json.dumps(adf, ensure_ascii=False, indent=2) + "\n")
     else:
-        adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
         out.write(json.dumps(render_slack(pm, adf=adf), ensure_ascii=False, indent=2) + "\n")
     return EXIT_OK
 

@@ -30,12 +30,14 @@ def markdown_to_adf(md: str) -> dict[str, Any]:
     return _Builder().build(parser_source(md))
 
 
-def render_adf(pm: PostMortem, lang: Lang | None = None, *, jira_url: str | None = None) -> dict[str, Any]:
+def render_adf(pm: PostMortem, lang: Lang | None = None, *, jira_url: str | None = None,
+               markdown: str | None = None) -> dict[str, Any]:
     """The post-mortem as the ADF document posted to Jira: exactly the Markdown draft, converted.
 
-    With the Jira site known, Jira keys and bare URLs become links (renderers/references.py).
+    With the Jira site known, Jira keys and bare URLs become links (renderers/references.py). A caller that
+    already rendered the Markdown (`render_markdown(pm, lang)`) passes it, so it is not rendered twice.
     """
-    doc = markdown_to_adf(render_markdown(pm, lang))
+    doc = markdown_to_adf(markdown if markdown is not None else render_markdown(pm, lang))
     if not jira_url:
         return doc
     keys = keys_in([pm.fix_ref, *(item.tracking for item in pm.action_items)])

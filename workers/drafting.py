@@ -88,7 +88,7 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
         _fail(ctx, session, f"{named}{refused.message}" if named else str(refused))
         return
     markdown = render_markdown(pm)
-    adf = render_adf(pm, jira_url=ctx.jira_url)  # the Slack preview is made from it too
+    adf = render_adf(pm, jira_url=ctx.jira_url, markdown=markdown)  # the Slack preview is made from it too
     to_jira = pm.destination == "jira_comment"
     if to_jira:
         try:
