@@ -26,7 +26,6 @@ from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.listeners import register
 from handlers.storecalls import StoreCalls, StoreUnavailable
-from postmortem.lifetime import Lifetime
 from postmortem.store import SessionStore, connect
 from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME
 
@@ -60,9 +59,7 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         signing_secret=settings.slack_signing_secret.get_secret_value(),
         process_before_response=True,
     )
-    ttl = Lifetime.of(session_days=settings.postmortem_session_days,
-                      reminder_hours=settings.postmortem_reminder_hours).store_ttl
-    deps = Deps(store=SessionStore(conn, ttl_seconds=ttl), queue=job_queue(conn),
+    deps = Deps(store=SessionStore(conn, ttl_seconds=settings.lifetime.store_ttl), queue=job_queue(conn),
                 approvers=settings.postmortem_approvers,
                 default_lang=settings.postmortem_lang, offers_enabled=settings.postmortem_offers == "on",
                 offer_channels=settings.postmortem_offer_channels,

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from postmortem.lifetime import Lifetime
+
 #: A Slack user or channel id (U…, W…, C…, G…, D…): upper-case letters and digits (`_` for test ids).
 _SLACK_ID = re.compile(r"[A-Z][A-Z0-9_]{1,30}")
 
@@ -161,6 +163,11 @@ class Settings(BaseSettings):
         found = [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
         redis_password = urlsplit(self.redis_url).password  # c-security: Redis access is control of the bot
         return found + ([redis_password] if redis_password else [])
+
+    @property
+    def lifetime(self) -> Lifetime:
+        """POSTMORTEM_SESSION_DAYS and POSTMORTEM_REMINDER_HOURS: the store's TTL and the reminder sweep."""
+        return Lifetime.of(session_days=self.postmortem_session_days, reminder_hours=self.postmortem_reminder_hours)
 
     # f-home (issue 14): session lifetime and reminder, the Jira offer's issue types and fallback channel.
     postmortem_session_days: float = Field(default=14.0, gt=0, le=365)

@@ -18,7 +18,6 @@ from rq.worker import WorkerStatus
 
 from bot.app import handoff_queue, job_queue
 from bot.settings import Settings
-from postmortem.lifetime import Lifetime
 from postmortem.store import SessionStore, connect
 from workers import home, jobs, offers, reminders, watchdog
 from workers.allowed import AllowListJob
@@ -98,7 +97,7 @@ def worker_context(settings: Settings) -> WorkerContext:
     policy = Policy(quiet_seconds=settings.postmortem_post_quiet_seconds,
                     retry_after_cap=settings.postmortem_retry_after_cap_seconds,
                     lease_seconds=settings.postmortem_lease_seconds)
-    store = SessionStore(conn, ttl_seconds=lifetime(settings).store_ttl)
+    store = SessionStore(conn, ttl_seconds=settings.lifetime.store_ttl)
     return WorkerContext(store=store, slack=slack, jira=jira, queue=job_queue(conn),
                          handoff_queue=handoff_queue(conn), policy=policy,
                          permission_check=settings.postmortem_jira_permission_check == "on",
@@ -115,7 +114,7 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     publisher = home.HomePublisher(context.store, context.slack.client, approvers=settings.postmortem_approvers,
                                    default_lang=settings.postmortem_lang)
     stops = [watchdog.start(context, interval=settings.postmortem_watchdog_seconds), home.start(publisher),
-             reminders.start(context, lifetime(settings), interval=settings.postmortem_watchdog_seconds)]
+             reminders.start(context, settings.lifetime, interval=settings.postmortem_watchdog_seconds)]
     # RQ's loop gets a connection of its own: RQ widens its connection's socket timeout to cover the wait for
     # a job, and the jobs' store calls must keep their short one.
     rq_connection = connect(settings.redis_url, timeout=5.0)
@@ -169,9 +168,3 @@ def _wait_for_redis(conn: redis.Redis) -> None:
         except (redis.ConnectionError, redis.TimeoutError):
             STOP.wait(pause)  # waiting for an outside event (Redis back, or a stop), not for correctness
             pause = min(REDIS_WAIT_SECONDS, pause * 2)
-
-
-def lifetime(settings: Settings) -> Lifetime:
-    """POSTMORTEM_SESSION_DAYS and POSTMORTEM_REMINDER_HOURS, for the store's TTL and the reminder sweep."""
-    return Lifetime.of(session_days=settings.postmortem_session_days,
-                       reminder_hours=settings.postmortem_reminder_hours)

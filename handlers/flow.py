@@ -33,8 +33,6 @@ from renderers.prompts import answer_of_action
 
 log = logging.getLogger(__name__)
 
-#: Sessions a person can still cancel (an approved post is never cancelled mid-flight).
-
 
 def open_view(*, ticket: str | None, channel: str, lang: str) -> dict[str, Any]:
     """The modal for a new post-mortem; the channel rides along in private_metadata."""

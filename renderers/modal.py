@@ -235,7 +235,7 @@ def _text_block(field: Field, initial: str, lang: Lang) -> dict[str, Any]:
     element: dict[str, Any] = {
         "type": "plain_text_input",
         "action_id": field.name,
-        "multiline": field.kind in ("multiline", "list"),
+        "multiline": field.name in MULTILINE,
         "max_length": MODAL_MAX_CHARS,
     }
     hint = None
