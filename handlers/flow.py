@@ -204,12 +204,12 @@ def _approve(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
     """Bind the approval to the version shown, once (drafted → posting); a repeat is told, not posted."""
     user, version = effect.user or "", effect.version or 0
     reviewer = deps.approval == "reviewer"
-    session = deps.store.get(session_id) if reviewer else None
-    if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):
-        return [Effect("say", "needs_reviewer", {"requester": session.requester, "version": version})]
     approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers,
                                   reviewer=reviewer)
-    if approved is None:
+    if approved is None:  # why, read only then (the store's check is the one that decides)
+        session = deps.store.get(session_id) if reviewer else None
+        if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):
+            return [Effect("say", "needs_reviewer", {"requester": session.requester, "version": version})]
         return [Effect("say", "already_approved", {"version": version})]
     posting = Effect("say", "posting", {"user": user, "version": version, "ticket": approved.ticket})
     return [posting, Effect("post", version=version)]

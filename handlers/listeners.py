@@ -108,7 +108,8 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
         if not isinstance(ts, str) or not ts:  # a message without its own timestamp is no one's reply
             log.warning("ignored a message event without a ts")
             return
-        if thread_ts and thread_ts != ts:  # may be a session's: StoreUnavailable → 503, Slack sends it again
+        in_thread = bool(thread_ts and thread_ts != ts)
+        if in_thread:  # may be a session's: StoreUnavailable → 503, Slack sends it again
             in_session = await store.run(flow.thread_reply, deps, channel=str(event.get("channel", "")),
                                       thread_ts=str(thread_ts), user=str(event["user"]),
                                       text=str(event.get("text") or ""), ts=str(ts), event_id=body.get("event_id"),
@@ -121,7 +122,7 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
             await store.run(mentions.message, deps, channel=str(event.get("channel", "")),
                      channel_type=str(event.get("channel_type") or ""), user=str(event["user"]),
                      text=str(event.get("text") or ""), ts=str(ts), thread_ts=thread_ts,
-                     bot_user_id=context.bot_user_id)
+                     bot_user_id=context.bot_user_id, thread_checked=in_thread)
 
     async def on_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
         if event.get("bot_id") or not event.get("user") or not isinstance(event.get("ts"), str):

@@ -98,9 +98,11 @@ def mention(deps: Deps, *, channel: str, user: str, text: str, ts: str, thread_t
 
 
 def message(deps: Deps, *, channel: str, channel_type: str, user: str, text: str, ts: str,
-            thread_ts: str | None, bot_user_id: str | None) -> None:
-    """A channel message outside a session: remember the keys it names; offer once after a verified fix."""
-    if thread_ts and thread_ts != ts and deps.store.find_by_thread(channel, thread_ts) is not None:
+            thread_ts: str | None, bot_user_id: str | None, thread_checked: bool = False) -> None:
+    """A channel message outside a session: remember the keys it names; offer once after a verified fix.
+    `thread_checked`: the caller already found that its thread is no session's (flow.thread_reply)."""
+    in_thread = bool(thread_ts and thread_ts != ts)
+    if in_thread and not thread_checked and deps.store.find_by_thread(channel, str(thread_ts)) is not None:
         return
     root = thread_ts or ts
     named = jira_keys(text)[:MAX_KEYS_PER_MESSAGE]
@@ -117,7 +119,7 @@ def message(deps: Deps, *, channel: str, channel_type: str, user: str, text: str
     offered = _one(tickets)  # only the key the offer names is claimed: others stay free for their own offer
     if not claim_offer(deps, tickets=[offered] if offered else [], thread=f"{channel}:{root}"):
         return
-    reply_in = thread_ts if thread_ts and thread_ts != ts else None
+    reply_in = thread_ts if in_thread else None
     deps.enqueue_offer("offer_ephemeral", channel, user, reply_in, offered, _lang(deps, text))
 
 
