@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from postmortem.evidence_words import EN_FLAGS, any_of
+from postmortem.evidence_words import EN_FLAGS, SCOPE_AFTER, any_of
 
 #: Not on demand: sometimes, rare, once, a customer report, cannot reproduce (seed: 「時々起きる」ではなく).
 NOT_ON_DEMAND = (
@@ -115,7 +115,6 @@ CONTRAST_REPRO = (
 )
 
 #: The validation is not done yet.
-_SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
 PENDING = (
     any_of(
         r"\b(?:tbd|todo|tbc)\b",
@@ -137,8 +136,8 @@ PENDING = (
         r"\bwaiting (?:for|on)\b",
         r"\bnot yet\b",
         r"\b(?:not|haven't|hasn't|have not|has not|wasn't|weren't|isn't|aren't|never) (?:yet )?(?:been )?(?:re-?)?"
-        r"(?:verified|validated|tested|confirmed|checked|run|measured|tried)\b(?: yet)?" + _SCOPE_AFTER,
-        r"\bun(?:verified|tested|validated|confirmed)\b" + _SCOPE_AFTER,
+        r"(?:verified|validated|tested|confirmed|checked|run|measured|tried)\b(?: yet)?" + SCOPE_AFTER,
+        r"\bun(?:verified|tested|validated|confirmed)\b" + SCOPE_AFTER,
         r"\bno results? yet\b",
         r"\bno (?:tests?|testing|verification|validation)(?: yet| so far)?\b(?! failures?| errors?"
         r"| regressions?)",

@@ -13,6 +13,10 @@ import re
 
 from postmortem.regex_guard import compile_guarded
 
+#: After "not tested" / "unverified": a scope word makes it an honest scope ("not tested on ARM"), not a
+#: missing validation, so the negation does not count.
+SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
+
 EN_FLAGS = re.IGNORECASE | re.ASCII
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from postmortem import phrases, tone
-from postmortem.field_table import REGISTRY
 from postmortem.fields import Registry, empty_value
 from postmortem.messages import say
 from postmortem.model import Lang, PostMortem
@@ -20,11 +19,7 @@ RULES: tuple[str, ...] = (
     "marketing", "placeholder", "long_summary", "long_paragraph", "item_placeholder",
 )
 
-#: Field order of warnings: DESIGN §2, from the registry (a model from another registry brings its own).
-_FIELD_ORDER: tuple[str, ...] = REGISTRY.model_order
-
-#: Fields that must name code (seed: Root cause, Fix; from the registry) and fields that must state a mechanism.
-_IDENTIFIER_FIELDS: tuple[str, ...] = REGISTRY.code_fields
+#: Fields that must state a mechanism (the fields that must name code are the registry's `code_fields`).
 _MECHANISM_FIELDS: tuple[str, ...] = ("root_cause", "why_symptom")
 
 #: Phrase rules for prose; action items take the first two (advocacy belongs in an action item).
@@ -67,8 +62,7 @@ def lint(pm: PostMortem) -> list[LintWarning]:
     return [w for _, w in sorted(keyed, key=lambda kw: kw[0])]
 
 
-def _text_rules(pm: PostMortem, field: str, value: str, warn: _Warn,
-                code_fields: tuple[str, ...] = _IDENTIFIER_FIELDS) -> None:
+def _text_rules(pm: PostMortem, field: str, value: str, warn: _Warn, code_fields: tuple[str, ...]) -> None:
     """The rules that read one text field: identifiers, mechanism, tone phrases, placeholders, length."""
     if field in code_fields and not phrases.has_identifier(value):
         warn(field, "no_identifier")

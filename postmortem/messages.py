@@ -472,10 +472,6 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": 'written as a hypothesis ("{found}"): the mechanism is not known',
         "ja": "仮説として書かれています（「{found}」）。メカニズムが特定されていません",
     },
-    "gate_sometimes": {
-        "en": 'says only that it happens sometimes ("{found}"), with no steps',
-        "ja": "「{found}」とあるだけで、再現手順がありません",
-    },
     "gate_no_ref": {
         "en": 'no PR, commit or branch found in "{found}"',
         "ja": "「{found}」に PR／コミット／ブランチへの参照が見つかりません",

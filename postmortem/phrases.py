@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from postmortem.evidence_words import SCOPE_AFTER
 from postmortem.regex_guard import compile_guarded
 
 _FLAGS = re.IGNORECASE | re.ASCII
@@ -78,30 +79,18 @@ ADVOCACY_JA: tuple[str, ...] = (
 
 #: The validation is not done yet (seed: 修正が検証されていない場合は作成を断る). "not tested on ARM" is an
 #: honest scope, not a missing validation, so a following scope word keeps a negation from counting.
-_SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
 NOT_VERIFIED_EN: tuple[str, ...] = (
     r"\btbd\b", r"\btodo\b", r"\bwill (?:be )?(?:test|verif|validat|check|confirm|run)\w*",
     r"\bto be (?:tested|verified|validated|confirmed|checked)\b", r"\bpending\b", r"\bin progress\b",
     r"\b(?:not|haven't|have not|hasn't|has not) (?:yet )?(?:been )?(?:verified|validated|tested|confirmed)"
-    r"(?: yet)?\b" + _SCOPE_AFTER,
-    r"\bun(?:verified|tested)\b" + _SCOPE_AFTER,
+    r"(?: yet)?\b" + SCOPE_AFTER,
+    r"\bun(?:verified|tested)\b" + SCOPE_AFTER,
 )
 NOT_VERIFIED_JA: tuple[str, ...] = (
     "(?<!では)(?<!には)未(?:検証|確認|テスト|実施)", "これから(?:確認|検証|テスト)",
     "まだ(?:確認|検証|テスト)(?:して|でき|し)(?:いません|いない|ません|ていません)",
     "(?:確認|検証)中", "テスト中です", "(?:確認|検証|テスト|実行)(?:する|の)?予定",
     "後で(?:確認|検証|テスト)", "未定",
-)
-
-#: Evidence that something was shown passing; it counts only in a sentence that is not itself pending.
-PASSED_EN: tuple[str, ...] = (
-    r"\bpass(?:es|ed)\b", r"\bsucceed(?:s|ed)\b", r"\bsuccessful(?:ly)?\b", r"\bcomplete[sd]\b", r"\bgreen\b",
-    r"\bno longer\b", r"\b(?:0|zero|no) (?:failures?|hangs?|errors?|crash(?:es)?|regressions?)\b",
-    r"\b0\s*(?:/|of|out of|in)\s*\d+",
-)
-PASSED_JA: tuple[str, ...] = (
-    "成功", "完了", "通(?:った|りました|過)", "パスし(?:た|ました|ます)", "停止なし", "問題なく", "解消",
-    "なくなり", "(?:発生|再現)しなく",
 )
 
 #: An honest scope stated inside the validation text itself (so `validation_scope` is not needed).
@@ -117,33 +106,8 @@ SCOPE_STATED_JA: tuple[str, ...] = (
     "(?:では|には)未(?:検証|確認|テスト)", "のみ(?:で)?(?:検証|テスト|確認)",
 )
 
-#: "It happens sometimes": not a repro by itself (seed: 「時々起きる」ではなく).
-SOMETIMES_EN: tuple[str, ...] = (
-    r"\bsometimes\b", r"\bintermittent(?:ly)?\b", r"\brandom(?:ly)?\b", r"\boccasional(?:ly)?\b",
-    r"\bsporadic(?:ally)?\b", r"\bflaky\b", r"\bnow and then\b", r"\bfrom time to time\b",
-    r"\bhard to reproduce\b", r"\b(?:can't|cannot|can not|couldn't|could not) reproduce\b",
-    r"\bnot reproducible\b",
-)
-SOMETIMES_JA: tuple[str, ...] = (
-    "時々", "ときどき", "時折", "たまに", "まれに", "稀に", "不定期", "ランダム", "再現しない",
-    "再現できない", "再現性がない", "再現が難しい",
-)
-
-#: What makes a repro runnable: numbered / bulleted lines, a command in backticks, a concrete frequency.
-_STEPS_RE = re.compile(
-    r"^[ \t]*(?:\d+[.)．、][ \t]*|[-*+•・][ \t]+|[①-⑳][ \t]*)\S"
-    r"|`[^`\n]+`|^[ \t]*\$[ \t]+\S",
-    re.MULTILINE,
-)
-_FREQUENCY_RE = re.compile(
-    r"\b\d+\s*(?:runs?\s+|times?\s+|failures?\s+)?(?:of|in|out of|/)\s*\d+\b|\b\d+(?:\.\d+)?\s*%"
-    r"|\b(?:every|each) (?:run|time|attempt)\b|\balways\b"
-    r"|(?<!\d)\d+\s*回中\s*\d+\s*回|(?<!\d)\d+\s*回に\s*\d+\s*回|毎回|確実に|必ず",
-    _FLAGS,
-)
-
 #: Code identifiers: the index of an engineering record (seed: コード識別子をそのまま扱います).
-_IDENTIFIER_RE = re.compile(
+IDENTIFIER_RE = re.compile(
     r"`[^`\n]+`"
     r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b"          # snake_case, SCREAMING_CASE
     r"|\b[a-z]+[0-9]*[A-Z][A-Za-z0-9]*\b"                          # camelCase
@@ -158,7 +122,6 @@ _IDENTIFIER_RE = re.compile(
     re.ASCII,
 )
 
-IDENTIFIER_RE = _IDENTIFIER_RE
 
 #: A value that stands for "nothing yet".
 PLACEHOLDERS: frozenset[str] = frozenset({
@@ -176,9 +139,7 @@ BLAME = _compile(BLAME_EN, BLAME_JA)
 VAGUE_MECHANISM = _compile(VAGUE_MECHANISM_EN, VAGUE_MECHANISM_JA)
 ADVOCACY = _compile(ADVOCACY_EN, ADVOCACY_JA)
 NOT_VERIFIED = _compile(NOT_VERIFIED_EN, NOT_VERIFIED_JA)
-PASSED = _compile(PASSED_EN, PASSED_JA)
 SCOPE_STATED = _compile(SCOPE_STATED_EN, SCOPE_STATED_JA)
-SOMETIMES = _compile(SOMETIMES_EN, SOMETIMES_JA)
 
 
 def prose(text: str | None) -> str:
@@ -196,19 +157,9 @@ def find(pattern: re.Pattern[str], text: str | None) -> list[str]:
     return found
 
 
-def sentences(text: str | None) -> list[str]:
-    """The text cut into sentences and lines, so a pending remark does not hide a passing result."""
-    return [s for s in re.split(r"(?<=[.!?;])\s+|[。！？；\n]+", text or "") if s.strip()]
-
-
 def has_identifier(text: str | None) -> bool:
     """Whether the text names code: a `span`, snake_case, camelCase, Foo::bar, a path, a call, a SHA."""
-    return bool(_IDENTIFIER_RE.search(text or ""))
-
-
-def has_steps(text: str | None) -> bool:
-    """Whether a repro can be run or measured: step lines, a command in backticks, or a concrete frequency."""
-    return bool(_STEPS_RE.search(text or "") or _FREQUENCY_RE.search(prose(text)))
+    return bool(IDENTIFIER_RE.search(text or ""))
 
 
 def is_placeholder(text: str | None) -> bool:

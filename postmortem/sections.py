@@ -8,18 +8,11 @@ from __future__ import annotations
 
 from postmortem.field_table import REGISTRY
 from postmortem.fields import Section
-from postmortem.model import Lang
 
-__all__ = ["ACTION_ITEMS_NONE", "LABELS", "SECTIONS", "USUALLY_INCLUDED", "WHY_MISSED_LABELS", "Section", "heading"]
+__all__ = ["ACTION_ITEMS_NONE", "LABELS", "SECTIONS", "Section"]
 
 #: Section order in every rendering (seed 構成; DESIGN §2), with the fields each shows.
 SECTIONS: tuple[Section, ...] = REGISTRY.sections
-
-#: Sections the seed says are "usually included": asked for once, `skip` leaves them out.
-USUALLY_INCLUDED: tuple[str, ...] = REGISTRY.usually_included
-
-#: The seed's categories for "Why it was missed".
-WHY_MISSED_LABELS: dict[str, dict[str, str]] = REGISTRY.choices["why_missed_category"]
 
 #: The seed's explicit sentence when there are no action items.
 ACTION_ITEMS_NONE: dict[str, str] = {
@@ -35,7 +28,3 @@ LABELS: dict[str, dict[str, str]] = {
     "item_tracking": {"en": "tracking", "ja": "追跡"},
 }
 
-
-def heading(section_key: str, lang: Lang) -> str:
-    """The heading of a section in a language."""
-    return REGISTRY.heading(section_key, lang)

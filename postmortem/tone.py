@@ -120,7 +120,7 @@ def marketing(text: str) -> list[str]:
 def vague(text: str) -> list[str]:
     """Mechanisms named only by their kind, unless their own sentence names at least two code identifiers."""
     found: list[str] = []
-    for sentence in phrases.sentences(normalize(text)):
+    for sentence in sentences(normalize(text)):
         matches = phrases.find(phrases.VAGUE_MECHANISM, sentence)
         if matches and _identifiers(sentence) < 2:
             for phrase in matches:

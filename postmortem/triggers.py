@@ -12,7 +12,8 @@ import re
 from typing import Literal
 
 from postmortem.evidence import unverified
-from postmortem.phrases import HEDGING, NOT_VERIFIED, prose, sentences
+from postmortem.phrases import HEDGING, NOT_VERIFIED, prose
+from postmortem.textmask import sentences
 
 Trigger = Literal["request", "announcement"]
 

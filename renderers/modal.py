@@ -24,8 +24,13 @@ SCOPE_BLOCK = "scope"
 SCOPE_FLAGS: tuple[str, ...] = REGISTRY.flags
 #: One input a field, in §2 order (the registry's); the scope flags become the one `scope` block where they stand.
 INPUT_FIELDS: tuple[str, ...] = tuple(f for f in REGISTRY.names if f not in SCOPE_FLAGS)
-#: Inputs whose values are prose or lists; the rest are one line.
-MULTILINE = frozenset(f.name for f in REGISTRY.fields if f.kind in ("multiline", "list"))
+def _multiline(field: Field) -> bool:
+    """Prose and lists take several lines; the rest are one line (any registry's fields)."""
+    return field.kind in ("multiline", "list")
+
+
+#: The §2 inputs whose values are prose or lists.
+MULTILINE = frozenset(f.name for f in REGISTRY.fields if _multiline(f))
 
 #: The hint under the scope block (each field's own hint is in the registry).
 SCOPE_HINT: dict[str, str] = {
@@ -235,7 +240,7 @@ def _text_block(field: Field, initial: str, lang: Lang) -> dict[str, Any]:
     element: dict[str, Any] = {
         "type": "plain_text_input",
         "action_id": field.name,
-        "multiline": field.name in MULTILINE,
+        "multiline": _multiline(field),
         "max_length": MODAL_MAX_CHARS,
     }
     hint = None

@@ -16,8 +16,8 @@ from bot.demo import APPROVAL, LEFT_OUT, DemoResult, run_demo, seed_path
 from bot.demo_transcript import Event, recognise
 from bot.embedded_redis import answers, redacted
 from bot.localstack import free_port
+from postmortem.field_table import REGISTRY
 from postmortem.model import load_postmortem
-from postmortem.sections import heading
 from tests.conftest import EXAMPLES
 
 #: A database of the developer's / CI's Redis for the run that uses a reachable REDIS_URL.
@@ -73,7 +73,7 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     assert comments[0].raw == result.body_path.read_bytes()
     assert json.loads(comments[0].raw)["properties"][0]["value"]["version"] == 1
     markdown = result.markdown_path.read_text(encoding="utf-8")
-    assert f"## {heading('validation', lang)}" in markdown  # type: ignore[arg-type]
+    assert f"## {REGISTRY.heading('validation', lang)}" in markdown
     assert answer.strip().splitlines()[0] in markdown
 
 

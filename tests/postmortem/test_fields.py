@@ -72,8 +72,7 @@ def test_a_registry_refuses_a_field_twice_or_a_section_nobody_declared() -> None
 def test_the_vocabulary_everywhere_is_the_registry() -> None:
     assert TEXT_FIELDS == REGISTRY.text_fields and "confirmed_by" in TEXT_FIELDS
     assert gate.GATE_FIELDS == REGISTRY.required
-    assert lint._FIELD_ORDER == REGISTRY.model_order
-    assert [s for s, _ in conversation.OPTIONAL_ASKS] == list(sections.USUALLY_INCLUDED)
+    assert [s for s, _ in conversation.OPTIONAL_ASKS] == list(REGISTRY.usually_included)
     assert [s.key for s in sections.SECTIONS] == [h.key for h in REGISTRY.heads]
     assert all(messages.field_label(f.name, "ja") == f.label["ja"] for f in REGISTRY.fields)
     assert INPUT_FIELDS == tuple(n for n in REGISTRY.names if n not in REGISTRY.flags)
