@@ -73,8 +73,8 @@ def _text_rules(pm: PostMortem, field: str, value: str, warn: _Warn, code_fields
             warn(field, rule, found=_join(found, pm.lang))
     if placeholders := tone.placeholders(value):
         warn(field, "placeholder", found=_join(placeholders, pm.lang))
-    if field == "summary" and len(tone.paragraphs(value)) > 1:
-        warn(field, "long_summary", count=str(len(tone.paragraphs(value))))
+    if field == "summary" and (count := len(tone.paragraphs(value))) > 1:
+        warn(field, "long_summary", count=str(count))
     if (columns := tone.long_paragraph(value)) is not None:
         warn(field, "long_paragraph", count=str(columns), limit=str(tone.LONG_PARAGRAPH_COLUMNS))
 

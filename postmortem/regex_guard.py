@@ -59,7 +59,8 @@ def _first_items(seq: Any) -> set[str] | None:
     return None  # the sequence may match the empty string
 
 
-_CATEGORIES = {_c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_SPACE: r"\s"}
+_CATEGORIES = ({_c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_SPACE: r"\s"}
+               if _c is not None else {})  # read at import: must not need the parser's module
 
 
 def _class_items(items: Any) -> set[str] | None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
 from postmortem import regex_guard
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.unit
 
@@ -28,3 +31,18 @@ def test_guarded_and_unguarded_patterns_find_the_same(source: str, monkeypatch: 
 
 def test_a_pattern_that_may_match_nothing_gets_no_guard() -> None:
     assert regex_guard.first_class(r"a*|b", 0) is None
+
+
+def test_without_the_parser_module_everything_still_imports_and_matches() -> None:
+    """Where `re._parser` is missing the guard is skipped, and the modules that compile phrases still load."""
+    program = (
+        "import re, sys\n"
+        "del re._parser, re._constants\n"
+        "sys.modules['re._parser'] = sys.modules['re._constants'] = None\n"
+        "from postmortem import regex_guard, phrases\n"
+        "assert regex_guard.first_class('abc|abd', 0) is None\n"
+        "print(phrases.HEDGING.search('it might be the cache') is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
