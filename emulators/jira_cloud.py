@@ -256,17 +256,18 @@ class JiraEmulator(Emulator):
         return _ok({"startAt": start, "maxResults": size, "total": len(found),
                     "comments": [self._comment_json(c) for c in page]})
 
+    def _comment_on(self, key: str, comment_id: str) -> JiraComment | None:
+        """The comment with this id if it is on this issue (by key or id); Jira answers 404 otherwise."""
+        comment, issue = self._comments.get(comment_id), self._issue(key)
+        return comment if comment is not None and issue is not None and comment.issue_key == issue.key else None
+
     def _get_comment(self, request: Request, key: str, comment_id: str) -> Response:
-        comment = self._comments.get(comment_id)
-        issue = self._issue(key)
-        if comment is None or issue is None or comment.issue_key != issue.key:
+        if (comment := self._comment_on(key, comment_id)) is None:
             return jira_error(404, f"Can not find a comment for the id: {comment_id}.")
         return _ok(self._comment_json(comment))
 
     def _delete_comment(self, request: Request, key: str, comment_id: str) -> Response:
-        comment = self._comments.get(comment_id)
-        issue = self._issue(key)
-        if comment is None or issue is None or comment.issue_key != issue.key:
+        if self._comment_on(key, comment_id) is None:
             return jira_error(404, f"Can not find a comment for the id: {comment_id}.")
         del self._comments[comment_id]
         return Response(204)

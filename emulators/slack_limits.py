@@ -46,7 +46,8 @@ def _text_of(block: dict[str, Any]) -> str:
     return text if isinstance(text, str) else ""
 
 
-def _block_problems(blocks: list[Any], pointer: str) -> list[str]:
+def block_problems(blocks: list[Any], pointer: str) -> list[str]:
+    """Why Slack would refuse these blocks (duplicate block_ids, texts too long...), as its error messages."""
     problems: list[str] = []
     seen: set[str] = set()
     for i, block in enumerate(blocks):
@@ -79,11 +80,6 @@ def _block_problems(blocks: list[Any], pointer: str) -> list[str]:
     return problems
 
 
-def block_problems(blocks: list[Any], pointer: str) -> list[str]:
-    """Why Slack would refuse these blocks (duplicate block_ids, texts too long...), as its error messages."""
-    return _block_problems(blocks, pointer)
-
-
 def _input_problems(element: dict[str, Any], where: str) -> list[str]:
     if element.get("type") != "plain_text_input":
         return []
@@ -108,7 +104,7 @@ def check_message(text: Any, blocks: Any) -> Failure | None:
         return "no_text", []
     if len(blocks) > MAX_MESSAGE_BLOCKS:
         return "invalid_blocks", [_err(f"no more than {MAX_MESSAGE_BLOCKS} items allowed", "/blocks")]
-    problems = _block_problems(blocks, "/blocks")
+    problems = block_problems(blocks, "/blocks")
     if problems:
         return "invalid_blocks", problems
     if total_text(blocks) > MAX_TOTAL_BLOCK_TEXT:
@@ -134,7 +130,7 @@ def check_view(view: Any) -> Failure | None:
         blocks = []
     if len(blocks) > MAX_MODAL_BLOCKS:
         problems.append(_err(f"no more than {MAX_MODAL_BLOCKS} items allowed", "/view/blocks"))
-    problems += _block_problems(blocks, "/view/blocks")
+    problems += block_problems(blocks, "/view/blocks")
     if any(isinstance(b, dict) and b.get("type") == "input" for b in blocks) and not view.get("submit"):
         problems.append(_err("submit is required when the view has input blocks", "/view/submit"))
     if len(str(view.get("private_metadata", ""))) > MAX_PRIVATE_METADATA:

@@ -12,6 +12,7 @@ import redis
 
 from emulators.adf_atlaskit import atlaskit_validator
 from emulators.adf_schema import adf_validator
+from emulators.slack_api import SlackEmulator
 from postmortem.model import PostMortem, load_postmortem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,3 +57,20 @@ def validate_adf() -> Callable[[Any], Any]:
         atlaskit.validate(doc)
 
     return validate
+
+
+@pytest.fixture(scope="module")
+def slack() -> Iterator[SlackEmulator]:
+    """A Slack emulator for a module (modules with their own `slack` fixture use theirs)."""
+    with SlackEmulator(bot_token="xoxb-test") as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def app(redis_conn: redis.Redis, slack: SlackEmulator) -> Any:
+    """The bot's ASGI app (tests/asgi.py calls it), on the test database and the Slack emulator."""
+    from bot.app import create_app  # the app's imports only for the tests that use it
+    from bot.settings import load_settings
+    from tests.asgi import ENV
+
+    return create_app(load_settings({**ENV, "SLACK_API_URL": slack.base_url}), redis_conn=redis_conn).http

@@ -8,8 +8,7 @@ import hmac
 import json
 import logging
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,66 +22,9 @@ from bot.settings import load_settings
 from emulators.slack_api import SlackEmulator
 from postmortem.session import Session
 from postmortem.store import SessionStore
+from tests.asgi import ENV, HOOK_SECRET, SECRET, call, slack_headers
 
 pytestmark = pytest.mark.unit
-
-SECRET = "s3cret"
-HOOK_SECRET = "hook-s3cret"
-ENV = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": SECRET, "JIRA_URL": "https://example.atlassian.net",
-       "JIRA_EMAIL": "bot@example.com", "JIRA_API_TOKEN": "jira-t0ken", "JIRA_WEBHOOK_SECRET": HOOK_SECRET,
-       "REDIS_URL": "redis://127.0.0.1:1/0"}
-
-
-@dataclass
-class Answer:
-    status: int
-    body: bytes
-    reads: int  # how many body chunks the app asked for
-
-
-def call(app: Any, path: str, chunks: list[bytes] | None = None, *, headers: dict[str, bytes] | None = None,
-         endless: bytes | None = None) -> Answer:
-    """One POST through the ASGI interface; `endless` streams that chunk forever (a chunked body)."""
-    parts = list(chunks or [])
-    sent: list[dict[str, Any]] = []
-    reads = 0
-
-    async def receive() -> dict[str, Any]:
-        nonlocal reads
-        reads += 1
-        if endless is not None:
-            return {"type": "http.request", "body": endless, "more_body": True}
-        chunk = parts.pop(0) if parts else b""
-        return {"type": "http.request", "body": chunk, "more_body": bool(parts)}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    raw = [(k.lower().encode(), v) for k, v in (headers or {}).items()]
-    scope = {"type": "http", "method": "POST", "path": path, "headers": raw, "query_string": b"",
-             "http_version": "1.1", "scheme": "http", "server": ("test", 80), "root_path": ""}
-    asyncio.run(app(scope, receive, send))
-    body = b"".join(m.get("body", b"") for m in sent[1:])
-    return Answer(int(sent[0]["status"]), body, reads)
-
-
-def slack_headers(body: bytes, *, content_type: bytes = b"application/json") -> dict[str, bytes]:
-    ts = str(int(time.time()))
-    sig = "v0=" + hmac.new(SECRET.encode(), f"v0:{ts}:".encode() + body, hashlib.sha256).hexdigest()
-    return {"X-Slack-Request-Timestamp": ts.encode(), "X-Slack-Signature": sig.encode(),
-            "Content-Type": content_type, "Content-Length": str(len(body)).encode()}
-
-
-@pytest.fixture(scope="module")
-def slack() -> Iterator[SlackEmulator]:
-    with SlackEmulator(bot_token="xoxb-test") as emulator:
-        yield emulator
-
-
-@pytest.fixture
-def app(redis_conn: redis.Redis, slack: SlackEmulator) -> Any:
-    return create_app(load_settings({**ENV, "SLACK_API_URL": slack.base_url}), redis_conn=redis_conn).http
-
 
 def test_a_declared_oversize_body_is_refused_without_reading_it(app: Any) -> None:
     answer = call(app, "/slack/events", [b"x"], headers={"Content-Length": str(30 * 1024 * 1024).encode()})

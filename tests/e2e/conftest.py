@@ -6,26 +6,34 @@ import os
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import redis
 
+from bot.embedded_redis import answers
 from bot.localstack import LocalStack, free_port
 
 #: End-to-end runs use their own database, flushed before the stack starts.
 E2E_REDIS_URL = os.environ.get("E2E_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
-@pytest.fixture(scope="module")
-def stack() -> Iterator[LocalStack]:
+@contextmanager
+def running_stack(extra_env: dict[str, str] | None = None) -> Iterator[LocalStack]:
+    """A stack on the flushed e2e database with these settings, stopped on the way out."""
     redis.Redis.from_url(E2E_REDIS_URL).flushdb()
-    local = LocalStack(redis_url=E2E_REDIS_URL)
+    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env=extra_env or {})
     try:
-        local.start()
-        yield local
+        yield local.start()
     finally:
         local.stop()
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[LocalStack]:
+    with running_stack() as local:
+        yield local
 
 
 @pytest.fixture
@@ -39,8 +47,7 @@ def dedicated_redis(tmp_path: Path) -> Iterator[Callable[[], subprocess.Popen[by
                                    "--appendfsync", "always", "--save", "", "--dir", str(tmp_path)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         servers.append(server)
-        conn = redis.Redis(port=port, socket_connect_timeout=0.2)
-        wait_until(lambda: _answers(conn), 10, "redis-server to answer")
+        wait_until(lambda: answers(f"redis://127.0.0.1:{port}/0"), 10, "redis-server to answer")
         return server
 
     launch.port = port  # type: ignore[attr-defined]
@@ -51,13 +58,6 @@ def dedicated_redis(tmp_path: Path) -> Iterator[Callable[[], subprocess.Popen[by
             if server.poll() is None:
                 server.kill()
             server.wait(timeout=10)
-
-
-def _answers(conn: redis.Redis) -> bool:
-    try:
-        return bool(conn.ping())
-    except redis.RedisError:
-        return False
 
 
 def wait_until(condition: Callable[[], object], timeout: float, what: str) -> None:

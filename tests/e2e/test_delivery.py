@@ -22,7 +22,7 @@ from postmortem.session import Session
 from postmortem.store import SessionStore
 from renderers.adf import render_adf
 from renderers.jira import jira_request
-from tests.e2e.conftest import E2E_REDIS_URL
+from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _fields
 from tests.postmortem.test_conversation import complete_pm
 
@@ -34,16 +34,10 @@ APPROVER = "U_APPROVER"
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
-    redis.Redis.from_url(E2E_REDIS_URL).flushdb()
-    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env={
-        "JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_APPROVERS": APPROVER,
-        "POSTMORTEM_POST_QUIET_SECONDS": "3"})
-    try:
-        local.start()
+    with running_stack({"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_APPROVERS": APPROVER,
+                        "POSTMORTEM_POST_QUIET_SECONDS": "3"}) as local:
         yield local
-    finally:
-        local.stop()
-        assert_no_secret_leaked(local)
+    assert_no_secret_leaked(local)
 
 
 def assert_no_secret_leaked(stack: LocalStack) -> None:

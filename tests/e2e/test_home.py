@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 
 from bot.localstack import LocalStack
 from postmortem.user_index import HOME_COALESCE_SECONDS
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
-from tests.e2e.conftest import E2E_REDIS_URL
+from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _fields, _ticket
 
 pytestmark = pytest.mark.e2e
@@ -24,16 +23,11 @@ APPROVER = "UAPP"
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
-    redis.Redis.from_url(E2E_REDIS_URL).flushdb()
-    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env={"POSTMORTEM_APPROVERS": APPROVER})
-    try:
-        local.start()
+    with running_stack({"POSTMORTEM_APPROVERS": APPROVER}) as local:
         for user, locale in (("U1", "en-US"), ("U2", "en-US"), ("UJA", "ja-JP"), ("U3", "en-US"),
                              (APPROVER, "en-US")):
             local.slack.add_user(user, locale=locale)
         yield local
-    finally:
-        local.stop()
 
 
 def command(stack: LocalStack, text: str, user: str) -> dict[str, Any]:

@@ -8,13 +8,12 @@ import time
 from collections.abc import Iterator
 
 import pytest
-import redis
 
 from bot.localstack import LocalStack
 from emulators.driver import modal_values
 from postmortem.lifetime import Lifetime
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
-from tests.e2e.conftest import E2E_REDIS_URL
+from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _button_value, _fields, _ticket
 from tests.e2e.test_home import command
 from tests.e2e.test_ways_in import SECRET, start_value, unique, webhook
@@ -29,15 +28,11 @@ LIFE = Lifetime.of(session_days=float(SESSION_DAYS), reminder_hours=float(REMIND
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
-    redis.Redis.from_url(E2E_REDIS_URL).flushdb()
     env = {"POSTMORTEM_SESSION_DAYS": SESSION_DAYS, "POSTMORTEM_REMINDER_HOURS": REMINDER_HOURS,
            "POSTMORTEM_WATCHDOG_SECONDS": "0.5", "JIRA_WEBHOOK_SECRET": SECRET,
            "POSTMORTEM_OFFER_FALLBACK_CHANNEL": "CFALL"}
-    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env=env)
-    try:
-        yield local.start()
-    finally:
-        local.stop()
+    with running_stack(env) as local:
+        yield local
 
 
 def test_one_reminder_then_the_expiry_says_so_in_the_thread(stack: LocalStack) -> None:

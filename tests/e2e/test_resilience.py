@@ -21,7 +21,7 @@ from rq.serializers import JSONSerializer
 from bot.localstack import LocalStack
 from postmortem.session import Session
 from postmortem.store import SessionStore
-from tests.e2e.conftest import E2E_REDIS_URL, wait_until
+from tests.e2e.conftest import running_stack, wait_until
 from tests.e2e.test_delivery import comment_posts, posted_once
 from tests.e2e.test_flow import Conversation, _fields
 
@@ -43,13 +43,8 @@ RECOVERY_BOUND = 20.0
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
-    redis.Redis.from_url(E2E_REDIS_URL).flushdb()
-    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env=ENV)
-    try:
-        local.start()
+    with running_stack(ENV) as local:
         yield local
-    finally:
-        local.stop()
 
 
 def start(stack: LocalStack) -> Conversation:

@@ -16,7 +16,7 @@ import requests
 
 from bot.localstack import LocalStack
 from postmortem.store import SessionStore
-from tests.e2e.conftest import E2E_REDIS_URL
+from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _fields
 
 pytestmark = pytest.mark.e2e
@@ -29,14 +29,8 @@ APPROVER = "UNOJIRA"
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
     """This module's one stack (two would share a queue): the Jira permission check on, and one approver."""
-    redis.Redis.from_url(E2E_REDIS_URL).flushdb()
-    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env={"POSTMORTEM_JIRA_PERMISSION_CHECK": "on",
-                                                            "POSTMORTEM_APPROVERS": APPROVER})
-    try:
-        local.start()
+    with running_stack({"POSTMORTEM_JIRA_PERMISSION_CHECK": "on", "POSTMORTEM_APPROVERS": APPROVER}) as local:
         yield local
-    finally:
-        local.stop()
 
 
 def peak_memory_kib(pid: int) -> int:

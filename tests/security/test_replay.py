@@ -4,31 +4,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 import redis
 
-from bot.app import create_app
-from bot.settings import load_settings
 from emulators.driver import modal_values
-from emulators.slack_api import SlackEmulator
-from tests.bot.test_http_guard import ENV, call, slack_headers
+from tests.asgi import call, slack_headers
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.fixture(scope="module")
-def slack() -> Iterator[SlackEmulator]:
-    with SlackEmulator(bot_token="xoxb-test") as emulator:
-        yield emulator
-
-
-@pytest.fixture
-def app(redis_conn: redis.Redis, slack: SlackEmulator) -> Any:
-    return create_app(load_settings({**ENV, "SLACK_API_URL": slack.base_url}), redis_conn=redis_conn).http
 
 
 def submission(ticket: str | None, *, view_id: str = "V0001") -> tuple[bytes, dict[str, bytes]]:
