@@ -47,6 +47,7 @@ from slack_sdk.signature import SignatureVerifier
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import cpu_seconds, pct, verdict  # noqa: E402
 from bot.localstack import BOT_TOKEN, SIGNING_SECRET, LocalStack, Process, free_port  # noqa: E402
 from emulators.driver import SlackDriver, modal_values  # noqa: E402
 from emulators.slack_api import SlackEmulator  # noqa: E402
@@ -131,28 +132,10 @@ class SessionDriver(SlackDriver):
         return self.session.post(self.events_url, data=body, headers=sent, timeout=self.timeout)
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (linear between closest ranks, as numpy's default)."""
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * q / 100
-    low, high = math.floor(rank), math.ceil(rank)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def pin(pid: int, cpu: int) -> None:
     """Every thread of a process onto one CPU."""
     for task in Path(f"/proc/{pid}/task").iterdir():
         os.sched_setaffinity(int(task.name), {cpu})
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
 
 
 def start_bare(stack: LocalStack, *, process_before_response: bool) -> tuple[Process, str]:

@@ -20,6 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import verdict  # noqa: E402
 from emulators.adf_schema import adf_validator  # noqa: E402
 from postmortem.model import load_postmortem  # noqa: E402
 from renderers.adf import markdown_to_adf  # noqa: E402
@@ -89,10 +90,6 @@ def lint_step() -> Callable[[Any], Any] | None:
         print(f"note: lint step skipped ({exc})")
         return None
     return lint
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
 
 
 def main() -> None:
