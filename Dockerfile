@@ -11,6 +11,8 @@ COPY handlers handlers
 COPY workers workers
 COPY renderers renderers
 COPY postmortem postmortem
+COPY rules rules
+COPY sessions sessions
 COPY emulators emulators
 RUN pip install --no-cache-dir --no-deps . && useradd --create-home postmortem
 USER postmortem

@@ -18,9 +18,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from postmortem.evidence import check_text  # noqa: E402
-from postmortem.lint import lint  # noqa: E402
 from postmortem.model import load_postmortem  # noqa: E402
+from rules.evidence import check_text  # noqa: E402
+from rules.lint import lint  # noqa: E402
 
 CORPUS = ROOT / "tests" / "postmortem" / "gate_corpus.yaml"
 

@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT))
 import redis  # noqa: E402
 
 from emulators.slack_api import SlackEmulator  # noqa: E402
-from postmortem.session import Session, State  # noqa: E402
-from postmortem.store import SessionStore  # noqa: E402
-from postmortem.user_index import HOME_COALESCE_SECONDS  # noqa: E402
+from sessions.session import Session, State  # noqa: E402
+from sessions.store import SessionStore  # noqa: E402
+from sessions.user_index import HOME_COALESCE_SECONDS  # noqa: E402
 from workers.home import HomePublisher  # noqa: E402
 from workers.slack_gateway import slack_client  # noqa: E402
 

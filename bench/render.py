@@ -83,9 +83,9 @@ def marklassian_ms(md: str, runs: int) -> float | None:
 
 
 def lint_step() -> Callable[[Any], Any] | None:
-    """The tone lint, when postmortem/lint.py exists yet (another part of the project writes it)."""
+    """The tone lint, when rules/lint.py exists yet (another part of the project writes it)."""
     try:
-        from postmortem.lint import lint
+        from rules.lint import lint
     except ImportError as exc:
         print(f"note: lint step skipped ({exc})")
         return None

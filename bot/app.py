@@ -26,7 +26,7 @@ from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.listeners import register
 from handlers.storecalls import StoreCalls, StoreUnavailable
-from postmortem.store import SessionStore, connect
+from sessions.store import SessionStore, connect
 from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME
 
 log = logging.getLogger(__name__)

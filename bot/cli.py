@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.settings import ConfigError, Settings, load_settings
-from postmortem.gate import check_inputs, check_scope
 from postmortem.limits import postmortem_structure_error
-from postmortem.lint import lint
 from postmortem.model import InputError, PostMortem, load_postmortem
-from postmortem.scope_text import hint_text, scope_hints
 from renderers.adf import render_adf
 from renderers.jira import CommentTooLong, jira_request
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
+from rules.gate import check_inputs, check_scope
+from rules.lint import lint
+from rules.scope_text import hint_text, scope_hints
 
 EXIT_OK, EXIT_INVALID, EXIT_MISSING, EXIT_SCOPE = 0, 2, 3, 4
 

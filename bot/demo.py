@@ -33,12 +33,12 @@ from emulators.driver import modal_values
 from emulators.jira_cloud import JiraEmulator
 from emulators.jira_records import JiraComment
 from emulators.slack_api import SlackEmulator
-from postmortem.classifier import Kind, classify_reply
-from postmortem.conversation import model_of
-from postmortem.gate import check_inputs, check_scope
 from postmortem.model import InputError, Lang, PostMortem, load_postmortem
-from postmortem.store import SessionStore, connect
 from renderers.markdown import render_markdown
+from rules.classifier import Kind, classify_reply
+from rules.gate import check_inputs, check_scope
+from sessions.conversation import model_of
+from sessions.store import SessionStore, connect
 
 #: The bundled seed example (a copy of examples/tada-hang.ja.yaml shipped in the package).
 SEED_NAME = "tada-hang.ja.yaml"

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from postmortem.lifetime import Lifetime
+from sessions.lifetime import Lifetime
 
 #: A Slack user or channel id (U…, W…, C…, G…, D…): upper-case letters and digits (`_` for test ids).
 _SLACK_ID = re.compile(r"[A-Z][A-Z0-9_]{1,30}")

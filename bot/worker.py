@@ -18,7 +18,7 @@ from rq.worker import WorkerStatus
 
 from bot.app import handoff_queue, job_queue
 from bot.settings import Settings
-from postmortem.store import SessionStore, connect
+from sessions.store import SessionStore, connect
 from workers import home, jobs, offers, reminders, watchdog
 from workers.allowed import AllowListJob
 from workers.context import QUEUE_NAME, Policy, WorkerContext, install

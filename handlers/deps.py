@@ -11,8 +11,8 @@ from rq import Queue
 from rq.job import Job
 
 from postmortem.model import Lang
-from postmortem.retention import job_options
-from postmortem.store import SessionStore
+from sessions.retention import job_options
+from sessions.store import SessionStore
 
 #: How long a Slack event id is remembered, so Slack's retries of one event are handled once.
 EVENT_DEDUP_SECONDS = 3600

@@ -12,13 +12,15 @@ from dataclasses import asdict
 from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
-from postmortem.claims import advance_duty, event_claim
-from postmortem.conversation import Effect, Outcome, apply_step, on_edit
 from postmortem.errors import plain_reason
 from postmortem.messages import say
 from postmortem.model import InputError, Lang, parse_postmortem
-from postmortem.replies import on_choice, on_reply
-from postmortem.session import (
+from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
+from renderers.prompts import answer_of_action
+from sessions.claims import advance_duty, event_claim
+from sessions.conversation import Effect, Outcome, apply_step, on_edit
+from sessions.replies import on_choice, on_reply
+from sessions.session import (
     CANCELLABLE_STATES,
     REVISED_STATES,
     Session,
@@ -28,8 +30,6 @@ from postmortem.session import (
     may_publish,
     revision_step,
 )
-from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
-from renderers.prompts import answer_of_action
 
 log = logging.getLogger(__name__)
 

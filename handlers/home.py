@@ -20,8 +20,8 @@ from handlers.deps import Deps
 from handlers.storecalls import StoreCalls, StoreUnavailable
 from postmortem.messages import say
 from postmortem.model import Lang
-from postmortem.session import Session
 from renderers.home import MAX_ROWS, help_message, list_message
+from sessions.session import Session
 
 log = logging.getLogger(__name__)
 

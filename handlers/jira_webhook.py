@@ -22,8 +22,8 @@ from starlette.responses import JSONResponse, Response
 from handlers.deps import Deps
 from handlers.mentions import claim_offer, session_for_ticket
 from handlers.storecalls import StoreCalls, StoreUnavailable
-from postmortem.claims import webhook_claim
 from postmortem.model import TICKET_RE
+from sessions.claims import webhook_claim
 
 log = logging.getLogger(__name__)
 

@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from handlers import flow
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
-from postmortem.claims import event_claim, offer_thread_claim, offer_ticket_claim
 from postmortem.model import Lang, is_ticket
-from postmortem.session import Session
-from postmortem.triggers import classify, jira_keys, language_of
+from rules.triggers import classify, jira_keys, language_of
+from sessions.claims import event_claim, offer_thread_claim, offer_ticket_claim
+from sessions.session import Session
 
 log = logging.getLogger(__name__)
 

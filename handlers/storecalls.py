@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import redis
 
-from postmortem.store import StoreConflictError
+from sessions.store import StoreConflictError
 
 log = logging.getLogger(__name__)
 

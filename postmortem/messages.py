@@ -464,8 +464,8 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "ja": "Jira から {seconds} 秒待つよう求められました。自動で待つ上限（{cap} 秒）を超えるため、{ticket} "
               "には何も投稿していません。後で「再試行」を押すか、「キャンセル」してください。",
     },
-    # The gate's reasons (postmortem/gate.py: `{found}` quotes the words that showed the problem) and the
-    # tone lint's notes (postmortem/lint.py), one catalogue with the rest.
+    # The gate's reasons (rules/gate.py: `{found}` quotes the words that showed the problem) and the
+    # tone lint's notes (rules/lint.py), one catalogue with the rest.
     "gate_absent": {"en": "not given", "ja": "入力がありません"},
     "gate_placeholder": {"en": 'only a placeholder ("{found}")', "ja": "「{found}」は仮の値です"},
     "gate_hypothesis": {

@@ -12,10 +12,10 @@ import jinja2
 
 from postmortem.fields import Registry
 from postmortem.model import Lang, PostMortem
-from postmortem.refs import find_fix_refs
 from postmortem.sections import ACTION_ITEMS_NONE, LABELS
 from renderers.adf_input import PARSER
 from renderers.usertext import faithful
+from rules.refs import find_fix_refs
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "postmortem.md.j2"

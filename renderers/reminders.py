@@ -7,9 +7,9 @@ from typing import Any
 
 from postmortem.messages import say
 from postmortem.model import Lang
-from postmortem.session import CANCELLABLE_STATES, Session, editable
 from renderers.mrkdwn import escape_mrkdwn
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
+from sessions.session import CANCELLABLE_STATES, Session, editable
 
 Message = dict[str, Any]
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from rq import Queue
 
-from postmortem.retention import job_options
-from postmortem.session import Session
-from postmortem.store import SessionStore
+from sessions.retention import job_options
+from sessions.session import Session
+from sessions.store import SessionStore
 
 if TYPE_CHECKING:  # `serve` imports the queue names from here, and must not import the Jira client
     from workers.jira_gateway import JiraGateway
@@ -60,7 +60,7 @@ class WorkerContext:
         """Run `workers.jobs.<job>(*args)` after `delay` seconds through RQ's scheduler (never a sleep in a job).
 
         `mark` names a claim held until the run is due (and a little longer), so the watchdog does not start
-        the same work again meanwhile (postmortem/claims.py `*_scheduled_claim`)."""
+        the same work again meanwhile (sessions/claims.py `*_scheduled_claim`)."""
         delay = max(0.0, delay)
         if mark is not None:
             self.store.note(mark, "1", int(delay + 2 * self.policy.lease_seconds) + 5)

@@ -12,19 +12,19 @@ import contextlib
 import logging
 from typing import Any
 
-from postmortem.claims import draft_steps_scope, question_duty, render_lock, render_scheduled_claim
-from postmortem.conversation import model_of
 from postmortem.limits import postmortem_structure_error
-from postmortem.lint import lint
 from postmortem.messages import field_label, say
 from postmortem.model import PostMortem
-from postmortem.session import Session, State
-from postmortem.store import body_digest
 from renderers import prompts
 from renderers.adf import render_adf
 from renderers.jira import CommentTooLong, jira_request, with_requester
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
+from rules.lint import lint
+from sessions.claims import draft_steps_scope, question_duty, render_lock, render_scheduled_claim
+from sessions.conversation import model_of
+from sessions.session import Session, State
+from sessions.store import body_digest
 from workers import posting
 from workers.context import WorkerContext
 from workers.leases import Lease, Steps

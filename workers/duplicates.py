@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from postmortem.claims import duplicate_told_claim, post_doubt_claim
 from renderers import prompts
+from sessions.claims import duplicate_told_claim, post_doubt_claim
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError
 from workers.slack_retry import SLACK_FAILURES

@@ -1,6 +1,6 @@
 """Publish each person's App Home view (views.publish), coalesced per person.
 
-Session writes make a person's Home due a few seconds later (postmortem/user_index.py); opening the Home
+Session writes make a person's Home due a few seconds later (sessions/user_index.py); opening the Home
 tab makes it due now. A thread in every worker takes the due ones (each is taken by one worker only) and
 publishes at most one view per person every HOME_COALESCE_SECONDS, so a burst of one person's sessions is
 one views.publish, not a storm.
@@ -18,10 +18,10 @@ from slack_sdk.errors import SlackApiError
 
 from postmortem.messages import lang_of_locale
 from postmortem.model import Lang
-from postmortem.session import Session
-from postmortem.store import SessionStore
-from postmortem.user_index import APPROVERS
 from renderers.home import MAX_ROWS, home_order, home_view
+from sessions.session import Session
+from sessions.store import SessionStore
+from sessions.user_index import APPROVERS
 from workers.slack_gateway import SlackGateway
 
 log = logging.getLogger(__name__)

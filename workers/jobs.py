@@ -13,7 +13,9 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from postmortem.claims import (
+from renderers import prompts
+from renderers.markdown import render_markdown
+from sessions.claims import (
     HANDOFF_ONCE_SECONDS,
     advance_duty,
     advance_scheduled_claim,
@@ -21,11 +23,9 @@ from postmortem.claims import (
     question_duty,
     ticket_checked_claim,
 )
-from postmortem.conversation import Effect, apply_step, model_of, next_step
-from postmortem.retention import job_options
-from postmortem.session import Session, State
-from renderers import prompts
-from renderers.markdown import render_markdown
+from sessions.conversation import Effect, apply_step, model_of, next_step
+from sessions.retention import job_options
+from sessions.session import Session, State
 from workers import drafting, duplicates, permissions, posting
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError

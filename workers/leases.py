@@ -20,7 +20,7 @@ from types import TracebackType
 
 import redis
 
-from postmortem.claims import Claims, step_claim
+from sessions.claims import Claims, step_claim
 
 log = logging.getLogger(__name__)
 

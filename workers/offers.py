@@ -11,10 +11,10 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from postmortem.claims import offer_ticket_claim
 from postmortem.messages import lang_of_locale
 from postmortem.model import Lang, is_ticket
 from renderers import offers
+from sessions.claims import offer_ticket_claim
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 

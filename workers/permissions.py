@@ -13,8 +13,8 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from postmortem.claims import may_post_claim
-from postmortem.session import Session
+from sessions.claims import may_post_claim
+from sessions.session import Session
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError
 from workers.slack_retry import SLACK_FAILURES, retry_delay

@@ -22,7 +22,9 @@ import logging
 import time
 from typing import Any
 
-from postmortem.claims import (
+from postmortem.messages import say
+from renderers import prompts
+from sessions.claims import (
     post_attempt_claim,
     post_doubt_claim,
     post_lock,
@@ -30,9 +32,7 @@ from postmortem.claims import (
     post_waiting_claim,
     posted_steps_scope,
 )
-from postmortem.messages import say
-from postmortem.session import Session, State
-from renderers import prompts
+from sessions.session import Session, State
 from workers import duplicates, permissions
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, PostedComment

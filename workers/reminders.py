@@ -12,10 +12,10 @@ import threading
 import time
 from typing import Any
 
-from postmortem.claims import reminder_claim
-from postmortem.lifetime import IDLE_STATES, Lifetime
-from postmortem.session import Session, State
 from renderers import reminders
+from sessions.claims import reminder_claim
+from sessions.lifetime import IDLE_STATES, Lifetime
+from sessions.session import Session, State
 from workers.context import WorkerContext
 from workers.slack_retry import SLACK_FAILURES, failure_name
 

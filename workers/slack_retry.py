@@ -45,11 +45,13 @@ QUICK_STEP_ATTEMPTS = 10
 STEP_PAUSE_SECONDS = 300.0
 #: Tries of one step in all, about a day of Slack failing; then the job gives up and says so where it can.
 MAX_STEP_ATTEMPTS = QUICK_STEP_ATTEMPTS + int(24 * 3600 / STEP_PAUSE_SECONDS)
+#: Its own generator: the jitter never draws from (or disturbs) the process-wide `random` state.
+_JITTER = random.Random()
 
 
 def backoff(attempt: int, *, base: float = 0.5, cap: float = 4.0) -> float:
     """0.5, 1, 2, 4, 4… seconds with a little jitter (zero-origin `attempt`)."""
-    return float(min(cap, base * 2 ** attempt) * (1 + random.random() / 4))
+    return float(min(cap, base * 2 ** attempt) * (1 + _JITTER.random() / 4))
 
 
 class SlackRetryHandler(RetryHandler):

@@ -15,7 +15,8 @@ import logging
 import threading
 import time
 
-from postmortem.claims import (
+from postmortem.messages import say
+from sessions.claims import (
     advance_scheduled_claim,
     post_lock,
     post_scheduled_claim,
@@ -26,9 +27,8 @@ from postmortem.claims import (
     sweep_post_claim,
     sweep_render_claim,
 )
-from postmortem.messages import say
-from postmortem.retention import job_options
-from postmortem.session import Session, State
+from sessions.retention import job_options
+from sessions.session import Session, State
 from workers.context import WorkerContext
 
 log = logging.getLogger(__name__)

@@ -20,8 +20,8 @@ from bot.app import create_app
 from bot.http_guard import MAX_SLACK_BODY_BYTES, slack_body_readable, slack_signature_ok
 from bot.settings import load_settings
 from emulators.slack_api import SlackEmulator
-from postmortem.session import Session
-from postmortem.store import SessionStore
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.asgi import ENV, HOOK_SECRET, SECRET, call, slack_headers
 
 pytestmark = pytest.mark.unit

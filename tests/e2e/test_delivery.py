@@ -18,13 +18,13 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from bot.localstack import BOT_TOKEN, JIRA_TOKEN, SIGNING_SECRET, LocalStack, free_port
-from postmortem.session import Session
-from postmortem.store import SessionStore
 from renderers.adf import render_adf
 from renderers.jira import jira_request
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _fields
-from tests.postmortem.test_conversation import complete_pm
+from tests.sessions.test_conversation import complete_pm
 
 pytestmark = pytest.mark.e2e
 
@@ -183,7 +183,7 @@ def _seed_drafted(stack: LocalStack, store: SessionStore, i: int) -> Session:
                                    inputs=complete_pm()))
     rendering = store.start_render(session.id)
     assert rendering is not None
-    from postmortem.conversation import model_of
+    from sessions.conversation import model_of
 
     request = jira_request(render_adf(model_of(rendering)), session=session.id, version=1)
     assert store.save_draft(session.id, 1, request.body, request.sha256) is not None

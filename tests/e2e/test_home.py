@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.localstack import LocalStack
-from postmortem.user_index import HOME_COALESCE_SECONDS
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
+from sessions.user_index import HOME_COALESCE_SECONDS
 from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _fields, _ticket
 

@@ -11,8 +11,8 @@ import pytest
 
 from bot.localstack import LocalStack
 from emulators.driver import modal_values
-from postmortem.lifetime import Lifetime
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
+from sessions.lifetime import Lifetime
 from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _button_value, _fields, _ticket
 from tests.e2e.test_home import command

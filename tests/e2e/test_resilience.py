@@ -19,8 +19,8 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from bot.localstack import LocalStack
-from postmortem.session import Session
-from postmortem.store import SessionStore
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.e2e.conftest import running_stack, wait_until
 from tests.e2e.test_delivery import comment_posts, posted_once
 from tests.e2e.test_flow import Conversation, _fields

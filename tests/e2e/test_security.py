@@ -15,7 +15,7 @@ import redis
 import requests
 
 from bot.localstack import LocalStack
-from postmortem.store import SessionStore
+from sessions.store import SessionStore
 from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _fields
 

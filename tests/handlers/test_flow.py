@@ -12,11 +12,11 @@ import redis
 from emulators.driver import modal_values
 from handlers import flow
 from handlers.deps import Deps
-from postmortem.session import Session, State
-from postmortem.store import SessionStore
 from renderers.modal import CALLBACK_ID
+from sessions.session import Session, State
+from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from tests.postmortem.test_conversation import ROOT_CAUSE, complete_pm
+from tests.sessions.test_conversation import ROOT_CAUSE, complete_pm
 
 pytestmark = pytest.mark.unit
 

@@ -14,8 +14,8 @@ from handlers.home import answer, subcommand
 from handlers.storecalls import StoreCalls
 from postmortem.messages import say
 from postmortem.model import Lang
-from postmortem.session import Session
-from postmortem.store import SessionStore
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.unit

@@ -19,8 +19,8 @@ from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.jira_webhook import receive, signature_ok
 from handlers.storecalls import StoreCalls
-from postmortem.session import Session
-from postmortem.store import SessionStore
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 
 pytestmark = pytest.mark.unit

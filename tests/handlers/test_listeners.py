@@ -19,9 +19,9 @@ from bot.app import Service, create_app, job_queue, slack_session
 from bot.settings import load_settings
 from emulators.driver import SlackDriver, modal_values
 from emulators.slack_api import SlackEmulator
-from postmortem.session import Session
-from postmortem.store import SessionStore
 from renderers.modal import CALLBACK_ID
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.conftest import TEST_REDIS_URL
 
 pytestmark = pytest.mark.unit

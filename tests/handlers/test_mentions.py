@@ -11,10 +11,10 @@ import redis
 
 from handlers import mentions
 from handlers.deps import Deps
-from postmortem.session import Session
-from postmortem.store import SessionStore
 from renderers.modal import CALLBACK_ID
 from renderers.offers import start_value
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 
 pytestmark = pytest.mark.unit

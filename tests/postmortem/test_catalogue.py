@@ -16,9 +16,9 @@ from handlers import flow
 from handlers.deps import Deps
 from postmortem import fieldtext, messages
 from postmortem.model import InputError
-from postmortem.session import Session
-from postmortem.store import SessionStore
 from renderers.jira import CommentTooLong
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 from workers.jira_gateway import JiraError, _error_for
 

@@ -9,7 +9,7 @@ from typing import Any, get_args
 
 import pytest
 
-from postmortem import conversation, gate, lint, messages, sections
+from postmortem import messages, sections
 from postmortem.field_table import REGISTRY
 from postmortem.fields import Field, Registry, SectionHead
 from postmortem.model import TEXT_FIELDS, Lang, PostMortem, model_for
@@ -17,6 +17,8 @@ from renderers.adf import render_adf
 from renderers.markdown import render_markdown
 from renderers.modal import INPUT_FIELDS, MULTILINE, build_modal, fields_from_view_state
 from renderers.slack import render_slack
+from rules import gate, lint
+from sessions import conversation
 
 pytestmark = pytest.mark.unit
 

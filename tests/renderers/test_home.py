@@ -6,9 +6,9 @@ import pytest
 
 from emulators import slack_limits
 from postmortem.model import Lang
-from postmortem.session import Session, State
 from renderers.home import MAX_ROWS, help_message, home_view, list_message
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
+from sessions.session import Session, State
 
 pytestmark = pytest.mark.unit
 

@@ -12,16 +12,16 @@ import redis
 from emulators.jira_cloud import JiraEmulator
 from emulators.slack_api import SlackEmulator
 from handlers.deps import Deps
-from postmortem.conversation import model_of
 from postmortem.messages import say
-from postmortem.session import Session, State
-from postmortem.store import SessionStore
 from renderers.adf import render_adf
 from renderers.jira import jira_request
 from renderers.prompts import ACTION_RETRY
+from sessions.conversation import model_of
+from sessions.session import Session, State
+from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 from tests.handlers.test_flow import APPROVER, drafted, keys_of, reply
-from tests.postmortem.test_conversation import complete_pm
+from tests.sessions.test_conversation import complete_pm
 from tests.workers.fakes import FakeQueue as FakeJobQueue
 from workers import context, jobs, permissions
 from workers.context import WorkerContext

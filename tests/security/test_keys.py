@@ -15,8 +15,8 @@ from handlers.jira_webhook import JiraEvent
 from handlers.mentions import StartValue
 from postmortem.fieldtext import ticket_from_text
 from postmortem.model import TICKET_RE, InputError, is_ticket, parse_postmortem
-from postmortem.session import Session
-from postmortem.triggers import jira_keys
+from rules.triggers import jira_keys
+from sessions.session import Session
 from workers import offers
 
 pytestmark = pytest.mark.unit

@@ -11,7 +11,7 @@ import pytest
 from postmortem.model import PostMortem
 from renderers.adf import render_adf
 from renderers.jira import jira_request
-from tests.postmortem.test_conversation import complete_pm
+from tests.sessions.test_conversation import complete_pm
 
 pytestmark = pytest.mark.unit
 

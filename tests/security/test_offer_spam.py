@@ -13,7 +13,7 @@ from handlers import mentions
 from handlers.deps import Deps
 from handlers.jira_webhook import receive
 from handlers.mentions import MAX_KEYS_PER_MESSAGE
-from postmortem.store import SessionStore
+from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 from tests.handlers.test_jira_webhook import SECRET, jira_event, sign
 from tests.workers.fakes import FakeQueue as FakeJobQueue

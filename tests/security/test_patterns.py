@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 import pytest
 
-from postmortem.classifier import Kind, classify_reply
 from postmortem.fieldtext import THREAD_MAX_CHARS, updates_from_text
 from postmortem.model import InputError
-from postmortem.triggers import classify, jira_keys, single_key
+from rules.classifier import Kind, classify_reply
+from rules.triggers import classify, jira_keys, single_key
 
 pytestmark = pytest.mark.unit
 

@@ -12,13 +12,13 @@ from pydantic import ValidationError
 from emulators.driver import modal_values
 from handlers import flow
 from handlers.deps import Deps
-from postmortem import conversation
 from postmortem.errors import plain_reason
 from postmortem.model import PostMortem, input_error
-from postmortem.session import Session
-from postmortem.store import SessionStore
+from sessions import conversation
+from sessions.session import Session
+from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from tests.postmortem.test_conversation import complete_pm
+from tests.sessions.test_conversation import complete_pm
 
 pytestmark = pytest.mark.unit
 

@@ -9,9 +9,9 @@ import pytest
 import redis
 
 from emulators.slack_api import SlackEmulator
-from postmortem.session import Session, State
-from postmortem.store import SessionStore
-from tests.postmortem.test_store import to_drafted
+from sessions.session import Session, State
+from sessions.store import SessionStore
+from tests.sessions.test_store import to_drafted
 from workers.home import HomePublisher
 from workers.slack_gateway import slack_client
 

@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 import redis
 
-from postmortem.claims import post_lock
-from postmortem.conversation import model_of
-from postmortem.replies import on_reply
-from postmortem.session import Session, State
-from postmortem.store import SessionStore
 from renderers.adf import render_adf
 from renderers.jira import jira_request, with_requester
 from renderers.markdown import render_markdown
 from renderers.prompts import ACTION_HANDOFF, ACTION_RETRY
-from tests.postmortem.test_conversation import complete_pm
+from sessions.claims import post_lock
+from sessions.conversation import model_of
+from sessions.replies import on_reply
+from sessions.session import Session, State
+from sessions.store import SessionStore
+from tests.sessions.test_conversation import complete_pm
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, retryable
 from workers import context, jobs
 from workers.context import WorkerContext

@@ -12,8 +12,8 @@ import redis
 
 from emulators.jira_cloud import JiraEmulator
 from emulators.slack_api import SlackEmulator
-from postmortem.store import SessionStore
 from renderers.offers import ACTION_START
+from sessions.store import SessionStore
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack
 from workers import context, offers
 from workers.context import WorkerContext

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 import redis
 
-from postmortem.claims import post_attempt_claim, post_doubt_claim
-from postmortem.session import State
-from postmortem.store import SessionStore
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
+from sessions.claims import post_attempt_claim, post_doubt_claim
+from sessions.session import State
+from sessions.store import SessionStore
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, slack_error
 from tests.workers.test_jobs import World, buttons, posting, rendering
 from workers import context, duplicates, jobs

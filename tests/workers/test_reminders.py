@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from postmortem.lifetime import Lifetime
-from postmortem.session import Session, State
 from renderers import reminders as reminders_text
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
-from tests.postmortem.test_store import to_drafted
+from sessions.lifetime import Lifetime
+from sessions.session import Session, State
+from tests.sessions.test_store import to_drafted
 from tests.workers.fakes import slack_error
 from tests.workers.test_jobs import World, world  # noqa: F401 - fixture
 from workers import reminders

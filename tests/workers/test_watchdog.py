@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from postmortem.claims import post_lock
-from postmortem.retention import job_options
+from sessions.claims import post_lock
+from sessions.retention import job_options
 from tests.workers.test_jobs import World, new, posting, rendering, world  # noqa: F401 - fixture
 from workers import jobs, watchdog
 
@@ -67,7 +67,7 @@ def test_a_render_that_dies_again_and_again_fails_with_a_retry_instead_of_loopin
 
 
 def test_a_thread_not_started_because_the_worker_died_is_started_again(world: World) -> None:  # noqa: F811
-    from postmortem.session import Session
+    from sessions.session import Session
 
     session = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))
     duty = jobs.advance_duty(session.id)

@@ -1,0 +1,280 @@
+"""The text side of the evidence gate: does a field's text state evidence, or only a hope or a guess?
+
+`check_text(field, text)` answers for one field with the kind of problem and the phrase that shows it,
+or None. It reads the person's own prose (`textmask.mask`: code, quotes, pasted logs and identifiers
+are not their claim), sentence by sentence, so that a condition ("`buf` can be NULL when `n == 0`"), a
+rejected hypothesis ("we thought …, ruled out by …"), a stated scope ("not re-tested on ARM") or an
+expectation set against what happens (「呼ばれるはずですが、実際には呼ばれません」) excuses the words near
+it, and no more. Everything runs in time linear in the text (see tests/rules/test_linear_time.py).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from rules import evidence_run as run
+from rules import evidence_words as words
+from rules.phrases import SCOPE_STATED
+from rules.refs import find_fix_refs
+from rules.textmask import mask, normalize, rates, sentences, visible
+
+Pair = tuple[re.Pattern[str], re.Pattern[str]]
+Finding = tuple[str, str]
+
+#: Fields whose text the gate reads, and the checks each gets beyond "empty" and "placeholder".
+CHECKED_FIELDS: tuple[str, ...] = (
+    "summary",
+    "owner",
+    "repro",
+    "root_cause",
+    "confirmed_by",
+    "fix_ref",
+    "fix",
+    "validation",
+)
+
+#: A high-frequency flake fails at least about one run in ten (DESIGN §2, `repro_rate`).
+HIGH_FREQUENCY = Fraction(1, 10)
+
+_PLACEHOLDER_RE = re.compile(
+    r"(?:tbd|tbc|tba|todo|fixme|xxx+|n/?a|none(?: yet)?|nothing(?: yet)?|null|nil|unknown|unsure|later|pending"
+    r"|wip|placeholder|see (?:above|below|pr|ticket|jira)|same as above|fill(?: me)? in|coming soon|not sure"
+    r"|no idea|dunno|idk|to be (?:added|filled(?: in)?|written|determined|confirmed|decided)|lorem ipsum.*"
+    r"|未定|未記入|未入力|なし|無し|不明|後で|あとで|後ほど|調査中|確認中|検討中|準備中|記入予定|わからない|分からない|未)"
+    r"|(?:tbd|tbc|todo|fixme|xxx)\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
+_PLACEHOLDER_TOKEN_RE = re.compile(
+    r"\b(?:tbd|tbc|tba|todo|fixme|xxx+)\b|\?{2,}|#\?+|<[^<>\n]{1,40}>|\[(?:link|url|pr|todo|tbd)\]|未定|未記入",
+    re.IGNORECASE,
+)
+_FAKE_REF_RE = re.compile(
+    r"(?:^|[/#!=:._-])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
+    r"(?=$|[/#!:._?-])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>",
+    re.IGNORECASE,
+)
+_BECAUSE_RE = re.compile(r"\b(?:because|since|as long as)\b|ため|ので", re.IGNORECASE)
+_REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
+_OWNER_RE = re.compile(
+    r"\b(?:tbd|tbc|todo|xxx+|unassigned|unowned|unknown|nobody|no one|someone|somebody|anyone|whoever|n/a|none"
+    r"|probably|maybe|likely|perhaps|possibly|i think|we think)\b|\?"
+    r"|未定|未割り当て|不明|誰か|担当者なし|たぶん|多分|おそらく|かも",
+    re.IGNORECASE | re.ASCII,
+)
+NOT_FIXED = (
+    words.any_of(
+        r"\bno fix yet\b",
+        r"\b(?:not|hasn't|has not|haven't|have not|isn't|wasn't) (?:yet )?(?:been )?(?:fixed|merged"
+        r"|implemented|written|landed|applied)\b",
+        r"\b(?:still working|working) on (?:a|the) fix\b",
+        r"\bfix (?:is )?(?:tbd|pending|in progress|coming)\b",
+        r"\b(?:we|i|we'll|i'll|the team|someone) (?:will |are going to |am going to |plan to |need to )?"
+        r"(?:will |still need to )?(?:fix|patch|implement|address|land|merge|submit|write) (?:it|this|the|a)\b",
+        r"\bwill be (?:fixed|patched|addressed|merged|implemented)\b",
+        flags=words.EN_FLAGS,
+    ),
+    words.any_of(
+        "未修正", "修正(?:中|予定|待ち)", "まだ修正(?:して|され)(?:い)?(?:ません|ない)", "(?:対応|修正)(?:する|の)予定"
+    ),
+)
+
+
+def check_text(field: str, text: str | None) -> Finding | None:
+    """The kind of problem with one field's text and the phrase that shows it; None when acceptable.
+
+    Kinds: degenerate, placeholder, unknown, hypothesis, not_on_demand, rare, pending, hope, stand_in,
+    no_ref, not_fixed, guessed. Fields not in CHECKED_FIELDS are never refused here.
+    """
+    if field not in CHECKED_FIELDS or text is None:
+        return None
+    if not any(ch.isalnum() for ch in visible(text)):
+        return ("degenerate", _shown(text))
+    if is_placeholder(text):
+        return ("placeholder", " ".join(normalize(text).split()))
+    if field == "fix_ref":
+        return _fix_ref(normalize(text))
+    if field == "owner":
+        found = _OWNER_RE.search(normalize(text))
+        return ("guessed", found.group(0)) if found else None
+    masked = mask(text)
+    if field == "repro":
+        return _repro(masked)
+    if field == "validation":
+        return _validation(masked)
+    if field in ("root_cause", "confirmed_by"):
+        return _cause(masked, hedges=True) or (_pending(masked) if field == "confirmed_by" else None)
+    if field == "fix":
+        return _cause(masked, hedges=False) or _finding("not_fixed", _search(NOT_FIXED, masked))
+    return _cause(masked, hedges=False)  # summary
+
+
+def is_placeholder(text: str | None) -> bool:
+    """Whether the whole value only stands for "nothing yet" (TBD, n/a, ?, <name>, 未定, 調査中)."""
+    flat = normalize(text).strip()
+    if len(flat) > 120:
+        return False
+    core = " ".join(flat.split()).strip(" .。!！?？:：-—–_()（）[]「」\"'`<>")
+    return not core or bool(_PLACEHOLDER_RE.fullmatch(core))
+
+
+def _shown(text: str) -> str:
+    """Degenerate text as it can be quoted: what is visible, else the invisible characters' code points."""
+    seen = visible(text)
+    if seen:
+        return seen[:20]
+    codes = sorted({f"U+{ord(ch):04X}" for ch in text if not ch.isspace() or ch in "\u200b\ufeff"})
+    return " ".join(codes[:4]) or "whitespace"
+
+
+def _finding(kind: str, phrase: str | None) -> Finding | None:
+    return None if phrase is None else (kind, phrase)
+
+
+def _search(pair: Pair, text: str, start: int = 0) -> str | None:
+    """The first phrase of either language's pattern, as written."""
+    best: re.Match[str] | None = None
+    for pattern in pair:
+        m = pattern.search(text, start)
+        if m is not None and (best is None or m.start() < best.start()):
+            best = m
+    return None if best is None else best.group(0).strip(" 、,")
+
+
+def _fix_ref(text: str) -> Finding | None:
+    """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
+    for token in text.split():
+        token = token.strip("`'\"()[]{},.;:")
+        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token):
+            return ("placeholder", token)
+    if find_fix_refs(text):
+        return None
+    shown = _PLACEHOLDER_TOKEN_RE.search(text)
+    return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
+
+
+def _cause(masked: str, *, hedges: bool) -> Finding | None:
+    """The cause unknown (any text), or only suspected (root cause, confirming experiment)."""
+    parts = sentences(masked)
+    for sentence in parts:
+        if not _search(words.REJECTED, sentence) and (phrase := _search(words.UNKNOWN, sentence)):
+            return ("unknown", phrase)
+    if not hedges:
+        return None
+    for i, sentence in enumerate(parts):
+        following = parts[i + 1] if i + 1 < len(parts) else ""
+        if not _search(words.REJECTED, sentence) and (phrase := _hedge(sentence, following)):
+            return ("hypothesis", phrase)
+    return None
+
+
+def _hedge(sentence: str, following: str) -> str | None:
+    """A hedge in one sentence, unless negated, a condition on a modal, or an expectation met by reality."""
+    for pattern in words.HYPOTHESIS:
+        for m in pattern.finditer(sentence):
+            before = sentence[max(0, m.start() - 30) : m.start()]
+            if words.NEGATED_BEFORE.search(before) or words.NEGATED_AFTER_JA.match(sentence, m.end()):
+                continue
+            return m.group(0)
+    modal = words.MODAL.search(sentence)
+    if modal and not _search(words.CONDITION, sentence) and not _capability(modal.group(0), sentence):
+        return modal.group(0)
+    should = words.SHOULD_JA.search(sentence)
+    if should and not _search(words.CONTRAST, sentence) and not _search(words.CONTRAST, following[:40]):
+        return should.group(0)
+    return None
+
+
+def _capability(modal: str, sentence: str) -> bool:
+    """ "Two threads could enter `commit()` because the lock is per shard": what the code allowed, explained."""
+    could, verb = modal.lower().split()[:2]
+    return could == "could" and verb not in ("be", "have", "also", "well") and bool(_BECAUSE_RE.search(sentence))
+
+
+def _repro(masked: str) -> Finding | None:
+    """Reproducible on demand: every run, or a flake at high frequency (seed: 「時々起きる」ではなく)."""
+    stated = rates(masked)
+    if any(rate >= HIGH_FREQUENCY for rate, _ in stated):
+        return None
+    parts = sentences(masked)
+    if any(_on_demand(sentence) for sentence in parts):
+        return None
+    for sentence in parts:
+        if (phrase := _search(run.NOT_ON_DEMAND, sentence)) and not _search(run.CONTRAST_REPRO, sentence):
+            return ("not_on_demand", phrase)
+    return ("rare", stated[0][1]) if stated else None
+
+
+def _on_demand(sentence: str) -> bool:
+    """An every-run marker not undercut by a vague word before it in its sentence (unless a "but" intervenes)."""
+    for pattern in run.ON_DEMAND:
+        for m in pattern.finditer(sentence):
+            head = sentence[: m.start()][-300:]
+            vague = _search(run.NOT_ON_DEMAND, head)
+            if vague is None:
+                return True
+            tail = head[head.rfind(vague) + len(vague) :]
+            if _search(words.CONTRAST, tail):
+                return True
+    return False
+
+
+def _validation(masked: str) -> Finding | None:
+    """Not verified yet, a hope, or a review / merge / deploy standing in, unless something concrete passed."""
+    parts = sentences(masked)
+    problems: dict[str, str] = {}
+    for sentence in parts:
+        for kind, pair in (("pending", run.PENDING), ("hope", run.HOPE), ("stand_in", run.STAND_IN)):
+            if kind in problems or (kind == "pending" and _scope_or_condition(sentence)):
+                continue
+            if (phrase := _search(pair, sentence)) is not None:
+                problems[kind] = phrase
+    if not problems or any(_concrete_pass(sentence) for sentence in parts):
+        return None
+    kind = next(k for k in ("pending", "hope", "stand_in") if k in problems)
+    return (kind, problems[kind])
+
+
+def unverified(text: str) -> str | None:
+    """The words saying a fix's verification is still to come or only hoped for, unless something passed.
+
+    For chat messages announcing a fix (`rules.triggers`): a merge with verification still to come
+    gets no offer; a merge whose original repro now passes gets one."""
+    parts = sentences(mask(text))
+    found: str | None = None
+    for sentence in parts:
+        pending = None if _scope_or_condition(sentence) else _search(run.PENDING, sentence)
+        if found := pending or _search(run.HOPE, sentence):
+            break
+    if found is None or any(_concrete_pass(sentence) for sentence in parts):
+        return None
+    return found
+
+
+def _pending(masked: str) -> Finding | None:
+    """An experiment that is still to be run (the confirming experiment)."""
+    for sentence in sentences(masked):
+        if (phrase := _search(run.PENDING, sentence)) and not _scope_or_condition(sentence):
+            return ("pending", phrase)
+    return None
+
+
+def _scope_or_condition(sentence: str) -> bool:
+    """A stated scope ("not re-tested on ARM") or "while a compaction is in progress" is not pending."""
+    return bool(SCOPE_STATED.search(sentence)) or bool(
+        re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A)
+    )
+
+
+def _concrete_pass(sentence: str) -> bool:
+    """A sentence that shows something passing: a test, the repro, a workload, or a number or code beside it."""
+    if _search(run.PASSED, sentence) is None or _search(run.PENDING, sentence) or _search(run.HOPE, sentence):
+        return False
+    if _search(run.EVIDENCE_NOUN, sentence):
+        return True
+    return _search(run.STAND_IN, sentence) is None and bool(re.search(r"\bQ\b|\d", sentence))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

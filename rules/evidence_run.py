@@ -1,0 +1,301 @@
+"""The phrases of the evidence gate about what was run, en and ja: a repro that does not reproduce on
+demand, a validation that is pending, hoped for, or stood in for by a review, a merge or a deploy, and
+the passing results that show a fix works. Each is an (English, Japanese) pair of linear patterns.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_words import EN_FLAGS, SCOPE_AFTER, any_of
+
+#: Not on demand: sometimes, rare, once, a customer report, cannot reproduce (seed: 「時々起きる」ではなく).
+NOT_ON_DEMAND = (
+    any_of(
+        r"\bsometimes\b",
+        r"\bintermittent\w*",
+        r"\brandomly\b", r"\bat random\b", r"\brandom (?:failures?|crash(?:es)?|hangs?|errors?|timeouts?)\b",
+        r"\boccasional(?:ly)?\b",
+        r"\bsporadic\w*",
+        r"\bflak(?:y|iness|es)\b",
+        r"\bnow and then\b",
+        r"\bfrom time to time\b",
+        r"\bevery (?:now and then|so often)\b",
+        r"\bonce in a (?:while|blue moon)\b",
+        r"\bhard to (?:reproduce|repro|trigger|hit)\b",
+        r"\bnon-?deterministic\w*",
+        r"\bunreliabl[ey]\b",
+        r"\bnot (?:every|all|each)\b",
+        r"\bheisenbug\b",
+        r"\bnot (?:every time|always|consistently|reliably)\b",
+        r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b",
+        r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
+        r"(?:hours?|days?|weeks?|months?|years?|nights?)\b",
+        r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
+        r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared) (?:only )?(?:twice|two times|three times"
+        r"|a few times|a couple of times|a handful of times)\b",
+        r"\b(?:trigger|steps|repro)s? (?:is |are )?(?:unknown|unclear|tbd)\b",
+        r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|triggered|failed|crashed|hung|fired|spotted"
+        r"|noticed|reproduced) (?:it )?(?:only |just |exactly )?once\b",
+        r"\bonce in (?:prod|production|staging)\b",
+        r"\bone-?(?:off|time occurrence)\b",
+        r"\ba single (?:occurrence|instance|sighting|report|time|incident|event|crash|failure)\b",
+        r"\b(?:only|just) (?:seen |observed |happens |happened |occurs |occurred |reproduces )?(?:in|on) (?:prod"
+        r"|production)\b",
+        r"\b(?:prod|production)[- ]only\b",
+        r"\bin (?:prod|production) only\b",
+        r"\b(?:customer|user|client)s?(?:'s?)? (?:report(?:ed|s)?|complain\w*|ticket|said|says|saw|sees|noticed"
+        r"|mentioned|escalat\w*)\b",
+        r"\breported by (?:a |one |the |some )?(?:customer|user|client)s?\b",
+        r"\bper (?:the )?(?:customer|user|client)\b",
+        r"\bsupport ticket\b",
+        r"\b(?:can't|cannot|can not|couldn't|could not|unable to|failed to|not able to|haven't been able to|have not "
+        r"been able to|never managed to) (?:\w+ ){0,3}(?:reproduc\w*|repro\b|trigger\w*|recreat\w*|replicat\w*)",
+        r"\b(?:not|never|isn't|wasn't) (?:been )?(?:reliably |consistently )?(?:reproducible|reproduced|replicated)\b",
+        r"\bno (?:reliable |known |consistent |deterministic )?(?:repro|reproduction|reproducer|steps to reproduce)\b",
+        r"\bwithout a repro\w*\b",
+        r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:always )?reproduce\b",
+        r"\b(?:still trying|still working|trying|working) (?:to reproduce|on a repro)\w*\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "時々",
+        "ときどき",
+        "時折",
+        "ときおり",
+        "たまに",
+        "まれ(?:に|な|で|にしか)", "稀(?:に|な|で)",
+        "めったに",
+        "滅多に",
+        "不定期",
+        "ランダムに(?:失敗|発生|落ち|ハング|起き|止ま)",
+        "間欠",
+        "散発",
+        "偶発",
+        "突発",
+        "たまたま",
+        "不安定",
+        "ほとんど(?:起き|発生|再現)(?:ない|ません)",
+        "再現(?:し|でき|され)(?:ない|ません|なかった|ませんでした|ず)",
+        "再現(?:性|率)(?:が|は)?(?:ない|なし|低い|ありません|不明)",
+        "再現(?:手順|方法)(?:が|は)?(?:ない|なし|不明|ありません|未確立)",
+        "再現(?:が|は)?(?:難しい|困難|不可|できていない)",
+        "再現待ち",
+        "再現条件(?:は|が)?(?:不明|わかって|分かって|特定できて)",
+        "(?:一度|1度|一回|1回)しか",
+        "本番(?:環境)?でしか",
+        "再現を試み",
+        "(?:一度|1度|一回|1回)(?:だけ|きり|のみ)?(?:発生|起き|観測|見られ|確認され|報告)",
+        "本番(?:環境)?(?:で)?(?:のみ|だけ)",
+        "本番(?:環境)?で(?:一度|1度|一回|1回)",
+        "(?:顧客|お客様|ユーザー|利用者)(?:から|より)?の?(?:報告|問い合わせ|申告|クレーム)",
+        "(?:数|何)(?:時間|日|週間|か月|ヶ月|カ月)に(?:一度|1度|一回|1回)",
+        "(?:日|月|週|年)に(?:一度|1度|一回|1回|数回)",
+    ),
+)
+
+#: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
+ON_DEMAND = (
+    any_of(
+        r"(?<!not )(?<!n't )(?<!never )(?<!cannot )(?<!unable to )(?<!non-)(?<!non)"
+        r"\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
+        r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of("毎回", "確実に", "必ず(?!しも)", "常に", "決定的", "高頻度", "(?:すべて|全て|どの)の実行", "100%"),
+)
+
+#: "…but `cmd` reproduces it": an on-demand repro after the vague word, in the same sentence.
+CONTRAST_REPRO = (
+    any_of(
+        r"\b(?:but|however|though)\b.{0,200}?\bQ\b.{0,200}?\b(?:reproduc\w*|shows? it|triggers? it|fails|hits? it)\b",
+        flags=EN_FLAGS | re.DOTALL,
+    ),
+    any_of("(?:が、|しかし|けど|ですが).{0,200}?Q.{0,200}?(?:再現|発生)"),
+)
+
+#: The validation is not done yet.
+PENDING = (
+    any_of(
+        r"\b(?:tbd|todo|tbc)\b",
+        r"\bto be (?:tested|verified|validated|confirmed|checked|run|measured|determined)\b",
+        r"(?:\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to"
+        r"|intend to|should)|'ll) (?:\w+ )?"
+        r"(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak|benchmark)\w*\b",
+        r"(?<!\d )\bpending\b(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
+        r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"
+        r"|futures?|promises?|batches?|state|flag|bit|count)\b"
+        r"|\s+(?!tests\b|checks\b|runs\b|reviews\b|verifications\b|results\b)[a-z]+s\b)",
+        r"\b(?:verification|validation|testing|tests?|soak|confirmation|checks?) (?:is |are |will )?"
+        r"(?:to follow|to come|next|later|tomorrow|still to come|coming)\b",
+        r"\b(?:scheduled|planned) (?:for|next|later|tomorrow)\b", r"\bnext (?:sprint|week|release|month)\b",
+        r"\bstill (?:fails?|failing|hangs?|hanging|crash\w*|broken|reproduces|flaky)\b",
+        r"\bin progress\b",
+        r"\bongoing\b",
+        r"\bawaiting\b",
+        r"\bwaiting (?:for|on)\b",
+        r"\bnot yet\b",
+        r"\b(?:not|haven't|hasn't|have not|has not|wasn't|weren't|isn't|aren't|never) (?:yet )?(?:been )?(?:re-?)?"
+        r"(?:verified|validated|tested|confirmed|checked|run|measured|tried)\b(?: yet)?" + SCOPE_AFTER,
+        r"\bun(?:verified|tested|validated|confirmed)\b" + SCOPE_AFTER,
+        r"\bno results? yet\b",
+        r"\bno (?:tests?|testing|verification|validation)(?: yet| so far)?\b(?! failures?| errors?"
+        r"| regressions?)",
+        r"\b(?:haven't|have not|did not|didn't) (?:had|get) (?:a |the )?(?:chance|time|to)\b",
+        r"\bwhen (?:we|i) (?:get|have) (?:a chance|time)\b", r"\bkeep(?:ing)? an eye\b",
+        r"\b(?:still |currently )?monitoring (?:in )?"
+        r"(?:prod|production|it|the (?:dashboards?|metrics|alerts|rollout))\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測)",
+        "(?:まだ|これから|今後|後日|明日|来週|後で)(?:確認|検証|テスト|試験|実行|計測|測定|試)",
+        "(?:確認|検証|テスト|試験)(?:は)?(?:まだ|これから|今後|後日)",
+        "(?:確認|検証|テスト|試験|計測)(?:して|でき|し)(?:て)?(?:いません|いない|ません|おらず)",
+        "(?:確認|検証|テスト|試験|実行|計測)(?:待ち|中(?!に|の|は|で(?!す))|予定|前(?!に|の|は|と))",
+        "(?:する|の)予定",
+        "様子(?:を)?見",
+        "経過観察",
+        "(?:監視|モニタリング|観察)中(?!に|の)", "(?:まだ|依然として|相変わらず)(?:失敗|ハング|停止|再現|落ち)",
+        "未定",
+    ),
+)
+
+#: A hope, not a result: "should be fixed now", "hopefully", 直るはず.
+HOPE = (
+    any_of(
+        r"\bshould (?:now |hopefully |probably |also )?(?:be )?"
+        r"(?:fixed|resolved|work(?:ing)?|pass(?:ing)?|fine|ok(?:ay)?"
+        r"|good|gone|sorted|better|stable|fix (?:it|this|the))\b",
+        r"\bshould (?:now |also )?(?:resolve|fix|address|eliminate|prevent|stop|cure|take care of|solve|help)\b",
+        r"\bhopefully\b",
+        r"\b(?:i|we) hope\b",
+        r"\bfingers crossed\b",
+        r"\b(?:i|we) (?:think|believe|expect|assume) "
+        r"(?:it(?:'s| is)|this is|the (?:bug|issue|problem|fix) is) (?:now )?"
+        r"(?:fixed|resolved|gone|working)\b",
+        r"\b(?:expect|expected|expecting) (?:it |this |the fix )?to (?:work|pass|fix|resolve|help)\b",
+        r"\blooks? (?:fixed|good|fine|ok(?:ay)?|resolved|better)\b",
+        r"\bseems? (?:to (?:work|be fixed|be fine|pass|have fixed)|fixed|fine|ok(?:ay)?|resolved|good|better)\b",
+        r"\b(?:probably|likely|presumably|apparently|maybe|possibly)\b",
+        r"\b(?:i|we) (?:think|believe)\b",
+        r"\bought to (?:work|pass|fix)\b",
+        r"\bworks on my (?:machine|laptop|box)\b",
+        r"\b(?:haven't|have not|hasn't|has not) (?:seen|heard|had) (?:it|any|the (?:bug|issue|error|problem|crash|hang)"
+        r"|complaints|reports)\b",
+        r"\bno (?:one|body) (?:has )?(?:complained|reported)\b",
+        r"\bno (?:more |new |further )?(?:complaints|reports"
+        r"|tickets)\b",
+        r"\bso far so good\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "(?:直る|直った|治る|治った|解消される|解消した|解決する|解決した|動く|通る|大丈夫な|問題ない|修正された|修正できた)"
+        "(?:はず|と思|でしょう|だろう|かも|見込み)",
+        "はず(?!の)",
+        "と思(?:われ|い|う)",
+        "でしょう",
+        "だろう",
+        "見込み",
+        "期待して(?:い|お)", "期待しています", "期待できます", "願って", "願う", "祈って", "祈り",
+        "おそらく",
+        "たぶん",
+        "多分",
+        "(?:よう|みたい)(?:です|だ)",
+        "(?:苦情|報告|クレーム|問い合わせ)(?:は|が)?(?:上がって|来て|出て|届いて|あり)(?:い)?(?:ない|ません)",
+    ),
+)
+
+#: A review, a merge, a deploy or a build standing in for a verification.
+STAND_IN = (
+    any_of(
+        r"\b(?:code|peer|pr)[- ]review(?:ed|s)?\b", r"\breviewed (?:by|and|in)\b", r"\breviewers?\b",
+        r"\b(?:passed|in|through|after) (?:code )?review\b", r"\breview (?:passed|approved|done|complete[d]?)\b",
+        r"\bapprov(?:ed|als?)\b",
+        r"\blgtm\b",
+        r"\bsigned off\b",
+        r"\bmerged?\b",
+        r"\bdeploy(?:ed|ment|s)?\b",
+        r"\bshipped\b",
+        r"\breleased\b",
+        r"\brolled out\b",
+        r"\blanded\b",
+        r"\bpushed to (?:prod|production|main|master)\b",
+        r"\b(?:compiles|compiled|builds|built)\b",
+        r"\bbuild (?:passes|passed|succeeds|succeeded|is green|was green)\b",
+        r"\blint(?:er)? (?:passes|passed|is clean)\b",
+        r"\btype[- ]?checks?\b", r"\bby (?:code )?inspection\b", r"\bby reading the code\b",
+        r"\b(?:looks|look) (?:correct|right)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "レビュー",
+        "承認",
+        "マージ",
+        "デプロイ",
+        "リリース",
+        "本番(?:環境)?(?:に|へ)(?:反映|適用|投入)",
+        "反映(?:済み|しました|されました)",
+        "ビルド",
+        "コンパイル",
+        "LGTM",
+        "適用(?:済み|しました)",
+    ),
+)
+
+#: Something shown passing, and what it was: a test, the repro, a workload (or a number or code beside it).
+PASSED = (
+    any_of(
+        r"\bpass(?:es|ed|ing)?\b",
+        r"\bsucceed(?:s|ed)?\b",
+        r"\bsuccessful(?:ly)?\b",
+        r"\bcomplete[sd]\b",
+        r"\bgreen\b",
+        r"\bno longer\b", r"\b(?:now works|works (?:now|again|correctly))\b",
+        r"\b(?:right|correct|expected) (?:results?|reports?|values?|outputs?|answers?|responses?|data)\b",
+        r"\b(?:0|zero|no) (?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?)\b",
+        r"\b0\s*(?:/|of|out of|in)\s*\d+",
+        r"\bclean\b",
+        r"\bdisappear(?:s|ed)\b",
+        r"\bwent away\b",
+        r"\brestored\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "成功", "正しい(?:結果|値|レポート|出力|応答)",
+        "完了",
+        "通(?:った|りました|過|る)",
+        "パス(?:し|する)",
+        "停止なし",
+        "問題なく",
+        "解消",
+        "なくなり",
+        "(?:発生|再現)しなく",
+        "(?:発生|再現)(?:しません|しなかった|せず)",
+        "消え",
+        "(?:正常|元)に戻り",
+        "回復",
+    ),
+)
+EVIDENCE_NOUN = (
+    any_of(
+        r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
+        r"|scenario|load|traffic|steps|p\d\d|latency|throughput|requests|calls|queries|iterations|transactions"
+        r"|messages|batches|nights|exports)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "テスト",
+        "再現",
+        "ワークロード",
+        "ベンチマーク",
+        "スイート",
+        "実行",
+        "ソーク",
+        "連続稼働",
+        "手順",
+        "ジョブ",
+        "負荷",
+        "ケース",
+    ),
+)

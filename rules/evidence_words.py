@@ -1,0 +1,213 @@
+"""The phrases of the evidence gate, en and ja: what says the cause is unknown or suspected, the failure
+not reproducible on demand, the fix not verified, and what excuses such a phrase (a condition, a
+rejected hypothesis, a stated scope). Read by `rules.evidence` on masked text (`textmask.mask`).
+
+English patterns use ASCII word boundaries; Japanese ones are literal phrases with the look-arounds
+that keep words like しかも (moreover) or 素晴らしい (excellent) from reading as hedges. No pattern nests
+a quantifier inside another, so every search is linear in the length of the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.regex_guard import compile_guarded
+
+#: After "not tested" / "unverified": a scope word makes it an honest scope ("not tested on ARM"), not a
+#: missing validation, so the negation does not count.
+SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
+
+EN_FLAGS = re.IGNORECASE | re.ASCII
+
+
+def any_of(*parts: str, flags: int = 0) -> re.Pattern[str]:
+    """One alternation of the parts, behind a first-character guard (rules/regex_guard.py)."""
+    return compile_guarded("|".join(f"(?:{p})" for p in parts), flags)
+
+
+#: The cause is not known yet: "unknown, still investigating", 原因は調査中.
+UNKNOWN = (
+    any_of(
+        r"\b(?:still|currently|being|under|are|is|am) (?:investigat\w*|debugg\w*|analy[sz]\w*|triag\w*|looking into"
+        r"|digging into|root[- ]?causing)\b",
+        r"\binvestigation (?:is )?(?:ongoing|continues|in progress|pending|underway)\b",
+        r"\broot[- ]?caus(?:e|ing) (?:is )?(?:tbd|pending|in progress|ongoing|unknown|unclear|not (?:yet )?known)\b",
+        r"\b(?:cause|reason|mechanism|origin|trigger|culprit)s? (?:(?:is|are|was|remains?|stays?|still|currently|as yet"
+        r"|yet) ){0,3}(?:unknown|unclear|undetermined|not (?:yet )?(?:known|understood|clear|identified|determined"
+        r"|confirmed|found))\b",
+        r"(?:^unknown|^\s+unknown|[:(\-]\s*unknown)\b(?=\s*(?:[,.;:!)\-]|$))",
+        r"(?<!which )(?<!that )\b(?:is|are|remains|still|currently) unknown\b"
+        r"(?! to\b| in\b| for\b| by\b| on\b| until\b| at\b| when\b| before\b| after\b)",
+        r"\b(?:we|i|nobody|no one|anyone) (?:still )?(?:don't|do not|didn't|did not|does not|doesn't) (?:yet )?"
+        r"(?:know|understand)\b",
+        r"\bno (?:idea|clue)\b|\bunknown (?:why|how)\b|\bnot (?:known|clear|sure) (?:why|how)\b",
+        r"\bnot (?:yet )?(?:been )?(?:root-?caused|pinned down)\b",
+        r"\b(?:we|i) (?:still )?(?:haven't|have not) (?:yet )?found\b",
+        r"\b(?:haven't|have not|hasn't|has not) (?:yet )?(?:been )?"
+        r"(?:identified|determined|figured out"
+        r"|pinned down|isolated|root-?caused|understood)\b",
+        r"\byet to (?:be )?(?:find|found|identify|identified|determine|determined|understand|understood"
+        r"|root-?caused?)\b",
+        r"\b(?:we|i) (?:still )?(?:can't|cannot|couldn't|could not|are unable to|were unable to|am unable to) (?:yet )?"
+        r"(?:explain|identify|determine|find|pin down|tell|confirm|say)\b",
+        r"\b(?:nobody|no one) (?:knows|understands)\b",
+        r"\b(?:needs?|requires?) (?:more|further) (?:investigation|debugging|analysis|digging|work to understand)\b",
+        r"\bpending (?:rca|root cause|investigation|analysis)\b",
+        r"\b(?:cause|mechanism)s? (?:is |are )?(?:still )?under (?:review|investigation|analysis)\b",
+        r"\bmyster(?:y|ious(?:ly)?)\b|\bunexplained\b|\bno (?:known |clear )?root cause\b|\bwithout a root cause\b",
+        r"\b(?:tbd|tbc|to be (?:determined|confirmed|investigated|found))\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "原因(?:は|が)?(?:まだ|いまだ|未だ|現在も?|今も)?(?:不明|わかって(?:い)?(?:ません|ない)|分かって(?:い)?(?:ません|ない)"
+        "|特定(?:でき|され)て(?:い)?(?:ません|ない)|未特定|未解明|調査中|分析中|解析中|究明中|確認中)",
+        "(?:調査|解析|分析|究明|原因究明|切り分け|デバッグ)(?:中(?!に|の)|を続けて|を継続|しているところ)",
+        "不明(?=です|でした|だ|。|$|、|のまま|なまま|な点|\\s)",
+        "(?:わかって|分かって|判明して|解明されて|特定できて|特定されて)(?:い)?(?:ません|ない|おらず)",
+        "(?:わかり|分かり|判り)ません", "(?:わから|分から)(?:ない|ず)",
+        "未(?:解明|特定|確定)", "特定中", "(?:調査|究明)して(?:い|お)", "原因を(?:調査|解析|分析|究明)(?:中|して)",
+        "(?:はっきり|よく)(?:わから|分から|しない|していない|していません)",
+        "謎",
+        "見当がつか",
+        "断定(?:でき|は|でき)",
+        "確証(?:が|は)(?:ない|ありません)",
+    ),
+)
+
+#: The cause is only suspected: a hedge, a belief, a theory (seed: 曖昧な表現は使いません).
+HYPOTHESIS = (
+    any_of(
+        r"\bprobabl[ey]\b",
+        r"(?<!un)\blikely\b",
+        r"\bmaybe\b",
+        r"\bperhaps\b",
+        r"\bpossibly\b",
+        r"\b(?:it is|it's|it was|it seems) possible that\b",
+        r"\bpossible (?:cause|explanation|culprit|reason)s?\b",
+        r"\bpresumabl[ey]\b",
+        r"\bapparently\b",
+        r"\bplausibl[ey]\b",
+        r"\bconceivabl[ey]\b",
+        r"\b(?:i|we|they|the team)(?:'re| are)? (?:still )?(?:think|believe|suspect|guess|assume|suppose|reckon"
+        r"|feel|speculate|hypothesi[sz]e|presume)s?\b",
+        r"\bseem(?:s|ed|ingly)?\b",
+        r"\bappear(?:s|ed)? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
+        r"\bit looks like\b",
+        r"\blooks like (?:it|the|a|an|this|that|Q)\b",
+        r"^looks? like\b|^\s+looks? like\b",
+        r"\bsounds like\b",
+        r"\bconsistent with\b",
+        r"\bnot (?:entirely |completely |fully |100% )?(?:sure|certain|confirmed|clear|proven|verified)\b",
+        r"\bun(?:confirmed|clear|proven|verified|certain)\b",
+        r"\b(?:fairly|pretty|quite|reasonably|mostly|almost|somewhat|relatively) (?:sure|confident|certain)\b",
+        r"\bhypothes[ie]s\b",
+        r"\btheor(?:y|ies)\b",
+        r"\bguess(?:ing)?\b",
+        r"\bhunch\b",
+        r"\bsuspect(?:ed|s)?\b",
+        r"\bsuspicion\b",
+        r"\bspeculat\w*",
+        r"\bcandidate (?:cause|explanation)s?\b",
+        r"\bas far as (?:we|i) (?:can tell|know)\b",
+        r"\bto (?:our|my) knowledge\b",
+        r"\bchances are\b",
+        r"\bin all likelihood\b",
+        r"\bwould (?:explain|account for)\b",
+        r"\b(?:should|must|would) (?:have been|be) (?:the|a|an) (?:cause|culprit|reason|problem|issue|trigger)\b",
+        r"\bmust have (?:been|caused|triggered|happened)\b",
+        r"^\s*(?:could|might|may|is|was|are|were|does|did|maybe|perhaps|or)\b[^?\n]{0,200}\?",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "かもしれ",
+        "(?<![しもか])かも(?=[。、,.\\s]|$|です|ね|な)",
+        "と思(?:われ|い|う|っ)",
+        "(?:よう|みたい)(?:です|だ|でした|で[、,])",
+        "おそらく",
+        "恐らく",
+        "たぶん",
+        "多分",
+        "きっと",
+        "(?:と|そう)考え(?:て|られ|ます|る)",
+        "可能性(?:が|は)?(?:あ|高|大き|否定でき)",
+        "推定(?:され|し|です|だ|。|$|、)", "と推定", "か[?？]",
+        "推測",
+        "推察",
+        "仮説",
+        "憶測",
+        "とみられ",
+        "と見られ",
+        "疑い(?!なく|の余地)",
+        "疑われ",
+        "疑わしい",
+        "怪しい",
+        "(?:ではない|のではない|んじゃない|じゃない)(?:か|でしょうか)",
+        "でしょう",
+        "だろう",
+        "(?<!素晴)(?<!可愛)(?<!汚)(?<!男)(?<!女)(?<!子供)(?<!馬鹿)(?<!憎)(?<!誇)(?<!愛)らしい",
+        "模様(?:です|だ)",
+        "気がし",
+        "っぽい",
+        "予想(?!外|通り|どおり|と|に反)",
+        "見込み",
+        "思しき",
+        "と見て(?:いる|います)",
+        "(?:断定|特定)(?:は)?(?:でき|し)て(?:い)?(?:ません|ない)",
+    ),
+)
+
+#: A modal about the cause ("`evict_range` might skip the last shard"); excused inside a condition.
+MODAL = re.compile(r"\b(?:[Mm]ight|[Mm]ay|[Cc]ould(?! not\b)) +[a-z]+", re.ASCII)
+
+#: "should"/はず are expectations: a hedge unless contrasted with what actually happens.
+SHOULD_JA = re.compile("はず(?!の)")
+
+#: A condition: the modal says when the code does something, not what we believe.
+CONDITION = (
+    any_of(
+        r"\b(?:when|whenever|if|unless|while|once|as soon as|in case|each time|every time"
+        r"|whether|so that|provided)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of("場合", "とき", "時に", "時は", "と、", "たら", "れば", "なら"),
+)
+
+#: A sentence about a hypothesis that was rejected, or a belief held only until something showed otherwise.
+REJECTED = (
+    any_of(
+        r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
+        r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
+        r"|eliminated|excluded"
+        r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "否定",
+        "棄却",
+        "違いました",
+        "違っていました",
+        "ではありませんでした",
+        "ではなかった",
+        "誤り",
+        "最初は",
+        "当初",
+        "除外",
+    ),
+)
+
+#: Words that contrast an expectation with what happens ("should be called, but it never is", 実際には).
+CONTRAST = (
+    any_of(
+        r"\b(?:but|however|instead|yet|actually|in fact|whereas|although|though)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of("実際", "ところが", "しかし", "が、", "ですが", "だが", "けど", "のに", "にもかかわらず", "一方", "本来"),
+)
+
+#: A hedge word negated ("not a hypothesis", 仮説ではなく).
+NEGATED_BEFORE = re.compile(
+    r"\b(?:not|no longer|isn't|rather than|instead of|never)\s+(?:just |merely |only )?"
+    r"(?:a |an |the )?$",
+    EN_FLAGS,
+)
+NEGATED_AFTER_JA = re.compile("(?:で|では|じゃ)(?:なく|ない|ありません)")

@@ -1,0 +1,48 @@
+"""The first-character guard changes how fast a phrase pattern searches, never what it finds."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from rules import regex_guard
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.unit
+
+SOURCES = [r"\bwe (?:believe|think)\b|probably|推定|とみられ", r"(?:TBD|#\?{2,}|未定)", r"\d+ in \d+ runs?",
+           r"(?i:hypothes[ie]s)|theory"]
+TEXT = "We believe it probably fails 1 in 500 runs; 推定 only. Fix: TBD, #???, 未定. A Hypothesis, a theory.\n" * 3
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_guarded_and_unguarded_patterns_find_the_same(source: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    guarded = regex_guard.compile_guarded(source, re.IGNORECASE)
+    assert guarded.pattern.startswith("(?=[")  # the guard is in place where the parser is available
+    monkeypatch.setattr(regex_guard, "_parser", None)  # another Python's layout: the fallback
+    plain = regex_guard.compile_guarded(source, re.IGNORECASE)
+    assert plain.pattern == source
+    assert [m.span() for m in guarded.finditer(TEXT)] == [m.span() for m in plain.finditer(TEXT)]
+    assert [m.span() for m in plain.finditer(TEXT)]  # the sample text has matches to compare
+
+
+def test_a_pattern_that_may_match_nothing_gets_no_guard() -> None:
+    assert regex_guard.first_class(r"a*|b", 0) is None
+
+
+def test_without_the_parser_module_everything_still_imports_and_matches() -> None:
+    """Where `re._parser` is missing the guard is skipped, and the modules that compile phrases still load."""
+    program = (
+        "import re, sys\n"
+        "del re._parser, re._constants\n"
+        "sys.modules['re._parser'] = sys.modules['re._constants'] = None\n"
+        "from rules import regex_guard, phrases\n"
+        "assert regex_guard.first_class('abc|abd', 0) is None\n"
+        "print(phrases.HEDGING.search('it might be the cache') is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
