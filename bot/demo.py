@@ -119,7 +119,7 @@ def run_demo(input_path: Path | None = None, *, lang: Lang | None = None, out_di
         return _finish(play, store, out_dir)
     except DemoError as exc:
         return DemoResult(1, pm.ticket, play.events, stack.jira, message=f"{exc}\n{_tail(stack)}")
-    except Exception as exc:  # noqa: BLE001 - any failure ends the demo with its cause, the logs and exit 1
+    except Exception as exc:  # any failure ends the demo with its cause, the logs and exit 1
         message = f"{type(exc).__name__}: {exc}\n{_tail(stack)}"
         return DemoResult(1, pm.ticket, play.events, stack.jira, message=message)
     finally:

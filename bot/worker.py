@@ -19,16 +19,16 @@ from rq.worker import WorkerStatus
 from bot.app import handoff_queue, job_queue
 from bot.settings import Settings
 from sessions.store import SessionStore, connect
-from workers import home, jobs, offers, reminders, watchdog
+
+# `jobs` and `offers` are imported for their effect: RQ resolves jobs by name, and loading them with the worker
+# spares the first job the import.
+from workers import home, jobs, offers, reminders, watchdog  # noqa: F401
 from workers.allowed import AllowListJob
 from workers.context import QUEUE_NAME, Policy, WorkerContext, install
 from workers.jira_gateway import JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
 
 log = logging.getLogger(__name__)
-
-#: The job modules, loaded with the worker so the first job pays no import (RQ resolves jobs by name).
-JOB_MODULES = (jobs, offers)
 
 #: How often the worker looks for jobs whose worker died (RQ's default is 600 s; a post must not wait that)
 #: and restarts its scheduler if that died (e.g. with Redis).

@@ -235,7 +235,7 @@ async def _user_lang(client: AsyncWebClient, user: str) -> Lang:
     """The requester's Slack locale decides the language when POSTMORTEM_LANG is not set."""
     try:
         response = await client.users_info(user=user, include_locale=True)
-    except Exception:  # noqa: BLE001 - a locale is a nicety; English is the fallback, logged
+    except Exception:  # a locale is a nicety; English is the fallback, logged
         log.warning("users.info failed for the requester; using English")
         return "en"
     return lang_of_locale((response.get("user") or {}).get("locale"))

@@ -128,14 +128,6 @@ def jira_keys(text: str) -> list[str]:
     return keys
 
 
-def single_key(*texts: str) -> str | None:
-    """The one Jira key these texts name together, or None for none or several: the bot never guesses."""
-    keys: list[str] = []
-    for text in texts:
-        keys += [k for k in jira_keys(text) if k not in keys]
-    return keys[0] if len(keys) == 1 else None
-
-
 def language_of(text: str) -> Literal["en", "ja"]:
     """Answer in the language of the message: any kana or kanji makes it Japanese."""
     return "ja" if re.search(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]", text or "") else "en"

@@ -214,12 +214,6 @@ class SessionStore(Claims):
 
         return self._update(session_id, mutate, None)
 
-    def start_render(self, session_id: str) -> Session | None:
-        """collecting / scope_check / drafted → rendering a new version; a failed render → rendering again."""
-        return self._update(
-            session_id, begin_render, {State.collecting, State.scope_check, State.drafted, State.failed}
-        )
-
     def save_draft(self, session_id: str, version: int, body: bytes, sha256: str) -> Session | None:
         """Keep the exact request body of the version being rendered and its digests (ADF doc, body)."""
         draft = Draft(version=version, sha256=sha256, body_sha256=body_digest(body))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 from pathlib import Path
@@ -34,3 +35,72 @@ def test_relative_links_in_the_docs_resolve(doc: str) -> None:
     links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text())
     local = [link for link in links if not re.match(r"[a-z]+:", link)]
     assert local and all((path.parent / link).exists() for link in local), local
+
+
+#: DESIGN §5's rooms, top to bottom: a module may import its own room and any room below it, never one above.
+#: `handlers` and `workers` share a rank and never import each other; `emulators` import nothing of the
+#: product; `tests` and `bench` sit above everything.
+RANKS: dict[str, int] = {
+    "bot": 5,
+    "handlers": 4,
+    "workers": 4,
+    "renderers": 3,
+    "sessions": 2,
+    "rules": 1,
+    "postmortem": 0,
+}
+PRODUCT = set(RANKS) | {"emulators"}
+#: Above every room: they may import anything, and nothing of the product imports them.
+TOP = {"tests", "bench"}
+
+
+def imports_of(path: Path) -> set[str]:
+    """The top-level product packages a module imports, wherever the import statement stands."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found & (PRODUCT | TOP)
+
+
+def crossing(importer: str, imported: str) -> bool:
+    """Whether `importer`'s room may not import `imported`'s room (DESIGN §5)."""
+    if importer == imported:
+        return False
+    if importer in TOP:
+        return False
+    if imported in TOP or importer == "emulators":
+        return True
+    if imported == "emulators":
+        return importer not in {"bot"}  # only the entry point (its `demo`) wires the emulators in
+    if importer not in RANKS:
+        return False
+    return RANKS[imported] >= RANKS[importer]
+
+
+def test_every_room_is_known_and_every_package_has_a_rank() -> None:
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert packages == PRODUCT | TOP
+
+
+@pytest.mark.parametrize("room", sorted(PRODUCT | TOP))
+def test_imports_go_down_the_rooms_only(room: str) -> None:
+    modules = sorted((ROOT / room).rglob("*.py"))
+    assert modules
+    wrong = [f"{m.relative_to(ROOT)} imports {other}" for m in modules for other in sorted(imports_of(m))
+             if crossing(room, other)]
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("importer", "imported", "allowed"), [
+    ("rules", "postmortem", True), ("postmortem", "rules", False), ("sessions", "rules", True),
+    ("rules", "sessions", False), ("handlers", "workers", False), ("workers", "handlers", False),
+    ("renderers", "sessions", True), ("sessions", "renderers", False), ("emulators", "postmortem", False),
+    ("bot", "emulators", True), ("workers", "emulators", False), ("handlers", "bot", False),
+    ("tests", "bot", True), ("bench", "emulators", True), ("postmortem", "tests", False), ("bot", "bench", False),
+])
+def test_the_rule_itself_refuses_what_design_forbids(importer: str, imported: str, allowed: bool) -> None:
+    assert crossing(importer, imported) is (not allowed)

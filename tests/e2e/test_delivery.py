@@ -20,7 +20,7 @@ from rq.serializers import JSONSerializer
 from bot.localstack import BOT_TOKEN, JIRA_TOKEN, SIGNING_SECRET, LocalStack, free_port
 from renderers.adf import render_adf
 from renderers.jira import jira_request
-from sessions.session import Session
+from sessions.session import Session, begin_render
 from sessions.store import SessionStore
 from tests.e2e.conftest import running_stack
 from tests.e2e.test_flow import Conversation, _fields
@@ -181,7 +181,7 @@ def _seed_drafted(stack: LocalStack, store: SessionStore, i: int) -> Session:
     channel, thread_ts = f"CB{i:04d}", stack.slack.next_ts()
     session = store.create(Session(ticket=ticket, requester="U1", channel=channel, thread_ts=thread_ts,
                                    inputs=complete_pm()))
-    rendering = store.start_render(session.id)
+    rendering = store.update(session.id, begin_render)
     assert rendering is not None
     from sessions.conversation import model_of
 

@@ -13,7 +13,7 @@ from emulators.driver import modal_values
 from handlers import flow
 from handlers.deps import Deps
 from renderers.modal import CALLBACK_ID
-from sessions.session import Session, State
+from sessions.session import Session, State, begin_render
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 from tests.sessions.test_conversation import ROOT_CAUSE, complete_pm
@@ -51,7 +51,7 @@ def stored(store: SessionStore, **changes: Any) -> Session:
 
 def show_next_version(store: SessionStore, session_id: str) -> Session:
     """Render and show the next version as the render job does (shown at t = 1000 + version)."""
-    rendering = store.start_render(session_id)
+    rendering = store.update(session_id, begin_render)
     assert rendering is not None
     body = json.dumps({"body": {"v": rendering.version}}).encode()
     assert store.save_draft(session_id, rendering.version, body, hashlib.sha256(body).hexdigest())

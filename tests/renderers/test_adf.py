@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import subprocess
+import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -116,9 +120,17 @@ def test_blocks_adf_forbids_in_items_and_quotes_are_reshaped(validate_adf: Valid
     blocks("- # h\n- > q\n  > > qq\n-\n- - first\n\n> ---\n> # h\n>", validate_adf)
 
 
-def test_deterministic(example: Callable[[str], PostMortem]) -> None:
-    pm = example("tada-hang.ja")
-    assert json.dumps(render_adf(pm)) == json.dumps(render_adf(pm))
+@pytest.mark.parametrize("hash_seed", ["1", "2"])
+def test_the_same_input_gives_the_same_bytes_in_any_process(example: Callable[[str], PostMortem],
+                                                            hash_seed: str) -> None:
+    """No set or dict order leaks into the document: other hash seeds, other processes, the same bytes."""
+    program = ("import json, sys; from postmortem.model import load_postmortem; from renderers.adf import render_adf;"
+               " sys.stdout.write(json.dumps(render_adf(load_postmortem(sys.argv[1]))))")
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    path = Path(__file__).parents[2] / "examples" / "tada-hang.ja.yaml"
+    done = subprocess.run([sys.executable, "-c", program, str(path)], env=env,
+                          capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout == json.dumps(render_adf(example("tada-hang.ja")))
 
 
 def _visible(text: str) -> Counter[str]:

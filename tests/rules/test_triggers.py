@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.triggers import announces_fix, classify, is_request, jira_keys, language_of, single_key
+from rules.triggers import announces_fix, classify, is_request, jira_keys, language_of
 
 pytestmark = pytest.mark.unit
 
@@ -98,13 +98,6 @@ def test_unverified_planned_hedged_or_unrelated_messages_are_not_announcements(t
 ])
 def test_jira_keys(text: str, keys: list[str]) -> None:
     assert jira_keys(text) == keys
-
-
-def test_single_key_is_none_for_none_or_several() -> None:
-    assert single_key("PROJ-1 fixed", "thread says PROJ-1") == "PROJ-1"
-    assert single_key("PROJ-1 and PROJ-2") is None
-    assert single_key("no key", "PROJ-1", "PROJ-2") is None
-    assert single_key("nothing") is None
 
 
 def test_language_follows_the_message() -> None:

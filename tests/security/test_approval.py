@@ -17,7 +17,7 @@ from renderers.adf import render_adf
 from renderers.jira import jira_request
 from renderers.prompts import ACTION_RETRY
 from sessions.conversation import model_of
-from sessions.session import Session, State
+from sessions.session import Session, State, begin_render
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 from tests.handlers.test_flow import APPROVER, drafted, keys_of, reply
@@ -107,7 +107,7 @@ def approved_by(w: World, user: str) -> Session:
     ticket = f"PERM-{next(_keys)}"
     w.jira.add_issue(ticket)
     s = w.store.create(Session(ticket=ticket, requester=user, channel="C1", thread_ts=THREAD, inputs=complete_pm()))
-    s = w.store.start_render(s.id) or s
+    s = w.store.update(s.id, begin_render) or s
     request = jira_request(render_adf(model_of(s)), session=s.id, version=1)
     assert w.store.save_draft(s.id, 1, request.body, request.sha256) is not None
     assert w.store.mark_drafted(s.id, version=1, shown_at=1000.0) is not None

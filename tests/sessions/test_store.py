@@ -8,7 +8,7 @@ import threading
 import pytest
 import redis
 
-from sessions.session import Session, State
+from sessions.session import Session, State, begin_render
 from sessions.store import SessionExistsError, SessionStore, body_digest, connect
 
 pytestmark = pytest.mark.unit
@@ -31,7 +31,7 @@ def new(store: SessionStore, **changes: object) -> Session:
 
 def to_drafted(store: SessionStore, session_id: str) -> Session:
     """Render and show the next version, as the render worker does."""
-    s = store.start_render(session_id)
+    s = store.update(session_id, begin_render)
     assert s is not None
     body = body_of(s.version)
     assert store.save_draft(session_id, s.version, body, hashlib.sha256(b"adf").hexdigest()) is not None
@@ -100,7 +100,7 @@ def test_draft_bytes_are_kept_exactly(store: SessionStore) -> None:
 
 def test_drafted_only_after_the_draft_is_saved(store: SessionStore) -> None:
     s = new(store)
-    store.start_render(s.id)
+    store.update(s.id, begin_render)
     assert store.mark_drafted(s.id, version=1, shown_at=1.0) is None
     assert store.save_draft(s.id, 2, b"{}", "0" * 64) is None  # not the version being rendered
 
@@ -128,7 +128,7 @@ def test_approve_needs_an_allowed_user(store: SessionStore) -> None:
 def test_approve_in_other_states_is_a_no_op(store: SessionStore) -> None:
     s = new(store)
     assert store.approve(s.id, version=0, user="U1") is None
-    store.start_render(s.id)
+    store.update(s.id, begin_render)
     assert store.approve(s.id, version=1, user="U1") is None
     assert store.get(s.id).state is State.rendering  # type: ignore[union-attr]
 
@@ -175,7 +175,7 @@ def test_post_outcomes(store: SessionStore) -> None:
 
 def test_a_failed_render_retries_the_same_version(store: SessionStore) -> None:
     s = new(store)
-    store.start_render(s.id)
+    store.update(s.id, begin_render)
     store.record_failed(s.id, "template error")
     retried = store.retry(s.id)
     assert retried is not None and retried.state is State.rendering and retried.version == 1

@@ -101,7 +101,7 @@ class ReplyMachine(RuleBasedStateMachine):
 
     @rule()
     def complete(self) -> None:
-        self.store.start_render(self.id)
+        self.store.update(self.id, begin_render)
 
     @rule(roll=st.integers(0, 3))
     def render(self, roll: int) -> None:

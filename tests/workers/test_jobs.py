@@ -19,7 +19,7 @@ from renderers.prompts import ACTION_HANDOFF, ACTION_RETRY
 from sessions.claims import post_lock
 from sessions.conversation import model_of
 from sessions.replies import on_reply
-from sessions.session import Session, State
+from sessions.session import Session, State, begin_render
 from sessions.store import SessionStore
 from tests.sessions.test_conversation import complete_pm
 from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, retryable
@@ -56,7 +56,7 @@ def new(w: World, **changes: Any) -> Session:
 
 
 def rendering(w: World, **changes: Any) -> Session:
-    s = w.store.start_render(new(w, **changes).id)
+    s = w.store.update(new(w, **changes).id, begin_render)
     assert s is not None and s.state is State.rendering
     return s
 

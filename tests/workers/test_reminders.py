@@ -9,7 +9,7 @@ import pytest
 from renderers import reminders as reminders_text
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from sessions.lifetime import Lifetime
-from sessions.session import Session, State
+from sessions.session import Session, State, begin_render
 from tests.sessions.test_store import to_drafted
 from tests.workers.fakes import slack_error
 from tests.workers.test_jobs import World, world  # noqa: F401 - fixture
@@ -76,7 +76,7 @@ def test_activity_after_the_reminder_postpones_the_expiry(world: World) -> None:
 
 
 def test_in_flight_and_final_sessions_are_left_alone(world: World) -> None:  # noqa: F811
-    rendering = world.store.start_render(new(world).id)
+    rendering = world.store.update(new(world).id, begin_render)
     cancelled = world.store.transition(new(world).id, {State.collecting}, State.cancelled)
     assert rendering is not None and cancelled is not None
     assert reminders.sweep(current(), LIFE, now=rendering.updated_at + 10_000) == []
