@@ -24,8 +24,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 
-def create_bare_app(*, signing_secret: str, token: str, slack_api_url: str,
-                    process_before_response: bool = False) -> Starlette:
+def create_bare_app(
+    *, signing_secret: str, token: str, slack_api_url: str, process_before_response: bool = False
+) -> Starlette:
     """A Starlette app serving a Bolt app whose only listener acks the slash command."""
     client = AsyncWebClient(token=token, base_url=slack_api_url)
     bolt = AsyncApp(client=client, signing_secret=signing_secret, process_before_response=process_before_response)
@@ -47,9 +48,12 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--process-before-response", action="store_true")
     args = parser.parse_args()
-    app = create_bare_app(signing_secret=os.environ["SLACK_SIGNING_SECRET"], token=os.environ["SLACK_BOT_TOKEN"],
-                          slack_api_url=os.environ["SLACK_API_URL"],
-                          process_before_response=args.process_before_response)
+    app = create_bare_app(
+        signing_secret=os.environ["SLACK_SIGNING_SECRET"],
+        token=os.environ["SLACK_BOT_TOKEN"],
+        slack_api_url=os.environ["SLACK_API_URL"],
+        process_before_response=args.process_before_response,
+    )
     # What bot/run.py's `serve` runs: the same server settings, so only the app differs.
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="info", access_log=False)
 

@@ -84,8 +84,9 @@ def submit(driver: SlackDriver, stack: LocalStack, i: int, values: dict[str, Any
     stack.jira.add_issue(ticket)
     meta = json.dumps({"channel": channel, "lang": "en"})
     t0 = time.time()
-    response = driver.view_submission(values=modal_values({**values, "ticket": ticket}), user_id="U1",
-                                      private_metadata=meta)
+    response = driver.view_submission(
+        values=modal_values({**values, "ticket": ticket}), user_id="U1", private_metadata=meta
+    )
     assert response.status_code == 200 and not response.content, response.text
     return channel, ticket, t0
 
@@ -115,8 +116,12 @@ def run_burst(stack: LocalStack, timings: Timings, first: int, n: int, concurren
         approved = list(pool.map(lambda s: approve(driver, stack, s[0]), sent))
     wait(lambda: all(stack.jira.comments(t) for _, t, _ in sent), 300)
     approve_ms = [(timings.posts[t] - t0) * 1000 for (_, t, _), t0 in zip(sent, approved, strict=True)]
-    wrong = [t for c, t, _ in sent if len(stack.jira.comments(t)) != 1
-             or stack.jira.comments(t)[0].raw != stack.slack.files(channel=c)[-1]["bytes"]]
+    wrong = [
+        t
+        for c, t, _ in sent
+        if len(stack.jira.comments(t)) != 1
+        or stack.jira.comments(t)[0].raw != stack.slack.files(channel=c)[-1]["bytes"]
+    ]
     return {"submit": submit_ms, "approve": approve_ms, "wrong": wrong, "tickets": [t for _, t, _ in sent]}
 
 
@@ -129,11 +134,23 @@ def baseline(stack: LocalStack, calls: dict[str, float], n: int) -> float:
     for i in range(n):
         queue.enqueue("bench.burst.bare_job", stack.slack.base_url, stack.jira.base_url, f"BURST-{i + 1}", calls)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    workers = [subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, '.'); from rq import "
-                                 "SimpleWorker, Queue; import redis; c = redis.Redis.from_url(sys.argv[1]); "
-                                 "SimpleWorker([Queue('bench-baseline', connection=c)], connection=c).work(burst=True)",
-                                 REDIS_URL], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-               for _ in range(2)]
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys; sys.path.insert(0, '.'); from rq import "
+                "SimpleWorker, Queue; import redis; c = redis.Redis.from_url(sys.argv[1]); "
+                "SimpleWorker([Queue('bench-baseline', connection=c)], connection=c).work(burst=True)",
+                REDIS_URL,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(2)
+    ]
     total = 0.0
     for worker in workers:
         _, _, usage = os.wait4(worker.pid, 0)  # the child's own CPU time, exactly, once it exits
@@ -171,22 +188,27 @@ def main() -> None:
         cpu_before = {name: group_cpu(p) for name, p in stack.processes.items()}
         burst = run_burst(stack, timings, 1 + SINGLES, args.sessions, args.concurrency)
         cpu = {name: (group_cpu(p) - cpu_before[name]) * 1000 / args.sessions for name, p in stack.processes.items()}
-        calls = {"slack": (len(stack.slack.calls) - slack_before) / args.sessions,
-                 "jira": (len(stack.jira.dump().splitlines()) - jira_before) / args.sessions}
+        calls = {
+            "slack": (len(stack.slack.calls) - slack_before) / args.sessions,
+            "jira": (len(stack.jira.dump().splitlines()) - jira_before) / args.sessions,
+        }
         floor = baseline(stack, calls, args.sessions)
     finally:
         stack.stop()
     report(args.sessions, one, burst, cpu, calls, floor)
 
 
-def report(n: int, one: dict[str, Any], burst: dict[str, Any], cpu: dict[str, float], calls: dict[str, float],
-           floor: float) -> None:
+def report(
+    n: int, one: dict[str, Any], burst: dict[str, Any], cpu: dict[str, float], calls: dict[str, float], floor: float
+) -> None:
     def line(label: str, value: float, goal: float) -> str:
         return f"  {label:<44} {value:8.1f} ms   goal ≤ {goal:g} ms   {'PASS' if value <= goal else 'MISS'}"
 
     print(f"burst: {n} sessions submitted at once, then approved at once; 1 serve, 2 workers, emulators")
-    print(f"  correctness: {n - len(burst['wrong'])}/{n} tickets with exactly one comment, bytes = body shown"
-          + (f"  WRONG: {burst['wrong']}" if burst["wrong"] else "  PASS"))
+    print(
+        f"  correctness: {n - len(burst['wrong'])}/{n} tickets with exactly one comment, bytes = body shown"
+        + (f"  WRONG: {burst['wrong']}" if burst["wrong"] else "  PASS")
+    )
     print(line("one session (median of 5): submit -> question", one["submit"][0], GOALS["submit_one"]))
     print(line("one session (median of 5): approval -> POST", one["approve"][0], GOALS["approve_one"]))
     print(f"  burst submit -> question:  p50 {pct(burst['submit'], 50):7.1f}  max {max(burst['submit']):7.1f} ms")
@@ -194,8 +216,10 @@ def report(n: int, one: dict[str, Any], burst: dict[str, Any], cpu: dict[str, fl
     print(f"  burst approval -> POST:    p50 {pct(burst['approve'], 50):7.1f}  max {max(burst['approve']):7.1f} ms")
     print(line("burst: p99 approval -> Jira POST", pct(burst["approve"], 99), GOALS["approve_p99"]))
     workers = sum(v for k, v in cpu.items() if k.startswith("worker"))
-    print(f"  CPU per session: serve {cpu['serve']:.1f} ms, workers {workers:.1f} ms "
-          f"({calls['slack']:.1f} Slack + {calls['jira']:.1f} Jira calls a session)")
+    print(
+        f"  CPU per session: serve {cpu['serve']:.1f} ms, workers {workers:.1f} ms "
+        f"({calls['slack']:.1f} Slack + {calls['jira']:.1f} Jira calls a session)"
+    )
     print(f"  baseline (bare RQ job, same HTTP calls, 2 workers): {floor:.1f} ms per session")
 
 

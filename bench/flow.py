@@ -67,6 +67,7 @@ POST_P50_GOAL_MS = 50.0
 
 # Load generator (a child process) --------------------------------------------------------------------------------
 
+
 def client_main(conn: Connection, signing_secret: str) -> None:
     """Serve rounds sent by the parent: (url, bodies, concurrency) -> [(status, seconds)], until None."""
     verifier = SignatureVerifier(signing_secret)
@@ -76,8 +77,13 @@ def client_main(conn: Connection, signing_secret: str) -> None:
         conn.send(run_round(url, bodies, concurrency, verifier, sessions))
 
 
-def run_round(url: str, bodies: list[bytes], concurrency: int, verifier: SignatureVerifier,
-              sessions: dict[tuple[str, int], requests.Session]) -> list[tuple[int, float]]:
+def run_round(
+    url: str,
+    bodies: list[bytes],
+    concurrency: int,
+    verifier: SignatureVerifier,
+    sessions: dict[tuple[str, int], requests.Session],
+) -> list[tuple[int, float]]:
     """`concurrency` threads, each with its own keep-alive session, take the bodies from one queue."""
     work: queue.SimpleQueue[bytes] = queue.SimpleQueue()
     for body in bodies:
@@ -95,8 +101,11 @@ def run_round(url: str, bodies: list[bytes], concurrency: int, verifier: Signatu
             except queue.Empty:
                 return
             stamp = str(int(time.time()))
-            headers = {"Content-Type": "application/x-www-form-urlencoded", "X-Slack-Request-Timestamp": stamp,
-                       "X-Slack-Signature": verifier.generate_signature(timestamp=stamp, body=body) or ""}
+            headers = {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "X-Slack-Request-Timestamp": stamp,
+                "X-Slack-Signature": verifier.generate_signature(timestamp=stamp, body=body) or "",
+            }
             sent = time.perf_counter()
             response = session.post(url, data=body, headers=headers, timeout=10)
             results.append((response.status_code, time.perf_counter() - sent))
@@ -110,6 +119,7 @@ def run_round(url: str, bodies: list[bytes], concurrency: int, verifier: Signatu
 
 
 # Helpers ---------------------------------------------------------------------------------------------------------
+
 
 class RecordingDriver(SlackDriver):
     """SlackDriver's exact slash-command bodies (fresh trigger_id and response_url issued) without sending them."""
@@ -126,8 +136,15 @@ class SessionDriver(SlackDriver):
         super().__init__(*args, **kwargs)
         self.session = requests.Session()
 
-    def post(self, body: bytes, content_type: str, *, timestamp: int | None = None,
-             headers: dict[str, str] | None = None, signed: bool = True) -> requests.Response:
+    def post(
+        self,
+        body: bytes,
+        content_type: str,
+        *,
+        timestamp: int | None = None,
+        headers: dict[str, str] | None = None,
+        signed: bool = True,
+    ) -> requests.Response:
         sent = {"Content-Type": content_type, **(self.sign(body, timestamp) if signed else {}), **(headers or {})}
         return self.session.post(self.events_url, data=body, headers=sent, timeout=self.timeout)
 
@@ -144,8 +161,15 @@ def start_bare(stack: LocalStack, *, process_before_response: bool) -> tuple[Pro
     args = [sys.executable, str(ROOT / "bench" / "bare_app.py"), "--port", str(port)]
     if process_before_response:
         args.append("--process-before-response")
-    popen = subprocess.Popen(args, env=stack.env(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, text=True)
+    popen = subprocess.Popen(
+        args,
+        env=stack.env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     process = Process(f"bare{'-pbr' if process_before_response else ''}", popen)
     process.start_reader()
     process.wait_for_line("Uvicorn running on")
@@ -153,6 +177,7 @@ def start_bare(stack: LocalStack, *, process_before_response: bool) -> tuple[Pro
 
 
 # (a) ack latency -------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Target:
@@ -191,7 +216,7 @@ def ack_latency(stack: LocalStack, targets: list[Target], *, requests_per: int, 
             target.cpu = 0.0
         per_round = math.ceil(requests_per / rounds)
         for r in range(rounds):
-            for target in (targets if r % 2 == 0 else targets[::-1]):
+            for target in targets if r % 2 == 0 else targets[::-1]:
                 result = round_(target, per_round, concurrency)
                 failures += sum(status != 200 for status, _ in result)
                 target.times[concurrency] += [seconds * 1000 for _, seconds in result]
@@ -199,6 +224,7 @@ def ack_latency(stack: LocalStack, targets: list[Target], *, requests_per: int, 
 
 
 # (b) approval -> Jira POST ---------------------------------------------------------------------------------------
+
 
 @dataclass
 class Chat:
@@ -212,8 +238,9 @@ def fields() -> dict[str, Any]:
     data = load_postmortem(EXAMPLE).model_dump(exclude_defaults=True, mode="json")
     items = data.pop("action_items", [])
     if items:
-        data["action_items"] = "\n".join(" | ".join(i.get(k) or "" for k in ("what", "owner", "tracking"))
-                                         for i in items)
+        data["action_items"] = "\n".join(
+            " | ".join(i.get(k) or "" for k in ("what", "owner", "tracking")) for i in items
+        )
     if data.pop("action_items_none", False) or not items:
         data["action_items"] = "none"
     data.update(why_symptom="The eviction skipped a shard.", how_found="Bisected on the runner.")
@@ -228,18 +255,30 @@ def drafted_chats(stack: LocalStack, driver: SlackDriver, k: int) -> list[Chat]:
     for chat in chats:
         stack.jira.add_issue(chat.ticket)
         assert driver.slash_command(text=chat.ticket, user_id=USER, channel_id=chat.channel).status_code == 200
-        view = slack.wait_for(lambda s, c=chat.channel: next(  # type: ignore[misc]
-            (v for v in reversed(s.views) if c in v["view"].get("private_metadata", "")), None))
-        response = driver.view_submission(values=modal_values({**values, "ticket": chat.ticket}), user_id=USER,
-                                          view_id=view["view"]["id"])
+        view = slack.wait_for(
+            lambda s, c=chat.channel: next(  # type: ignore[misc]
+                (v for v in reversed(s.views) if c in v["view"].get("private_metadata", "")), None
+            )
+        )
+        response = driver.view_submission(
+            values=modal_values({**values, "ticket": chat.ticket}), user_id=USER, view_id=view["view"]["id"]
+        )
         assert response.status_code == 200 and b"errors" not in response.content, response.text
     for chat in chats:
-        parent = slack.wait_for(lambda s, c=chat.channel: next(  # type: ignore[misc]
-            (m for m in s.messages(channel=c) if not m.get("thread_ts")), None), timeout=60)
+        parent = slack.wait_for(
+            lambda s, c=chat.channel: next(  # type: ignore[misc]
+                (m for m in s.messages(channel=c) if not m.get("thread_ts")), None
+            ),
+            timeout=60,
+        )
         chat.thread_ts = parent["ts"]
-        slack.wait_for(lambda s, c=chat: any("Reply `post it`" in m["text"]  # type: ignore[misc]
-                                             for m in s.messages(channel=c.channel, thread_ts=c.thread_ts)),
-                       timeout=60)
+        slack.wait_for(
+            lambda s, c=chat: any(
+                "Reply `post it`" in m["text"]  # type: ignore[misc]
+                for m in s.messages(channel=c.channel, thread_ts=c.thread_ts)
+            ),
+            timeout=60,
+        )
     return chats
 
 
@@ -256,14 +295,19 @@ def approval_to_post(stack: LocalStack, driver: SlackDriver, chats: list[Chat]) 
         created = datetime.strptime(comment.created, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
         by_stamp.append((created - wall) * 1000)
         # Let the worker finish this session (posted notice, hand-off offer) so the next one starts on an idle worker.
-        stack.slack.wait_for(lambda s, c=chat: any("postmortem_handoff" in str(m.get("blocks"))  # type: ignore[misc]
-                                                   for m in s.messages(channel=c.channel, thread_ts=c.thread_ts)),
-                             timeout=30)
+        stack.slack.wait_for(
+            lambda s, c=chat: any(
+                "postmortem_handoff" in str(m.get("blocks"))  # type: ignore[misc]
+                for m in s.messages(channel=c.channel, thread_ts=c.thread_ts)
+            ),
+            timeout=30,
+        )
         time.sleep(0.1)
     return by_stamp, by_wait
 
 
 # Main ------------------------------------------------------------------------------------------------------------
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -315,33 +359,51 @@ def main() -> None:
             process.stop()
         stack.stop()
 
-    print(f"(a) /post-mortem ack latency, send -> HTTP 200, {args.requests} signed commands per stack and "
-          f"concurrency, rounds alternated ({', '.join(f'{r} rounds at {c}' for c, r in ROUNDS.items())}); "
-          f"non-200 answers: {failures}")
+    print(
+        f"(a) /post-mortem ack latency, send -> HTTP 200, {args.requests} signed commands per stack and "
+        f"concurrency, rounds alternated ({', '.join(f'{r} rounds at {c}' for c, r in ROUNDS.items())}); "
+        f"non-200 answers: {failures}"
+    )
     width = max(len(t.name) for t in (ours, base, floor))
     for concurrency in ROUNDS:
         for target in (ours, base, floor):
             times = target.times[concurrency]
-            print(f"    {concurrency:>2} concurrent  {target.name:<{width}}  p50 {pct(times, 50):6.2f} ms  "
-                  f"p99 {pct(times, 99):6.2f} ms  (n={len(times)})")
-    print("    server CPU per command (user+system, lazy work included): "
-          + ", ".join(f"{t.name.split(',')[0] if t is not floor else 'bare pbr=True'} "
-                      f"{t.cpu * 1000 / sum(len(v) for v in t.times.values()):.2f} ms" for t in (ours, base, floor))
-          + (f"; servers pinned to CPU {SERVER_CPU}, emulators/client/worker to CPU {REST_CPU}" if pinned else ""))
-    print(f"    lazy views.open after the acks: {opened} of {sent_to_ours} opened; serve log lines meanwhile: "
-          f"{len(serve_log)}" + "".join(f"\n      {line}" for line in serve_log[:5]))
+            print(
+                f"    {concurrency:>2} concurrent  {target.name:<{width}}  p50 {pct(times, 50):6.2f} ms  "
+                f"p99 {pct(times, 99):6.2f} ms  (n={len(times)})"
+            )
+    print(
+        "    server CPU per command (user+system, lazy work included): "
+        + ", ".join(
+            f"{t.name.split(',')[0] if t is not floor else 'bare pbr=True'} "
+            f"{t.cpu * 1000 / sum(len(v) for v in t.times.values()):.2f} ms"
+            for t in (ours, base, floor)
+        )
+        + (f"; servers pinned to CPU {SERVER_CPU}, emulators/client/worker to CPU {REST_CPU}" if pinned else "")
+    )
+    print(
+        f"    lazy views.open after the acks: {opened} of {sent_to_ours} opened; serve log lines meanwhile: "
+        f"{len(serve_log)}" + "".join(f"\n      {line}" for line in serve_log[:5])
+    )
     ratio = pct(ours.times[20], 99) / pct(base.times[20], 99)
-    print(f"(a) ack p99 ratio ours/bare at 20 concurrent: {ratio:.2f}  goal <= {ACK_P99_RATIO_GOAL:.2f}  "
-          f"{verdict(ratio <= ACK_P99_RATIO_GOAL)}")
+    print(
+        f"(a) ack p99 ratio ours/bare at 20 concurrent: {ratio:.2f}  goal <= {ACK_P99_RATIO_GOAL:.2f}  "
+        f"{verdict(ratio <= ACK_P99_RATIO_GOAL)}"
+    )
     print("    (docs/platform-notes.md measured the same bare stack at p50 15.9 / p99 19.4 ms at 20 concurrent)")
     print(f"(b) approval message -> Jira emulator stores the POSTed comment, {len(by_stamp)} sessions one at a time:")
-    print(f"    by the emulator's comment timestamp (ms resolution): p50 {pct(by_stamp, 50):6.2f} ms  "
-          f"p99 {pct(by_stamp, 99):6.2f} ms")
-    print(f"    by jira.wait_for returning here:                    p50 {pct(by_wait, 50):6.2f} ms  "
-          f"p99 {pct(by_wait, 99):6.2f} ms")
+    print(
+        f"    by the emulator's comment timestamp (ms resolution): p50 {pct(by_stamp, 50):6.2f} ms  "
+        f"p99 {pct(by_stamp, 99):6.2f} ms"
+    )
+    print(
+        f"    by jira.wait_for returning here:                    p50 {pct(by_wait, 50):6.2f} ms  "
+        f"p99 {pct(by_wait, 99):6.2f} ms"
+    )
     p50 = pct(by_stamp, 50)
-    print(f"(b) approval -> POST p50: {p50:.2f} ms  goal <= {POST_P50_GOAL_MS:.0f} ms  "
-          f"{verdict(p50 <= POST_P50_GOAL_MS)}")
+    print(
+        f"(b) approval -> POST p50: {p50:.2f} ms  goal <= {POST_P50_GOAL_MS:.0f} ms  {verdict(p50 <= POST_P50_GOAL_MS)}"
+    )
     print(f"whole bench: {time.perf_counter() - began:.0f} s")
 
 

@@ -90,14 +90,18 @@ def main() -> None:
     for field in sorted(counts, key=lambda f: (f == "all", f)):
         c = counts[field]
         total = sum(c.values())
-        print(f"{field:<14}{total:>6}{ratio(c['tp'], c['tp'] + c['fp']):>11}{ratio(c['tp'], c['tp'] + c['fn']):>9}"
-              f"{c['fn']:>12}{c['fp']:>12}")
+        print(
+            f"{field:<14}{total:>6}{ratio(c['tp'], c['tp'] + c['fp']):>11}{ratio(c['tp'], c['tp'] + c['fn']):>9}"
+            f"{c['fn']:>12}{c['fp']:>12}"
+        )
     median, worst = timing(cases)
     print(f"\none check on the corpus: median {median:.3f} ms, worst {worst:.3f} ms")
     for label, size in SIZES.items():
         seconds, what = worst_case(size)
-        print(f"worst pathological {label}, CPU time: gate {seconds * 1000:.0f} ms ({what}); "
-              f"lint of a post-mortem that size {lint_worst(size) * 1000:.0f} ms")
+        print(
+            f"worst pathological {label}, CPU time: gate {seconds * 1000:.0f} ms ({what}); "
+            f"lint of a post-mortem that size {lint_worst(size) * 1000:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

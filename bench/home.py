@@ -29,8 +29,9 @@ from workers.slack_gateway import slack_client  # noqa: E402
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 
 
-def burst(store: SessionStore, publisher: HomePublisher, slack: SlackEmulator, *, seconds: float,
-          every: float, coalesce: bool) -> tuple[int, int]:
+def burst(
+    store: SessionStore, publisher: HomePublisher, slack: SlackEmulator, *, seconds: float, every: float, coalesce: bool
+) -> tuple[int, int]:
     """One person changes sessions every `every` s for `seconds` s; returns (state changes, publishes)."""
     before = len(slack.calls_to("views.publish"))
     changes, deadline = 0, time.monotonic() + seconds
@@ -73,16 +74,18 @@ def main() -> None:
     with SlackEmulator(bot_token="xoxb-bench") as slack:
         store = SessionStore(conn)
         publisher = HomePublisher(store, slack_client("xoxb-bench", slack.base_url))
-        changes, ours = burst(store, publisher, slack, seconds=args.seconds, every=args.every / 1000,
-                              coalesce=True)
+        changes, ours = burst(store, publisher, slack, seconds=args.seconds, every=args.every / 1000, coalesce=True)
         conn.flushdb()
-        base_changes, baseline = burst(store, publisher, slack, seconds=args.seconds, every=args.every / 1000,
-                                       coalesce=False)
+        base_changes, baseline = burst(
+            store, publisher, slack, seconds=args.seconds, every=args.every / 1000, coalesce=False
+        )
         median = publish_ms(store, publisher, 50)
     conn.flushdb()
     print(f"burst of {args.seconds:g} s, one session every {args.every:g} ms:")
-    print(f"  coalesced (ours): {changes} state changes -> {ours} views.publish "
-          f"(goal: <= {args.seconds / HOME_COALESCE_SECONDS + 2:.0f})")
+    print(
+        f"  coalesced (ours): {changes} state changes -> {ours} views.publish "
+        f"(goal: <= {args.seconds / HOME_COALESCE_SECONDS + 2:.0f})"
+    )
     print(f"  every change (baseline): {base_changes} state changes -> {baseline} views.publish")
     print(f"one Home view of 20 rows, read + render + views.publish, median: {median:.1f} ms")
 

@@ -65,8 +65,12 @@ def marklassian_ms(md: str, runs: int) -> float | None:
     """marklassian's median in one node process; installs it into the cache folder when missing."""
     if not (NODE_DIR / "node_modules" / "marklassian").exists():
         NODE_DIR.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(["npm", "install", "--prefix", str(NODE_DIR), MARKLASSIAN, "--silent"],
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            ["npm", "install", "--prefix", str(NODE_DIR), MARKLASSIAN, "--silent"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if done.returncode:
             print(f"note: npm install {MARKLASSIAN} failed: {done.stderr.strip()[:300]}")
             return None
@@ -75,8 +79,14 @@ def marklassian_ms(md: str, runs: int) -> float | None:
     with tempfile.NamedTemporaryFile("w", suffix=".md", encoding="utf-8", delete=False) as handle:
         handle.write(md)
     try:
-        out = subprocess.run(["node", str(script), handle.name, str(runs)], capture_output=True, text=True,
-                             timeout=300, check=True, cwd=NODE_DIR)
+        out = subprocess.run(
+            ["node", str(script), handle.name, str(runs)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+            cwd=NODE_DIR,
+        )
     finally:
         os.unlink(handle.name)
     return float(json.loads(out.stdout)["median"])

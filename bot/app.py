@@ -59,13 +59,19 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         signing_secret=settings.slack_signing_secret.get_secret_value(),
         process_before_response=True,
     )
-    deps = Deps(store=SessionStore(conn, ttl_seconds=settings.lifetime.store_ttl), queue=job_queue(conn),
-                approvers=settings.postmortem_approvers,
-                default_lang=settings.postmortem_lang, offers_enabled=settings.postmortem_offers == "on",
-                offer_channels=settings.postmortem_offer_channels,
-                jira_webhook_secret=settings.jira_webhook_secret, redis=conn, approval=settings.postmortem_approval,
-                jira_issue_types=settings.postmortem_jira_issue_types,
-                offer_fallback_channel=settings.postmortem_offer_fallback_channel)
+    deps = Deps(
+        store=SessionStore(conn, ttl_seconds=settings.lifetime.store_ttl),
+        queue=job_queue(conn),
+        approvers=settings.postmortem_approvers,
+        default_lang=settings.postmortem_lang,
+        offers_enabled=settings.postmortem_offers == "on",
+        offer_channels=settings.postmortem_offer_channels,
+        jira_webhook_secret=settings.jira_webhook_secret,
+        redis=conn,
+        approval=settings.postmortem_approval,
+        jira_issue_types=settings.postmortem_jira_issue_types,
+        offer_fallback_channel=settings.postmortem_offer_fallback_channel,
+    )
     calls = StoreCalls(settings.postmortem_store_budget_seconds)
     register(bolt, deps, calls)
     handler = AsyncSlackRequestHandler(bolt)
@@ -75,8 +81,12 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
     async def slack_events(request: Request) -> Response:
         # Authenticated here, before Bolt parses the body (and logs it when the signature is bad).
         body = await request.body()
-        if not slack_signature_ok(signing_secret, body, timestamp=request.headers.get("X-Slack-Request-Timestamp"),
-                                  signature=request.headers.get("X-Slack-Signature")):
+        if not slack_signature_ok(
+            signing_secret,
+            body,
+            timestamp=request.headers.get("X-Slack-Request-Timestamp"),
+            signature=request.headers.get("X-Slack-Signature"),
+        ):
             log.info("refused a Slack request without a valid signature (%d bytes)", len(body))
             return Response("invalid signature", status_code=401)
         if not slack_body_readable(body, request.headers.get("content-type", "")):
@@ -98,8 +108,11 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
             return JSONResponse({"ok": False, "redis": "unreachable"}, status_code=503)
         return JSONResponse({"ok": True})
 
-    routes = [Route("/slack/events", slack_events, methods=["POST"]), Route("/healthz", healthz, methods=["GET"]),
-              Route("/jira/webhook", jira_webhook.endpoint(deps, calls), methods=["POST"])]
+    routes = [
+        Route("/slack/events", slack_events, methods=["POST"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/jira/webhook", jira_webhook.endpoint(deps, calls), methods=["POST"]),
+    ]
     http = Starlette(routes=routes, middleware=[Middleware(BodyLimit)], lifespan=lambda _: slack_session(bolt))
     return Service(bolt=bolt, http=http, redis=conn)
 

@@ -128,8 +128,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     def emit(line: str) -> None:
         print(line, file=out, flush=True)
 
-    result = run_demo(Path(args.input) if args.input else None, lang=args.lang, out_dir=Path(args.out),
-                      environ=os.environ, emit=emit)
+    result = run_demo(
+        Path(args.input) if args.input else None, lang=args.lang, out_dir=Path(args.out), environ=os.environ, emit=emit
+    )
     if result.code:
         print(f"demo failed: {result.message}", file=err)
     return result.code
@@ -147,8 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (draft, check):
         p.add_argument("file")
         p.add_argument("--lang", choices=["en", "ja"], help="headings and messages (default: the file's lang)")
-        p.add_argument("--confirm-scope", action="store_true",
-                       help="confirm a customer-facing case is to be written up as a bug-fix post-mortem")
+        p.add_argument(
+            "--confirm-scope",
+            action="store_true",
+            help="confirm a customer-facing case is to be written up as a bug-fix post-mortem",
+        )
     draft.add_argument("--format", choices=["markdown", "adf", "slack"], default="markdown")
     draft.set_defaults(run=cmd_draft)
     check.set_defaults(run=cmd_check)
@@ -161,8 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="the whole flow on local Slack and Jira emulators, no credentials")
     demo.add_argument("--input", metavar="FILE", help="an input file (DESIGN §2; default: the bundled seed example)")
     demo.add_argument("--lang", choices=["en", "ja"], help="session language (default: the input's lang)")
-    demo.add_argument("--out", metavar="DIR", default="postmortem-demo-out",
-                      help="where the rendered Markdown and the posted request body are written")
+    demo.add_argument(
+        "--out",
+        metavar="DIR",
+        default="postmortem-demo-out",
+        help="where the rendered Markdown and the posted request body are written",
+    )
     demo.set_defaults(run=cmd_demo)
     return parser
 

@@ -88,14 +88,22 @@ def load_input(path: Path | None, lang: Lang | None) -> PostMortem:
     if (stop := check_scope(pm, confirmed=True)) is not None:
         raise DemoError(f"out of scope: {stop.flag}: {stop.reason}")
     if missing := check_inputs(pm):
-        raise DemoError("the bot would refuse this input (no draft without these):\n"
-                        + "\n".join(f"missing: {m.field}: {m.reason}" for m in missing))
+        raise DemoError(
+            "the bot would refuse this input (no draft without these):\n"
+            + "\n".join(f"missing: {m.field}: {m.reason}" for m in missing)
+        )
     return pm
 
 
-def run_demo(input_path: Path | None = None, *, lang: Lang | None = None, out_dir: Path = DEFAULT_OUT,
-             environ: Mapping[str, str], emit: Callable[[str], None] = print,
-             prepare: Callable[[LocalStack], None] | None = None) -> DemoResult:
+def run_demo(
+    input_path: Path | None = None,
+    *,
+    lang: Lang | None = None,
+    out_dir: Path = DEFAULT_OUT,
+    environ: Mapping[str, str],
+    emit: Callable[[str], None] = print,
+    prepare: Callable[[LocalStack], None] | None = None,
+) -> DemoResult:
     """Play the conversation, narrating through `emit`; code 0 only when the bytes shown were posted exactly once.
 
     `prepare` gets the started stack before the conversation (tests use it to queue emulator faults).
@@ -110,8 +118,10 @@ def run_demo(input_path: Path | None = None, *, lang: Lang | None = None, out_di
     play = Play(stack, pm, emit)
     try:
         stack.start()
-        emit(f"Slack and Jira are local emulators ({stack.slack.origin}, {stack.jira.origin}); the bot "
-             f"(serve, HTTP) and an RQ worker run as child processes. No credentials; nothing leaves this machine.")
+        emit(
+            f"Slack and Jira are local emulators ({stack.slack.origin}, {stack.jira.origin}); the bot "
+            f"(serve, HTTP) and an RQ worker run as child processes. No credentials; nothing leaves this machine."
+        )
         emit(stack.jira.validator_note)
         if prepare is not None:
             prepare(stack)
@@ -159,26 +169,33 @@ class Play:
         _ok(self.driver.slash_command(text=ticket, user_id=REQUESTER, channel_id=CHANNEL), "the slash command")
         opened = self.stack.slack.wait_for(lambda s: s.views, timeout=STEP_TIMEOUT_SECONDS)[-1]["view"]
         inputs = sum(1 for b in opened.get("blocks", []) if b.get("type") == "input")
-        self.say(Event("modal", "opened"), f"[slack] bot → views.open: the \"{opened['title']['text']}\" modal, "
-                                           f"{inputs} inputs, `ticket` prefilled")
+        self.say(
+            Event("modal", "opened"),
+            f'[slack] bot → views.open: the "{opened["title"]["text"]}" modal, {inputs} inputs, `ticket` prefilled',
+        )
 
     def _submit_modal(self) -> None:
         fields = self.pm.model_dump(exclude_defaults=True, mode="json", exclude={LEFT_OUT})
         fields.update(lang=self.pm.lang)
         if self.pm.destination != "jira_comment":
-            self.emit(f"(the input's destination is {self.pm.destination}; the demo shows the Jira flow, "
-                      "so the modal says jira_comment)")
+            self.emit(
+                f"(the input's destination is {self.pm.destination}; the demo shows the Jira flow, "
+                "so the modal says jira_comment)"
+            )
             fields.update(destination="jira_comment")
         shown = ", ".join(f for f in fields if f != "ticket")
-        self.say(Event("modal", "submitted", LEFT_OUT),
-                 f"[slack] @requester → submits the modal: {shown} (left out on purpose: {LEFT_OUT})")
+        self.say(
+            Event("modal", "submitted", LEFT_OUT),
+            f"[slack] @requester → submits the modal: {shown} (left out on purpose: {LEFT_OUT})",
+        )
         response = self.driver.view_submission(values=modal_values(fields), user_id=REQUESTER)
         _ok(response, "the modal submission")
         if response.content and json.loads(response.content).get("response_action") == "errors":
             raise DemoError(f"the bot refused the modal: {response.text}")
         parent = self.stack.slack.wait_for(
             lambda s: next((m for m in s.messages(channel=CHANNEL) if not m.get("thread_ts")), None),
-            timeout=STEP_TIMEOUT_SECONDS)
+            timeout=STEP_TIMEOUT_SECONDS,
+        )
         self.thread_ts = parent["ts"]
         self.say(Event("bot", "parent", parent["text"]), f"[channel] bot: {parent['text']}")
 
@@ -194,8 +211,10 @@ class Play:
 
     def _thread_after(self, seen: int) -> list[dict[str, Any]]:
         """Block until the thread has messages past the first `seen`; return those."""
+
         def new(slack: SlackEmulator) -> list[dict[str, Any]]:
             return slack.messages(channel=CHANNEL, thread_ts=self.thread_ts)[seen:]
+
         return self.stack.slack.wait_for(new, timeout=STEP_TIMEOUT_SECONDS)
 
     def _react(self, message: dict[str, Any]) -> bool:
@@ -210,10 +229,17 @@ class Play:
         elif key == "posted":
             self.say(Event("link", key, params.get("url", "")), f"[thread] bot: {text}")
         elif key == "offer_handoff":
-            buttons = [e["text"]["text"] for b in message.get("blocks") or [] if b.get("type") == "actions"
-                       for e in b.get("elements", [])]
-            self.say(Event("offer", key, text), f"[thread] bot: {text} [button: {', '.join(buttons)}] "
-                                                "(not clicked: the hand-off only ever happens on a person's click)")
+            buttons = [
+                e["text"]["text"]
+                for b in message.get("blocks") or []
+                if b.get("type") == "actions"
+                for e in b.get("elements", [])
+            ]
+            self.say(
+                Event("offer", key, text),
+                f"[thread] bot: {text} [button: {', '.join(buttons)}] "
+                "(not clicked: the hand-off only ever happens on a person's click)",
+            )
             return True
         elif key == "body_shown":  # the file is in the thread just before this line: narrated in that order
             self._show_file()
@@ -248,8 +274,10 @@ class Play:
         shown = self._newest_file()
         self.shown = shown["bytes"]
         self._shown_name = str(shown["name"])
-        self.say(Event("file", shown["name"], str(len(self.shown))),
-                 f"[file] {shown['name']} ({len(self.shown):,} bytes): the exact request body for Jira")
+        self.say(
+            Event("file", shown["name"], str(len(self.shown))),
+            f"[file] {shown['name']} ({len(self.shown):,} bytes): the exact request body for Jira",
+        )
 
     def _reply(self, text: str, *, key: str) -> None:
         self.say(Event("reply", key, text), f"[thread] @requester: {indent(text.strip())}")
@@ -259,7 +287,7 @@ class Play:
     def _flush_jira(self) -> None:
         """Narrate the POSTs Jira received since the last look (comment id and marker property included)."""
         posts = self.stack.jira.posts
-        for post in posts[self._jira_seen:]:
+        for post in posts[self._jira_seen :]:
             stored = next((c for c in self.stack.jira.comments(self.pm.ticket) if c.raw == post.body), None)
             self.say(Event("jira", str(post.status), post.path), jira_line(post, stored))
         self._jira_seen = len(posts)
@@ -272,8 +300,10 @@ def _finish(play: Play, store: DemoRedis, out_dir: Path) -> DemoResult:
     result = DemoResult(1, ticket, play.events, play.stack.jira)
     if len(comments) != 1 or comments[0].raw != play.shown:
         same = bool(comments) and comments[0].raw == play.shown
-        result.message = (f"expected exactly one comment on {ticket} with the bytes shown in the thread; "
-                          f"Jira has {len(comments)} (first equals the file shown: {same})")
+        result.message = (
+            f"expected exactly one comment on {ticket} with the bytes shown in the thread; "
+            f"Jira has {len(comments)} (first equals the file shown: {same})"
+        )
         return result
     out_dir.mkdir(parents=True, exist_ok=True)
     session_id = str(json.loads(play.shown)["properties"][0]["value"]["session"])
@@ -289,8 +319,11 @@ def _finish(play: Play, store: DemoRedis, out_dir: Path) -> DemoResult:
     result.markdown_path, result.body_path = out_dir / f"{stem}.md", out_dir / f"{stem}.json"
     result.markdown_path.write_text(render_markdown(model_of(session)), encoding="utf-8")
     result.body_path.write_bytes(comments[0].raw)
-    play.say(Event("output", "ok"), f"[done] exactly one comment on {ticket} (id {comments[0].id}), byte for "
-                                    "byte the JSON file shown in the thread.")
+    play.say(
+        Event("output", "ok"),
+        f"[done] exactly one comment on {ticket} (id {comments[0].id}), byte for "
+        "byte the JSON file shown in the thread.",
+    )
     play.say(Event("output", "markdown", str(result.markdown_path)), f"rendered Markdown: {result.markdown_path}")
     play.say(Event("output", "body", str(result.body_path)), f"posted request body: {result.body_path}")
     result.code = 0

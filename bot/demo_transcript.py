@@ -14,15 +14,47 @@ from postmortem.messages import FIELD_LABELS, say
 from postmortem.model import Lang
 
 #: Catalogue messages the transcript recognises; those in FAILURES end the demo with exit 1.
-KEYS = ("parent", "missing_intro", "ask_field_as", "ask_field_next", "ask_optional_as",
-        "scope_stop", "rendering", "lint_header", "body_shown", "approve_question",
-        "posting", "posted", "offer_handoff", "answer_rejected", "declined", "cancelled",
-        "post_failed", "render_failed", "unavailable", "session_gone", "stale_approval", "already_approved",
-        "unknown_field", "frozen", "revise_hint_as", "output_only")
-FAILURES = frozenset(KEYS[KEYS.index("answer_rejected"):])
+KEYS = (
+    "parent",
+    "missing_intro",
+    "ask_field_as",
+    "ask_field_next",
+    "ask_optional_as",
+    "scope_stop",
+    "rendering",
+    "lint_header",
+    "body_shown",
+    "approve_question",
+    "posting",
+    "posted",
+    "offer_handoff",
+    "answer_rejected",
+    "declined",
+    "cancelled",
+    "post_failed",
+    "render_failed",
+    "unavailable",
+    "session_gone",
+    "stale_approval",
+    "already_approved",
+    "unknown_field",
+    "frozen",
+    "revise_hint_as",
+    "output_only",
+)
+FAILURES = frozenset(KEYS[KEYS.index("answer_rejected") :])
 #: Shown in full: what the bot asks, and its tone notes; the rest is cut to its first line.
-SHOWN_IN_FULL = frozenset({"missing_intro", "ask_field_as", "ask_field_next", "ask_optional_as", "scope_stop",
-                           "approve_question", "lint_header"})
+SHOWN_IN_FULL = frozenset(
+    {
+        "missing_intro",
+        "ask_field_as",
+        "ask_field_next",
+        "ask_optional_as",
+        "scope_stop",
+        "approve_question",
+        "lint_header",
+    }
+)
 #: The questions that ask for one field, and those that ask for a usually-included one.
 ASK_FIELD = frozenset({"ask_field_as", "ask_field_next"})
 ASK_OPTIONAL = frozenset({"ask_optional_as"})
@@ -87,8 +119,10 @@ def jira_line(post: PostAttempt, stored: JiraComment | None) -> str:
     line = f"[jira] POST {post.path} ({len(post.body):,} bytes) → {post.status}"
     if stored is not None and post.path.endswith("/comment"):
         marker = stored.property_map.get("postmortem-bot") or {}
-        line += (f", comment id {stored.id}; property postmortem-bot: session {marker.get('session')}, "
-                 f"v{marker.get('version')}, sha256 {str(marker.get('sha256'))[:12]}…")
+        line += (
+            f", comment id {stored.id}; property postmortem-bot: session {marker.get('session')}, "
+            f"v{marker.get('version')}, sha256 {str(marker.get('sha256'))[:12]}…"
+        )
     return line
 
 

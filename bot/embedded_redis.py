@@ -54,8 +54,9 @@ def redacted(url: str) -> str:
 def answers(url: str) -> bool:
     """Whether a Redis answers PING at `url` within PING_TIMEOUT_SECONDS."""
     try:
-        conn = redis.Redis.from_url(url, socket_timeout=PING_TIMEOUT_SECONDS,
-                                    socket_connect_timeout=PING_TIMEOUT_SECONDS)
+        conn = redis.Redis.from_url(
+            url, socket_timeout=PING_TIMEOUT_SECONDS, socket_connect_timeout=PING_TIMEOUT_SECONDS
+        )
         try:
             return bool(conn.ping())
         finally:
@@ -81,8 +82,10 @@ def demo_redis(environ: Mapping[str, str]) -> DemoRedis:
     if not answers(url):
         return embedded(f"REDIS_URL ({redacted(url)}) does not answer")
     if listening := workers_listening(url):
-        return embedded(f"{listening} postmortem-bot worker(s) already listen on REDIS_URL ({redacted(url)}) "
-                        "and would act on the demo's jobs with real credentials")
+        return embedded(
+            f"{listening} postmortem-bot worker(s) already listen on REDIS_URL ({redacted(url)}) "
+            "and would act on the demo's jobs with real credentials"
+        )
     return DemoRedis(url, f"the Redis at {redacted(url)} (REDIS_URL)", embedded=False)
 
 
@@ -94,9 +97,11 @@ def embedded(reason: str) -> DemoRedis:
     binary = shutil.which("redis-server")
     if binary is not None:
         return _redis_server(binary, reason)
-    raise NoRedis(f"no Redis for the demo: {reason}; the embedded one needs the `demo` extra (fakeredis with "
-                  "lupa: pip install -e '.[demo]'), and no redis-server is on PATH. Install the extra, install "
-                  "redis-server, or set REDIS_URL to a Redis that answers.")
+    raise NoRedis(
+        f"no Redis for the demo: {reason}; the embedded one needs the `demo` extra (fakeredis with "
+        "lupa: pip install -e '.[demo]'), and no redis-server is on PATH. Install the extra, install "
+        "redis-server, or set REDIS_URL to a Redis that answers."
+    )
 
 
 def _fakeredis(reason: str) -> DemoRedis:
@@ -115,9 +120,12 @@ def _fakeredis(reason: str) -> DemoRedis:
         server.server_close()
         thread.join(timeout=5)
 
-    return DemoRedis(f"redis://127.0.0.1:{port}/0",
-                     f"an embedded Redis (fakeredis, in this process, 127.0.0.1:{port}) because {reason}",
-                     embedded=True, stop=stop)
+    return DemoRedis(
+        f"redis://127.0.0.1:{port}/0",
+        f"an embedded Redis (fakeredis, in this process, 127.0.0.1:{port}) because {reason}",
+        embedded=True,
+        stop=stop,
+    )
 
 
 def client_info_fixed(handler: Callable[..., Any]) -> Callable[..., Any]:
@@ -151,7 +159,10 @@ def _redis_server(binary: str, reason: str) -> DemoRedis:
     port = free_port()
     popen = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
     )
     process = Process("redis-server", popen)
     process.start_reader()
@@ -160,6 +171,10 @@ def _redis_server(binary: str, reason: str) -> DemoRedis:
     except RuntimeError as exc:
         process.stop()
         raise NoRedis(f"no Redis for the demo: {reason}, and a private redis-server did not start: {exc}") from None
-    return DemoRedis(f"redis://127.0.0.1:{port}/0",
-                     f"an embedded Redis (a private redis-server child, 127.0.0.1:{port}; fakeredis with lupa "
-                     f"comes with the `demo` extra) because {reason}", embedded=True, stop=process.stop)
+    return DemoRedis(
+        f"redis://127.0.0.1:{port}/0",
+        f"an embedded Redis (a private redis-server child, 127.0.0.1:{port}; fakeredis with lupa "
+        f"comes with the `demo` extra) because {reason}",
+        embedded=True,
+        stop=process.stop,
+    )

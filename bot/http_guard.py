@@ -53,8 +53,11 @@ class BodyLimit:
         limit = body_limit(str(scope.get("path", "")))
         declared = _content_length(scope)
         if declared is None or declared > limit:
-            await _answer(send, 413 if declared is not None else 400,
-                          b"payload too large" if declared is not None else b"bad Content-Length")
+            await _answer(
+                send,
+                413 if declared is not None else 400,
+                b"payload too large" if declared is not None else b"bad Content-Length",
+            )
             return
         body = await _read_bounded(receive, limit)
         if body is None:
@@ -103,9 +106,17 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _answer(send: Send, status: int, text: bytes) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close"),
-                            (b"content-length", str(len(text)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"connection", b"close"),
+                (b"content-length", str(len(text)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": text})
 
 
@@ -131,8 +142,9 @@ def quiet_bolt_verification() -> None:
             logger.addFilter(NoBodies())
 
 
-def slack_signature_ok(secret: str, body: bytes, *, timestamp: str | None, signature: str | None,
-                       now: float | None = None) -> bool:
+def slack_signature_ok(
+    secret: str, body: bytes, *, timestamp: str | None, signature: str | None, now: float | None = None
+) -> bool:
     """Slack's `X-Slack-Signature` over `v0:<X-Slack-Request-Timestamp>:<body>`, compared as bytes.
 
     Any header that is missing, not a number, not ASCII or too old is simply a bad signature (never an error).

@@ -56,7 +56,8 @@ class Process:
         """Block until a line containing `needle` was printed (or the process ended: RuntimeError)."""
         with self._seen:
             found = self._seen.wait_for(
-                lambda: any(needle in ln for ln in self.lines) or self.popen.poll() is not None, timeout)
+                lambda: any(needle in ln for ln in self.lines) or self.popen.poll() is not None, timeout
+            )
             hit = next((ln for ln in self.lines if needle in ln), None)
         if hit is None:
             tail = "\n".join(self.lines[-30:])
@@ -100,11 +101,22 @@ class LocalStack:
         # working directory can never reach the children; SLACK_APP_TOKEN empty keeps HTTP mode regardless.
         # The Jira permission check is off unless a stack turns it on: the emulators' people have no e-mails
         # or Jira accounts unless a test gives them some (tests/e2e/test_security.py does).
-        return {**keep, "POSTMORTEM_ENV_FILE": "", "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
-                "SLACK_APP_TOKEN": "", "POSTMORTEM_JIRA_PERMISSION_CHECK": "off",
-                "SLACK_API_URL": self.slack.base_url, "JIRA_URL": self.jira.base_url, "JIRA_EMAIL": JIRA_EMAIL,
-                "JIRA_API_TOKEN": JIRA_TOKEN, "REDIS_URL": self.redis_url, "PORT": str(self.port),
-                "PYTHONUNBUFFERED": "1", **self.extra_env}
+        return {
+            **keep,
+            "POSTMORTEM_ENV_FILE": "",
+            "SLACK_BOT_TOKEN": BOT_TOKEN,
+            "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+            "SLACK_APP_TOKEN": "",
+            "POSTMORTEM_JIRA_PERMISSION_CHECK": "off",
+            "SLACK_API_URL": self.slack.base_url,
+            "JIRA_URL": self.jira.base_url,
+            "JIRA_EMAIL": JIRA_EMAIL,
+            "JIRA_API_TOKEN": JIRA_TOKEN,
+            "REDIS_URL": self.redis_url,
+            "PORT": str(self.port),
+            "PYTHONUNBUFFERED": "1",
+            **self.extra_env,
+        }
 
     def start(self) -> LocalStack:
         self.slack.start()
@@ -121,8 +133,13 @@ class LocalStack:
 
     def start_process(self, name: str, *args: str, cmd: str | None = None) -> Process:
         popen = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", cmd or name, *args], env=self.env(), cwd=Path.cwd(),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+            [sys.executable, "-m", "bot.cli", cmd or name, *args],
+            env=self.env(),
+            cwd=Path.cwd(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
             start_new_session=True,  # its own process group, so a crash can be simulated whole
         )
         process = Process(name, popen)
@@ -141,4 +158,3 @@ class LocalStack:
             process.stop()
         self.slack.stop()
         self.jira.stop()
-

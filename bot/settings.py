@@ -98,8 +98,9 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             ids = frozenset(v for v in value.replace(",", " ").split() if v)
             if any(not _SLACK_ID.fullmatch(v) for v in ids):
-                raise ValueError("write Slack ids (like U012ABCDEF) separated by commas or spaces, "
-                                 "not a JSON list or names")
+                raise ValueError(
+                    "write Slack ids (like U012ABCDEF) separated by commas or spaces, not a JSON list or names"
+                )
             return ids
         return value
 
@@ -125,6 +126,7 @@ class Settings(BaseSettings):
         if value == "reviewer" and not info.data.get("postmortem_approvers"):
             raise ValueError("reviewer needs POSTMORTEM_APPROVERS (the Slack ids of who may review)")
         return value
+
     # --- end c-security ---------------------------------------------------------------------------------
 
     @field_validator("slack_api_url")
@@ -158,8 +160,13 @@ class Settings(BaseSettings):
     @property
     def secrets(self) -> list[str]:
         """Every configured secret's value, so tests and log filters can look for leaks."""
-        values = [self.slack_bot_token, self.slack_signing_secret, self.slack_app_token,
-                  self.jira_api_token, self.jira_webhook_secret]
+        values = [
+            self.slack_bot_token,
+            self.slack_signing_secret,
+            self.slack_app_token,
+            self.jira_api_token,
+            self.jira_webhook_secret,
+        ]
         found = [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
         redis_password = urlsplit(self.redis_url).password  # c-security: Redis access is control of the bot
         return found + ([redis_password] if redis_password else [])

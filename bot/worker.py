@@ -51,8 +51,9 @@ class _StoppableQueue(Queue):
     """The worker's wait for jobs: never entered once a stop was asked for."""
 
     @classmethod
-    def dequeue_any(cls, queues: Iterable[Queue], timeout: int | None, connection: redis.Redis,
-                    *args: Any, **kwargs: Any) -> tuple[Job, Queue] | None:
+    def dequeue_any(
+        cls, queues: Iterable[Queue], timeout: int | None, connection: redis.Redis, *args: Any, **kwargs: Any
+    ) -> tuple[Job, Queue] | None:
         if STOP.is_set():
             raise StopRequested()
         taken = super().dequeue_any(queues, timeout, connection, *args, **kwargs)
@@ -77,8 +78,7 @@ class StoppableWorker(SimpleWorker):
         self._stop_requested = True
 
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
-        if STOP.is_set() and pipeline is None and not _HOLDING.is_set() \
-                and self.get_state() != WorkerStatus.BUSY:
+        if STOP.is_set() and pipeline is None and not _HOLDING.is_set() and self.get_state() != WorkerStatus.BUSY:
             raise StopRequested()
         super().heartbeat(timeout, pipeline)
 
@@ -90,18 +90,36 @@ class StoppableWorker(SimpleWorker):
 def worker_context(settings: Settings) -> WorkerContext:
     """The worker's edges, built from Settings."""
     conn = connect(settings.redis_url, timeout=5.0)
-    slack = SlackGateway(slack_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_url,
-                                      retry_window=settings.postmortem_slack_retry_seconds))
-    jira = JiraGateway(settings.jira_url, settings.jira_email, settings.jira_api_token.get_secret_value(),
-                       timeout=settings.jira_timeout)
-    policy = Policy(quiet_seconds=settings.postmortem_post_quiet_seconds,
-                    retry_after_cap=settings.postmortem_retry_after_cap_seconds,
-                    lease_seconds=settings.postmortem_lease_seconds)
+    slack = SlackGateway(
+        slack_client(
+            settings.slack_bot_token.get_secret_value(),
+            settings.slack_api_url,
+            retry_window=settings.postmortem_slack_retry_seconds,
+        )
+    )
+    jira = JiraGateway(
+        settings.jira_url,
+        settings.jira_email,
+        settings.jira_api_token.get_secret_value(),
+        timeout=settings.jira_timeout,
+    )
+    policy = Policy(
+        quiet_seconds=settings.postmortem_post_quiet_seconds,
+        retry_after_cap=settings.postmortem_retry_after_cap_seconds,
+        lease_seconds=settings.postmortem_lease_seconds,
+    )
     store = SessionStore(conn, ttl_seconds=settings.lifetime.store_ttl)
-    return WorkerContext(store=store, slack=slack, jira=jira, queue=job_queue(conn),
-                         handoff_queue=handoff_queue(conn), policy=policy,
-                         permission_check=settings.postmortem_jira_permission_check == "on",
-                         jira_visibility=settings.postmortem_jira_visibility, jira_url=settings.jira_url)
+    return WorkerContext(
+        store=store,
+        slack=slack,
+        jira=jira,
+        queue=job_queue(conn),
+        handoff_queue=handoff_queue(conn),
+        policy=policy,
+        permission_check=settings.postmortem_jira_permission_check == "on",
+        jira_visibility=settings.postmortem_jira_visibility,
+        jira_url=settings.jira_url,
+    )
 
 
 def work(settings: Settings, *, burst: bool = False) -> None:
@@ -111,10 +129,17 @@ def work(settings: Settings, *, burst: bool = False) -> None:
     # SimpleWorker runs jobs in this process: no fork per job (approval → POST p50 went from ~77 to ~30 ms),
     # and the context's connections are reused. A crash of a job's process is a crash of the worker, which
     # the watchdog of any other (or the restarted) worker covers.
-    publisher = home.HomePublisher(context.store, context.slack.client, approvers=settings.postmortem_approvers,
-                                   default_lang=settings.postmortem_lang)
-    stops = [watchdog.start(context, interval=settings.postmortem_watchdog_seconds), home.start(publisher),
-             reminders.start(context, settings.lifetime, interval=settings.postmortem_watchdog_seconds)]
+    publisher = home.HomePublisher(
+        context.store,
+        context.slack.client,
+        approvers=settings.postmortem_approvers,
+        default_lang=settings.postmortem_lang,
+    )
+    stops = [
+        watchdog.start(context, interval=settings.postmortem_watchdog_seconds),
+        home.start(publisher),
+        reminders.start(context, settings.lifetime, interval=settings.postmortem_watchdog_seconds),
+    ]
     # RQ's loop gets a connection of its own: RQ widens its connection's socket timeout to cover the wait for
     # a job, and the jobs' store calls must keep their short one.
     rq_connection = connect(settings.redis_url, timeout=5.0)
@@ -142,9 +167,15 @@ def _work_once(connection: redis.Redis, *, burst: bool) -> bool:
     worker rides out a Redis restart without a supervisor."""
     # AllowListJob: only the bot's own job functions run, whatever a job in Redis names (workers/allowed.py).
     queue = _StoppableQueue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
-    worker = StoppableWorker([queue], connection=connection, serializer=JSONSerializer,
-                             maintenance_interval=MAINTENANCE_INTERVAL_SECONDS, job_class=AllowListJob,
-                             queue_class=_StoppableQueue, worker_ttl=WORKER_TTL_SECONDS)
+    worker = StoppableWorker(
+        [queue],
+        connection=connection,
+        serializer=JSONSerializer,
+        maintenance_interval=MAINTENANCE_INTERVAL_SECONDS,
+        job_class=AllowListJob,
+        queue_class=_StoppableQueue,
+        worker_ttl=WORKER_TTL_SECONDS,
+    )
     worker.max_connection_wait_time = REDIS_WAIT_SECONDS
     try:
         worker.work(burst=burst, with_scheduler=True)

@@ -40,9 +40,18 @@ def main(argv: list[str] | None = None) -> int:
     with SlackEmulator(port=args.slack_port) as slack, JiraEmulator(port=args.jira_port) as jira:
         for key in args.issue:
             jira.add_issue(key)
-        print(json.dumps({"SLACK_API_URL": slack.base_url, "SLACK_BOT_TOKEN": slack.bot_token,
-                          "JIRA_URL": jira.base_url, "JIRA_EMAIL": jira.email,
-                          "JIRA_API_TOKEN": jira.api_token}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "SLACK_API_URL": slack.base_url,
+                    "SLACK_BOT_TOKEN": slack.bot_token,
+                    "JIRA_URL": jira.base_url,
+                    "JIRA_EMAIL": jira.email,
+                    "JIRA_API_TOKEN": jira.api_token,
+                }
+            ),
+            flush=True,
+        )
         threading.Thread(target=_until_eof, args=(done,), daemon=True).start()
         done.wait()
     return 0

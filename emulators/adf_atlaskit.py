@@ -56,9 +56,23 @@ def install(dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "package.json").write_text('{"name": "postmortem-bot-adf-utils", "private": true}\n', encoding="utf-8")
     try:
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--silent",
-                        "--prefix", str(dest), ATLASKIT_PACKAGE],
-                       capture_output=True, text=True, timeout=300, check=True)
+        subprocess.run(
+            [
+                "npm",
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--ignore-scripts",
+                "--silent",
+                "--prefix",
+                str(dest),
+                ATLASKIT_PACKAGE,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         raise AtlaskitUnavailable(f"npm install {ATLASKIT_PACKAGE} failed: {exc}") from None
     if not _installed(dest):
@@ -73,8 +87,15 @@ class AtlaskitValidator:
         if node is None:
             raise AtlaskitUnavailable("node is not installed")
         env = {**os.environ, "NODE_PATH": str(dest / "node_modules")}
-        self._process = subprocess.Popen([node, str(_SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, encoding="utf-8", env=env)
+        self._process = subprocess.Popen(
+            [node, str(_SCRIPT)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+            env=env,
+        )
         self._lock = threading.Lock()
 
     def verdicts(self, docs: Iterable[Any]) -> list[str | None]:

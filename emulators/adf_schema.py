@@ -41,7 +41,11 @@ def fetch_schema(dest: Path) -> None:
         try:
             done = subprocess.run(
                 ["npm", "pack", ADF_SCHEMA_PACKAGE, "--silent"],
-                cwd=tmp, capture_output=True, text=True, timeout=120, check=True,
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=True,
             )
         except (OSError, subprocess.SubprocessError) as exc:
             raise SchemaUnavailable(f"npm pack {ADF_SCHEMA_PACKAGE} failed: {exc}") from exc
@@ -79,8 +83,9 @@ def adf_validator() -> Callable[[Any], None]:
     try:
         import jsonschema_rs  # the `demo` extra: the emulator, the demo and the tests validate; the bot does not
     except ImportError:
-        raise SchemaUnavailable("validating ADF needs jsonschema-rs, which comes with the `demo` extra: "
-                                "pip install -e '.[demo]'") from None
+        raise SchemaUnavailable(
+            "validating ADF needs jsonschema-rs, which comes with the `demo` extra: pip install -e '.[demo]'"
+        ) from None
     validator = jsonschema_rs.Draft4Validator(load_adf_schema())
 
     def validate(doc: Any) -> None:

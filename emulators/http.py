@@ -55,8 +55,13 @@ class Response:
     stall_seconds: float | None = None
 
 
-def json_response(status: int, payload: Any, *, headers: dict[str, str] | None = None,
-                  content_type: str = "application/json; charset=utf-8") -> Response:
+def json_response(
+    status: int,
+    payload: Any,
+    *,
+    headers: dict[str, str] | None = None,
+    content_type: str = "application/json; charset=utf-8",
+) -> Response:
     """A JSON reply with its content type set."""
     body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     return Response(status, body, {"Content-Type": content_type, **(headers or {})})
@@ -80,8 +85,13 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         parts = urlsplit(self.path)
-        request = Request(self.command, parts.path, parse_qs(parts.query, keep_blank_values=True),
-                          {k.lower(): v for k, v in self.headers.items()}, body)
+        request = Request(
+            self.command,
+            parts.path,
+            parse_qs(parts.query, keep_blank_values=True),
+            {k.lower(): v for k, v in self.headers.items()},
+            body,
+        )
         try:
             response = self.server.emulator.handle(request)
         except Exception:  # an emulator bug must show up in the test output, not hang the client
@@ -129,8 +139,9 @@ class Emulator:
             self.port = server.server_address[1]
             self._server = server
             # a short poll interval keeps stop() (shutdown) fast: tests start and stop many servers
-            self._thread = threading.Thread(target=server.serve_forever, args=(0.02,),
-                                            name=type(self).__name__, daemon=True)
+            self._thread = threading.Thread(
+                target=server.serve_forever, args=(0.02,), name=type(self).__name__, daemon=True
+            )
             self._thread.start()
         return self.base_url
 
@@ -197,6 +208,7 @@ class Emulator:
                     return result
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise TimeoutError(f"{type(self).__name__}: condition not met within {timeout}s; "
-                                       f"recorded:\n{self.dump()}")
+                    raise TimeoutError(
+                        f"{type(self).__name__}: condition not met within {timeout}s; recorded:\n{self.dump()}"
+                    )
                 self._cond.wait(remaining)

@@ -43,9 +43,15 @@ def _ok(payload: Any, status: int = 200) -> Response:
 class JiraEmulator(Emulator):
     """Jira Cloud on 127.0.0.1 with basic auth (email + API token); everything recorded thread-safely."""
 
-    def __init__(self, email: str = "bot@example.com", api_token: str = "jira-token", *,
-                 comment_limit_measure: Literal["json", "text"] = "json", host: str = "127.0.0.1",
-                 port: int = 0) -> None:
+    def __init__(
+        self,
+        email: str = "bot@example.com",
+        api_token: str = "jira-token",
+        *,
+        comment_limit_measure: Literal["json", "text"] = "json",
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         super().__init__(host=host, port=port)
         self.email, self.api_token = email, api_token
         self.comment_limit_measure = comment_limit_measure
@@ -87,10 +93,13 @@ class JiraEmulator(Emulator):
         """
         adf_validator()
         self._atlaskit, skipped = optional_atlaskit_validator()
-        self.validator_note = (f"Jira emulator: comments are checked by the ADF JSON schema and Atlassian's "
-                               f"validator ({ATLASKIT_PACKAGE})." if skipped is None else
-                               f"Jira emulator: Atlassian's ADF validator skipped ({skipped}); comments are "
-                               f"checked by the ADF JSON schema only.")
+        self.validator_note = (
+            f"Jira emulator: comments are checked by the ADF JSON schema and Atlassian's "
+            f"validator ({ATLASKIT_PACKAGE})."
+            if skipped is None
+            else f"Jira emulator: Atlassian's ADF validator skipped ({skipped}); comments are "
+            f"checked by the ADF JSON schema only."
+        )
         return super().start()
 
     # set-up for tests ---------------------------------------------------------------------------
@@ -102,11 +111,21 @@ class JiraEmulator(Emulator):
     def add_user(self, account_id: str, *, email: str | None = None, display_name: str | None = None) -> None:
         """Register a Jira user for issue assignees and GET /user?accountId=."""
         with self._cond:
-            self._users[account_id] = {"accountId": account_id, "emailAddress": email,
-                                       "displayName": display_name or account_id}
+            self._users[account_id] = {
+                "accountId": account_id,
+                "emailAddress": email,
+                "displayName": display_name or account_id,
+            }
 
-    def grant(self, account_id: str, key: str, *, email: str | None = None, email_hidden: bool = False,
-              permissions: tuple[str, ...] = ("BROWSE_PROJECTS", "ADD_COMMENTS")) -> None:
+    def grant(
+        self,
+        account_id: str,
+        key: str,
+        *,
+        email: str | None = None,
+        email_hidden: bool = False,
+        permissions: tuple[str, ...] = ("BROWSE_PROJECTS", "ADD_COMMENTS"),
+    ) -> None:
         """Let a user (registered here if new) hold project permissions on one issue; `email_hidden` hides
         their e-mail from the bot's account, as Atlassian profile privacy does (a search by it then misses)."""
         if account_id not in self._users:
@@ -116,25 +135,46 @@ class JiraEmulator(Emulator):
             if email_hidden:
                 self._hidden_emails.add(account_id)
 
-    def add_issue(self, key: str, *, issue_type: str = "Bug", status: str = "Done",
-                  assignee_email: str | None = None, assignee_account_id: str | None = None,
-                  summary: str = "Emulated issue", assignee_email_hidden: bool = False) -> JiraIssue:
+    def add_issue(
+        self,
+        key: str,
+        *,
+        issue_type: str = "Bug",
+        status: str = "Done",
+        assignee_email: str | None = None,
+        assignee_account_id: str | None = None,
+        summary: str = "Emulated issue",
+        assignee_email_hidden: bool = False,
+    ) -> JiraIssue:
         """Register an issue; `assignee_email_hidden` omits emailAddress from it as privacy settings do."""
         if assignee_email and not assignee_account_id:
             assignee_account_id = f"acc-{self._next_id()}"
         if assignee_account_id and assignee_account_id not in self._users:
-            self.add_user(assignee_account_id, email=assignee_email,
-                          display_name=(assignee_email or assignee_account_id).split("@")[0])
-        issue = JiraIssue(self._next_id(), key, summary, issue_type, status, assignee_account_id,
-                          assignee_email_hidden)
+            self.add_user(
+                assignee_account_id,
+                email=assignee_email,
+                display_name=(assignee_email or assignee_account_id).split("@")[0],
+            )
+        issue = JiraIssue(self._next_id(), key, summary, issue_type, status, assignee_account_id, assignee_email_hidden)
         with self._cond:
             self._issues[key] = issue
             self._changed()
         return issue
 
-    def inject(self, method: str, path: str, *, status: int | None = None, retry_after: int | None = None,
-               rate_limit_reason: str | None = None, body: Any = None, timeout_after_store: bool = False,
-               stall: float | None = 30.0, delay: float | None = None, times: int = 1) -> None:
+    def inject(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int | None = None,
+        retry_after: int | None = None,
+        rate_limit_reason: str | None = None,
+        body: Any = None,
+        timeout_after_store: bool = False,
+        stall: float | None = 30.0,
+        delay: float | None = None,
+        times: int = 1,
+    ) -> None:
         """Queue a fault for the next `times` requests to exactly `method path` (no query string).
 
         `status` answers that error without doing anything; `timeout_after_store` does the work and then
@@ -180,11 +220,14 @@ class JiraEmulator(Emulator):
             if injection and injection.timeout_after_store:
                 response.stall, response.stall_seconds = self._stall_event(), injection.stall
             if request.method == "POST":
-                self._posts.append(PostAttempt(request.path, request.query, request.body, response.status,
-                                               dict(request.headers)))
+                self._posts.append(
+                    PostAttempt(request.path, request.query, request.body, response.status, dict(request.headers))
+                )
             query = "&".join(f"{k}={v[0]}" for k, v in request.query.items())
-            self._log.append(f"{request.method} {request.path}{'?' + query if query else ''} "
-                             f"-> {response.status} {response.body[:200]!r}")
+            self._log.append(
+                f"{request.method} {request.path}{'?' + query if query else ''} "
+                f"-> {response.status} {response.body[:200]!r}"
+            )
             self._changed()
         return response
 
@@ -209,9 +252,14 @@ class JiraEmulator(Emulator):
     # views of the data --------------------------------------------------------------------------
     def _user_json(self, account_id: str, *, hide_email: bool = False) -> dict[str, Any]:
         user = self._users[account_id]
-        shown = {"self": f"{self.origin}{_API}/user?accountId={account_id}", "accountId": account_id,
-                 "displayName": user["displayName"], "active": True, "accountType": "atlassian",
-                 "timeZone": "UTC"}
+        shown = {
+            "self": f"{self.origin}{_API}/user?accountId={account_id}",
+            "accountId": account_id,
+            "displayName": user["displayName"],
+            "active": True,
+            "accountType": "atlassian",
+            "timeZone": "UTC",
+        }
         if user["emailAddress"] and not hide_email:
             shown["emailAddress"] = user["emailAddress"]
         return shown
@@ -222,9 +270,16 @@ class JiraEmulator(Emulator):
 
     def _comment_json(self, comment: JiraComment, *, properties: bool = False) -> dict[str, Any]:
         issue = self._issues[comment.issue_key]
-        shown = {"self": f"{self.origin}{_API}/issue/{issue.id}/comment/{comment.id}", "id": comment.id,
-                 "author": comment.author, "body": comment.body, "updateAuthor": comment.author,
-                 "created": comment.created, "updated": comment.created, "jsdPublic": True}
+        shown = {
+            "self": f"{self.origin}{_API}/issue/{issue.id}/comment/{comment.id}",
+            "id": comment.id,
+            "author": comment.author,
+            "body": comment.body,
+            "updateAuthor": comment.author,
+            "created": comment.created,
+            "updated": comment.created,
+            "jsdPublic": True,
+        }
         if properties:
             shown["properties"] = [dict(p) for p in comment.properties]
         return shown
@@ -234,11 +289,24 @@ class JiraEmulator(Emulator):
         issue = self._issue(key)
         if issue is None:
             return jira_error(404)
-        assignee = (self._user_json(issue.assignee_account_id, hide_email=issue.assignee_email_hidden)
-                    if issue.assignee_account_id else None)
-        return _ok({"id": issue.id, "key": issue.key, "self": f"{self.origin}{_API}/issue/{issue.id}",
-                    "fields": {"summary": issue.summary, "issuetype": {"name": issue.issue_type},
-                               "status": {"name": issue.status}, "assignee": assignee}})
+        assignee = (
+            self._user_json(issue.assignee_account_id, hide_email=issue.assignee_email_hidden)
+            if issue.assignee_account_id
+            else None
+        )
+        return _ok(
+            {
+                "id": issue.id,
+                "key": issue.key,
+                "self": f"{self.origin}{_API}/issue/{issue.id}",
+                "fields": {
+                    "summary": issue.summary,
+                    "issuetype": {"name": issue.issue_type},
+                    "status": {"name": issue.status},
+                    "assignee": assignee,
+                },
+            }
+        )
 
     def _list_comments(self, request: Request, key: str) -> Response:
         issue = self._issue(key)
@@ -252,9 +320,15 @@ class JiraEmulator(Emulator):
         found = self.comments(issue.key)
         if (request.arg("orderBy") or "created").startswith("-"):
             found.reverse()
-        page = found[start:start + size]
-        return _ok({"startAt": start, "maxResults": size, "total": len(found),
-                    "comments": [self._comment_json(c) for c in page]})
+        page = found[start : start + size]
+        return _ok(
+            {
+                "startAt": start,
+                "maxResults": size,
+                "total": len(found),
+                "comments": [self._comment_json(c) for c in page],
+            }
+        )
 
     def _comment_on(self, key: str, comment_id: str) -> JiraComment | None:
         """The comment with this id if it is on this issue (by key or id); Jira answers 404 otherwise."""
@@ -277,8 +351,7 @@ class JiraEmulator(Emulator):
             issue = self._issue(key)
         if issue is None:
             return jira_error(404)
-        refused, payload = comment_problem(request.body, atlaskit=self._atlaskit,
-                                           measure=self.comment_limit_measure)
+        refused, payload = comment_problem(request.body, atlaskit=self._atlaskit, measure=self.comment_limit_measure)
         if refused is not None:
             return refused
         properties = payload.get("properties") or []
@@ -286,8 +359,15 @@ class JiraEmulator(Emulator):
         with self._cond:  # the id and the time together: ids and times rise in the same order
             now = datetime.now(UTC)
             created = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}+0000"  # Jira's format
-            comment = JiraComment(self._next_id(), issue.key, payload["body"], stored, request.body, created,
-                                  self._user_json(self.bot_account_id))
+            comment = JiraComment(
+                self._next_id(),
+                issue.key,
+                payload["body"],
+                stored,
+                request.body,
+                created,
+                self._user_json(self.bot_account_id),
+            )
             self._comments[comment.id] = comment
             return _ok(self._comment_json(comment), status=201)
 
@@ -296,20 +376,29 @@ class JiraEmulator(Emulator):
             payload = parse_json(request.body)
             ids = [str(i) for i in payload["ids"]]
         except (ValueError, KeyError, TypeError):
-            return jira_error(400, "The request body must be {\"ids\": [...]}.")
+            return jira_error(400, 'The request body must be {"ids": [...]}.')
         if len(ids) > 1000:
             return jira_error(400, "No more than 1000 ids.")
         with_props = "properties" in (request.arg("expand") or "").split(",")
-        found = [self._comment_json(self._comments[i], properties=with_props)
-                 for i in sorted(set(ids), key=int) if i in self._comments]
+        found = [
+            self._comment_json(self._comments[i], properties=with_props)
+            for i in sorted(set(ids), key=int)
+            if i in self._comments
+        ]
         return _ok({"isLast": True, "maxResults": 1000, "startAt": 0, "total": len(found), "values": found})
 
     def _property_keys(self, request: Request, comment_id: str) -> Response:
         comment = self._comments.get(comment_id)
         if comment is None:
             return jira_error(404, f"Can not find a comment for the id: {comment_id}.")
-        return _ok({"keys": [{"self": f"{self.origin}{_API}/comment/{comment_id}/properties/{p['key']}",
-                              "key": p["key"]} for p in comment.properties]})
+        return _ok(
+            {
+                "keys": [
+                    {"self": f"{self.origin}{_API}/comment/{comment_id}/properties/{p['key']}", "key": p["key"]}
+                    for p in comment.properties
+                ]
+            }
+        )
 
     def _get_property(self, request: Request, comment_id: str, key: str) -> Response:
         comment = self._comments.get(comment_id)
@@ -329,8 +418,14 @@ class JiraEmulator(Emulator):
         issue = self._issue(key) if key else None
         if issue is None:
             return jira_error(404, f"Issue does not exist or you do not have permission to see it.: {key}")
-        found = permitted(self._users, self._grants, self._hidden_emails, issue=issue.key, wanted=wanted,
-                          query=request.arg("query") or "")
+        found = permitted(
+            self._users,
+            self._grants,
+            self._hidden_emails,
+            issue=issue.key,
+            wanted=wanted,
+            query=request.arg("query") or "",
+        )
         return _ok([self._user_json(a, hide_email=a in self._hidden_emails) for a in found])
 
     def _get_user(self, request: Request) -> Response:

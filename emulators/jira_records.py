@@ -85,12 +85,14 @@ _DEFAULT_MESSAGES = {
 }
 
 
-def jira_error(status: int, *messages: str, errors: dict[str, str] | None = None,
-               headers: dict[str, str] | None = None) -> Response:
+def jira_error(
+    status: int, *messages: str, errors: dict[str, str] | None = None, headers: dict[str, str] | None = None
+) -> Response:
     """An error answer in Jira's `{"errorMessages": [...], "errors": {...}}` shape."""
     listed = list(messages) if messages or errors else [_DEFAULT_MESSAGES.get(status, "Error.")]
-    return json_response(status, {"errorMessages": listed, "errors": errors or {}}, headers=headers,
-                         content_type=JSON_CONTENT_TYPE)
+    return json_response(
+        status, {"errorMessages": listed, "errors": errors or {}}, headers=headers, content_type=JSON_CONTENT_TYPE
+    )
 
 
 def injected_error(injection: Injection) -> Response:
@@ -131,8 +133,15 @@ def property_problem(properties: Any) -> str | None:
     return None
 
 
-def permitted(users: dict[str, dict[str, Any]], grants: set[tuple[str, str, str]], hidden: set[str], *,
-              issue: str, wanted: list[str], query: str) -> list[str]:
+def permitted(
+    users: dict[str, dict[str, Any]],
+    grants: set[tuple[str, str, str]],
+    hidden: set[str],
+    *,
+    issue: str,
+    wanted: list[str],
+    query: str,
+) -> list[str]:
     """The account ids `user/permission/search` lists: every wanted permission held on the issue, and the
     query a part of their e-mail (unless hidden, as Atlassian privacy settings do) or the start of their name."""
     query = query.strip().lower()
@@ -145,8 +154,9 @@ def permitted(users: dict[str, dict[str, Any]], grants: set[tuple[str, str, str]
     return found
 
 
-def comment_problem(raw: bytes, *, atlaskit: AtlaskitValidator | None = None,
-                    measure: str = "text") -> tuple[Response | None, dict[str, Any]]:
+def comment_problem(
+    raw: bytes, *, atlaskit: AtlaskitValidator | None = None, measure: str = "text"
+) -> tuple[Response | None, dict[str, Any]]:
     """Jira's 400 for a comment's request body, or (None, the payload): the ADF schema and, when given,
     Atlassian's validator, the length limit (`measure`: "text" as Jira counts, or "json"), the properties
     and the visibility. A pure function of the body, so the emulator runs it outside its lock."""
@@ -158,19 +168,22 @@ def comment_problem(raw: bytes, *, atlaskit: AtlaskitValidator | None = None,
     if body is None:
         return jira_error(400, errors={"comment": "Comment body can not be empty!"}), {}
     if not isinstance(body, dict):
-        return jira_error(400, errors={"comment": "Operation value must be an Atlassian Document "
-                                                  "(see the Atlassian Document Format)"}), {}
+        return jira_error(
+            400, errors={"comment": "Operation value must be an Atlassian Document (see the Atlassian Document Format)"}
+        ), {}
     try:
         validate_adf(body)
         if atlaskit is not None:
             atlaskit.validate(body)
     except AdfInvalid as exc:
         return jira_error(400, "INVALID_INPUT", errors={"comment": f"INVALID_INPUT: {exc}"}), {}
-    measured = (len(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
-                if measure == "json" else adf_text_length(body))
+    measured = (
+        len(json.dumps(body, ensure_ascii=False, separators=(",", ":"))) if measure == "json" else adf_text_length(body)
+    )
     if measured > COMMENT_LIMIT:
-        return jira_error(400, errors={"comment": "The entered text is too long. It exceeds the allowed "
-                                                  "limit of 32,767 characters."}), {}
+        return jira_error(
+            400, errors={"comment": "The entered text is too long. It exceeds the allowed limit of 32,767 characters."}
+        ), {}
     if problem := property_problem(payload.get("properties") or []):
         return jira_error(400, errors={"properties": problem}), {}
     if (problem := _visibility_problem(payload.get("visibility"))) is not None:

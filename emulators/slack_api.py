@@ -44,9 +44,17 @@ class _Fault(NamedTuple):
 class SlackEmulator(SlackMethods, Emulator):
     """Slack Web API on 127.0.0.1: state kept in memory, every call recorded thread-safely."""
 
-    def __init__(self, bot_token: str = "xoxb-test", *, team_id: str = "T0001", bot_user_id: str = "UBOT",
-                 bot_id: str = "B0001", trigger_ttl: float = 3.0, host: str = "127.0.0.1",
-                 port: int = 0) -> None:
+    def __init__(
+        self,
+        bot_token: str = "xoxb-test",
+        *,
+        team_id: str = "T0001",
+        bot_user_id: str = "UBOT",
+        bot_id: str = "B0001",
+        trigger_ttl: float = 3.0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         super().__init__(host=host, port=port)
         self.bot_token, self.team_id, self.bot_user_id, self.bot_id = bot_token, team_id, bot_user_id, bot_id
         self.trigger_ttl = trigger_ttl
@@ -85,19 +93,40 @@ class SlackEmulator(SlackMethods, Emulator):
         """A response_url served by this emulator; what is POSTed there lands in `.responses`."""
         return f"{self.origin}/response/{self._next()}"
 
-    def add_user(self, user_id: str, *, name: str | None = None, locale: str = "en-US",
-                 email: str | None = None, real_name: str | None = None, tz: str = "UTC") -> None:
+    def add_user(
+        self,
+        user_id: str,
+        *,
+        name: str | None = None,
+        locale: str = "en-US",
+        email: str | None = None,
+        real_name: str | None = None,
+        tz: str = "UTC",
+    ) -> None:
         """Register a workspace member for users.info / users.lookupByEmail."""
         name = name or user_id.lower()
         with self._cond:
             self._users[user_id] = {
-                "id": user_id, "team_id": self.team_id, "name": name, "real_name": real_name or name,
-                "deleted": False, "is_bot": False, "tz": tz, "locale": locale,
+                "id": user_id,
+                "team_id": self.team_id,
+                "name": name,
+                "real_name": real_name or name,
+                "deleted": False,
+                "is_bot": False,
+                "tz": tz,
+                "locale": locale,
                 "profile": {"email": email, "real_name": real_name or name, "display_name": name},
             }
 
-    def fail_next(self, method: str, error: str = "ratelimited", *, status: int | None = None,
-                  retry_after: int | None = None, times: int = 1) -> None:
+    def fail_next(
+        self,
+        method: str,
+        error: str = "ratelimited",
+        *,
+        status: int | None = None,
+        retry_after: int | None = None,
+        times: int = 1,
+    ) -> None:
         """Make the next `times` calls of `method` fail; `ratelimited` answers 429 with Retry-After."""
         if error == "ratelimited":
             status = status or 429
@@ -105,8 +134,9 @@ class SlackEmulator(SlackMethods, Emulator):
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
         with self._cond:
             for _ in range(times):
-                self._failures[method].append(json_response(status or 200, {"ok": False, "error": error},
-                                                             headers=headers))
+                self._failures[method].append(
+                    json_response(status or 200, {"ok": False, "error": error}, headers=headers)
+                )
 
     def fail_matching(self, method: str, needle: str, faults: list[tuple[str, int, int | None]]) -> None:
         """Answer the next calls of `method` whose parameters contain `needle` with `faults`, in order:
@@ -115,8 +145,9 @@ class SlackEmulator(SlackMethods, Emulator):
         with self._cond:
             for error, status, retry_after in faults:
                 headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
-                self._matching.append(_Fault(method, needle, json_response(
-                    status, {"ok": False, "error": error}, headers=headers)))
+                self._matching.append(
+                    _Fault(method, needle, json_response(status, {"ok": False, "error": error}, headers=headers))
+                )
 
     def stall_matching(self, method: str, needle: str, seconds: float) -> None:
         """Do the next call of `method` whose parameters contain `needle`, then hold its reply `seconds` or
@@ -139,8 +170,9 @@ class SlackEmulator(SlackMethods, Emulator):
         """Messages the app posted (current content); `thread_ts` selects the replies of one thread."""
         return self._select(self._messages, channel, thread_ts)
 
-    def ephemerals(self, channel: str | None = None, thread_ts: str | None = None,
-                   user: str | None = None) -> list[dict[str, Any]]:
+    def ephemerals(
+        self, channel: str | None = None, thread_ts: str | None = None, user: str | None = None
+    ) -> list[dict[str, Any]]:
         """Ephemeral messages the app posted."""
         found = self._select(self._ephemerals, channel, thread_ts)
         return [m for m in found if user is None or m["user"] == user]
@@ -180,17 +212,20 @@ class SlackEmulator(SlackMethods, Emulator):
         with self._cond:
             return "\n".join(self._log) or "(no calls)"
 
-    def _select(self, items: list[dict[str, Any]], channel: str | None,
-                thread_ts: str | None) -> list[dict[str, Any]]:
+    def _select(self, items: list[dict[str, Any]], channel: str | None, thread_ts: str | None) -> list[dict[str, Any]]:
         with self._cond:
-            return [dict(m) for m in items if (channel is None or m["channel"] == channel)
-                    and (thread_ts is None or m.get("thread_ts") == thread_ts)]
+            return [
+                dict(m)
+                for m in items
+                if (channel is None or m["channel"] == channel)
+                and (thread_ts is None or m.get("thread_ts") == thread_ts)
+            ]
 
     # HTTP ---------------------------------------------------------------------------------------
     def handle(self, request: Request) -> Response:
         """Route /api/<method>, the upload URLs and the response_urls."""
         if request.path.startswith("/api/"):
-            return self._api(request.path[len("/api/"):], request)
+            return self._api(request.path[len("/api/") :], request)
         if request.path.startswith("/upload/v1/") and request.method == "POST":
             return self._upload(request.path.rsplit("/", 1)[-1], request)
         if request.path.startswith("/response/") and request.method == "POST":
@@ -235,7 +270,7 @@ class SlackEmulator(SlackMethods, Emulator):
 
     def _answer_call(self, method: str, params: dict[str, Any], request: Request) -> Response:
         auth = request.header("authorization")
-        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else params.get("token")
+        token = auth[len("Bearer ") :] if auth.startswith("Bearer ") else params.get("token")
         if not token:
             return json_response(200, {"ok": False, "error": "not_authed"})
         if token != self.bot_token:
@@ -273,8 +308,9 @@ class SlackEmulator(SlackMethods, Emulator):
         ctype = request.header("content-type")
         if ctype.startswith("multipart/"):
             message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {ctype}\r\n\r\n".encode() + data)
-            parts = [p for p in message.iter_parts()
-                     if p.get_filename() or p.get_param("name", header="content-disposition")]
+            parts = [
+                p for p in message.iter_parts() if p.get_filename() or p.get_param("name", header="content-disposition")
+            ]
             data = parts[0].get_payload(decode=True) if parts else b""  # type: ignore[assignment]
         with self._cond:
             self._calls.append(SlackCall("(upload)", {"file_id": file_id, "length": len(data)}))

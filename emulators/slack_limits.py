@@ -62,15 +62,13 @@ def block_problems(blocks: list[Any], pointer: str) -> list[str]:
             seen.add(block_id)
         kind, text = block["type"], _text_of(block)
         if kind == "section" and len(text) > MAX_SECTION_TEXT:
-            problems.append(_err(f"must be less than {MAX_SECTION_TEXT + 1} characters",
-                                 f"{where}/text/text"))
+            problems.append(_err(f"must be less than {MAX_SECTION_TEXT + 1} characters", f"{where}/text/text"))
         if kind == "section" and not text and not block.get("fields"):
             problems.append(_err("must provide either text or fields", where))
         if kind == "header" and len(text) > MAX_HEADER_TEXT:
             problems.append(_err(f"must be less than {MAX_HEADER_TEXT + 1} characters", f"{where}/text/text"))
         if kind == "markdown" and len(text) > MAX_MARKDOWN_BLOCK_TEXT:
-            problems.append(_err(f"must be less than {MAX_MARKDOWN_BLOCK_TEXT + 1} characters",
-                                 f"{where}/text"))
+            problems.append(_err(f"must be less than {MAX_MARKDOWN_BLOCK_TEXT + 1} characters", f"{where}/text"))
         for j, field in enumerate(block.get("fields") or []):
             if isinstance(field, dict) and len(str(field.get("text", ""))) > 2000:
                 problems.append(_err("must be less than 2001 characters", f"{where}/fields/{j}/text"))
@@ -134,8 +132,7 @@ def check_view(view: Any) -> Failure | None:
     if any(isinstance(b, dict) and b.get("type") == "input" for b in blocks) and not view.get("submit"):
         problems.append(_err("submit is required when the view has input blocks", "/view/submit"))
     if len(str(view.get("private_metadata", ""))) > MAX_PRIVATE_METADATA:
-        problems.append(_err(f"must be less than {MAX_PRIVATE_METADATA + 1} characters",
-                             "/view/private_metadata"))
+        problems.append(_err(f"must be less than {MAX_PRIVATE_METADATA + 1} characters", "/view/private_metadata"))
     if len(str(view.get("callback_id", ""))) > MAX_CALLBACK_ID:
         problems.append(_err(f"must be less than {MAX_CALLBACK_ID + 1} characters", "/view/callback_id"))
     return ("invalid_arguments", problems) if problems else None

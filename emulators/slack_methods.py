@@ -68,11 +68,16 @@ class SlackMethods:
         """Slack method name → implementation."""
         return {
             "auth.test": self._auth_test,
-            "views.open": self._views_open, "views.push": self._views_push,
-            "views.update": self._views_update, "views.publish": self._views_publish,
-            "chat.postMessage": self._post_message, "chat.postEphemeral": self._post_ephemeral,
-            "chat.update": self._chat_update, "chat.getPermalink": self._permalink,
-            "users.info": self._users_info, "users.lookupByEmail": self._lookup_by_email,
+            "views.open": self._views_open,
+            "views.push": self._views_push,
+            "views.update": self._views_update,
+            "views.publish": self._views_publish,
+            "chat.postMessage": self._post_message,
+            "chat.postEphemeral": self._post_ephemeral,
+            "chat.update": self._chat_update,
+            "chat.getPermalink": self._permalink,
+            "users.info": self._users_info,
+            "users.lookupByEmail": self._lookup_by_email,
             "conversations.info": self._conversations_info,
             "files.getUploadURLExternal": self._get_upload_url,
             "files.completeUploadExternal": self._complete_upload,
@@ -90,14 +95,28 @@ class SlackMethods:
 
     def _channel(self, channel_id: str) -> Result:
         """Any channel id is a plausible public channel the bot is a member of."""
-        return {"id": channel_id, "name": channel_id.lower(), "is_channel": True, "is_group": False,
-                "is_im": channel_id.startswith("D"), "is_private": False, "is_member": True, "is_archived": False}
+        return {
+            "id": channel_id,
+            "name": channel_id.lower(),
+            "is_channel": True,
+            "is_group": False,
+            "is_im": channel_id.startswith("D"),
+            "is_private": False,
+            "is_member": True,
+            "is_archived": False,
+        }
 
     # auth, users, conversations -----------------------------------------------------------------
     def _auth_test(self, params: Params) -> Result:
-        return {"url": "https://emulated.slack.com/", "team": "Emulated", "user": "postmortem-bot",
-                "team_id": self.team_id, "user_id": self.bot_user_id, "bot_id": self.bot_id,
-                "is_enterprise_install": False}
+        return {
+            "url": "https://emulated.slack.com/",
+            "team": "Emulated",
+            "user": "postmortem-bot",
+            "team_id": self.team_id,
+            "user_id": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "is_enterprise_install": False,
+        }
 
     def _users_info(self, params: Params) -> Result:
         _require(params, "user")
@@ -131,13 +150,29 @@ class SlackMethods:
         if time.monotonic() - issued > self.trigger_ttl:
             raise SlackApiError("expired_trigger_id")
 
-    def _store_view(self, action: str, view: dict[str, Any], params: Params, *, view_id: str | None = None,
-                    previous: str | None = None) -> Result:
+    def _store_view(
+        self,
+        action: str,
+        view: dict[str, Any],
+        params: Params,
+        *,
+        view_id: str | None = None,
+        previous: str | None = None,
+    ) -> Result:
         view_id = view_id or f"V{self._next():08d}"
-        stored = {**view, "id": view_id, "team_id": self.team_id, "app_id": "A0001", "bot_id": self.bot_id,
-                  "state": {"values": {}}, "root_view_id": view_id, "previous_view_id": previous,
-                  "private_metadata": view.get("private_metadata", ""),
-                  "callback_id": view.get("callback_id", ""), "external_id": view.get("external_id", "")}
+        stored = {
+            **view,
+            "id": view_id,
+            "team_id": self.team_id,
+            "app_id": "A0001",
+            "bot_id": self.bot_id,
+            "state": {"values": {}},
+            "root_view_id": view_id,
+            "previous_view_id": previous,
+            "private_metadata": view.get("private_metadata", ""),
+            "callback_id": view.get("callback_id", ""),
+            "external_id": view.get("external_id", ""),
+        }
         stored["hash"] = hashlib.sha1(json.dumps(stored, sort_keys=True).encode()).hexdigest()[:20]
         self._current_views[view_id] = stored
         self._views.append({"action": action, "view": stored, "trigger_id": params.get("trigger_id")})
@@ -153,16 +188,23 @@ class SlackMethods:
         _require(params, "trigger_id", "view")
         self._use_trigger(params["trigger_id"])
         _check(limits.check_view(params["view"]))
-        return self._store_view("push", params["view"], params, previous=self._views[-1]["view"]["id"]
-                                if self._views else None)
+        return self._store_view(
+            "push", params["view"], params, previous=self._views[-1]["view"]["id"] if self._views else None
+        )
 
     def _views_update(self, params: Params) -> Result:
         _require(params, "view")
         if params.get("view_id"):
             current = self._current_views.get(params["view_id"])
         else:
-            current = next((v for v in self._current_views.values()
-                            if params.get("external_id") and v["external_id"] == params["external_id"]), None)
+            current = next(
+                (
+                    v
+                    for v in self._current_views.values()
+                    if params.get("external_id") and v["external_id"] == params["external_id"]
+                ),
+                None,
+            )
         if current is None:
             raise SlackApiError("not_found")
         if params.get("hash") and params["hash"] != current["hash"]:
@@ -178,8 +220,9 @@ class SlackMethods:
             raise SlackApiError("invalid_arguments", ["[ERROR] must be home [json-pointer:/view/type]"])
         blocks = view.get("blocks")
         if not isinstance(blocks, list) or len(blocks) > limits.MAX_MODAL_BLOCKS:
-            raise SlackApiError("invalid_arguments", ["[ERROR] no more than 100 items allowed "
-                                                      "[json-pointer:/view/blocks]"])
+            raise SlackApiError(
+                "invalid_arguments", ["[ERROR] no more than 100 items allowed [json-pointer:/view/blocks]"]
+            )
         problems = limits.block_problems(blocks, "/view/blocks")
         if problems:
             raise SlackApiError("invalid_arguments", problems)
@@ -187,9 +230,17 @@ class SlackMethods:
             raise SlackApiError("user_not_found")
         # Kept apart from the modals (`views`, `current_view`), so a publish never becomes "the last view".
         view_id = f"V{self._next():08d}"
-        stored = {**view, "id": view_id, "team_id": self.team_id, "app_id": "A0001", "bot_id": self.bot_id,
-                  "state": {"values": {}}, "private_metadata": view.get("private_metadata", ""),
-                  "callback_id": view.get("callback_id", ""), "external_id": view.get("external_id", "")}
+        stored = {
+            **view,
+            "id": view_id,
+            "team_id": self.team_id,
+            "app_id": "A0001",
+            "bot_id": self.bot_id,
+            "state": {"values": {}},
+            "private_metadata": view.get("private_metadata", ""),
+            "callback_id": view.get("callback_id", ""),
+            "external_id": view.get("external_id", ""),
+        }
         self._homes[str(params["user_id"])] = stored
         return {"view": stored}
 
@@ -200,18 +251,35 @@ class SlackMethods:
         _check(limits.check_message(text or params.get("attachments"), blocks))
         text = text or ""
         truncated = len(text) > limits.MAX_MESSAGE_TEXT
-        return {"text": text[:limits.MAX_MESSAGE_TEXT], "blocks": blocks, "truncated": truncated,
-                "metadata": params.get("metadata")}
+        return {
+            "text": text[: limits.MAX_MESSAGE_TEXT],
+            "blocks": blocks,
+            "truncated": truncated,
+            "metadata": params.get("metadata"),
+        }
 
     def _post_message(self, params: Params) -> Result:
         _require(params, "channel")
         content = self._message_content(params)
         ts = self.next_ts()
-        message = {"channel": params["channel"], "ts": ts, "user": self.bot_user_id, "bot_id": self.bot_id,
-                   "thread_ts": params.get("thread_ts") or None, "edited": False, **content}
+        message = {
+            "channel": params["channel"],
+            "ts": ts,
+            "user": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "thread_ts": params.get("thread_ts") or None,
+            "edited": False,
+            **content,
+        }
         self._messages.append(message)
-        shown = {"type": "message", "ts": ts, "user": self.bot_user_id, "bot_id": self.bot_id,
-                 "text": message["text"], "blocks": message["blocks"] or []}
+        shown = {
+            "type": "message",
+            "ts": ts,
+            "user": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "text": message["text"],
+            "blocks": message["blocks"] or [],
+        }
         if message["thread_ts"]:
             shown["thread_ts"] = message["thread_ts"]
         result: Result = {"channel": params["channel"], "ts": ts, "message": shown}
@@ -223,14 +291,20 @@ class SlackMethods:
         _require(params, "channel", "user")
         content = self._message_content(params)
         ts = self.next_ts()
-        self._ephemerals.append({"channel": params["channel"], "user": params["user"], "ts": ts,
-                                 "thread_ts": params.get("thread_ts") or None, **content})
+        self._ephemerals.append(
+            {
+                "channel": params["channel"],
+                "user": params["user"],
+                "ts": ts,
+                "thread_ts": params.get("thread_ts") or None,
+                **content,
+            }
+        )
         return {"message_ts": ts}
 
     def _chat_update(self, params: Params) -> Result:
         _require(params, "channel", "ts")
-        found = next((m for m in self._messages
-                      if m["channel"] == params["channel"] and m["ts"] == params["ts"]), None)
+        found = next((m for m in self._messages if m["channel"] == params["channel"] and m["ts"] == params["ts"]), None)
         if found is None:
             raise SlackApiError("message_not_found")
         content = self._message_content(params)
@@ -240,15 +314,22 @@ class SlackMethods:
 
     def _permalink(self, params: Params) -> Result:
         _require(params, "channel", "message_ts")
-        return {"channel": params["channel"], "permalink": "https://emulated.slack.com/archives/"
-                f"{params['channel']}/p{params['message_ts'].replace('.', '')}"}
+        return {
+            "channel": params["channel"],
+            "permalink": "https://emulated.slack.com/archives/"
+            f"{params['channel']}/p{params['message_ts'].replace('.', '')}",
+        }
 
     # files --------------------------------------------------------------------------------------
     def _get_upload_url(self, params: Params) -> Result:
         _require(params, "filename", "length")
         file_id = f"F{self._next():08d}"
-        self._uploads[file_id] = {"id": file_id, "name": params["filename"], "length": int(params["length"]),
-                                  "bytes": None}
+        self._uploads[file_id] = {
+            "id": file_id,
+            "name": params["filename"],
+            "length": int(params["length"]),
+            "bytes": None,
+        }
         return {"upload_url": f"{self.origin}/upload/v1/{file_id}", "file_id": file_id}
 
     def _complete_upload(self, params: Params) -> Result:
@@ -263,12 +344,18 @@ class SlackMethods:
             upload = self._uploads.get(str(entry.get("id")))
             if upload is None or upload["bytes"] is None:
                 raise SlackApiError("file_not_found")
-            done.append({"id": upload["id"], "name": upload["name"],
-                         "title": entry.get("title") or upload["name"],
-                         "bytes": upload["bytes"], "size": len(upload["bytes"]),
-                         "channel": params.get("channel_id") or None,
-                         "thread_ts": params.get("thread_ts") or None,
-                         "initial_comment": params.get("initial_comment") or None})
+            done.append(
+                {
+                    "id": upload["id"],
+                    "name": upload["name"],
+                    "title": entry.get("title") or upload["name"],
+                    "bytes": upload["bytes"],
+                    "size": len(upload["bytes"]),
+                    "channel": params.get("channel_id") or None,
+                    "thread_ts": params.get("thread_ts") or None,
+                    "initial_comment": params.get("initial_comment") or None,
+                }
+            )
         for record in done:
             del self._uploads[record["id"]]
             self._files.append(record)

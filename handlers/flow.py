@@ -81,8 +81,9 @@ def submit_once(deps: Deps, *, digest: str, user: str, view: dict[str, Any]) -> 
     return errors
 
 
-def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any],
-                 version: object) -> dict[str, str] | None:
+def _submit_edit(
+    deps: Deps, *, user: str, session_id: str, view: dict[str, Any], version: object
+) -> dict[str, str] | None:
     session = deps.store.get(session_id)
     if session is None or not may_approve(session, user, deps.approvers):
         lang = session.lang if session is not None else deps.default_lang or "en"
@@ -97,8 +98,17 @@ def _submit_edit(deps: Deps, *, user: str, session_id: str, view: dict[str, Any]
     return None
 
 
-def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: str, ts: str,
-                 event_id: str | None, bot_user_id: str | None = None) -> bool:
+def thread_reply(
+    deps: Deps,
+    *,
+    channel: str,
+    thread_ts: str,
+    user: str,
+    text: str,
+    ts: str,
+    event_id: str | None,
+    bot_user_id: str | None = None,
+) -> bool:
     """A message in a thread: if it is a session's thread, decide what it means and act once. Returns whether
     the thread is a session's (the message is then the session's, and nothing else reads it)."""
     session = deps.store.find_by_thread(channel, thread_ts)
@@ -109,8 +119,11 @@ def thread_reply(deps: Deps, *, channel: str, thread_ts: str, user: str, text: s
         log.info("event %s already handled (Slack retry)", event_id)
         return True
     try:
-        _apply(deps, session.id, lambda s: on_reply(s, text, user=user, approvers=deps.approvers, ts=float(ts),
-                                                    bot_user_id=bot_user_id))
+        _apply(
+            deps,
+            session.id,
+            lambda s: on_reply(s, text, user=user, approvers=deps.approvers, ts=float(ts), bot_user_id=bot_user_id),
+        )
     except Exception:
         if claim:  # not handled after all: let Slack's retry of this event through
             deps.store.release_claim(claim)
@@ -138,8 +151,10 @@ def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | Non
         _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version or 0})])
         return None
     if session.state in REVISED_STATES and revision_step(session) == "ask_target":
-        asked = deps.store.update(session.id, lambda s: s.with_changes(
-            awaiting_revision_target=True, revision_requests=s.revision_requests + 1))
+        asked = deps.store.update(
+            session.id,
+            lambda s: s.with_changes(awaiting_revision_target=True, revision_requests=s.revision_requests + 1),
+        )
         if asked is not None:
             _enqueue(deps, session.id, [Effect("say", "third_revision")])
         return None
@@ -204,8 +219,7 @@ def _approve(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
     """Bind the approval to the version shown, once (drafted → posting); a repeat is told, not posted."""
     user, version = effect.user or "", effect.version or 0
     reviewer = deps.approval == "reviewer"
-    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers,
-                                  reviewer=reviewer)
+    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers, reviewer=reviewer)
     if approved is None:  # why, read only then (the store's check is the one that decides)
         session = deps.store.get(session_id) if reviewer else None
         if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):

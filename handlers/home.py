@@ -39,8 +39,15 @@ def subcommand(text: str | None) -> str | None:
     return SUBCOMMANDS.get(words[0].lower()) if len(words) == 1 else None
 
 
-async def answer(deps: Deps, calls: StoreCalls, which: str, body: dict[str, Any], client: AsyncWebClient,
-                 respond: Respond, lang_of: LangOf) -> None:
+async def answer(
+    deps: Deps,
+    calls: StoreCalls,
+    which: str,
+    body: dict[str, Any],
+    client: AsyncWebClient,
+    respond: Respond,
+    lang_of: LangOf,
+) -> None:
     """The ephemeral answer to `help` or `list`, in the caller's language; opens nothing."""
     user = str(body.get("user_id", ""))
     lang: Lang = deps.default_lang or await lang_of(client, user)
@@ -58,6 +65,7 @@ async def answer(deps: Deps, calls: StoreCalls, which: str, body: dict[str, Any]
 
 async def thread_links(client: AsyncWebClient, sessions: Sequence[Session]) -> dict[str, str]:
     """Each session's thread permalink (chat.getPermalink), fetched together; a failure just shows no link."""
+
     async def link(session: Session) -> tuple[str, str]:
         if session.thread_ts is None:
             return session.id, ""

@@ -121,8 +121,9 @@ def issue_type_counts(issue_type: _IssueType | None, configured: frozenset[str])
         return False
     ids = {c for c in configured if c.isdigit()}
     names = {c.casefold() for c in configured if not c.isdigit()}
-    return (bool(issue_type.id) and issue_type.id in ids) or (bool(issue_type.name)
-                                                              and issue_type.name.casefold() in names)
+    return (bool(issue_type.id) and issue_type.id in ids) or (
+        bool(issue_type.name) and issue_type.name.casefold() in names
+    )
 
 
 def resolved_bug(event: JiraEvent, issue_types: frozenset[str] = frozenset({"Bug", "バグ"})) -> str | None:
@@ -168,8 +169,15 @@ def receive(deps: Deps, body: bytes, *, signature: str | None, delivery: str | N
         return 200, {"ok": True, "ignored": "a post-mortem session exists for this ticket"}
     if not claim_offer(deps, tickets=[ticket], thread=None):
         return 200, {"ok": True, "ignored": "already offered for this ticket"}
-    deps.enqueue_offer("offer_assignee", ticket, assignee.account_id, assignee.email, deps.default_lang,
-                       assignee.display_name, deps.offer_fallback_channel)
+    deps.enqueue_offer(
+        "offer_assignee",
+        ticket,
+        assignee.account_id,
+        assignee.email,
+        deps.default_lang,
+        assignee.display_name,
+        deps.offer_fallback_channel,
+    )
     log.info("offering a post-mortem of %s to its assignee", ticket)
     return 202, {"ok": True, "offered": ticket}
 
@@ -196,8 +204,12 @@ def endpoint(deps: Deps, calls: StoreCalls) -> Callable[[Request], Awaitable[Res
             return JSONResponse({"ok": False, "error": "payload too large"}, status_code=413)
         try:
             status, answer = await calls.run(
-                receive, deps, body, signature=request.headers.get(SIGNATURE_HEADER),
-                delivery=request.headers.get(DELIVERY_HEADER))
+                receive,
+                deps,
+                body,
+                signature=request.headers.get(SIGNATURE_HEADER),
+                delivery=request.headers.get(DELIVERY_HEADER),
+            )
         except StoreUnavailable:
             log.warning("store unavailable on a Jira webhook; Jira will retry")
             return JSONResponse({"ok": False, "error": "unavailable"}, status_code=503)

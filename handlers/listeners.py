@@ -76,16 +76,18 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
         # The modal opens after the ack is sent (process_before_response runs the listener first): a task,
         # not a Bolt lazy listener, which would deep-copy the request and start a new HTTP session.
         which = home.subcommand(body.get("text"))  # `help` / `list` open nothing (handlers/home.py)
-        task = asyncio.create_task(home.answer(deps, store, which, body, client, respond, lang_of) if which
-                                   else open_modal(body, client))
+        task = asyncio.create_task(
+            home.answer(deps, store, which, body, client, respond, lang_of) if which else open_modal(body, client)
+        )
         background.add(task)
         task.add_done_callback(_finished(background))
 
     async def open_modal(body: dict[str, Any], client: AsyncWebClient) -> None:
         match = _FIRST_WORD.search(body.get("text") or "")
         lang = deps.default_lang or await lang_of(client, str(body.get("user_id", "")))
-        view = flow.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")),
-                              lang=lang)
+        view = flow.open_view(
+            ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")), lang=lang
+        )
         await _open(client, body, view)
 
     async def on_submit(ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest) -> None:
@@ -110,26 +112,48 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
             return
         in_thread = bool(thread_ts and thread_ts != ts)
         if in_thread:  # may be a session's: StoreUnavailable → 503, Slack sends it again
-            in_session = await store.run(flow.thread_reply, deps, channel=str(event.get("channel", "")),
-                                      thread_ts=str(thread_ts), user=str(event["user"]),
-                                      text=str(event.get("text") or ""), ts=str(ts), event_id=body.get("event_id"),
-                                      bot_user_id=context.bot_user_id)
+            in_session = await store.run(
+                flow.thread_reply,
+                deps,
+                channel=str(event.get("channel", "")),
+                thread_ts=str(thread_ts),
+                user=str(event["user"]),
+                text=str(event.get("text") or ""),
+                ts=str(ts),
+                event_id=body.get("event_id"),
+                bot_user_id=context.bot_user_id,
+            )
             if in_session:  # a session's reply: nothing more to read
                 return
         # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
         # Chatter: acknowledged even when the store is down (an offer missed is not a request lost).
         with contextlib.suppress(StoreUnavailable):
-            await store.run(mentions.message, deps, channel=str(event.get("channel", "")),
-                     channel_type=str(event.get("channel_type") or ""), user=str(event["user"]),
-                     text=str(event.get("text") or ""), ts=str(ts), thread_ts=thread_ts,
-                     bot_user_id=context.bot_user_id, thread_checked=in_thread)
+            await store.run(
+                mentions.message,
+                deps,
+                channel=str(event.get("channel", "")),
+                channel_type=str(event.get("channel_type") or ""),
+                user=str(event["user"]),
+                text=str(event.get("text") or ""),
+                ts=str(ts),
+                thread_ts=thread_ts,
+                bot_user_id=context.bot_user_id,
+                thread_checked=in_thread,
+            )
 
     async def on_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
         if event.get("bot_id") or not event.get("user") or not isinstance(event.get("ts"), str):
             return
-        await store.run(mentions.mention, deps, channel=str(event.get("channel", "")), user=str(event["user"]),
-                     text=str(event.get("text") or ""), ts=str(event.get("ts")), thread_ts=event.get("thread_ts"),
-                     event_id=body.get("event_id"))
+        await store.run(
+            mentions.mention,
+            deps,
+            channel=str(event.get("channel", "")),
+            user=str(event["user"]),
+            text=str(event.get("text") or ""),
+            ts=str(event.get("ts")),
+            thread_ts=event.get("thread_ts"),
+            event_id=body.get("event_id"),
+        )
 
     def unavailable(respond: AsyncRespond) -> None:
         """Tell the person who clicked, privately, once the ack is on its way (a click is not retried)."""
@@ -142,8 +166,9 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
         await ack()
         clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
         try:
-            view = await store.run(mentions.start_view, deps, value=_action_value(body),
-                                   clicked_in=str(clicked_in or ""))
+            view = await store.run(
+                mentions.start_view, deps, value=_action_value(body), clicked_in=str(clicked_in or "")
+            )
         except StoreUnavailable:
             unavailable(respond)
             return
@@ -159,6 +184,7 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
                     await store.run(action, deps, session_id=session_id, user=user)
                 except StoreUnavailable:
                     unavailable(respond)
+
         return listener
 
     async def on_answer(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
@@ -206,10 +232,12 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
 
 def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], None]:
     """Forget a finished background task; a failure is logged, never lost silently."""
+
     def done(task: asyncio.Task[None]) -> None:
         tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("a background Slack call failed", exc_info=task.exception())
+
     return done
 
 

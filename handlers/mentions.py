@@ -80,8 +80,9 @@ def _lang(deps: Deps, text: str) -> Lang:
     return deps.default_lang or language_of(text)
 
 
-def mention(deps: Deps, *, channel: str, user: str, text: str, ts: str, thread_ts: str | None,
-            event_id: str | None) -> None:
+def mention(
+    deps: Deps, *, channel: str, user: str, text: str, ts: str, thread_ts: str | None, event_id: str | None
+) -> None:
     """`@postmortem-bot ...`: a request gets the Start button in the thread; anything else a private hint."""
     if thread_ts and deps.store.find_by_thread(channel, thread_ts) is not None:
         return  # a reply in a session's thread: flow.thread_reply reads it
@@ -97,8 +98,18 @@ def mention(deps: Deps, *, channel: str, user: str, text: str, ts: str, thread_t
     deps.enqueue_offer("start_reply", channel, root, ticket, lang)
 
 
-def message(deps: Deps, *, channel: str, channel_type: str, user: str, text: str, ts: str,
-            thread_ts: str | None, bot_user_id: str | None, thread_checked: bool = False) -> None:
+def message(
+    deps: Deps,
+    *,
+    channel: str,
+    channel_type: str,
+    user: str,
+    text: str,
+    ts: str,
+    thread_ts: str | None,
+    bot_user_id: str | None,
+    thread_checked: bool = False,
+) -> None:
     """A channel message outside a session: remember the keys it names; offer once after a verified fix.
     `thread_checked`: the caller already found that its thread is no session's (flow.thread_reply)."""
     in_thread = bool(thread_ts and thread_ts != ts)

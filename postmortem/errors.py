@@ -11,10 +11,14 @@ from postmortem.model import InputError, Lang
 #: pydantic error types → the catalogue sentence that says the same thing plainly.
 _PLAIN: dict[str, str] = {
     "missing": "invalid_missing",
-    "string_too_short": "invalid_empty", "too_short": "invalid_empty",
-    "string_too_long": "invalid_too_long", "too_long": "invalid_too_long",
-    "literal_error": "invalid_choice", "enum": "invalid_choice",
-    "bool_parsing": "invalid_yes_no", "bool_type": "invalid_yes_no",
+    "string_too_short": "invalid_empty",
+    "too_short": "invalid_empty",
+    "string_too_long": "invalid_too_long",
+    "too_long": "invalid_too_long",
+    "literal_error": "invalid_choice",
+    "enum": "invalid_choice",
+    "bool_parsing": "invalid_yes_no",
+    "bool_type": "invalid_yes_no",
     "string_pattern_mismatch": "invalid_format",
 }
 

@@ -42,15 +42,14 @@ _PIPE_RE = re.compile(r"(?<!\\)\|")
 _BROWSE_RE = re.compile(r"/browse/([A-Za-z][A-Za-z0-9_]*-\d+)")
 _TRAILING_PUNCT = ".。!,、 "
 
+
 def message(key: str, lang: str, **params: Any) -> str:
     """One user-facing error sentence in the session's language (English when the language is unknown); the
     sentences are the catalogue's `answer_<key>` entries (postmortem/messages.py)."""
     return say(f"answer_{key}", "ja" if lang == "ja" else "en", **params)
 
 
-def updates_from_text(
-    field: str, text: str, *, lang: str = "en", limit: int = THREAD_MAX_CHARS
-) -> dict[str, Any]:
+def updates_from_text(field: str, text: str, *, lang: str = "en", limit: int = THREAD_MAX_CHARS) -> dict[str, Any]:
     """The fields to set from one answer `<field>: <text>` (one answer may set two: `action_items`)."""
     if field not in ANSWERABLE_FIELDS:
         raise InputError(field, message("unknown_field", lang, choices=", ".join(ANSWERABLE_FIELDS)))

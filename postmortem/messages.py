@@ -51,20 +51,22 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Only <@{requester}> (or a configured approver) can approve, edit or cancel this post-mortem.",
         "ja": "この事後分析を承認・編集・キャンセルできるのは <@{requester}>（または設定された承認者）だけです。",
     },
-    "posting": {"en": "Approved by <@{user}>. Posting v{version} to {ticket}…",
-                "ja": "<@{user}> が承認しました。v{version} を {ticket} に投稿しています…"},
+    "posting": {
+        "en": "Approved by <@{user}>. Posting v{version} to {ticket}…",
+        "ja": "<@{user}> が承認しました。v{version} を {ticket} に投稿しています…",
+    },
     "posted": {"en": "Posted to {ticket}: {url}", "ja": "{ticket} に投稿しました：{url}"},
     "duplicate_removed": {
         "en": "Jira stored an earlier attempt late, so {ticket} had this post-mortem twice: I deleted the extra "
-              "comment ({comment}). The link above is the one that stays.",
+        "comment ({comment}). The link above is the one that stays.",
         "ja": "Jira が以前の送信を遅れて保存したため、{ticket} にこの事後分析が二つありました。余分なコメント"
-              "（{comment}）を削除しました。上のリンクのコメントが残ります。",
+        "（{comment}）を削除しました。上のリンクのコメントが残ります。",
     },
     "duplicate_left": {
         "en": "Jira stored an earlier attempt late, so {ticket} has this post-mortem twice, and I could not delete "
-              "the extra one ({reason}). Please delete it: {url}",
+        "the extra one ({reason}). Please delete it: {url}",
         "ja": "Jira が以前の送信を遅れて保存したため、{ticket} にこの事後分析が二つあります。余分なコメントを"
-              "削除できませんでした（{reason}）。削除してください：{url}",
+        "削除できませんでした（{reason}）。削除してください：{url}",
     },
     "posted_by_dm": {
         "en": "Posted to {ticket}: {url}\nI could not say so in the post-mortem's thread (Slack: {error}).",
@@ -74,8 +76,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Want a leadership-toned version? I can hand off to management-talk.",
         "ja": "リーダー向けのトーンにした版も必要ですか？ management-talk に引き継げます。",
     },
-    "handed_off": {"en": "Handed off to management-talk (job `{job_id}`).",
-                   "ja": "management-talk に引き継ぎました（ジョブ `{job_id}`）。"},
+    "handed_off": {
+        "en": "Handed off to management-talk (job `{job_id}`).",
+        "ja": "management-talk に引き継ぎました（ジョブ `{job_id}`）。",
+    },
     "cancelled": {"en": "Cancelled. Nothing was posted.", "ja": "キャンセルしました。何も投稿していません。"},
     "frozen": {
         "en": "v{version} is approved, so this record no longer changes. Start a new /post-mortem for changes.",
@@ -83,12 +87,14 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     },
     "third_revision": {
         "en": "This is the third revision. Before I change anything: which section has a concrete problem? "
-              "Reply `<field>: <new text>` for that section.",
+        "Reply `<field>: <new text>` for that section.",
         "ja": "3 回目の修正です。変更する前に、どのセクションに具体的な問題があるか教えてください。"
-              "そのセクションを `<field>: <新しい内容>` で返信してください。",
+        "そのセクションを `<field>: <新しい内容>` で返信してください。",
     },
-    "unknown_field": {"en": "`{field}` is not a field I know. Fields: {fields}",
-                      "ja": "`{field}` という項目はありません。項目：{fields}"},
+    "unknown_field": {
+        "en": "`{field}` is not a field I know. Fields: {fields}",
+        "ja": "`{field}` という項目はありません。項目：{fields}",
+    },
     "post_failed": {
         "en": "Posting to Jira failed: {reason} The draft and your approval are kept; press Retry when fixed.",
         "ja": "Jira への投稿に失敗しました：{reason} 下書きと承認は保持しています。解決したら「再試行」を押してください。",
@@ -98,8 +104,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "postmortem-bot is unavailable right now (its store does not answer). Nothing was lost; try again shortly.",
         "ja": "postmortem-bot は現在利用できません（ストアが応答しません）。データは失われていません。少し後で再度お試しください。",
     },
-    "session_gone": {"en": "This post-mortem session has ended or expired.",
-                     "ja": "この事後分析のセッションは終了したか期限切れです。"},
+    "session_gone": {
+        "en": "This post-mortem session has ended or expired.",
+        "ja": "この事後分析のセッションは終了したか期限切れです。",
+    },
     "ticket_not_found": {
         "en": "Jira has no issue {ticket} (or the bot cannot see it). Reply in this thread with the right key.",
         "ja": "Jira に {ticket} という課題がありません（またはボットから見えません）。正しいキーをこのスレッドに返信してください。",
@@ -155,9 +163,9 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     },
     "perm_unchecked_slack": {
         "en": "Slack did not answer when the bot asked for the approver's e-mail address, needed to check who may "
-              "comment in Jira.",
+        "comment in Jira.",
         "ja": "Jira でコメントできる人か確認するために承認者のメールアドレスを Slack に問い合わせましたが、"
-              "応答がありませんでした。",
+        "応答がありませんでした。",
     },
     "perm_unchecked": {
         "en": "Nothing was posted: the bot could not check in Jira that <@{user}> may comment on {ticket}. {reason} Press Retry to try again.",
@@ -167,7 +175,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "invalid_missing": {"en": "{field} is required.", "ja": "{field} は必須です。"},
     "invalid_empty": {"en": "{field} cannot be empty.", "ja": "{field} を空にはできません。"},
     "invalid_too_long": {"en": "{field} is too long.", "ja": "{field} が長すぎます。"},
-    "invalid_choice": {"en": "{field} must be one of: {choices}.", "ja": "{field} は次のいずれかにしてください：{choices}。"},
+    "invalid_choice": {
+        "en": "{field} must be one of: {choices}.",
+        "ja": "{field} は次のいずれかにしてください：{choices}。",
+    },
     "invalid_yes_no": {"en": "{field} must be yes or no.", "ja": "{field} は「はい」か「いいえ」で答えてください。"},
     "invalid_format": {"en": "{field} is not in the expected format.", "ja": "{field} の形式が正しくありません。"},
     "invalid_ticket": {
@@ -193,43 +204,67 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "en": "The draft changed to v{version} while this form was open. Copy your changes, close the form and press Edit on the latest draft.",
         "ja": "このフォームを開いている間に下書きが v{version} に変わりました。変更内容をコピーしてフォームを閉じ、最新の下書きの「編集」を押してください。",
     },
-    "answer_too_long": {"en": "{n} characters; at most {limit} fit here",
-                        "ja": "{n} 文字あります。ここに入るのは {limit} 文字までです"},
+    "answer_too_long": {
+        "en": "{n} characters; at most {limit} fit here",
+        "ja": "{n} 文字あります。ここに入るのは {limit} 文字までです",
+    },
     "answer_empty": {"en": "the answer is empty", "ja": "回答が空です"},
-    "answer_unknown_field": {"en": "not a field that can be set; one of: {choices}",
-                             "ja": "設定できる項目ではありません。次のいずれかです: {choices}"},
-    "answer_choice": {"en": "{value!r} is not one of: {choices}",
-                      "ja": "{value!r} は次のいずれでもありません: {choices}"},
+    "answer_unknown_field": {
+        "en": "not a field that can be set; one of: {choices}",
+        "ja": "設定できる項目ではありません。次のいずれかです: {choices}",
+    },
+    "answer_choice": {
+        "en": "{value!r} is not one of: {choices}",
+        "ja": "{value!r} は次のいずれでもありません: {choices}",
+    },
     "answer_yes_no": {"en": "answer yes or no", "ja": "「はい」か「いいえ」で答えてください"},
-    "answer_ticket": {"en": "{value!r} is not a Jira issue key: expected a key like PROJ-123",
-                      "ja": "{value!r} は Jira の課題キーではありません。PROJ-123 のような形式で入力してください"},
-    "answer_ticket_missing": {"en": "enter the Jira issue key of the bug, like PROJ-123",
-                              "ja": "バグの Jira 課題キーを入力してください（例: PROJ-123）"},
+    "answer_ticket": {
+        "en": "{value!r} is not a Jira issue key: expected a key like PROJ-123",
+        "ja": "{value!r} は Jira の課題キーではありません。PROJ-123 のような形式で入力してください",
+    },
+    "answer_ticket_missing": {
+        "en": "enter the Jira issue key of the bug, like PROJ-123",
+        "ja": "バグの Jira 課題キーを入力してください（例: PROJ-123）",
+    },
     "answer_item_parts": {
         "en": "line {line}: {parts} parts; at most 3 (what | owner | tracking), write \\| for a | inside a part",
         "ja": "{line} 行目: {parts} 個に分かれています。最大 3 個（内容 | 担当 | 追跡）です。項目内の | は \\| と書いてください",
     },
-    "answer_item_what": {"en": "line {line}: the item itself (before the first |) is empty",
-                         "ja": "{line} 行目: 項目の内容（最初の | の前）が空です"},
-    "answer_item_none": {"en": "line {line}: 'none' must be the only line when there are no action items",
-                         "ja": "{line} 行目: 「なし」は対応項目がないときに 1 行だけで書いてください"},
+    "answer_item_what": {
+        "en": "line {line}: the item itself (before the first |) is empty",
+        "ja": "{line} 行目: 項目の内容（最初の | の前）が空です",
+    },
+    "answer_item_none": {
+        "en": "line {line}: 'none' must be the only line when there are no action items",
+        "ja": "{line} 行目: 「なし」は対応項目がないときに 1 行だけで書いてください",
+    },
     "jira_timeout": {"en": "Jira did not answer in time.", "ja": "Jira が時間内に応答しませんでした。"},
     "jira_unreachable": {"en": "Jira is unreachable at {url}.", "ja": "{url} の Jira に接続できません。"},
     "jira_credentials": {
         "en": "Jira rejected the bot's credentials (check JIRA_EMAIL and JIRA_API_TOKEN).",
         "ja": "Jira がボットの認証情報を拒否しました（JIRA_EMAIL と JIRA_API_TOKEN を確認してください）。",
     },
-    "jira_forbidden": {"en": "The Jira account has no permission to comment on this issue.",
-                       "ja": "Jira アカウントにこの課題へコメントする権限がありません。"},
-    "jira_not_found": {"en": "Jira says the issue does not exist (or the bot cannot see it).",
-                       "ja": "Jira によるとこの課題は存在しません（またはボットから見えません）。"},
-    "jira_rate_limited": {"en": "Jira is rate-limiting the bot; trying again in {seconds:g} s.",
-                          "ja": "Jira がボットのリクエストを制限しています。{seconds:g} 秒後に再試行します。"},
+    "jira_forbidden": {
+        "en": "The Jira account has no permission to comment on this issue.",
+        "ja": "Jira アカウントにこの課題へコメントする権限がありません。",
+    },
+    "jira_not_found": {
+        "en": "Jira says the issue does not exist (or the bot cannot see it).",
+        "ja": "Jira によるとこの課題は存在しません（またはボットから見えません）。",
+    },
+    "jira_rate_limited": {
+        "en": "Jira is rate-limiting the bot; trying again in {seconds:g} s.",
+        "ja": "Jira がボットのリクエストを制限しています。{seconds:g} 秒後に再試行します。",
+    },
     "jira_server_error": {"en": "Jira answered {status}.", "ja": "Jira が {status} を返しました。"},
-    "jira_rejected": {"en": "Jira rejected the comment ({status}): {detail}",
-                      "ja": "Jira がコメントを拒否しました（{status}）：{detail}"},
-    "jira_rejected_no_reason": {"en": "Jira rejected the comment ({status}): no reason given",
-                                "ja": "Jira がコメントを拒否しました（{status}）。理由は示されていません。"},
+    "jira_rejected": {
+        "en": "Jira rejected the comment ({status}): {detail}",
+        "ja": "Jira がコメントを拒否しました（{status}）：{detail}",
+    },
+    "jira_rejected_no_reason": {
+        "en": "Jira rejected the comment ({status}): no reason given",
+        "ja": "Jira がコメントを拒否しました（{status}）。理由は示されていません。",
+    },
     "comment_too_long": {
         "en": "the Jira comment would be {length:,} characters; Jira allows {limit:,}. Shorten the longest sections: {sections}. Nothing was truncated.",
         "ja": "Jira コメントは {length:,} 文字になりますが、Jira の上限は {limit:,} 文字です。長いセクションを短くしてください：{sections}。何も切り詰めていません。",
@@ -240,8 +275,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "ja": "承認されたリクエスト本文が見つからないか、その sha256 と一致しなくなっています",
     },
     "worker_stopped_twice": {"en": "the worker stopped twice", "ja": "ワーカーが 2 回停止しました"},
-    "slack_refused_draft": {"en": "Slack refused part of the draft ({error})",
-                            "ja": "Slack が下書きの一部を受け付けませんでした（{error}）"},
+    "slack_refused_draft": {
+        "en": "Slack refused part of the draft ({error})",
+        "ja": "Slack が下書きの一部を受け付けませんでした（{error}）",
+    },
     # a2-hygiene: the ways in (renderers/offers.py); `{for_ticket}` is the `*_for` entry, or empty with no key.
     "start_button": {"en": "Start post-mortem", "ja": "事後分析を始める"},
     "start_requested": {
@@ -265,30 +302,30 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     # --- f-home (issue 14): help, list, App Home, reminders, the Jira offer's fallback ---
     "help_text": {
         "en": "*How /post-mortem works*\n"
-              "1. `/post-mortem PROJ-123` opens a form; only the Jira key is required there.\n"
-              "2. I open a thread in this channel and ask, one at a time, for what the record still needs: a "
-              "deterministic repro and how often it triggers, the root-cause mechanism, the experiment that "
-              "confirmed it, the fix reference (PR / commit / branch) and how the fix was validated.\n"
-              "3. I post the draft and the exact Jira request body. Change a field by replying "
-              "`<field>: <text>` or press Edit.\n"
-              "4. Approve by replying `post it`, `go ahead` or `yes` (also 「投稿してください」「進めてください」「はい」): "
-              "one comment is posted on the ticket.\n"
-              "*Ways in*: `/post-mortem PROJ-123`; mention me (`@postmortem-bot write the post-mortem for "
-              "PROJ-123`); the Start button I offer after a verified fix or when Jira resolves your bug.\n"
-              "*Find your drafts*: `/post-mortem list`, or my Home tab.\n"
-              "*Cancel*: press Cancel under the draft or in the Home tab, or reply `cancel` in the thread.",
+        "1. `/post-mortem PROJ-123` opens a form; only the Jira key is required there.\n"
+        "2. I open a thread in this channel and ask, one at a time, for what the record still needs: a "
+        "deterministic repro and how often it triggers, the root-cause mechanism, the experiment that "
+        "confirmed it, the fix reference (PR / commit / branch) and how the fix was validated.\n"
+        "3. I post the draft and the exact Jira request body. Change a field by replying "
+        "`<field>: <text>` or press Edit.\n"
+        "4. Approve by replying `post it`, `go ahead` or `yes` (also 「投稿してください」「進めてください」「はい」): "
+        "one comment is posted on the ticket.\n"
+        "*Ways in*: `/post-mortem PROJ-123`; mention me (`@postmortem-bot write the post-mortem for "
+        "PROJ-123`); the Start button I offer after a verified fix or when Jira resolves your bug.\n"
+        "*Find your drafts*: `/post-mortem list`, or my Home tab.\n"
+        "*Cancel*: press Cancel under the draft or in the Home tab, or reply `cancel` in the thread.",
         "ja": "*/post-mortem の使い方*\n"
-              "1. `/post-mortem PROJ-123` でフォームが開きます。必須は Jira キーだけです。\n"
-              "2. このチャンネルにスレッドを作り、記録に足りない項目を 1 つずつ質問します：決定的な再現手順と"
-              "再現頻度、根本原因のメカニズム、それを確認した実験、修正の参照（PR／コミット／ブランチ）、修正の検証方法。\n"
-              "3. 下書きと Jira に送るリクエスト本文そのものを投稿します。項目を変えるには `<field>: <内容>` と"
-              "返信するか「編集」を押してください。\n"
-              "4. 「投稿してください」「進めてください」「はい」（英語の `post it`、`go ahead`、`yes` も可）と返信すると"
-              "承認になり、チケットにコメントを 1 件投稿します。\n"
-              "*始め方*：`/post-mortem PROJ-123`、メンション（「@postmortem-bot PROJ-123 の事後分析を書いて」）、"
-              "検証済みの修正の後や Jira でバグが解決したときに表示する「事後分析を始める」ボタン。\n"
-              "*下書きを探す*：`/post-mortem list` またはホームタブ。\n"
-              "*キャンセル*：下書きの下かホームタブの「キャンセル」を押すか、スレッドに「キャンセル」（`cancel`）と返信してください。",
+        "1. `/post-mortem PROJ-123` でフォームが開きます。必須は Jira キーだけです。\n"
+        "2. このチャンネルにスレッドを作り、記録に足りない項目を 1 つずつ質問します：決定的な再現手順と"
+        "再現頻度、根本原因のメカニズム、それを確認した実験、修正の参照（PR／コミット／ブランチ）、修正の検証方法。\n"
+        "3. 下書きと Jira に送るリクエスト本文そのものを投稿します。項目を変えるには `<field>: <内容>` と"
+        "返信するか「編集」を押してください。\n"
+        "4. 「投稿してください」「進めてください」「はい」（英語の `post it`、`go ahead`、`yes` も可）と返信すると"
+        "承認になり、チケットにコメントを 1 件投稿します。\n"
+        "*始め方*：`/post-mortem PROJ-123`、メンション（「@postmortem-bot PROJ-123 の事後分析を書いて」）、"
+        "検証済みの修正の後や Jira でバグが解決したときに表示する「事後分析を始める」ボタン。\n"
+        "*下書きを探す*：`/post-mortem list` またはホームタブ。\n"
+        "*キャンセル*：下書きの下かホームタブの「キャンセル」を押すか、スレッドに「キャンセル」（`cancel`）と返信してください。",
     },
     "list_header": {"en": "*Your post-mortems* (newest first):", "ja": "*あなたの事後分析*（新しい順）："},
     "list_empty": {
@@ -296,8 +333,10 @@ _CATALOGUE: dict[str, dict[str, str]] = {
         "ja": "事後分析のセッションはありません。`/post-mortem PROJ-123` で始めてください。",
     },
     "list_row": {"en": "*{ticket}* · {state} · v{version}{link}", "ja": "*{ticket}* · {state} · v{version}{link}"},
-    "list_row_requester": {"en": "*{ticket}* · {state} · v{version} · by <@{requester}>{link}",
-                           "ja": "*{ticket}* · {state} · v{version} · 依頼者 <@{requester}>{link}"},
+    "list_row_requester": {
+        "en": "*{ticket}* · {state} · v{version} · by <@{requester}>{link}",
+        "ja": "*{ticket}* · {state} · v{version} · 依頼者 <@{requester}>{link}",
+    },
     "thread_link": {"en": "<{url}|thread>", "ja": "<{url}|スレッド>"},
     "state_collecting": {"en": "collecting inputs", "ja": "入力の収集中"},
     "state_scope_check": {"en": "waiting for a scope answer", "ja": "対象範囲の確認待ち"},
@@ -315,33 +354,33 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     "home_empty": {
         "en": "Nothing open. Start a post-mortem with `/post-mortem PROJ-123`; `/post-mortem help` explains the flow.",
         "ja": "作業中のものはありません。`/post-mortem PROJ-123` で事後分析を始めてください。"
-              "流れは `/post-mortem help` で確認できます。",
+        "流れは `/post-mortem help` で確認できます。",
     },
     "home_more": {"en": "Showing the {count} newest.", "ja": "新しい {count} 件を表示しています。"},
     "reminder": {
         "en": "<@{user}>, this post-mortem of {ticket} has been idle and expires {when} unless something "
-              "changes. Press Resume (Edit) or reply here to go on, or Cancel if it is no longer needed.",
+        "changes. Press Resume (Edit) or reply here to go on, or Cancel if it is no longer needed.",
         "ja": "<@{user}> さん、{ticket} の事後分析はしばらく更新がなく、このままだと {when} に期限切れになります。"
-              "続けるには「再開（編集）」を押すかここに返信してください。不要なら「キャンセル」を押してください。",
+        "続けるには「再開（編集）」を押すかここに返信してください。不要なら「キャンセル」を押してください。",
     },
     "reminder_no_edit": {
         "en": "<@{user}>, this post-mortem of {ticket} has been idle and expires {when}. Open this thread to go "
-              "on, or press Cancel if it is no longer needed.",
+        "on, or press Cancel if it is no longer needed.",
         "ja": "<@{user}> さん、{ticket} の事後分析はしばらく更新がなく、{when} に期限切れになります。"
-              "続けるにはこのスレッドを開いてください。不要なら「キャンセル」を押してください。",
+        "続けるにはこのスレッドを開いてください。不要なら「キャンセル」を押してください。",
     },
     "expired": {
         "en": "This post-mortem of {ticket} expired after {days} idle. Nothing was posted. Start again with "
-              "`/post-mortem {ticket}`.",
+        "`/post-mortem {ticket}`.",
         "ja": "{ticket} の事後分析は {days} 更新がなかったため期限切れになりました。何も投稿していません。"
-              "`/post-mortem {ticket}` で再開できます。",
+        "`/post-mortem {ticket}` で再開できます。",
     },
     "button_resume": {"en": "Resume (Edit)", "ja": "再開（編集）"},
     "offer_fallback": {
         "en": "{ticket} was resolved. Its assignee in Jira, {name}, has no Slack account I can reach (their "
-              "e-mail is hidden or matches nobody here). Could someone pass on the offer to write its post-mortem?",
+        "e-mail is hidden or matches nobody here). Could someone pass on the offer to write its post-mortem?",
         "ja": "{ticket} が解決済みになりました。Jira の担当者 {name} さんに Slack で連絡できません"
-              "（メールアドレスが非公開か、一致するユーザーがいません）。事後分析の作成をどなたか伝えていただけますか？",
+        "（メールアドレスが非公開か、一致するユーザーがいません）。事後分析の作成をどなたか伝えていただけますか？",
     },
     # b-fidelity: structure limits (postmortem/limits.py) and the Jira request body.
     "too_deep": {
@@ -423,29 +462,29 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     },
     "scope_hint_customer_impacting": {
         "en": 'the text reads like a customer-facing outage ("{found}"), but customer_impacting is not ticked: '
-              "an outage needs its own incident report; tick it if that is what happened",
+        "an outage needs its own incident report; tick it if that is what happened",
         "ja": "本文は顧客に影響する停止／インシデントのように読めます（「{found}」）が、customer_impacting に"
-              "チェックがありません。停止であれば別途インシデントレポートが必要です。該当する場合はチェックしてください",
+        "チェックがありません。停止であれば別途インシデントレポートが必要です。該当する場合はチェックしてください",
     },
     "scope_hint_trivial": {
         "en": 'the text reads like a trivial fix ("{found}"), but trivial is not ticked: for a typo or an obvious '
-              "one-line fix the PR description is the record; tick it if that is what this is",
+        "one-line fix the PR description is the record; tick it if that is what this is",
         "ja": "本文は軽微な修正のように読めます（「{found}」）が、trivial にチェックがありません。誤字や明らかな"
-              "一行修正なら PR の説明が記録になります。該当する場合はチェックしてください",
+        "一行修正なら PR の説明が記録になります。該当する場合はチェックしてください",
     },
     "scope_ask_customer_impacting": {
         "en": 'The text reads like a customer-facing outage or incident ("{found}"). An outage needs its own incident '
-              "report (timeline, impact, paging history, communications), which a bug-fix post-mortem is not. "
-              "Continue only if you confirm that a bug-fix post-mortem is wanted.",
+        "report (timeline, impact, paging history, communications), which a bug-fix post-mortem is not. "
+        "Continue only if you confirm that a bug-fix post-mortem is wanted.",
         "ja": "本文は顧客に影響する停止／インシデントのように読めます（「{found}」）。停止には別途インシデントレポート"
-              "（タイムライン、影響範囲、ページング履歴、コミュニケーション記録）が必要で、バグ修正の事後分析はその"
-              "代わりになりません。バグ修正の事後分析が必要だと確認された場合にのみ続行します。",
+        "（タイムライン、影響範囲、ページング履歴、コミュニケーション記録）が必要で、バグ修正の事後分析はその"
+        "代わりになりません。バグ修正の事後分析が必要だと確認された場合にのみ続行します。",
     },
     "scope_ask_trivial": {
         "en": 'The text reads like a trivial fix ("{found}"). For a typo or an obvious one-line fix the PR description '
-              "is the record, with no post-mortem. Continue only if you confirm that a post-mortem is wanted.",
+        "is the record, with no post-mortem. Continue only if you confirm that a post-mortem is wanted.",
         "ja": "本文は軽微な修正のように読めます（「{found}」）。誤字や明らかな一行修正なら、事後分析ではなく PR の説明が"
-              "記録になります。事後分析が必要だと確認された場合にのみ続行します。",
+        "記録になります。事後分析が必要だと確認された場合にのみ続行します。",
     },
     "gate_guessed": {
         "en": 'is not a named owner ("{found}")',
@@ -454,15 +493,15 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     # d-resilience (issue 12): Jira asked the bot to wait.
     "post_waiting": {
         "en": "Jira asked me to wait {seconds} s before posting to {ticket}. Nothing is posted yet; I'll try "
-              "again by myself then. Press Retry to try now, or Cancel to stop.",
+        "again by myself then. Press Retry to try now, or Cancel to stop.",
         "ja": "Jira から {seconds} 秒待つよう求められたため、{ticket} への投稿を待っています。まだ何も投稿していません。"
-              "その後に自動で再試行します。今すぐ試すには「再試行」、中止するには「キャンセル」を押してください。",
+        "その後に自動で再試行します。今すぐ試すには「再試行」、中止するには「キャンセル」を押してください。",
     },
     "retry_after_capped": {
         "en": "Jira asked me to wait {seconds} s before posting to {ticket}, longer than I wait by myself "
-              "({cap} s). Nothing was posted. Press Retry later, or Cancel.",
+        "({cap} s). Nothing was posted. Press Retry later, or Cancel.",
         "ja": "Jira から {seconds} 秒待つよう求められました。自動で待つ上限（{cap} 秒）を超えるため、{ticket} "
-              "には何も投稿していません。後で「再試行」を押すか、「キャンセル」してください。",
+        "には何も投稿していません。後で「再試行」を押すか、「キャンセル」してください。",
     },
     # The gate's reasons (rules/gate.py: `{found}` quotes the words that showed the problem) and the
     # tone lint's notes (rules/lint.py), one catalogue with the rest.
@@ -502,13 +541,11 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     },
     "lint_no_identifier": {
         "en": "no code identifier: name the functions, files, fields, conditions or commit SHAs",
-        "ja": "コード識別子がありません：関数名、ファイルパス、フィールド、分岐条件、"
-              "コミット SHA などを書いてください",
+        "ja": "コード識別子がありません：関数名、ファイルパス、フィールド、分岐条件、コミット SHA などを書いてください",
     },
     "lint_vague_mechanism": {
         "en": 'vague mechanism ("{found}"): say which function skipped which event under which condition',
-        "ja": "曖昧なメカニズム（「{found}」）："
-              "どの関数がどの条件でどのイベントをスキップしたかを書いてください",
+        "ja": "曖昧なメカニズム（「{found}」）：どの関数がどの条件でどのイベントをスキップしたかを書いてください",
     },
     "lint_advocacy": {
         "en": 'advocacy ("{found}"): a proposal belongs in a separate document linked from an action item',
@@ -520,9 +557,9 @@ _CATALOGUE: dict[str, dict[str, str]] = {
     },
     "lint_no_category": {
         "en": "why_missed has no category: ci_gap, latent_code, workload_gap, incomplete_fix, review_miss "
-              "or no_good_reason",
+        "or no_good_reason",
         "ja": "見逃された理由に分類がありません：ci_gap、latent_code、workload_gap、incomplete_fix、"
-              "review_miss、no_good_reason から選んでください",
+        "review_miss、no_good_reason から選んでください",
     },
     "lint_item_owner": {
         "en": 'action item {n} ("{what}") has no owner',

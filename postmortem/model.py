@@ -16,12 +16,14 @@ from postmortem.fields import Lang, Registry
 __all__ = ["Lang", "TEXT_FIELDS", "PostMortem", "model_for"]
 
 Destination = Literal["jira_comment", "pr_description", "docs_file", "wiki"]
-WhyMissedCategory = Literal[
-    "ci_gap", "latent_code", "workload_gap", "incomplete_fix", "review_miss", "no_good_reason"
-]
+WhyMissedCategory = Literal["ci_gap", "latent_code", "workload_gap", "incomplete_fix", "review_miss", "no_good_reason"]
 ReproRate = Literal["every_run", "high_frequency", "rarely"]
 ValidationKind = Literal[
-    "original_repro_passes", "failing_test_passes", "workload_completes", "perf_restored", "stress_soak",
+    "original_repro_passes",
+    "failing_test_passes",
+    "workload_completes",
+    "perf_restored",
+    "stress_soak",
     "other_configs",
 ]
 

@@ -27,4 +27,3 @@ LABELS: dict[str, dict[str, str]] = {
     "item_owner": {"en": "owner", "ja": "担当"},
     "item_tracking": {"en": "tracking", "ja": "追跡"},
 }
-

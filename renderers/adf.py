@@ -30,8 +30,9 @@ def markdown_to_adf(md: str) -> dict[str, Any]:
     return _Builder().build(parser_source(md))
 
 
-def render_adf(pm: PostMortem, lang: Lang | None = None, *, jira_url: str | None = None,
-               markdown: str | None = None) -> dict[str, Any]:
+def render_adf(
+    pm: PostMortem, lang: Lang | None = None, *, jira_url: str | None = None, markdown: str | None = None
+) -> dict[str, Any]:
     """The post-mortem as the ADF document posted to Jira: exactly the Markdown draft, converted.
 
     With the Jira site known, Jira keys and bare URLs become links (renderers/references.py). A caller that

@@ -67,12 +67,14 @@ def normalize_link(url: str) -> str:
         match = _HOST_RE.match(url)
         if match and not match.group(4).isascii():
             try:
-                host = ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode()
-                                for label in match.group(4).split("."))
+                host = ".".join(
+                    label if label.isascii() else "xn--" + label.encode("punycode").decode()
+                    for label in match.group(4).split(".")
+                )
             except UnicodeError:
                 pass
             else:
-                url = url[: match.start(4)] + host + url[match.end(4):]
+                url = url[: match.start(4)] + host + url[match.end(4) :]
     return _URL_UNSAFE_RE.sub(_percent, url)
 
 
@@ -84,7 +86,7 @@ def decode_escapes(text: str) -> str:
     for match in _ESCAPE_RE.finditer(text):
         if match.start() != pos:
             out.append(_decoded(data))
-            out.append(text[pos:match.start()])
+            out.append(text[pos : match.start()])
         data.append(int(match.group(0)[1:], 16))
         pos = match.end()
     out.append(_decoded(data))
@@ -96,8 +98,10 @@ def _decoded(data: bytearray) -> str:
     """A run of escaped bytes as text: valid UTF-8 decoded, anything else (and reserved ASCII) escaped."""
     text = data.decode("utf-8", "surrogateescape")
     data.clear()
-    return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff"
-                   else f"%{ord(c):02X}" if c in _KEEP_ESCAPED else c for c in text)
+    return "".join(
+        f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else f"%{ord(c):02X}" if c in _KEEP_ESCAPED else c
+        for c in text
+    )
 
 
 def _percent(match: re.Match[str]) -> str:

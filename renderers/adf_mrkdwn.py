@@ -47,7 +47,7 @@ class Span:
         if not core:
             return self.text
         lead = self.text[: len(self.text) - len(self.text.lstrip(" "))]
-        trail = self.text[len(self.text.rstrip(" ")):]
+        trail = self.text[len(self.text.rstrip(" ")) :]
         code = "code" in self.marks and "`" not in core  # Slack's inline code cannot hold a backtick
         body = escape_mrkdwn(core) if code else protect(core)
         if self.href:
@@ -72,8 +72,13 @@ def protect(text: str) -> str:
 
     def fence(match: re.Match[str]) -> str:
         start, end = match.span()
-        inner = (start > 0 and text[start - 1].isalnum() and end < len(text) and text[end].isalnum()
-                 and "`" not in match.group(0))  # a backtick may open code even inside a word
+        inner = (
+            start > 0
+            and text[start - 1].isalnum()
+            and end < len(text)
+            and text[end].isalnum()
+            and "`" not in match.group(0)
+        )  # a backtick may open code even inside a word
         return match.group(0) if inner else f"{WORD_JOINER}{match.group(0)}{WORD_JOINER}"
 
     return _MARKER_RUN_RE.sub(fence, text)
@@ -132,8 +137,11 @@ def _item(item: dict[str, Any], indent: str, bullet: str) -> list[tuple[Line, bo
     lines: list[tuple[Line, bool]] = []
     for child in item.get("content", []):
         nested = child["type"] in ("bulletList", "orderedList")
-        lines.extend(_block(child, indent + "    ") if nested else
-                     [([Span(indent + "    ", verbatim=True), *line], code) for line, code in _block(child, indent)])
+        lines.extend(
+            _block(child, indent + "    ")
+            if nested
+            else [([Span(indent + "    ", verbatim=True), *line], code) for line, code in _block(child, indent)]
+        )
     if lines and not item["content"][0]["type"].endswith("List"):
         first, code = lines[0]
         lines[0] = ([Span(indent + bullet, verbatim=True), *first[1:]], code)

@@ -36,15 +36,22 @@ def row_text(session: Session, links: Links, lang: Lang, *, with_requester: bool
     url = links.get(session.id)
     link = " · " + say("thread_link", lang, url=url) if url else ""
     key = "list_row_requester" if with_requester else "list_row"
-    return say(key, lang, ticket=escape_mrkdwn(session.ticket), state=state_label(session, lang),
-               version=session.version, link=link, requester=session.requester)
+    return say(
+        key,
+        lang,
+        ticket=escape_mrkdwn(session.ticket),
+        state=state_label(session, lang),
+        version=session.version,
+        link=link,
+        requester=session.requester,
+    )
 
 
 def home_order(sessions: Sequence[Session]) -> tuple[list[Session], list[Session]]:
     """Open sessions, then the posted ones, each newest first; at most MAX_ROWS in all."""
     newest = sorted(sessions, key=lambda s: s.created_at, reverse=True)
     open_ = [s for s in newest if s.state not in FINAL_STATES][:MAX_ROWS]
-    posted = [s for s in newest if s.state is State.posted][:MAX_ROWS - len(open_)]
+    posted = [s for s in newest if s.state is State.posted][: MAX_ROWS - len(open_)]
     return open_, posted
 
 
@@ -59,16 +66,30 @@ def _header(text: str) -> dict[str, Any]:
 def _buttons(session: Session, lang: Lang, block_id: str) -> list[dict[str, Any]]:
     elements = []
     if editable(session):
-        elements.append({"type": "button", "action_id": ACTION_EDIT, "value": session.id,
-                         "text": {"type": "plain_text", "text": say("button_edit", lang)}})
+        elements.append(
+            {
+                "type": "button",
+                "action_id": ACTION_EDIT,
+                "value": session.id,
+                "text": {"type": "plain_text", "text": say("button_edit", lang)},
+            }
+        )
     if session.state in CANCELLABLE_STATES:
-        elements.append({"type": "button", "action_id": ACTION_CANCEL, "value": session.id, "style": "danger",
-                         "text": {"type": "plain_text", "text": say("button_cancel", lang)}})
+        elements.append(
+            {
+                "type": "button",
+                "action_id": ACTION_CANCEL,
+                "value": session.id,
+                "style": "danger",
+                "text": {"type": "plain_text", "text": say("button_cancel", lang)},
+            }
+        )
     return [{"type": "actions", "block_id": block_id, "elements": elements}] if elements else []
 
 
-def _rows(sessions: Sequence[Session], links: Links, lang: Lang, *, prefix: str,
-          with_requester: bool = False) -> list[dict[str, Any]]:
+def _rows(
+    sessions: Sequence[Session], links: Links, lang: Lang, *, prefix: str, with_requester: bool = False
+) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for session in sessions:
         blocks.append(_section(row_text(session, links, lang, with_requester=with_requester)))
@@ -90,8 +111,11 @@ def home_view(user: str, own: Sequence[Session], awaiting: Sequence[Session], li
         blocks += [_header(say("home_posted", lang)), *_rows(posted, links, lang, prefix="own")]
     others = [s for s in awaiting if s.requester != user and s.state is State.drafted][:MAX_ROWS]
     if others:
-        blocks += [{"type": "divider"}, _header(say("home_awaiting", lang)),
-                   *_rows(others, links, lang, prefix="await", with_requester=True)]
+        blocks += [
+            {"type": "divider"},
+            _header(say("home_awaiting", lang)),
+            *_rows(others, links, lang, prefix="await", with_requester=True),
+        ]
     return {"type": "home", "blocks": blocks}
 
 

@@ -93,8 +93,11 @@ def with_requester(adf: dict[str, Any], *, name: str, thread_url: str | None, la
     thread: dict[str, Any] = {"type": "text", "text": link_text}
     if thread_url and is_safe_href(thread_url):
         thread["marks"] = [{"type": "link", "attrs": {"href": thread_url}}]
-    parts = [{"type": "text", "text": before.replace("{name}", name)}, thread,
-             {"type": "text", "text": after.replace("{name}", name)}]
+    parts = [
+        {"type": "text", "text": before.replace("{name}", name)},
+        thread,
+        {"type": "text", "text": after.replace("{name}", name)},
+    ]
     paragraph = {"type": "paragraph", "content": [p for p in parts if p["text"]]}
     return {**adf, "content": [*adf.get("content", []), paragraph]}
 

@@ -22,10 +22,26 @@ TEMPLATE = "postmortem.md.j2"
 
 #: What differs between the languages besides the words: the title, the punctuation around labels and items.
 PUNCTUATION: dict[str, dict[str, str]] = {
-    "en": {"title": "Post-mortem", "title_colon": ": ", "colon": ":", "sep": " · ", "item_colon": ": ",
-           "open": " (", "close": ")", "comma": ", "},
-    "ja": {"title": "事後分析", "title_colon": "：", "colon": "：", "sep": "、", "item_colon": "：",
-           "open": "（", "close": "）", "comma": "、"},
+    "en": {
+        "title": "Post-mortem",
+        "title_colon": ": ",
+        "colon": ":",
+        "sep": " · ",
+        "item_colon": ": ",
+        "open": " (",
+        "close": ")",
+        "comma": ", ",
+    },
+    "ja": {
+        "title": "事後分析",
+        "title_colon": "：",
+        "colon": "：",
+        "sep": "、",
+        "item_colon": "：",
+        "open": "（",
+        "close": "）",
+        "comma": "、",
+    },
 }
 
 _SENTINEL = "pm-end-of-field-3f9c"
@@ -208,9 +224,18 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     # User text is read by the text rule (renderers/usertext.py) wherever the template places it.
-    env.filters.update(contained=lambda text: contained(faithful(text)), fix_refs=fix_refs, code_span=code_span,
-                       labelled=labelled, indent_continuation=indent_continuation, aside=aside, head=head,
-                       inline=lambda text: inline(faithful(text)), ending=ending, choice=_choice)
+    env.filters.update(
+        contained=lambda text: contained(faithful(text)),
+        fix_refs=fix_refs,
+        code_span=code_span,
+        labelled=labelled,
+        indent_continuation=indent_continuation,
+        aside=aside,
+        head=head,
+        inline=lambda text: inline(faithful(text)),
+        ending=ending,
+        choice=_choice,
+    )
     return env
 
 
@@ -223,8 +248,9 @@ def language_table(registry: Registry, lang: Lang) -> dict[str, Any]:
     """`L` in the template: punctuation, each field's document label, option labels, the seed's sentences."""
     labels = {name: texts[lang] for name, texts in LABELS.items()}
     labels |= {f.name: registry.doc_label(f.name, lang) for f in registry.fields}
-    choices = {name: {value: texts[lang] for value, texts in options.items()}
-               for name, options in registry.choices.items()}
+    choices = {
+        name: {value: texts[lang] for value, texts in options.items()} for name, options in registry.choices.items()
+    }
     return {**PUNCTUATION[lang], "labels": labels, "choices": choices, "none": ACTION_ITEMS_NONE[lang]}
 
 

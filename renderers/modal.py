@@ -24,6 +24,8 @@ SCOPE_BLOCK = "scope"
 SCOPE_FLAGS: tuple[str, ...] = REGISTRY.flags
 #: One input a field, in §2 order (the registry's); the scope flags become the one `scope` block where they stand.
 INPUT_FIELDS: tuple[str, ...] = tuple(f for f in REGISTRY.names if f not in SCOPE_FLAGS)
+
+
 def _multiline(field: Field) -> bool:
     """Prose and lists take several lines; the rest are one line (any registry's fields)."""
     return field.kind in ("multiline", "list")
@@ -43,14 +45,16 @@ _UI: dict[str, dict[str, str]] = {
     "submit": {"en": "Submit", "ja": "送信"},
     "close": {"en": "Cancel", "ja": "キャンセル"},
     "choose": {"en": "Choose…", "ja": "選択…"},
-    "intro": {"en": "Fill in what you know. Only the ticket is required here: the bot asks in the thread "
-                    "for anything the post-mortem still needs, and says why.",
-              "ja": "わかる範囲で入力してください。ここで必須なのはチケットだけです。足りない項目は、"
-                    "ボットが理由とともにスレッドで質問します。"},
-    "kept": {"en": "The current value ({n} characters) is too long to show here. It is kept unless you type "
-                   "a replacement.",
-             "ja": "現在の値（{n} 文字）は長すぎてここに表示できません。新しい値を入力しない限り、"
-                   "そのまま保持されます。"},
+    "intro": {
+        "en": "Fill in what you know. Only the ticket is required here: the bot asks in the thread "
+        "for anything the post-mortem still needs, and says why.",
+        "ja": "わかる範囲で入力してください。ここで必須なのはチケットだけです。足りない項目は、"
+        "ボットが理由とともにスレッドで質問します。",
+    },
+    "kept": {
+        "en": "The current value ({n} characters) is too long to show here. It is kept unless you type a replacement.",
+        "ja": "現在の値（{n} 文字）は長すぎてここに表示できません。新しい値を入力しない限り、そのまま保持されます。",
+    },
 }
 
 

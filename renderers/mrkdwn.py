@@ -68,7 +68,7 @@ def _mrkdwn_segment(line: str) -> str:
                 closers[char] = [m.start() for m in _CLOSERS_RE[char].finditer(line)]
             close = _closing(line, start, closers[char])
             if close is not None:
-                inner = mrkdwn_line(line[start + 2:close])
+                inner = mrkdwn_line(line[start + 2 : close])
                 end, piece = close + 2, f"*{inner}*" if char == "*" else f"~{inner}~"
         if piece is None:
             scan = start + 1

@@ -19,17 +19,24 @@ Message = dict[str, Any]
 #: The action id of the Start button (handlers listen for it).
 ACTION_START = "postmortem_start"
 
+
 def start_value(*, ticket: str | None, channel: str, lang: Lang) -> str:
     """The Start button's value: JSON with the key to prefill (or null), the session's channel, the language."""
     return json.dumps({"ticket": ticket, "channel": channel, "lang": lang}, separators=(",", ":"))
 
 
 def _with_start(text: str, *, ticket: str | None, channel: str, lang: Lang) -> Message:
-    button = {"type": "button", "style": "primary", "action_id": ACTION_START,
-              "text": {"type": "plain_text", "text": say("start_button", lang)},
-              "value": start_value(ticket=ticket, channel=channel, lang=lang)}
-    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": text}},
-              {"type": "actions", "block_id": ACTION_START, "elements": [button]}]
+    button = {
+        "type": "button",
+        "style": "primary",
+        "action_id": ACTION_START,
+        "text": {"type": "plain_text", "text": say("start_button", lang)},
+        "value": start_value(ticket=ticket, channel=channel, lang=lang),
+    }
+    blocks = [
+        {"type": "section", "text": {"type": "mrkdwn", "text": text}},
+        {"type": "actions", "block_id": ACTION_START, "elements": [button]},
+    ]
     return {"text": text, "blocks": blocks}
 
 

@@ -59,8 +59,12 @@ def _section(text: str) -> dict[str, Any]:
 
 
 def _button(label: str, action_id: str, value: str, style: str | None = None) -> dict[str, Any]:
-    button: dict[str, Any] = {"type": "button", "text": {"type": "plain_text", "text": label},
-                              "action_id": action_id, "value": value}
+    button: dict[str, Any] = {
+        "type": "button",
+        "text": {"type": "plain_text", "text": label},
+        "action_id": action_id,
+        "value": value,
+    }
     if style:
         button["style"] = style
     return button
@@ -130,10 +134,14 @@ def lint_warnings(warnings: list[tuple[str, str]], lang: Lang) -> Message:
 def approval_question(session_id: str, *, ticket: str, version: int, lang: Lang) -> Message:
     """The last message of a draft: how to approve, and the Edit / Cancel buttons."""
     text = say("approve_question", lang, version=version, ticket=escape_mrkdwn(ticket))
-    actions = {"type": "actions", "block_id": f"draft_v{version}", "elements": [
-        _button(say("button_edit", lang), ACTION_EDIT, session_id),
-        _button(say("button_cancel", lang), ACTION_CANCEL, session_id, "danger"),
-    ]}
+    actions = {
+        "type": "actions",
+        "block_id": f"draft_v{version}",
+        "elements": [
+            _button(say("button_edit", lang), ACTION_EDIT, session_id),
+            _button(say("button_cancel", lang), ACTION_CANCEL, session_id, "danger"),
+        ],
+    }
     return {"text": text, "blocks": [_section(text), actions]}
 
 

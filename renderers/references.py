@@ -20,15 +20,50 @@ Node = dict[str, Any]
 _KEY_RE = re.compile(r"(?<![\w./#-])([A-Z][A-Z0-9_]{0,254})-([1-9][0-9]{0,17})(?![\w-])")
 _URL_RE = re.compile(r"(?<![\w<(\[/])https?://[^\s<>()\[\]`]+[^\s<>()\[\]`.,;:!?'\"。、）]")
 #: Prefixes of standards, hashes and encodings that share the shape of a Jira key.
-NOT_PROJECTS = frozenset({"UTF", "UCS", "SHA", "MD", "ISO", "RFC", "IEEE", "IEC", "AES", "RSA", "CRC", "HTTP",
-                          "TLS", "SSL", "CVE", "CWE", "PEP", "ECMA", "ANSI", "FIPS", "IPV", "X", "H", "P",
-                          "GPT", "DDR", "PCIE", "USB", "HDMI", "WCAG", "JSR", "CP", "LATIN"})
+NOT_PROJECTS = frozenset(
+    {
+        "UTF",
+        "UCS",
+        "SHA",
+        "MD",
+        "ISO",
+        "RFC",
+        "IEEE",
+        "IEC",
+        "AES",
+        "RSA",
+        "CRC",
+        "HTTP",
+        "TLS",
+        "SSL",
+        "CVE",
+        "CWE",
+        "PEP",
+        "ECMA",
+        "ANSI",
+        "FIPS",
+        "IPV",
+        "X",
+        "H",
+        "P",
+        "GPT",
+        "DDR",
+        "PCIE",
+        "USB",
+        "HDMI",
+        "WCAG",
+        "JSR",
+        "CP",
+        "LATIN",
+    }
+)
 
 
 def keys_in(texts: Iterable[str | None]) -> frozenset[str]:
     """The Jira keys written in these texts (standards such as `UTF-8` left out)."""
-    return frozenset(m.group(0) for text in texts if text for m in _KEY_RE.finditer(text)
-                     if m.group(1) not in NOT_PROJECTS)
+    return frozenset(
+        m.group(0) for text in texts if text for m in _KEY_RE.finditer(text) if m.group(1) not in NOT_PROJECTS
+    )
 
 
 def link_references(doc: Node, *, jira_url: str | None, project: str, keys: frozenset[str]) -> Node:
@@ -73,7 +108,7 @@ def _split(node: Node, target: Any) -> list[Node]:
         if href is None or match.start() < pos:
             continue
         if match.start() > pos:
-            pieces.append({**node, "text": text[pos:match.start()]})
+            pieces.append({**node, "text": text[pos : match.start()]})
         pieces.append({**node, "text": match.group(0), "marks": [{"type": "link", "attrs": {"href": href}}, *marks]})
         pos = match.end()
     if not pieces:

@@ -43,11 +43,25 @@ def reminder(session: Session, *, expires_at: float) -> Message:
     text = say(key, lang, user=session.requester, ticket=escape_mrkdwn(session.ticket), when=when(expires_at))
     elements = []
     if editable(session):
-        elements.append({"type": "button", "action_id": ACTION_EDIT, "value": session.id, "style": "primary",
-                         "text": {"type": "plain_text", "text": say("button_resume", lang)}})
+        elements.append(
+            {
+                "type": "button",
+                "action_id": ACTION_EDIT,
+                "value": session.id,
+                "style": "primary",
+                "text": {"type": "plain_text", "text": say("button_resume", lang)},
+            }
+        )
     if session.state in CANCELLABLE_STATES:
-        elements.append({"type": "button", "action_id": ACTION_CANCEL, "value": session.id, "style": "danger",
-                         "text": {"type": "plain_text", "text": say("button_cancel", lang)}})
+        elements.append(
+            {
+                "type": "button",
+                "action_id": ACTION_CANCEL,
+                "value": session.id,
+                "style": "danger",
+                "text": {"type": "plain_text", "text": say("button_cancel", lang)},
+            }
+        )
     blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]
     if elements:
         blocks.append({"type": "actions", "block_id": f"reminder_{session.id}", "elements": elements})
@@ -56,6 +70,5 @@ def reminder(session: Session, *, expires_at: float) -> Message:
 
 def expired(session: Session, *, idle_seconds: float) -> Message:
     """The notice that replaces silence when an idle session expires."""
-    text = say("expired", session.lang, ticket=escape_mrkdwn(session.ticket),
-               days=duration(idle_seconds, session.lang))
+    text = say("expired", session.lang, ticket=escape_mrkdwn(session.ticket), days=duration(idle_seconds, session.lang))
     return {"text": text, "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]}

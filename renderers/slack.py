@@ -148,14 +148,14 @@ def _groups(doc: dict[str, Any]) -> list[tuple[list[Block], str]]:
     for heading, blocks in sections:
         pieces = [p for p in _split_blocks(blocks) if "".join(p.slack).strip()] or [_Piece(["…"], ["…"])]
         first, rest = pieces[0], pieces[1:]
-        groups.append(([_header(heading), _section("\n".join(first.slack))],
-                       f"{heading}\n\n" + "\n".join(first.md)))
+        groups.append(([_header(heading), _section("\n".join(first.slack))], f"{heading}\n\n" + "\n".join(first.md)))
         groups.extend(([_section("\n".join(p.slack))], "\n".join(p.md)) for p in rest)
     return groups
 
 
-def render_slack(pm: PostMortem, lang: Lang | None = None, *,
-                 adf: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def render_slack(
+    pm: PostMortem, lang: Lang | None = None, *, adf: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The draft as Slack messages, each {"text": plain fallback, "blocks": [...]}, never truncated.
 
     Made from the ADF document Jira gets (`adf` when the caller has it already, else rendered here), so

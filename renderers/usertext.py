@@ -59,8 +59,11 @@ def _slack_bold(data: bytes) -> bytes:
     """`*word*` is bold in Slack (italic in Markdown): its markers doubled, when that reads as bold and nothing else."""
     if b"*" not in data:
         return data
-    spans = [(span["start"], span["end"]) for event, span in PARSER.events_with_range(data.decode())
-             if event == {"Start": "Emphasis"} and data[span["start"]:span["start"] + 1] == b"*"]
+    spans = [
+        (span["start"], span["end"])
+        for event, span in PARSER.events_with_range(data.decode())
+        if event == {"Start": "Emphasis"} and data[span["start"] : span["start"] + 1] == b"*"
+    ]
     if not spans:
         return data
     out = bytearray()
@@ -74,6 +77,7 @@ def _slack_bold(data: bytes) -> bytes:
 
 def _same_reading_but_bold(before: bytes, after: bytes) -> bool:
     """The doubled text reads as the same text with the same structure, only emphasis turned into bold."""
+
     def reading(data: bytes) -> list[Any]:  # emphasis and bold alike, to compare everything else
         return [_EITHER.get(str(e), e) for e in PARSER.events(data.decode())]
 
@@ -91,12 +95,16 @@ def _plain_html_blocks(data: bytes) -> tuple[bytes, frozenset[int]]:
     for _ in range(_MAX_PASSES):
         if b"<" not in data:
             break
-        starts = [_first_mark(data, span["start"]) for event, span in PARSER.events_with_range(data.decode())
-                  if isinstance(event, dict) and event.get("Start") == "HtmlBlock"]
+        starts = [
+            _first_mark(data, span["start"])
+            for event, span in PARSER.events_with_range(data.decode())
+            if isinstance(event, dict) and event.get("Start") == "HtmlBlock"
+        ]
         if not starts:
             break
-        added = [pos + sum(1 for s in starts if s <= pos) for pos in added] + \
-                [pos + i for i, pos in enumerate(sorted(set(starts)))]
+        added = [pos + sum(1 for s in starts if s <= pos) for pos in added] + [
+            pos + i for i, pos in enumerate(sorted(set(starts)))
+        ]
         data = _insert_backslashes(data, starts)
     return data, frozenset(added)
 
@@ -107,8 +115,9 @@ def _keep_typed_escapes(data: bytes, *, ours: frozenset[int] = frozenset()) -> b
     if b"\\" not in data and b"&" not in data:
         return data
     literal = _literal_spans(data)
-    inserts = [m.start() for m in _TYPED_ESCAPE_RE.finditer(data)
-               if m.start() not in ours and not _inside(m.start(), literal)]
+    inserts = [
+        m.start() for m in _TYPED_ESCAPE_RE.finditer(data) if m.start() not in ours and not _inside(m.start(), literal)
+    ]
     return _insert_backslashes(data, inserts)
 
 
@@ -161,7 +170,7 @@ def _misread(data: bytes) -> list[int]:
         name = _name(tag)
         if name == "Heading":
             inserts.append(_heading_mark(data, start, end))
-        elif name == "CodeBlock" and data[_first_mark(data, start):][:1] == b"~":
+        elif name == "CodeBlock" and data[_first_mark(data, start) :][:1] == b"~":
             inserts.append(_first_mark(data, start))  # `~~~` fences are no Slack convention: text
         elif name in _MARK_WIDTH:
             width = _mark_width(data, start, end, _MARK_WIDTH[name])
@@ -180,7 +189,7 @@ def _misread(data: bytes) -> list[int]:
 
 def _first_mark(data: bytes, start: int) -> int:
     """The first non-blank byte of the line at `start`."""
-    while data[start:start + 1] in (b" ", b"\t"):
+    while data[start : start + 1] in (b" ", b"\t"):
         start += 1
     return start
 
@@ -188,7 +197,7 @@ def _first_mark(data: bytes, start: int) -> int:
 def _heading_mark(data: bytes, start: int, end: int) -> int:
     """Where to escape a heading: its `#`, or the first character of a setext heading's underline."""
     first = _first_mark(data, start)
-    if data[first:first + 1] == b"#":
+    if data[first : first + 1] == b"#":
         return first
     body = data[start:end].rstrip(b"\n")
     return _first_mark(data, start + body.rindex(b"\n") + 1) if b"\n" in body else first
@@ -196,7 +205,7 @@ def _heading_mark(data: bytes, start: int, end: int) -> int:
 
 def _mark_width(data: bytes, start: int, end: int, width: int) -> int:
     """The delimiter width of an emphasis span as written (0 when its ends are not marker runs we know)."""
-    opener, closer = data[start:start + width], data[end - width:end]
+    opener, closer = data[start : start + width], data[end - width : end]
     if len(set(opener + closer)) != 1 or opener[:1] not in (b"*", b"_", b"~"):
         return 0
     return width
@@ -204,7 +213,7 @@ def _mark_width(data: bytes, start: int, end: int, width: int) -> int:
 
 def _clear_emphasis(data: bytes, start: int, end: int, width: int) -> bool:
     """The markers clearly wrap words: word-start opener, word-end closer, no `__`, no longer marker runs."""
-    mark = data[start:start + 1]
+    mark = data[start : start + 1]
     if mark == b"_" and width != 1 or b"\n" in data[start:end]:
         return False  # `__` is how Python names are written; Slack formats within one line only
     before = _char_before(data, start)
@@ -213,18 +222,20 @@ def _clear_emphasis(data: bytes, start: int, end: int, width: int) -> bool:
     last = _char_before(data, end - width)
     if mark.decode() in (before, after, first, last):
         return False  # part of a longer run of the same marker (`***`, `___x___`): not clearly wrapping
-    return ((not before or before.isspace() or before in _BEFORE_OPENER)
-            and (not after or after.isspace() or after in _AFTER_CLOSER)
-            and (first.isalnum() or first in _BEFORE_OPENER or first == "`")
-            and (last.isalnum() or last in _AFTER_CLOSER or last == "`"))
+    return (
+        (not before or before.isspace() or before in _BEFORE_OPENER)
+        and (not after or after.isspace() or after in _AFTER_CLOSER)
+        and (first.isalnum() or first in _BEFORE_OPENER or first == "`")
+        and (last.isalnum() or last in _AFTER_CLOSER or last == "`")
+    )
 
 
 def _char_before(data: bytes, pos: int) -> str:
-    return data[max(pos - 4, 0):pos].decode(errors="ignore")[-1:]
+    return data[max(pos - 4, 0) : pos].decode(errors="ignore")[-1:]
 
 
 def _char_after(data: bytes, pos: int) -> str:
-    return data[pos:pos + 4].decode(errors="ignore")[:1]
+    return data[pos : pos + 4].decode(errors="ignore")[:1]
 
 
 def _insert_backslashes(data: bytes, positions: list[int]) -> bytes:

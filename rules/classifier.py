@@ -117,8 +117,11 @@ def _labels_read() -> dict[str, str]:
 
 _LABELS_READ = _labels_read()
 _LABEL_ANSWER = re.compile(
-    r"^\s*[`*]?(" + "|".join(re.escape(k) for k in sorted(_LABELS_READ, key=len, reverse=True))
-    + r")[`*]?\s*[:：]\s*(.*)$", re.DOTALL | re.IGNORECASE)
+    r"^\s*[`*]?("
+    + "|".join(re.escape(k) for k in sorted(_LABELS_READ, key=len, reverse=True))
+    + r")[`*]?\s*[:：]\s*(.*)$",
+    re.DOTALL | re.IGNORECASE,
+)
 _MENTIONED = re.compile("|".join(re.escape(a) for a in sorted(_ALIASES, key=len, reverse=True)))
 
 
@@ -174,8 +177,7 @@ def command_words(plain: str) -> str:
     """The reply reduced to lower-case words for matching commands (see the module docstring)."""
     text = _SHORTCODE.sub(" ", unicodedata.normalize("NFKC", plain).casefold())
     text = "".join(
-        " " if unicodedata.category(ch) in _EMOJI_CATEGORIES or ch in _VARIATION_SELECTORS else ch
-        for ch in text
+        " " if unicodedata.category(ch) in _EMOJI_CATEGORIES or ch in _VARIATION_SELECTORS else ch for ch in text
     )
     text = " ".join(_SEPARATORS.sub(" ", text).split())
     return _JA_GAP.sub("", text)

@@ -72,34 +72,34 @@ _NEEDED: dict[str, dict[str, str]] = {
         "ja": "手順でバグが起きる頻度（毎回、またはおよそ 10 回に 1 回以上失敗するフレーク）",
     },
     "confirmed_by": {
-        "en": "the one experiment that confirmed the mechanism; \"the fix makes the original repro pass, and "
-              "reverting it brings the failure back\" is a valid answer",
+        "en": 'the one experiment that confirmed the mechanism; "the fix makes the original repro pass, and '
+        'reverting it brings the failure back" is a valid answer',
         "ja": "メカニズムを確認した唯一の実験。"
-              "「修正で元の再現手順が成功し、修正を戻すと再び失敗する」も有効な回答です",
+        "「修正で元の再現手順が成功し、修正を戻すと再び失敗する」も有効な回答です",
     },
     "validation_kinds": {
         "en": "at least one verification that shows the fix works: original repro passes, failing test passes, "
-              "workload completes or performance restored",
+        "workload completes or performance restored",
         "ja": "修正が効くことを示す検証を少なくとも 1 つ（元の再現手順が成功、失敗していたテストが成功、"
-              "ワークロードが完了、性能が回復）",
+        "ワークロードが完了、性能が回復）",
     },
 }
 
 _SCOPE_REASON: dict[str, dict[str, str]] = {
     "trivial": {
         "en": "This is marked trivial (a typo or an obvious one-line fix): the PR description is the record, "
-              "so no post-mortem is drafted.",
+        "so no post-mortem is drafted.",
         "ja": "軽微な修正（誤字、明らかな一行修正）とされています。記録には PR の説明を使うため、"
-              "事後分析は作成しません。",
+        "事後分析は作成しません。",
     },
     "customer_impacting": {
         "en": "This is marked customer-impacting: an outage needs its own incident report (timeline, impact, "
-              "paging history, communications), which a bug-fix post-mortem is not. Continue only if you "
-              "confirm that a bug-fix post-mortem is wanted as well.",
+        "paging history, communications), which a bug-fix post-mortem is not. Continue only if you "
+        "confirm that a bug-fix post-mortem is wanted as well.",
         "ja": "顧客に影響する停止／インシデントとされています。別途インシデントレポート"
-              "（タイムライン、影響範囲、ページング履歴、コミュニケーション記録）が必要で、"
-              "バグ修正の事後分析はその代わりになりません。"
-              "バグ修正の事後分析も必要だと確認された場合にのみ続行します。",
+        "（タイムライン、影響範囲、ページング履歴、コミュニケーション記録）が必要で、"
+        "バグ修正の事後分析はその代わりになりません。"
+        "バグ修正の事後分析も必要だと確認された場合にのみ続行します。",
     },
 }
 
@@ -180,4 +180,3 @@ def _problem(field: str, value: str | None) -> tuple[str, list[str]] | None:
 
 def _join(found: list[str], lang: Lang) -> str:
     return ('", "' if lang == "en" else "」「").join(found)
-

@@ -14,9 +14,21 @@ from rules import phrases, tone
 
 #: Rule ids in the order their warnings appear within one field.
 RULES: tuple[str, ...] = (
-    "empty_section", "no_identifier", "vague_mechanism", "hedging", "blame", "advocacy", "no_scope",
-    "no_category", "item_owner", "item_tracking",
-    "marketing", "placeholder", "long_summary", "long_paragraph", "item_placeholder",
+    "empty_section",
+    "no_identifier",
+    "vague_mechanism",
+    "hedging",
+    "blame",
+    "advocacy",
+    "no_scope",
+    "no_category",
+    "item_owner",
+    "item_tracking",
+    "marketing",
+    "placeholder",
+    "long_summary",
+    "long_paragraph",
+    "item_placeholder",
 )
 
 #: Fields that must state a mechanism (the fields that must name code are the registry's `code_fields`).
@@ -24,9 +36,12 @@ _MECHANISM_FIELDS: tuple[str, ...] = ("root_cause", "why_symptom")
 
 #: Phrase rules for prose; action items take the first two (advocacy belongs in an action item).
 _TONE_RULES: tuple[tuple[str, Callable[[str], list[str]]], ...] = (
-    ("hedging", tone.hedges), ("blame", tone.blames),
-    ("advocacy", lambda text: phrases.find(phrases.ADVOCACY, text)), ("marketing", tone.marketing),
+    ("hedging", tone.hedges),
+    ("blame", tone.blames),
+    ("advocacy", lambda text: phrases.find(phrases.ADVOCACY, text)),
+    ("marketing", tone.marketing),
 )
+
 
 @dataclass(frozen=True)
 class LintWarning:

@@ -21,35 +21,83 @@ _CODE_RE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
 
 #: Hedging: a statement that is believed, not known (seed: 曖昧な表現は使いません).
 HEDGING_EN: tuple[str, ...] = (
-    r"\bprobably\b", r"\b(?:I|we) (?:think|believe|suspect|guess|assume)\b", r"\bmight\b", r"\bmaybe\b",
-    r"\bperhaps\b", r"\bseem(?:s|ingly)?\b", r"\blikely\b", r"\bpossibly\b", r"\bcould (?:be|have)\b",
-    r"\bmay (?:be|have)\b", r"\bpresumably\b", r"\bapparently\b", r"\bappears? to\b",
-    r"\bnot (?:sure|certain)\b", r"\bshould (?:now )?(?:work|pass|help|be fine|be fixed)\b",
+    r"\bprobably\b",
+    r"\b(?:I|we) (?:think|believe|suspect|guess|assume)\b",
+    r"\bmight\b",
+    r"\bmaybe\b",
+    r"\bperhaps\b",
+    r"\bseem(?:s|ingly)?\b",
+    r"\blikely\b",
+    r"\bpossibly\b",
+    r"\bcould (?:be|have)\b",
+    r"\bmay (?:be|have)\b",
+    r"\bpresumably\b",
+    r"\bapparently\b",
+    r"\bappears? to\b",
+    r"\bnot (?:sure|certain)\b",
+    r"\bshould (?:now )?(?:work|pass|help|be fine|be fixed)\b",
 )
 HEDGING_JA: tuple[str, ...] = (
-    "かもしれ(?:ません|ない)", "と思われ(?:ます|る)", "と思(?:います|う)",
-    "よう(?:です|だ|でした|で[、,])", "みたい(?:です|だ)", "おそらく", "恐らく", "たぶん", "多分",
-    "と考えています", "と考えられ(?:ます|る)", "可能性が(?:あります|ある|高い)", "でしょう", "だろう",
-    "はずです", "気がします", "と推測", "疑われ(?:ます|る)",
+    "かもしれ(?:ません|ない)",
+    "と思われ(?:ます|る)",
+    "と思(?:います|う)",
+    "よう(?:です|だ|でした|で[、,])",
+    "みたい(?:です|だ)",
+    "おそらく",
+    "恐らく",
+    "たぶん",
+    "多分",
+    "と考えています",
+    "と考えられ(?:ます|る)",
+    "可能性が(?:あります|ある|高い)",
+    "でしょう",
+    "だろう",
+    "はずです",
+    "気がします",
+    "と推測",
+    "疑われ(?:ます|る)",
     # Inference endings and softeners (issue 10); しかも and 素晴らしい only contain them.
-    "推定(?:され|し|です|だ|。|$|、)", "と推定",
-    "とみられ", "と見られ", "(?:ではない|のではない|んじゃない)(?:か|でしょうか)",
+    "推定(?:され|し|です|だ|。|$|、)",
+    "と推定",
+    "とみられ",
+    "と見られ",
+    "(?:ではない|のではない|んじゃない)(?:か|でしょうか)",
     "(?<![しもか])かも(?=[。、,.\\s]|$|です|ね|な)",
-    "(?<!素晴)(?<!可愛)(?<!汚)(?<!男)(?<!女)(?<!子供)(?<!馬鹿)(?<!憎)(?<!誇)(?<!愛)らしい", "模様(?:です|だ)", "っぽい",
-    "と推察", "思しき", "気がする", "と考えられ", "断定でき(?:ない|ません)",
+    "(?<!素晴)(?<!可愛)(?<!汚)(?<!男)(?<!女)(?<!子供)(?<!馬鹿)(?<!憎)(?<!誇)(?<!愛)らしい",
+    "模様(?:です|だ)",
+    "っぽい",
+    "と推察",
+    "思しき",
+    "気がする",
+    "と考えられ",
+    "断定でき(?:ない|ません)",
 )
 
 #: Blame: a person instead of a gap (seed: 非難しません). "this should have been caught" is the seed's
 #: own sentence for `no_good_reason`, so only the active "<someone> should have caught" is blame.
 BLAME_EN: tuple[str, ...] = (
     r"\bshould(?:n't| not)? have (?:caught|noticed|seen|known|spotted|found|checked|tested|reviewed)\b",
-    r"\b\w+'s fault\b", r"\bfault of\b", r"\bcareless(?:ly|ness)?\b", r"\bsloppy\b", r"\bdropped the ball\b",
-    r"\bnegligen(?:t|ce)\b", r"\bincompetent\b", r"\bto blame\b", r"\bhuman error\b",
+    r"\b\w+'s fault\b",
+    r"\bfault of\b",
+    r"\bcareless(?:ly|ness)?\b",
+    r"\bsloppy\b",
+    r"\bdropped the ball\b",
+    r"\bnegligen(?:t|ce)\b",
+    r"\bincompetent\b",
+    r"\bto blame\b",
+    r"\bhuman error\b",
     r"\b(?:his|her|their) mistake\b",
 )
 BLAME_JA: tuple[str, ...] = (
-    "(?:見つける|見つけ|気付く|気づく|見抜く|防ぐ)べき(?:だった|でした)", "のミス", "のせい",
-    "不注意", "怠慢", "ずさん", "杜撰", "うっかり", "人為的ミス",
+    "(?:見つける|見つけ|気付く|気づく|見抜く|防ぐ)べき(?:だった|でした)",
+    "のミス",
+    "のせい",
+    "不注意",
+    "怠慢",
+    "ずさん",
+    "杜撰",
+    "うっかり",
+    "人為的ミス",
 )
 
 #: A mechanism named only by its kind (seed: 「同期の問題」と曖昧にせず). Flagged when no identifier is near.
@@ -57,11 +105,18 @@ VAGUE_MECHANISM_EN: tuple[str, ...] = (
     r"\b(?:sync(?:hronization)?|timing|concurrency|threading|race|memory|caching|state) "
     r"(?:issue|problem|glitch)s?\b",
     r"\bsome (?:sort of |kind of )?(?:race|glitch|corruption|issue|problem|bug)\b",
-    r"\ba race(?: condition)?(?: somewhere)?\b", r"\bsomething (?:went wrong|broke)\b",
+    r"\ba race(?: condition)?(?: somewhere)?\b",
+    r"\bsomething (?:went wrong|broke)\b",
 )
 VAGUE_MECHANISM_JA: tuple[str, ...] = (
-    "同期の問題", "同期問題", "タイミングの問題", "タイミング問題", "競合の問題", "並行性の問題",
-    "何らかの(?:競合|問題|原因|不具合)", "何かしらの(?:競合|問題|原因|不具合)",
+    "同期の問題",
+    "同期問題",
+    "タイミングの問題",
+    "タイミング問題",
+    "競合の問題",
+    "並行性の問題",
+    "何らかの(?:競合|問題|原因|不具合)",
+    "何かしらの(?:競合|問題|原因|不具合)",
 )
 
 #: Advocacy: proposals belong in a separate document linked from an action item (seed: 主張を持ち込まない).
@@ -70,64 +125,98 @@ ADVOCACY_EN: tuple[str, ...] = (
     r"(?:refactor|rewrite|redesign|re-?architect|replace|migrate|switch|adopt|move to|get rid of"
     r"|deprecate)\b",
     r"\bshould be (?:refactored|rewritten|redesigned|replaced|re-?architected)\b",
-    r"\b(?:I|we) (?:propose|recommend|suggest|advocate)\b", r"\bit would be (?:better|nice|good) to\b",
+    r"\b(?:I|we) (?:propose|recommend|suggest|advocate)\b",
+    r"\bit would be (?:better|nice|good) to\b",
 )
 ADVOCACY_JA: tuple[str, ...] = (
     "(?:リファクタリング|リファクタ|書き直|作り直|再設計|再実装|刷新|置き換え|移行)[^。\n]{0,6}?べき(?!でした|だった)",
-    "(?:を|ことを)(?:提案|推奨|提言)します", "(?:た|る)(?:方|ほう)が(?:よい|良い|いい)",
+    "(?:を|ことを)(?:提案|推奨|提言)します",
+    "(?:た|る)(?:方|ほう)が(?:よい|良い|いい)",
 )
 
 #: The validation is not done yet (seed: 修正が検証されていない場合は作成を断る). "not tested on ARM" is an
 #: honest scope, not a missing validation, so a following scope word keeps a negation from counting.
 NOT_VERIFIED_EN: tuple[str, ...] = (
-    r"\btbd\b", r"\btodo\b", r"\bwill (?:be )?(?:test|verif|validat|check|confirm|run)\w*",
-    r"\bto be (?:tested|verified|validated|confirmed|checked)\b", r"\bpending\b", r"\bin progress\b",
+    r"\btbd\b",
+    r"\btodo\b",
+    r"\bwill (?:be )?(?:test|verif|validat|check|confirm|run)\w*",
+    r"\bto be (?:tested|verified|validated|confirmed|checked)\b",
+    r"\bpending\b",
+    r"\bin progress\b",
     r"\b(?:not|haven't|have not|hasn't|has not) (?:yet )?(?:been )?(?:verified|validated|tested|confirmed)"
     r"(?: yet)?\b" + SCOPE_AFTER,
     r"\bun(?:verified|tested)\b" + SCOPE_AFTER,
 )
 NOT_VERIFIED_JA: tuple[str, ...] = (
-    "(?<!では)(?<!には)未(?:検証|確認|テスト|実施)", "これから(?:確認|検証|テスト)",
+    "(?<!では)(?<!には)未(?:検証|確認|テスト|実施)",
+    "これから(?:確認|検証|テスト)",
     "まだ(?:確認|検証|テスト)(?:して|でき|し)(?:いません|いない|ません|ていません)",
-    "(?:確認|検証)中", "テスト中です", "(?:確認|検証|テスト|実行)(?:する|の)?予定",
-    "後で(?:確認|検証|テスト)", "未定",
+    "(?:確認|検証)中",
+    "テスト中です",
+    "(?:確認|検証|テスト|実行)(?:する|の)?予定",
+    "後で(?:確認|検証|テスト)",
+    "未定",
 )
 
 #: An honest scope stated inside the validation text itself (so `validation_scope` is not needed).
 SCOPE_STATED_EN: tuple[str, ...] = (
     r"\bnot (?:re-?)?(?:tested|verified|validated|checked|run)\s+(?:on|with|in|for|under|against|beyond|"
     r"outside|at|across)\b",
-    r"\bnot re-?tested\b", r"\bonly (?:tested|verified|validated|checked|ran|run)\b",
-    r"\b(?:tested|verified|validated) only\b", r"\bdid(?:n't| not) re-?test\b",
+    r"\bnot re-?tested\b",
+    r"\bonly (?:tested|verified|validated|checked|ran|run)\b",
+    r"\b(?:tested|verified|validated) only\b",
+    r"\bdid(?:n't| not) re-?test\b",
 )
 SCOPE_STATED_JA: tuple[str, ...] = (
     "再テストしていません",
     "(?:では|には)(?:テスト|検証|確認|再テスト)(?:して|し)(?:いません|ていません|ません)",
-    "(?:では|には)未(?:検証|確認|テスト)", "のみ(?:で)?(?:検証|テスト|確認)",
+    "(?:では|には)未(?:検証|確認|テスト)",
+    "のみ(?:で)?(?:検証|テスト|確認)",
 )
 
 #: Code identifiers: the index of an engineering record (seed: コード識別子をそのまま扱います).
 IDENTIFIER_RE = re.compile(
     r"`[^`\n]+`"
-    r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b"          # snake_case, SCREAMING_CASE
-    r"|\b[a-z]+[0-9]*[A-Z][A-Za-z0-9]*\b"                          # camelCase
-    r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"                        # PascalCase with an inner capital
-    r"|\w(?:::|->)\w"                                              # Foo::bar, a->b
-    r"|(?<![\w./-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,6}\b"            # path/with.ext
+    r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b"  # snake_case, SCREAMING_CASE
+    r"|\b[a-z]+[0-9]*[A-Z][A-Za-z0-9]*\b"  # camelCase
+    r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # PascalCase with an inner capital
+    r"|\w(?:::|->)\w"  # Foo::bar, a->b
+    r"|(?<![\w./-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,6}\b"  # path/with.ext
     r"|(?<![\w-])[\w-]+\.(?:py|pyi|c|cc|cpp|cu|h|hpp|go|rs|java|kt|js|ts|rb|sh|sql|proto|yaml|yml|json|toml|md)\b"
-    r"|\b[A-Za-z_]\w*\((?!s\))"                                    # call(), not "test(s)"
-    r"|\b[a-z_][A-Za-z0-9_]*\.[a-z_][A-Za-z0-9_]+\b"                # obj.attr
-    r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b"      # a commit SHA
+    r"|\b[A-Za-z_]\w*\((?!s\))"  # call(), not "test(s)"
+    r"|\b[a-z_][A-Za-z0-9_]*\.[a-z_][A-Za-z0-9_]+\b"  # obj.attr
+    r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b"  # a commit SHA
     r"|==|!=|&&|\|\|",
     re.ASCII,
 )
 
 
 #: A value that stands for "nothing yet".
-PLACEHOLDERS: frozenset[str] = frozenset({
-    "tbd", "tbc", "todo", "n/a", "na", "none", "null", "nil", "-", "--", "?", "??", "unknown", "later",
-    "未定", "なし", "不明", "未記入", "後で", "ー", "—",
-})
+PLACEHOLDERS: frozenset[str] = frozenset(
+    {
+        "tbd",
+        "tbc",
+        "todo",
+        "n/a",
+        "na",
+        "none",
+        "null",
+        "nil",
+        "-",
+        "--",
+        "?",
+        "??",
+        "unknown",
+        "later",
+        "未定",
+        "なし",
+        "不明",
+        "未記入",
+        "後で",
+        "ー",
+        "—",
+    }
+)
 
 
 def _compile(*lists: Iterable[str]) -> re.Pattern[str]:

@@ -34,6 +34,8 @@ def first_class(source: str, flags: int) -> str | None:
     except Exception:  # a parser that changed shape: no guard, same matches
         return None
     return None if items is None else "".join(sorted(items))
+
+
 def _first_items(seq: Any) -> set[str] | None:
     """Class items for the first consumed character of a parsed sequence; None when it cannot tell."""
     for op, av in seq:
@@ -59,8 +61,9 @@ def _first_items(seq: Any) -> set[str] | None:
     return None  # the sequence may match the empty string
 
 
-_CATEGORIES = ({_c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_SPACE: r"\s"}
-               if _c is not None else {})  # read at import: must not need the parser's module
+_CATEGORIES = (
+    {_c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_SPACE: r"\s"} if _c is not None else {}
+)  # read at import: must not need the parser's module
 
 
 def _class_items(items: Any) -> set[str] | None:

@@ -24,31 +24,46 @@ Flag = Literal["customer_impacting", "trivial"]
 OUTAGE_FIELDS: tuple[str, ...] = ("summary", "symptom", "why_symptom", "how_found", "why_missed", "validation")
 TRIVIAL_FIELDS: tuple[str, ...] = ("summary", "fix")
 
-OUTAGE = any_of(
-    r"\bsev(?:erity)?[- ]?[0-4]\b", r"\bstatus ?page\b", r"\bpagerduty\b",
-    r"\b(?:on-?call|pager)s? (?:was |were |got )?(?:paged|alerted|woken)\b",
-    r"\b(?:outage|downtime|major incident|incident report|sla breach|slo breach)\b",
-    r"\bcustomer[- ]facing (?:outage|incident|impact|downtime)\b",
-    r"\b(?:service|site|website|api|cluster|production|prod|region|app|checkout|login|platform) "
-    r"(?:was |went |is |were )?(?:down|offline|unavailable|unreachable)\b",
-    r"\b(?:customers?|users?|clients?|tenants?)\b[^.;\n]{0,40}\b(?:could not|couldn't|cannot|can't|were unable to"
-    r"|was unable to|unable to|lost access to|were locked out of|were not able to) (?:use|access|log in|login|reach"
-    r"|sign in|place|check out|connect)\b",
-    flags=EN_FLAGS,
-), any_of(
-    "顧客向け(?:サービス)?の?(?:停止|障害|ダウン)",
-    "サービス(?:全体)?(?:が|の)?(?:全面)?(?:停止|ダウン|利用不可|利用できな)",
-    "(?:顧客|お客様|ユーザー|利用者)(?:が|は)[^。\n]{0,20}"
-    "(?:利用できな|使えな|アクセスできな|ログインできな|接続できな)",
-    "ステータスページ", "SEV[- ]?[0-4]", "重大インシデント", "インシデントレポート", "全面停止", "大規模障害",
-    "オンコール(?:が|に)?呼",
+OUTAGE = (
+    any_of(
+        r"\bsev(?:erity)?[- ]?[0-4]\b",
+        r"\bstatus ?page\b",
+        r"\bpagerduty\b",
+        r"\b(?:on-?call|pager)s? (?:was |were |got )?(?:paged|alerted|woken)\b",
+        r"\b(?:outage|downtime|major incident|incident report|sla breach|slo breach)\b",
+        r"\bcustomer[- ]facing (?:outage|incident|impact|downtime)\b",
+        r"\b(?:service|site|website|api|cluster|production|prod|region|app|checkout|login|platform) "
+        r"(?:was |went |is |were )?(?:down|offline|unavailable|unreachable)\b",
+        r"\b(?:customers?|users?|clients?|tenants?)\b[^.;\n]{0,40}\b(?:could not|couldn't|cannot|can't|were unable to"
+        r"|was unable to|unable to|lost access to|were locked out of|were not able to) (?:use|access|log in|login|reach"
+        r"|sign in|place|check out|connect)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "顧客向け(?:サービス)?の?(?:停止|障害|ダウン)",
+        "サービス(?:全体)?(?:が|の)?(?:全面)?(?:停止|ダウン|利用不可|利用できな)",
+        "(?:顧客|お客様|ユーザー|利用者)(?:が|は)[^。\n]{0,20}"
+        "(?:利用できな|使えな|アクセスできな|ログインできな|接続できな)",
+        "ステータスページ",
+        "SEV[- ]?[0-4]",
+        "重大インシデント",
+        "インシデントレポート",
+        "全面停止",
+        "大規模障害",
+        "オンコール(?:が|に)?呼",
+    ),
 )
-TRIVIAL = any_of(
-    r"\btypos?\b", r"\bmisspel\w*", r"\b(?:one|single|1)[- ]line(?:r)? (?:fix|change|patch|diff)\b",
-    r"\bone[- ]liner\b",
-    r"\b(?:one|single|1)[- ]char(?:acter)? (?:fix|change|patch)\b",
-    flags=EN_FLAGS,
-), any_of("誤字", "タイポ", "(?:一|1)\\s*行(?:の|だけの)?(?:修正|変更)", "スペルミス", "綴りの誤り", "脱字")
+TRIVIAL = (
+    any_of(
+        r"\btypos?\b",
+        r"\bmisspel\w*",
+        r"\b(?:one|single|1)[- ]line(?:r)? (?:fix|change|patch|diff)\b",
+        r"\bone[- ]liner\b",
+        r"\b(?:one|single|1)[- ]char(?:acter)? (?:fix|change|patch)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of("誤字", "タイポ", "(?:一|1)\\s*行(?:の|だけの)?(?:修正|変更)", "スペルミス", "綴りの誤り", "脱字"),
+)
 
 #: "not an outage", "no customer impact", 障害ではありません: the words said, and denied.
 _DENIED_BEFORE = re.compile(
@@ -93,7 +108,8 @@ def _find(pair: tuple[re.Pattern[str], re.Pattern[str]], pm: PostMortem, fields:
         text = prose(pm.text(field))
         for pattern in pair:
             for m in pattern.finditer(text):
-                if not _DENIED_BEFORE.search(text[max(0, m.start() - 20):m.start()]) \
-                        and not _DENIED_AFTER.match(text, m.end(), m.end() + 12):
+                if not _DENIED_BEFORE.search(text[max(0, m.start() - 20) : m.start()]) and not _DENIED_AFTER.match(
+                    text, m.end(), m.end() + 12
+                ):
                     return m.group(0).strip()
     return None

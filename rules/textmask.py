@@ -42,7 +42,7 @@ _LOG_LINE_RE = re.compile(
 _DOTTED_RE = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)+\(?")
 _PATH_RE = re.compile(r"(?<![\w./-])[\w.-]*\w/[\w./-]*")
 _NAME_RE = re.compile(
-    r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\(\)?"                                     # called: `likely()`
+    r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\(\)?"  # called: `likely()`
     r"|(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"  # snake, camel
 )
 

@@ -28,13 +28,65 @@ _PERSON_BLAME_EN = re.compile(
     _EN,
 )
 #: Capitalised words that are not people (sentence starts, processes, months).
-_NOT_PEOPLE = frozenset({
-    "this", "that", "it", "the", "a", "an", "which", "what", "review", "testing", "tests", "test", "nobody",
-    "everyone", "ci", "qa", "nothing", "commit", "change", "refactor", "release", "deploy", "monitoring",
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "there", "here", "then", "later", "we", "our", "they", "code", "pr", "merge",
-    "linting", "lint", "nightly", "automation", "process", "bug", "fix", "patch", "upgrade", "migration",
-})
+_NOT_PEOPLE = frozenset(
+    {
+        "this",
+        "that",
+        "it",
+        "the",
+        "a",
+        "an",
+        "which",
+        "what",
+        "review",
+        "testing",
+        "tests",
+        "test",
+        "nobody",
+        "everyone",
+        "ci",
+        "qa",
+        "nothing",
+        "commit",
+        "change",
+        "refactor",
+        "release",
+        "deploy",
+        "monitoring",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "there",
+        "here",
+        "then",
+        "later",
+        "we",
+        "our",
+        "they",
+        "code",
+        "pr",
+        "merge",
+        "linting",
+        "lint",
+        "nightly",
+        "automation",
+        "process",
+        "bug",
+        "fix",
+        "patch",
+        "upgrade",
+        "migration",
+    }
+)
 _PERSON_BLAME_JA = re.compile(
     "(?:さん|くん|君|氏|様|担当者|レビュアー|レビューア|開発者|作成者|作者|新人|誰か|彼女|彼)(?:が|は)[^。\n]{0,20}?"
     "(?:忘れ|見落と|見逃|混入|入れ(?:た|ました)|壊し|ミス|怠|確認しなかった|確認せず|チェックしなかった|テストしなかった"
@@ -50,17 +102,47 @@ _PROCESS_SUBJECT = re.compile(
 )
 
 #: Advocacy's cousin: adjectives that sell rather than record (seed: 主張を持ち込まないでください).
-MARKETING = words.any_of(
-    r"\bblazing(?:ly)?[- ]fast\b", r"\bseamless(?:ly)?\b", r"\bworld[- ]class\b", r"\bbest[- ]in[- ]class\b",
-    r"\bcutting[- ]edge\b", r"\bstate[- ]of[- ]the[- ]art\b", r"\brevolutionary\b", r"\bgame[- ]chang\w*",
-    r"\bamazing(?:ly)?\b", r"\bawesome\b", r"\bincredibl[ey]\b", r"\bsuperb\b", r"\brock[- ]solid\b",
-    r"\bbulletproof\b", r"\bnext[- ]gen(?:eration)?\b", r"\bindustry[- ]leading\b", r"\bdelightful\b",
-    r"\bmagical(?:ly)?\b", r"\bfantastic\b", r"\bhuge (?:win|improvement)\b",
-    r"\bmassive(?:ly)? (?:win|improvement|better)\b",
-    r"\bbeautiful(?:ly)?\b", r"\belegant(?:ly)?\b", r"\bunparalleled\b", r"\bsuper[- ]?(?:fast|robust)\b",
-    flags=_EN,
-), words.any_of(
-    "画期的", "劇的(?:に|な)", "圧倒的", "革新的", "最高の", "究極の", "驚異的", "夢のよう", "完璧な", "最強",
+MARKETING = (
+    words.any_of(
+        r"\bblazing(?:ly)?[- ]fast\b",
+        r"\bseamless(?:ly)?\b",
+        r"\bworld[- ]class\b",
+        r"\bbest[- ]in[- ]class\b",
+        r"\bcutting[- ]edge\b",
+        r"\bstate[- ]of[- ]the[- ]art\b",
+        r"\brevolutionary\b",
+        r"\bgame[- ]chang\w*",
+        r"\bamazing(?:ly)?\b",
+        r"\bawesome\b",
+        r"\bincredibl[ey]\b",
+        r"\bsuperb\b",
+        r"\brock[- ]solid\b",
+        r"\bbulletproof\b",
+        r"\bnext[- ]gen(?:eration)?\b",
+        r"\bindustry[- ]leading\b",
+        r"\bdelightful\b",
+        r"\bmagical(?:ly)?\b",
+        r"\bfantastic\b",
+        r"\bhuge (?:win|improvement)\b",
+        r"\bmassive(?:ly)? (?:win|improvement|better)\b",
+        r"\bbeautiful(?:ly)?\b",
+        r"\belegant(?:ly)?\b",
+        r"\bunparalleled\b",
+        r"\bsuper[- ]?(?:fast|robust)\b",
+        flags=_EN,
+    ),
+    words.any_of(
+        "画期的",
+        "劇的(?:に|な)",
+        "圧倒的",
+        "革新的",
+        "最高の",
+        "究極の",
+        "驚異的",
+        "夢のよう",
+        "完璧な",
+        "最強",
+    ),
 )
 
 #: Something left to fill in: TBD, TODO, FIXME, XXX, ???, <placeholder>, 未定, 未記入.
@@ -103,7 +185,7 @@ def blames(text: str) -> list[str]:
     for m in _PERSON_BLAME_JA.finditer(masked):
         _add(found, m.group(0))
     for m in phrases.BLAME.finditer(masked):
-        if not _PROCESS_SUBJECT.search(masked[max(0, m.start() - 30):m.start()]):
+        if not _PROCESS_SUBJECT.search(masked[max(0, m.start() - 30) : m.start()]):
             _add(found, m.group(0).strip(" 、,"))
     return found
 

@@ -77,10 +77,39 @@ _QUESTION = re.compile(r"\?|？|ですか|ました(?:か|っけ)|でしょう�
 _KEY = re.compile(r"(?<![A-Za-z0-9_-])([A-Z][A-Z0-9_]+-[1-9][0-9]{0,17})(?![A-Za-z0-9_]|-[0-9])")
 
 #: Upper-case words with a number that are not Jira projects (UTF-8, SHA-256, ISO-8601, ...).
-NOT_PROJECTS: frozenset[str] = frozenset({
-    "UTF", "SHA", "ISO", "RFC", "CVE", "HTTP", "TLS", "SSL", "AES", "RSA", "MD", "IPV", "PEP", "ECMA", "ES",
-    "COVID", "GPT", "WCAG", "IEEE", "ANSI", "CP", "WIN", "TCP", "UDP", "DDR", "PCIE", "USB", "HDMI", "LTE",
-})
+NOT_PROJECTS: frozenset[str] = frozenset(
+    {
+        "UTF",
+        "SHA",
+        "ISO",
+        "RFC",
+        "CVE",
+        "HTTP",
+        "TLS",
+        "SSL",
+        "AES",
+        "RSA",
+        "MD",
+        "IPV",
+        "PEP",
+        "ECMA",
+        "ES",
+        "COVID",
+        "GPT",
+        "WCAG",
+        "IEEE",
+        "ANSI",
+        "CP",
+        "WIN",
+        "TCP",
+        "UDP",
+        "DDR",
+        "PCIE",
+        "USB",
+        "HDMI",
+        "LTE",
+    }
+)
 
 
 def strip_markup(text: str) -> str:

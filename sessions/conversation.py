@@ -34,10 +34,10 @@ class Effect:
     """One thing to do after the state change is stored: a job to enqueue or a message to send."""
 
     kind: EffectKind
-    key: str = ""                       # message key in postmortem.messages (say / ephemeral)
+    key: str = ""  # message key in postmortem.messages (say / ephemeral)
     params: dict[str, Any] = field(default_factory=dict)
-    user: str | None = None             # ephemeral recipient
-    version: int | None = None          # post
+    user: str | None = None  # ephemeral recipient
+    version: int | None = None  # post
 
 
 @dataclass(frozen=True)
@@ -136,8 +136,14 @@ def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:
     ticket = str(fields.pop("ticket", session.ticket))
     lang = fields.pop("lang", None) or session.lang
     revised = int(session.state in REVISED_STATES)  # resuming a session still collecting is no revision
-    edited = session.with_changes(ticket=ticket, lang=lang, inputs=fields, awaiting_revision_target=False,
-                                  revision_requests=session.revision_requests + revised, pending_field=None)
+    edited = session.with_changes(
+        ticket=ticket,
+        lang=lang,
+        inputs=fields,
+        awaiting_revision_target=False,
+        revision_requests=session.revision_requests + revised,
+        pending_field=None,
+    )
     pm = model_of(edited)
     confirmed = edited.scope_confirmed
     if check_scope(pm, confirmed=confirmed) or scope_question(pm, confirmed=confirmed) or check_inputs(pm):

@@ -33,8 +33,9 @@ class _Reply:
     ts: float
 
 
-def on_reply(session: Session, text: str, *, user: str, approvers: frozenset[str], ts: float,
-             bot_user_id: str | None = None) -> Outcome:
+def on_reply(
+    session: Session, text: str, *, user: str, approvers: frozenset[str], ts: float, bot_user_id: str | None = None
+) -> Outcome:
     """A thread reply: approve, cancel, continue, skip, an answer, or a revision. Others' chatter is ignored."""
     reply = classify_reply(text, bot_user_id=bot_user_id)
     if session.is_final:
@@ -60,7 +61,8 @@ def _phase(session: Session) -> str:
 def _not_theirs(session: Session, kind: Kind, user: str) -> Outcome:
     """Someone who may not act: told privately when they tried to act, otherwise their chatter is ignored."""
     acting = kind in (Kind.approve, Kind.cancel, Kind.field_answer) or (
-        session.state is State.drafted and kind is Kind.revise)
+        session.state is State.drafted and kind is Kind.revise
+    )
     if not acting:
         return Outcome(None)
     return Outcome(None, (Effect("ephemeral", "only_approvers", {"requester": session.requester}, user=user),))
@@ -107,12 +109,13 @@ def _skip(r: _Reply) -> Outcome:
 
 
 def _not_an_answer(r: _Reply) -> Outcome:
-    """"yes" or "continue" is not an answer to a question (and a required input cannot be skipped)."""
+    """ "yes" or "continue" is not an answer to a question (and a required input cannot be skipped)."""
     pending = r.session.pending_field
     if not pending:
         return Outcome(None)
-    return Outcome(None, (say_effect("answer_rejected", field=pending,
-                               reason=check_value(pending, None, r.session.lang) or ""),))
+    return Outcome(
+        None, (say_effect("answer_rejected", field=pending, reason=check_value(pending, None, r.session.lang) or ""),)
+    )
 
 
 def _answer(session: Session, target: str, answer: str) -> Outcome:
@@ -121,8 +124,7 @@ def _answer(session: Session, target: str, answer: str) -> Outcome:
     updated, rejected = apply_answer(session, target, answer)
     if updated is None:
         return Outcome(None, (say_effect("answer_rejected", field=target, reason=rejected or ""),))
-    cleared = updated.with_changes(pending_field=None) if target == pending or _filled(updated, pending) \
-        else updated
+    cleared = updated.with_changes(pending_field=None) if target == pending or _filled(updated, pending) else updated
     return Outcome(cleared, (Effect("advance"),))
 
 
@@ -193,8 +195,11 @@ def _filled(session: Session, pending: str | None) -> bool:
 
 def _approve(session: Session, *, user: str, ts: float) -> Outcome:
     if session.state is not State.drafted or session.inputs.get("destination", "jira_comment") != "jira_comment":
-        return Outcome(None, (say_effect("output_only", destination=session.inputs.get("destination")),)) \
-            if session.state is State.drafted else Outcome(None)
+        return (
+            Outcome(None, (say_effect("output_only", destination=session.inputs.get("destination")),))
+            if session.state is State.drafted
+            else Outcome(None)
+        )
     shown = session.shown_version(ts)
     if shown is None:
         return Outcome(None, (say_effect("approval_before_draft", version=session.version),))
@@ -209,8 +214,9 @@ def _revise(session: Session, name: str, text: str) -> Outcome:
     updated, reason = apply_answer(session, name, text)
     if updated is None:
         return Outcome(None, (say_effect("answer_rejected", field=name, reason=reason or ""),))
-    return render_next(updated.with_changes(awaiting_revision_target=False,
-                                        revision_requests=session.revision_requests + 1))
+    return render_next(
+        updated.with_changes(awaiting_revision_target=False, revision_requests=session.revision_requests + 1)
+    )
 
 
 def _ask_target(session: Session) -> Outcome:

@@ -27,7 +27,6 @@ class State(StrEnum):
     expired = "expired"
 
 
-
 #: States nothing leaves; no write changes a session in one: the record of what happened stays.
 FINAL_STATES: frozenset[State] = frozenset({State.posted, State.cancelled, State.expired})
 
@@ -41,11 +40,13 @@ TRANSITIONS: dict[State, frozenset[State]] = {
     State.collecting: frozenset({State.scope_check, State.rendering, State.cancelled, State.expired}),
     State.scope_check: frozenset({State.collecting, State.rendering, State.cancelled, State.expired}),
     State.rendering: frozenset({State.drafted, State.failed, State.cancelled, State.expired}),
-    State.drafted: frozenset({State.rendering, State.posting, State.collecting, State.scope_check, State.cancelled,
-                              State.expired}),
+    State.drafted: frozenset(
+        {State.rendering, State.posting, State.collecting, State.scope_check, State.cancelled, State.expired}
+    ),
     State.posting: frozenset({State.posted, State.failed}),
-    State.failed: frozenset({State.posting, State.rendering, State.collecting, State.scope_check, State.cancelled,
-                             State.expired}),
+    State.failed: frozenset(
+        {State.posting, State.rendering, State.collecting, State.scope_check, State.cancelled, State.expired}
+    ),
     State.posted: frozenset(),
     State.cancelled: frozenset(),
     State.expired: frozenset(),
@@ -227,8 +228,9 @@ def begin_render(session: Session) -> Session | None:
 
 
 #: States in which a session can still be cancelled (an approved post is never cancelled mid-flight).
-CANCELLABLE_STATES: frozenset[State] = frozenset({State.collecting, State.scope_check, State.rendering,
-                                                  State.drafted, State.failed})
+CANCELLABLE_STATES: frozenset[State] = frozenset(
+    {State.collecting, State.scope_check, State.rendering, State.drafted, State.failed}
+)
 
 
 #: States the Edit (Resume) modal reopens in: a draft and a failed render are revised; a session still

@@ -244,7 +244,12 @@ class SessionStore(Claims):
         return self._update(session_id, mutate, {State.rendering})
 
     def approve(
-        self, session_id: str, *, version: int, user: str, approvers: frozenset[str] = frozenset(),
+        self,
+        session_id: str,
+        *,
+        version: int,
+        user: str,
+        approvers: frozenset[str] = frozenset(),
         reviewer: bool = False,
     ) -> Session | None:
         """drafted(vN) → posting bound to vN, once; None for another version, a second approval, or a user

@@ -40,8 +40,15 @@ def _text(value: object) -> str:
 class UserIndex:
     """Who started which session, which are open or awaiting approval, and whose Home is due."""
 
-    def __init__(self, redis_conn: redis.Redis, *, prefix: str, ttl_seconds: int, load: Load,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        redis_conn: redis.Redis,
+        *,
+        prefix: str,
+        ttl_seconds: int,
+        load: Load,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._r, self._prefix, self._ttl, self._load, self._clock = redis_conn, prefix, ttl_seconds, load, clock
         #: The coalescing window of Home publishes (tests shorten it).
         self.coalesce_seconds = HOME_COALESCE_SECONDS

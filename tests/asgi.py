@@ -11,9 +11,15 @@ from typing import Any
 
 SECRET = "s3cret"
 HOOK_SECRET = "hook-s3cret"
-ENV = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": SECRET, "JIRA_URL": "https://example.atlassian.net",
-       "JIRA_EMAIL": "bot@example.com", "JIRA_API_TOKEN": "jira-t0ken", "JIRA_WEBHOOK_SECRET": HOOK_SECRET,
-       "REDIS_URL": "redis://127.0.0.1:1/0"}
+ENV = {
+    "SLACK_BOT_TOKEN": "xoxb-test",
+    "SLACK_SIGNING_SECRET": SECRET,
+    "JIRA_URL": "https://example.atlassian.net",
+    "JIRA_EMAIL": "bot@example.com",
+    "JIRA_API_TOKEN": "jira-t0ken",
+    "JIRA_WEBHOOK_SECRET": HOOK_SECRET,
+    "REDIS_URL": "redis://127.0.0.1:1/0",
+}
 
 
 @dataclass
@@ -23,8 +29,14 @@ class Answer:
     reads: int  # how many body chunks the app asked for
 
 
-def call(app: Any, path: str, chunks: list[bytes] | None = None, *, headers: dict[str, bytes] | None = None,
-         endless: bytes | None = None) -> Answer:
+def call(
+    app: Any,
+    path: str,
+    chunks: list[bytes] | None = None,
+    *,
+    headers: dict[str, bytes] | None = None,
+    endless: bytes | None = None,
+) -> Answer:
     """One POST through the ASGI interface; `endless` streams that chunk forever (a chunked body)."""
     parts = list(chunks or [])
     sent: list[dict[str, Any]] = []
@@ -42,8 +54,17 @@ def call(app: Any, path: str, chunks: list[bytes] | None = None, *, headers: dic
         sent.append(message)
 
     raw = [(k.lower().encode(), v) for k, v in (headers or {}).items()]
-    scope = {"type": "http", "method": "POST", "path": path, "headers": raw, "query_string": b"",
-             "http_version": "1.1", "scheme": "http", "server": ("test", 80), "root_path": ""}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": path,
+        "headers": raw,
+        "query_string": b"",
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("test", 80),
+        "root_path": "",
+    }
     asyncio.run(app(scope, receive, send))
     body = b"".join(m.get("body", b"") for m in sent[1:])
     return Answer(int(sent[0]["status"]), body, reads)
@@ -52,5 +73,9 @@ def call(app: Any, path: str, chunks: list[bytes] | None = None, *, headers: dic
 def slack_headers(body: bytes, *, content_type: bytes = b"application/json") -> dict[str, bytes]:
     ts = str(int(time.time()))
     sig = "v0=" + hmac.new(SECRET.encode(), f"v0:{ts}:".encode() + body, hashlib.sha256).hexdigest()
-    return {"X-Slack-Request-Timestamp": ts.encode(), "X-Slack-Signature": sig.encode(),
-            "Content-Type": content_type, "Content-Length": str(len(body)).encode()}
+    return {
+        "X-Slack-Request-Timestamp": ts.encode(),
+        "X-Slack-Signature": sig.encode(),
+        "Content-Type": content_type,
+        "Content-Length": str(len(body)).encode(),
+    }

@@ -24,8 +24,11 @@ def tracked() -> list[Path]:
 def test_no_file_points_outside_the_repository() -> None:
     files = tracked()
     assert any(p.name == "README.md" for p in files)
-    offenders = [str(p.relative_to(ROOT)) for p in files
-                 if p.suffix != ".lock" and any(o in p.read_text(errors="replace") for o in OUTSIDE)]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in files
+        if p.suffix != ".lock" and any(o in p.read_text(errors="replace") for o in OUTSIDE)
+    ]
     assert offenders == []
 
 
@@ -90,17 +93,35 @@ def test_every_room_is_known_and_every_package_has_a_rank() -> None:
 def test_imports_go_down_the_rooms_only(room: str) -> None:
     modules = sorted((ROOT / room).rglob("*.py"))
     assert modules
-    wrong = [f"{m.relative_to(ROOT)} imports {other}" for m in modules for other in sorted(imports_of(m))
-             if crossing(room, other)]
+    wrong = [
+        f"{m.relative_to(ROOT)} imports {other}"
+        for m in modules
+        for other in sorted(imports_of(m))
+        if crossing(room, other)
+    ]
     assert wrong == []
 
 
-@pytest.mark.parametrize(("importer", "imported", "allowed"), [
-    ("rules", "postmortem", True), ("postmortem", "rules", False), ("sessions", "rules", True),
-    ("rules", "sessions", False), ("handlers", "workers", False), ("workers", "handlers", False),
-    ("renderers", "sessions", True), ("sessions", "renderers", False), ("emulators", "postmortem", False),
-    ("bot", "emulators", True), ("workers", "emulators", False), ("handlers", "bot", False),
-    ("tests", "bot", True), ("bench", "emulators", True), ("postmortem", "tests", False), ("bot", "bench", False),
-])
+@pytest.mark.parametrize(
+    ("importer", "imported", "allowed"),
+    [
+        ("rules", "postmortem", True),
+        ("postmortem", "rules", False),
+        ("sessions", "rules", True),
+        ("rules", "sessions", False),
+        ("handlers", "workers", False),
+        ("workers", "handlers", False),
+        ("renderers", "sessions", True),
+        ("sessions", "renderers", False),
+        ("emulators", "postmortem", False),
+        ("bot", "emulators", True),
+        ("workers", "emulators", False),
+        ("handlers", "bot", False),
+        ("tests", "bot", True),
+        ("bench", "emulators", True),
+        ("postmortem", "tests", False),
+        ("bot", "bench", False),
+    ],
+)
 def test_the_rule_itself_refuses_what_design_forbids(importer: str, imported: str, allowed: bool) -> None:
     assert crossing(importer, imported) is (not allowed)

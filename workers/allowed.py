@@ -14,18 +14,20 @@ from rq.job import Job
 log = logging.getLogger(__name__)
 
 #: Every job function the bot enqueues (handlers, the watchdog, the retries of a post), by dotted name.
-ALLOWED_JOBS: frozenset[str] = frozenset({
-    "workers.jobs.perform",
-    "workers.jobs.advance",
-    "workers.jobs.render",
-    "workers.jobs.post_comment",
-    "workers.jobs.remove_duplicates",
-    "workers.jobs.handoff",
-    "workers.offers.start_reply",
-    "workers.offers.mention_help",
-    "workers.offers.offer_ephemeral",
-    "workers.offers.offer_assignee",
-})
+ALLOWED_JOBS: frozenset[str] = frozenset(
+    {
+        "workers.jobs.perform",
+        "workers.jobs.advance",
+        "workers.jobs.render",
+        "workers.jobs.post_comment",
+        "workers.jobs.remove_duplicates",
+        "workers.jobs.handoff",
+        "workers.offers.start_reply",
+        "workers.offers.mention_help",
+        "workers.offers.offer_ephemeral",
+        "workers.offers.offer_assignee",
+    }
+)
 
 
 class JobRefused(Exception):

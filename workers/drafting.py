@@ -32,6 +32,7 @@ from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 
 log = logging.getLogger(__name__)
 
+
 def run(ctx: WorkerContext, session_id: str, attempt: int) -> None:
     """One run of showing the version being drafted; any number of runs show each message once."""
     session = ctx.store.get(session_id)
@@ -92,8 +93,12 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     to_jira = pm.destination == "jira_comment"
     if to_jira:
         try:
-            request = jira_request(_with_requester(ctx, session, adf), session=session.id,
-                                   version=session.version, visible_to=ctx.jira_visibility)
+            request = jira_request(
+                _with_requester(ctx, session, adf),
+                session=session.id,
+                version=session.version,
+                visible_to=ctx.jira_visibility,
+            )
         except CommentTooLong as exc:
             _fail(ctx, session, exc.text(session.lang))
             return
@@ -109,12 +114,19 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
 def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -> dict[str, Any]:
     """The comment's last paragraph: who asked, and a link to the thread (fetched now, so it is in the bytes shown)."""
     thread_url = ctx.slack.permalink(session.channel, session.thread_ts) if session.thread_ts else None
-    return with_requester(adf, name=ctx.slack.user_name(session.requester), thread_url=thread_url,
-                          lang=session.lang)
+    return with_requester(adf, name=ctx.slack.user_name(session.requester), thread_url=thread_url, lang=session.lang)
 
 
-def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: bytes, steps: Steps, *,
-                to_jira: bool, adf: dict[str, Any] | None = None) -> None:
+def _show_draft(
+    ctx: WorkerContext,
+    session: Session,
+    pm: PostMortem,
+    body: bytes,
+    steps: Steps,
+    *,
+    to_jira: bool,
+    adf: dict[str, Any] | None = None,
+) -> None:
     """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
 
     The session becomes approvable (drafted) at that line, after the file and before the question, so a
@@ -127,16 +139,20 @@ def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: byte
         notes = prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang)
         steps.once("lint", lambda: ctx.say(session, notes))
     filename = _filename(session, to_jira=to_jira, destination=pm.destination)
-    steps.once("file", lambda: ctx.slack.upload(session.channel, session.thread_ts, filename=filename,
-                                                 content=body, title=filename))
-    shown = prompts.notice("body_shown", session.lang, version=session.version) if to_jira \
+    steps.once(
+        "file",
+        lambda: ctx.slack.upload(session.channel, session.thread_ts, filename=filename, content=body, title=filename),
+    )
+    shown = (
+        prompts.notice("body_shown", session.lang, version=session.version)
+        if to_jira
         else prompts.notice("output_only", session.lang, destination=pm.destination)
+    )
     shown_ts = steps.once("shown", lambda: ctx.say(session, shown))
     duty = question_duty(session.id, session.version)
     if to_jira:
         ctx.store.owe(duty)
-    drafted = ctx.store.mark_drafted(session.id, version=session.version, shown_at=float(shown_ts),
-                                     message_ts=shown_ts)
+    drafted = ctx.store.mark_drafted(session.id, version=session.version, shown_at=float(shown_ts), message_ts=shown_ts)
     if drafted is not None and to_jira:  # cancelled meanwhile: no question with buttons after "Cancelled"
         _ask(ctx, drafted, steps)
         return
@@ -147,8 +163,7 @@ def _show_draft(ctx: WorkerContext, session: Session, pm: PostMortem, body: byte
 
 def _ask(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     """The approval question of a drafted version, once; then the duty is settled."""
-    question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version,
-                                         lang=session.lang)
+    question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version, lang=session.lang)
     steps.once("question", lambda: ctx.say(session, question))
     ctx.store.settle(question_duty(session.id, session.version))
 

@@ -58,8 +58,9 @@ def remove(ctx: WorkerContext, session_id: str, version: int) -> None:
             log.error("duplicate comment %s on %s could not be deleted: %s", extra.id, session.ticket, exc)
             if exc.ambiguous:  # it may be gone after all: the next check looks again
                 continue
-            message = prompts.notice("duplicate_left", session.lang, ticket=session.ticket, url=extra.url,
-                                     reason=exc.text(session.lang))
+            message = prompts.notice(
+                "duplicate_left", session.lang, ticket=session.ticket, url=extra.url, reason=exc.text(session.lang)
+            )
         else:
             log.warning("deleted duplicate comment %s on %s (a POST stored late)", extra.id, session.ticket)
             message = prompts.notice("duplicate_removed", session.lang, ticket=session.ticket, comment=extra.id)

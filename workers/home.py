@@ -42,8 +42,14 @@ MAX_LINKS = 10_000
 class HomePublisher:
     """Reads a person's sessions, renders their Home view, publishes it."""
 
-    def __init__(self, store: SessionStore, client: WebClient, *, approvers: frozenset[str] = frozenset(),
-                 default_lang: Lang | None = None) -> None:
+    def __init__(
+        self,
+        store: SessionStore,
+        client: WebClient,
+        *,
+        approvers: frozenset[str] = frozenset(),
+        default_lang: Lang | None = None,
+    ) -> None:
         self.store, self.client, self.approvers, self.default_lang = store, client, approvers, default_lang
         self._slack = SlackGateway(client)
         self._links: dict[tuple[str, str], str] = {}
@@ -60,7 +66,7 @@ class HomePublisher:
     def _expand(self, users: Iterable[str]) -> list[str]:
         expanded: list[str] = []
         for user in users:
-            for one in (sorted(self.approvers) if user == APPROVERS else [user]):
+            for one in sorted(self.approvers) if user == APPROVERS else [user]:
                 if one not in expanded:
                     expanded.append(one)
         return expanded

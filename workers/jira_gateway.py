@@ -34,9 +34,17 @@ class JiraError(Exception):
     `str()` is English (logs); `text(lang)` says it in a session's language when it comes from the
     catalogue (`key`, `params`)."""
 
-    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
-                 retry_after: float | None = None, ambiguous: bool = False, key: str | None = None,
-                 params: Mapping[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        ambiguous: bool = False,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.retryable = retryable or retry_after is not None or ambiguous
@@ -45,12 +53,27 @@ class JiraError(Exception):
         self.key, self.params = key, dict(params or {})
 
     @classmethod
-    def of(cls, key: str, *, status: int | None = None, retryable: bool = False,
-           retry_after: float | None = None, ambiguous: bool = False, **params: object) -> JiraError:
+    def of(
+        cls,
+        key: str,
+        *,
+        status: int | None = None,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        ambiguous: bool = False,
+        **params: object,
+    ) -> JiraError:
         """The error of a catalogue message (postmortem/messages.py); its text may name the `status`."""
         named = {"status": status, **params}
-        return cls(say(key, "en", **named), status=status, retryable=retryable, retry_after=retry_after,
-                   ambiguous=ambiguous, key=key, params=named)
+        return cls(
+            say(key, "en", **named),
+            status=status,
+            retryable=retryable,
+            retry_after=retry_after,
+            ambiguous=ambiguous,
+            key=key,
+            params=named,
+        )
 
     def text(self, lang: Lang) -> str:
         """The sentence for a thread in `lang`."""
@@ -65,8 +88,14 @@ class JiraGateway:
         self.url = url.rstrip("/")
         self.timeout = timeout
         # retry_with_header would sleep inside the call on a 429; backoff_and_retry would repeat POSTs.
-        self._client = JiraCloud(self.url, username=email, password=api_token, timeout=timeout,
-                                 backoff_and_retry=False, retry_with_header=False)
+        self._client = JiraCloud(
+            self.url,
+            username=email,
+            password=api_token,
+            timeout=timeout,
+            backoff_and_retry=False,
+            retry_with_header=False,
+        )
 
     def comment_url(self, ticket: str, comment_id: str) -> str:
         return f"{self.url}/browse/{ticket}?focusedCommentId={comment_id}"
@@ -95,20 +124,26 @@ class JiraGateway:
         """Whether a Jira user with exactly this e-mail may comment on the issue (user/permission/search).
         A missing issue and one the user cannot see give the same False; a hidden e-mail matches no one."""
         try:
-            found: Any = self._call("GET", "rest/api/3/user/permission/search",
-                                    params={"permissions": "ADD_COMMENTS", "issueKey": ticket, "query": email,
-                                            "maxResults": 50})
+            found: Any = self._call(
+                "GET",
+                "rest/api/3/user/permission/search",
+                params={"permissions": "ADD_COMMENTS", "issueKey": ticket, "query": email, "maxResults": 50},
+            )
         except JiraError as exc:
             if exc.status == 404:
                 return False
             if exc.status == 403:
-                raise JiraError("The bot's Jira account may not browse users (needed to check who may comment).",
-                                status=403) from None
+                raise JiraError(
+                    "The bot's Jira account may not browse users (needed to check who may comment).", status=403
+                ) from None
             raise
         wanted = email.strip().lower()
         return isinstance(found, list) and any(
-            isinstance(u, dict) and str(u.get("emailAddress") or "").strip().lower() == wanted
-            and u.get("active", True) is not False for u in found)
+            isinstance(u, dict)
+            and str(u.get("emailAddress") or "").strip().lower() == wanted
+            and u.get("active", True) is not False
+            for u in found
+        )
 
     def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
         """Our newest comment for (session, version) if one exists."""
@@ -118,17 +153,28 @@ class JiraGateway:
     def own_comments(self, ticket: str, *, session: str, version: int) -> list[PostedComment]:
         """Every comment of ours for (session, version) among the newest SEARCH_DEPTH, newest first, read
         through their properties (more than one only when Jira stored a POST the bot thought lost)."""
-        page = self._call("GET", f"rest/api/3/issue/{ticket}/comment",
-                          params={"orderBy": "-created", "maxResults": SEARCH_DEPTH})
+        page = self._call(
+            "GET", f"rest/api/3/issue/{ticket}/comment", params={"orderBy": "-created", "maxResults": SEARCH_DEPTH}
+        )
         ids = [str(c["id"]) for c in page.get("comments", [])]
         if not ids:
             return []
-        listed = self._call("POST", "rest/api/3/comment/list", params={"expand": "properties"},
-                            data={"ids": [int(i) if i.isdigit() else i for i in ids]})
-        ours = {str(comment["id"]) for comment in listed.get("values", [])
-                if any(prop.get("key") == PROPERTY_KEY and (prop.get("value") or {}).get("session") == session
-                       and (prop.get("value") or {}).get("version") == version
-                       for prop in comment.get("properties", []))}
+        listed = self._call(
+            "POST",
+            "rest/api/3/comment/list",
+            params={"expand": "properties"},
+            data={"ids": [int(i) if i.isdigit() else i for i in ids]},
+        )
+        ours = {
+            str(comment["id"])
+            for comment in listed.get("values", [])
+            if any(
+                prop.get("key") == PROPERTY_KEY
+                and (prop.get("value") or {}).get("session") == session
+                and (prop.get("value") or {}).get("version") == version
+                for prop in comment.get("properties", [])
+            )
+        }
         return [PostedComment(cid, self.comment_url(ticket, cid)) for cid in ids if cid in ours]
 
     def delete_comment(self, ticket: str, comment_id: str) -> None:
@@ -148,8 +194,9 @@ class JiraGateway:
         cid = str(created["id"])
         return PostedComment(cid, self.comment_url(ticket, cid))
 
-    def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-              data: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _call(
+        self, method: str, path: str, *, params: dict[str, Any] | None = None, data: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         try:
             response = self._client.request(method, path, params=params, data=data, advanced_mode=True)
         except requests.Timeout:

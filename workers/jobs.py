@@ -35,8 +35,18 @@ from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 
 log = logging.getLogger(__name__)
 
-__all__ = ["MAX_POST_ATTEMPTS", "advance", "advance_duty", "backoff", "handoff", "perform", "post_comment",
-           "question_duty", "remove_duplicates", "render"]
+__all__ = [
+    "MAX_POST_ATTEMPTS",
+    "advance",
+    "advance_duty",
+    "backoff",
+    "handoff",
+    "perform",
+    "post_comment",
+    "question_duty",
+    "remove_duplicates",
+    "render",
+]
 
 
 def perform(session_id: str, effects: list[dict[str, Any]], attempt: int = 1) -> None:
@@ -93,16 +103,20 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
     if session.pending_field == "ticket" or ctx.store.claimed(checked):
         return True
     try:
-        exists = ctx.jira.issue_exists(session.ticket) and permissions.may_comment(ctx, session.requester,
-                                                                                 session.ticket)
+        exists = ctx.jira.issue_exists(session.ticket) and permissions.may_comment(
+            ctx, session.requester, session.ticket
+        )
     except JiraError as exc:  # Jira down now: go on; the post will say so and offer Retry
         log.warning("could not check %s in Jira: %s", session.ticket, exc)
         return True
     if exists:
         ctx.store.claim_once(checked, ctx.store.ttl)
         return True
-    asked = ctx.store.update(session.id, lambda s: s.with_changes(pending_field="ticket"),
-                             expect_states={State.collecting, State.scope_check})
+    asked = ctx.store.update(
+        session.id,
+        lambda s: s.with_changes(pending_field="ticket"),
+        expect_states={State.collecting, State.scope_check},
+    )
     if asked is not None:
         missing = "ticket_hidden" if ctx.permission_check else "ticket_not_found"  # one answer: no key oracle
         ctx.say(asked, prompts.notice(missing, asked.lang, ticket=asked.ticket))
@@ -120,11 +134,12 @@ def _thread_failed(ctx: WorkerContext, session: Session, error: str) -> None:
     log.warning("cannot post in %s for session %s: %s", session.channel, session.id, error)
     if ctx.store.update(session.id, lambda s: s.with_changes(error=f"slack: {error}")) is None:
         return
-    message = prompts.notice("slack_failed", session.lang, ticket=session.ticket, channel=session.channel,
-                             error=error)
+    message = prompts.notice("slack_failed", session.lang, ticket=session.ticket, channel=session.channel, error=error)
     with contextlib.suppress(SlackApiError):  # a DM to the requester (chat:write to a user id)
-        ctx.slack.post(session.requester, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY,
-                                                               session.id, session.lang))
+        ctx.slack.post(
+            session.requester,
+            prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang),
+        )
 
 
 def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
@@ -142,19 +157,30 @@ def handoff(session_id: str, user: str) -> None:
     """Put the leadership-rewrite job on the management-talk queue (only ever on a person's click)."""
     ctx = current()
     session = ctx.store.get(session_id)
-    output_only = session is not None and session.state is State.drafted \
+    output_only = (
+        session is not None
+        and session.state is State.drafted
         and session.inputs.get("destination", "jira_comment") != "jira_comment"
+    )
     # Posted (or posting, its link already shown), or an output-only draft delivered to the thread.
     if session is None or not (session.comment_url is not None or output_only):
         return
     if not ctx.store.claim_once(handoff_claim(session_id), HANDOFF_ONCE_SECONDS):
         return
     pm = model_of(session)
-    payload = {"kind": "postmortem", "schema": 1, "ticket": session.ticket, "session": session.id,
-               "version": session.approved_version or session.version, "lang": session.lang,
-               "markdown": render_markdown(pm),
-               "comment_url": session.comment_url, "requested_by": user, "channel": session.channel,
-               "thread_ts": session.thread_ts}
+    payload = {
+        "kind": "postmortem",
+        "schema": 1,
+        "ticket": session.ticket,
+        "session": session.id,
+        "version": session.approved_version or session.version,
+        "lang": session.lang,
+        "markdown": render_markdown(pm),
+        "comment_url": session.comment_url,
+        "requested_by": user,
+        "channel": session.channel,
+        "thread_ts": session.thread_ts,
+    }
     job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload, **job_options())
     ctx.say(session, prompts.notice("handed_off", session.lang, job_id=job.id))
 
@@ -179,8 +205,7 @@ def _perform(ctx: WorkerContext, session: Session, effects: list[Effect], attemp
             failure = exc
     if deferred and failure is not None:
         delay = step_delay(failure, attempt) or backoff(attempt)
-        log.warning("Slack failed (%s); %s message(s) of %s again in %.1f s", failure, len(deferred), session.id,
-                    delay)
+        log.warning("Slack failed (%s); %s message(s) of %s again in %.1f s", failure, len(deferred), session.id, delay)
         ctx.later(delay, "perform", session.id, [_effect_json(e) for e in deferred], attempt + 1)
 
 

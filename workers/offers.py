@@ -47,8 +47,14 @@ def offer_ephemeral(channel: str, user: str, thread_ts: str | None, ticket: str 
     current().slack.ephemeral(channel, user, message, thread_ts=thread_ts)
 
 
-def offer_assignee(ticket: str, account_id: str, email: str | None, lang: str | None,
-                   display_name: str | None = None, fallback_channel: str | None = None) -> None:
+def offer_assignee(
+    ticket: str,
+    account_id: str,
+    email: str | None,
+    lang: str | None,
+    display_name: str | None = None,
+    fallback_channel: str | None = None,
+) -> None:
     """DM the assignee of a Bug Jira reports resolved; the e-mail comes from Jira when the payload hid it.
     When no Slack user can be reached, POSTMORTEM_OFFER_FALLBACK_CHANNEL gets one message naming the assignee
     by their Jira display name, or else one clear log line: never silence."""
@@ -65,8 +71,9 @@ def offer_assignee(ticket: str, account_id: str, email: str | None, lang: str | 
     user = ctx.slack.lookup_user_by_email(address) if address else None
     if user is None:
         why = "their Jira e-mail matches no Slack user" if address else "Jira hides their e-mail"
-        if not _unreachable(ctx, key, name=display_name or account_id, why=why, channel=fallback_channel,
-                            lang=_lang(lang) or "en"):
+        if not _unreachable(
+            ctx, key, name=display_name or account_id, why=why, channel=fallback_channel, lang=_lang(lang) or "en"
+        ):
             ctx.store.release_claim(offer_ticket_claim(key))  # no offer was sent: a later one may be
         return
     ctx.slack.dm(user, offers.assignee_offer(ticket=key, lang=_lang(lang) or _user_lang(ctx, user)))
@@ -76,15 +83,26 @@ def _unreachable(ctx: WorkerContext, key: str, *, name: str, why: str, channel: 
     """The assignee cannot be reached in Slack: one message in the fallback channel, else one log line.
     Whether an offer was sent."""
     if not channel:
-        log.warning("no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
-                    "POSTMORTEM_OFFER_FALLBACK_CHANNEL is not set", key, name, why)
+        log.warning(
+            "no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
+            "POSTMORTEM_OFFER_FALLBACK_CHANNEL is not set",
+            key,
+            name,
+            why,
+        )
         return False
     try:
         ctx.slack.post(channel, offers.fallback_offer(ticket=key, assignee=name, lang=lang))
     except SlackApiError as exc:
-        log.error("no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
-                  "posting in POSTMORTEM_OFFER_FALLBACK_CHANNEL %s failed: %s", key, name, why, channel,
-                  exc.response.get("error", "error"))
+        log.error(
+            "no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
+            "posting in POSTMORTEM_OFFER_FALLBACK_CHANNEL %s failed: %s",
+            key,
+            name,
+            why,
+            channel,
+            exc.response.get("error", "error"),
+        )
         return False
     log.info("offered the post-mortem of %s in the fallback channel (assignee %s: %s)", key, name, why)
     return True

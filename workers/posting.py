@@ -85,14 +85,19 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
         if delay is None or attempt >= MAX_POST_ATTEMPTS:
             _fail(ctx, session, say("perm_unchecked_slack", session.lang))
             return
-        log.warning("post of %s v%s: Slack failed the permission check (%s); again in %.1f s", session.id,
-                    version, exc, delay)
+        log.warning(
+            "post of %s v%s: Slack failed the permission check (%s); again in %.1f s", session.id, version, exc, delay
+        )
         _reschedule(ctx, session.id, version, attempt + 1, delay)
         return
     if refusal is not None:  # nothing posted; said in the thread, with Retry
         user = session.approved_by or session.requester
-        _tell_failed(ctx, session, f"permission: {refusal.key}", prompts.notice(
-            refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason))
+        _tell_failed(
+            ctx,
+            session,
+            f"permission: {refusal.key}",
+            prompts.notice(refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason),
+        )
         return
     body = ctx.store.approved_body(session)
     if body is None:
@@ -105,8 +110,12 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
         posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
         if posted is None and began is not None and searched_at < began + ctx.policy.quiet_seconds:
             wait = began + ctx.policy.quiet_seconds - time.time()
-            log.info("post of %s v%s: an earlier POST may still be stored; searching again in %.1f s",
-                     session.id, version, wait)
+            log.info(
+                "post of %s v%s: an earlier POST may still be stored; searching again in %.1f s",
+                session.id,
+                version,
+                wait,
+            )
             _reschedule(ctx, session.id, version, attempt, wait)
             return
         if posted is None:
@@ -146,9 +155,18 @@ def _after_error(ctx: WorkerContext, session: Session, version: int, attempt: in
         return
     policy = ctx.policy
     if exc.retry_after is not None and exc.retry_after > policy.retry_after_cap:
-        _tell_failed(ctx, session, exc.text(session.lang), prompts.notice(
-            "retry_after_capped", session.lang, seconds=f"{exc.retry_after:.0f}", ticket=session.ticket,
-            cap=f"{policy.retry_after_cap:.0f}"))
+        _tell_failed(
+            ctx,
+            session,
+            exc.text(session.lang),
+            prompts.notice(
+                "retry_after_capped",
+                session.lang,
+                seconds=f"{exc.retry_after:.0f}",
+                ticket=session.ticket,
+                cap=f"{policy.retry_after_cap:.0f}",
+            ),
+        )
         return
     if exc.retry_after is not None and exc.retry_after > policy.wait_visibly_after:
         _wait_visibly(ctx, session, version, attempt + 1, exc.retry_after)
@@ -175,8 +193,7 @@ def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: i
     ctx.later(delay, "post_comment", session.id, version, attempt)
     message = prompts.notice("post_waiting", session.lang, seconds=f"{delay:.0f}", ticket=session.ticket)
     message = prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
-    ctx.say(session, prompts.with_button(message, "button_cancel", prompts.ACTION_CANCEL, session.id,
-                                         session.lang))
+    ctx.say(session, prompts.with_button(message, "button_cancel", prompts.ACTION_CANCEL, session.id, session.lang))
 
 
 def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt: int) -> None:
@@ -225,10 +242,13 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
 def _link_by_dm(ctx: WorkerContext, session: Session, exc: BaseException) -> None:
     """The thread cannot have the link: the requester gets it in a DM (best effort: Slack may be out too)."""
     error = failure_name(exc)
-    log.error("the thread of %s could not be told of comment %s (%s); sending the link by DM", session.id,
-              session.comment_id, error)
-    message = prompts.notice("posted_by_dm", session.lang, ticket=session.ticket, url=session.comment_url,
-                             error=error)
+    log.error(
+        "the thread of %s could not be told of comment %s (%s); sending the link by DM",
+        session.id,
+        session.comment_id,
+        error,
+    )
+    message = prompts.notice("posted_by_dm", session.lang, ticket=session.ticket, url=session.comment_url, error=error)
     try:
         ctx.slack.post(session.requester, message)
     except SLACK_FAILURES as dm_failed:
@@ -237,8 +257,13 @@ def _link_by_dm(ctx: WorkerContext, session: Session, exc: BaseException) -> Non
 
 def handoff_offer(session: Session) -> dict[str, Any]:
     """Seed step 5, after every destination: offer the management-talk rewrite; never run it unasked."""
-    return prompts.with_button(prompts.notice("offer_handoff", session.lang), "button_handoff",
-                               prompts.ACTION_HANDOFF, session.id, session.lang)
+    return prompts.with_button(
+        prompts.notice("offer_handoff", session.lang),
+        "button_handoff",
+        prompts.ACTION_HANDOFF,
+        session.id,
+        session.lang,
+    )
 
 
 def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
@@ -252,5 +277,4 @@ def _tell_failed(ctx: WorkerContext, session: Session, reason: str, message: dic
     if ctx.store.record_failed(session.id, reason) is None:
         return
     with contextlib.suppress(*SLACK_FAILURES):
-        ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id,
-                                             session.lang))
+        ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang))

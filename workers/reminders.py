@@ -49,6 +49,7 @@ def sweep(ctx: WorkerContext, lifetime: Lifetime, *, now: float | None = None) -
 
 def _expire(ctx: WorkerContext, session: Session, lifetime: Lifetime, now: float) -> bool:
     """Idle → expired, only if nothing wrote the session meanwhile; then the thread is told."""
+
     def mutate(s: Session) -> Session | None:
         if now - s.updated_at < lifetime.idle_seconds:
             return None

@@ -15,8 +15,9 @@ Message = dict[str, Any]
 def slack_client(token: str, base_url: str, *, timeout: int = 10, retry_window: float = 15.0) -> WebClient:
     """A WebClient that retries Slack's temporary failures (429, 5xx, resets, `internal_error`…) for up to
     `retry_window` seconds a call (workers/slack_retry.py); past that the job reschedules the step."""
-    return WebClient(token=token, base_url=base_url, timeout=timeout,
-                     retry_handlers=[SlackRetryHandler(window=retry_window)])
+    return WebClient(
+        token=token, base_url=base_url, timeout=timeout, retry_handlers=[SlackRetryHandler(window=retry_window)]
+    )
 
 
 class SlackGateway:
@@ -27,19 +28,26 @@ class SlackGateway:
 
     def post(self, channel: str, message: Message, *, thread_ts: str | None = None) -> str:
         """Post a message (in a thread when `thread_ts`); returns its ts."""
-        response = self.client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=message["text"],
-                                                blocks=message.get("blocks"), unfurl_links=False,
-                                                unfurl_media=False)
+        response = self.client.chat_postMessage(
+            channel=channel,
+            thread_ts=thread_ts,
+            text=message["text"],
+            blocks=message.get("blocks"),
+            unfurl_links=False,
+            unfurl_media=False,
+        )
         return str(response["ts"])
 
     def ephemeral(self, channel: str, user: str, message: Message, *, thread_ts: str | None = None) -> None:
-        self.client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, text=message["text"],
-                                       blocks=message.get("blocks"))
+        self.client.chat_postEphemeral(
+            channel=channel, user=user, thread_ts=thread_ts, text=message["text"], blocks=message.get("blocks")
+        )
 
     def upload(self, channel: str, thread_ts: str | None, *, filename: str, content: bytes, title: str) -> None:
         """Attach a file to the thread (files upload v2: get URL, upload bytes, complete)."""
-        self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, filename=filename, content=content,
-                                    title=title)
+        self.client.files_upload_v2(
+            channel=channel, thread_ts=thread_ts, filename=filename, content=content, title=title
+        )
 
     def user_locale(self, user: str) -> str | None:
         response = self.client.users_info(user=user, include_locale=True)

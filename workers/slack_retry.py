@@ -28,13 +28,17 @@ from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
 #: `ok: false` errors Slack documents as temporary.
-RETRYABLE_ERRORS = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout",
-                              "ratelimited"})
+RETRYABLE_ERRORS = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited"})
 #: HTTP statuses worth trying again.
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 #: Network failures worth trying again (a reset, a refused or dropped connection, a timeout).
-NETWORK_ERRORS: tuple[type[BaseException], ...] = (URLError, ConnectionError, TimeoutError, socket.timeout,
-                                                   RemoteDisconnected)
+NETWORK_ERRORS: tuple[type[BaseException], ...] = (
+    URLError,
+    ConnectionError,
+    TimeoutError,
+    socket.timeout,
+    RemoteDisconnected,
+)
 #: What a Slack call from a worker raises when it gave up: an answer, or no answer at all.
 SLACK_FAILURES: tuple[type[BaseException], ...] = (SlackApiError, *NETWORK_ERRORS)
 #: The longest `Retry-After` a rescheduled step honours; Slack's own are seconds to a minute.
@@ -51,19 +55,30 @@ _JITTER = random.Random()
 
 def backoff(attempt: int, *, base: float = 0.5, cap: float = 4.0) -> float:
     """0.5, 1, 2, 4, 4… seconds with a little jitter (zero-origin `attempt`)."""
-    return float(min(cap, base * 2 ** attempt) * (1 + _JITTER.random() / 4))
+    return float(min(cap, base * 2**attempt) * (1 + _JITTER.random() / 4))
 
 
 class SlackRetryHandler(RetryHandler):
     """Retries temporary Slack failures inside one call while they fit in `window` seconds."""
 
-    def __init__(self, window: float = 15.0, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        window: float = 15.0,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         super().__init__(max_retry_count=100)
         self.window, self._clock, self._sleep = window, clock, sleep
 
-    def can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
-                  error: Exception | None = None) -> bool:
+    def can_retry(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
         delay = _delay_of(state.current_attempt, response, error)
         if delay is None:
             return False
@@ -75,8 +90,14 @@ class SlackRetryHandler(RetryHandler):
         values["delay"] = delay
         return True
 
-    def prepare_for_next_attempt(self, *, state: RetryState, request: HttpRequest,
-                                 response: HttpResponse | None = None, error: Exception | None = None) -> None:
+    def prepare_for_next_attempt(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> None:
         state.next_attempt_requested = True
         self._sleep(float((state.custom_values or {}).get("delay", 0.0)))
         state.increment_current_attempt()

@@ -56,8 +56,9 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
 
 
 def _post(ctx: WorkerContext, session: Session, version: int, stale_after: float) -> list[str]:
-    if ctx.store.claimed(post_lock(session.id, version)) or \
-            ctx.store.claimed(post_scheduled_claim(session.id, version)):
+    if ctx.store.claimed(post_lock(session.id, version)) or ctx.store.claimed(
+        post_scheduled_claim(session.id, version)
+    ):
         return []
     if not ctx.store.claim_once(sweep_post_claim(session.id, version), max(1, int(stale_after))):
         return []
@@ -66,8 +67,9 @@ def _post(ctx: WorkerContext, session: Session, version: int, stale_after: float
 
 
 def _render(ctx: WorkerContext, session: Session, stale_after: float) -> list[str]:
-    if ctx.store.claimed(render_lock(session.id, session.version)) or \
-            ctx.store.claimed(render_scheduled_claim(session.id)):
+    if ctx.store.claimed(render_lock(session.id, session.version)) or ctx.store.claimed(
+        render_scheduled_claim(session.id)
+    ):
         return []
     if not ctx.store.claim_once(sweep_render_claim(session.id, session.version), max(1, int(stale_after))):
         return []
@@ -80,9 +82,12 @@ def _render(ctx: WorkerContext, session: Session, stale_after: float) -> list[st
     # A render that stopped its worker again and again is a failure the person can Retry, not a loop.
     if ctx.store.record_failed(session.id, "the draft could not be rendered") is None:
         return []
-    ctx.queue.enqueue("workers.jobs.perform", session.id, [
-        {"kind": "say", "key": "render_failed", "params": {"reason": say("worker_stopped_twice", session.lang)}}],
-        **job_options())
+    ctx.queue.enqueue(
+        "workers.jobs.perform",
+        session.id,
+        [{"kind": "say", "key": "render_failed", "params": {"reason": say("worker_stopped_twice", session.lang)}}],
+        **job_options(),
+    )
     return [f"failed:{session.id}"]
 
 
@@ -95,12 +100,18 @@ def _duties(ctx: WorkerContext, stale_after: float, now: float) -> list[str]:
             continue
         session_id, _, version_text = rest.rpartition(":")
         session = ctx.store.get(session_id) if kind == "question" and version_text.isdigit() else None
-        if session is None or session.version != int(version_text) or \
-                session.state not in (State.rendering, State.drafted):
+        if (
+            session is None
+            or session.version != int(version_text)
+            or session.state not in (State.rendering, State.drafted)
+        ):
             ctx.store.settle(duty)
             continue
-        if session.state is State.rendering or ctx.store.claimed(render_lock(session.id, session.version)) or \
-                ctx.store.claimed(render_scheduled_claim(session.id)):
+        if (
+            session.state is State.rendering
+            or ctx.store.claimed(render_lock(session.id, session.version))
+            or ctx.store.claimed(render_scheduled_claim(session.id))
+        ):
             continue
         if ctx.store.claim_once(sweep_duty_claim(duty), max(1, int(stale_after))):
             ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
@@ -114,8 +125,11 @@ def _advance(ctx: WorkerContext, duty: str, session_id: str, stale_after: float,
     if session is None or session.state not in (State.collecting, State.scope_check):
         ctx.store.settle(duty)
         return []
-    if now - session.updated_at < stale_after or ctx.store.claimed(duty) or \
-            ctx.store.claimed(advance_scheduled_claim(session_id)):
+    if (
+        now - session.updated_at < stale_after
+        or ctx.store.claimed(duty)
+        or ctx.store.claimed(advance_scheduled_claim(session_id))
+    ):
         return []
     if not ctx.store.claim_once(sweep_duty_claim(duty), max(1, int(stale_after))):
         return []

@@ -13,8 +13,14 @@ from bot.settings import ConfigError, load_settings
 
 pytestmark = pytest.mark.unit
 
-ENV = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s3cret", "JIRA_URL": "https://example.atlassian.net",
-       "JIRA_EMAIL": "bot@example.com", "JIRA_API_TOKEN": "jira-t0ken", "REDIS_URL": "redis://127.0.0.1:1/0"}
+ENV = {
+    "SLACK_BOT_TOKEN": "xoxb-test",
+    "SLACK_SIGNING_SECRET": "s3cret",
+    "JIRA_URL": "https://example.atlassian.net",
+    "JIRA_EMAIL": "bot@example.com",
+    "JIRA_API_TOKEN": "jira-t0ken",
+    "REDIS_URL": "redis://127.0.0.1:1/0",
+}
 
 
 def test_building_the_app_connects_to_nothing() -> None:
@@ -32,8 +38,17 @@ def get(app: object, path: str) -> tuple[int, dict[str, object]]:
     async def send(message: dict[str, object]) -> None:
         sent.append(message)
 
-    scope = {"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b"",
-             "http_version": "1.1", "scheme": "http", "server": ("test", 80), "root_path": ""}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "headers": [],
+        "query_string": b"",
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("test", 80),
+        "root_path": "",
+    }
     asyncio.run(app(scope, receive, send))  # type: ignore[operator]
     status = int(sent[0]["status"])  # type: ignore[call-overload]
     body = b"".join(m.get("body", b"") for m in sent[1:])  # type: ignore[misc]
@@ -61,17 +76,20 @@ def test_socket_mode_serves_the_same_bolt_app() -> None:
     assert asyncio.run(build()) is service.bolt
 
 
-@pytest.mark.parametrize("env, needle", [
-    ({k: v for k, v in ENV.items() if k != "JIRA_URL"}, "JIRA_URL is not set"),
-    ({**ENV, "SLACK_BOT_TOKEN": "xoxp-user"}, "SLACK_BOT_TOKEN is invalid"),
-    ({**ENV, "SLACK_APP_TOKEN": "nope"}, "SLACK_APP_TOKEN is invalid"),
-    ({**ENV, "PORT": "http"}, "PORT is invalid"),
-    ({**ENV, "JIRA_URL": "example.atlassian.net"}, "JIRA_URL is invalid"),
-    ({**ENV, "POSTMORTEM_LANG": "fr"}, "POSTMORTEM_LANG is invalid"),
-    ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "Developers"}, "POSTMORTEM_JIRA_VISIBILITY is invalid: must be role:"),
-    ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "user:abc"}, "POSTMORTEM_JIRA_VISIBILITY is invalid"),
-    ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "group:"}, "POSTMORTEM_JIRA_VISIBILITY is invalid"),
-])
+@pytest.mark.parametrize(
+    "env, needle",
+    [
+        ({k: v for k, v in ENV.items() if k != "JIRA_URL"}, "JIRA_URL is not set"),
+        ({**ENV, "SLACK_BOT_TOKEN": "xoxp-user"}, "SLACK_BOT_TOKEN is invalid"),
+        ({**ENV, "SLACK_APP_TOKEN": "nope"}, "SLACK_APP_TOKEN is invalid"),
+        ({**ENV, "PORT": "http"}, "PORT is invalid"),
+        ({**ENV, "JIRA_URL": "example.atlassian.net"}, "JIRA_URL is invalid"),
+        ({**ENV, "POSTMORTEM_LANG": "fr"}, "POSTMORTEM_LANG is invalid"),
+        ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "Developers"}, "POSTMORTEM_JIRA_VISIBILITY is invalid: must be role:"),
+        ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "user:abc"}, "POSTMORTEM_JIRA_VISIBILITY is invalid"),
+        ({**ENV, "POSTMORTEM_JIRA_VISIBILITY": "group:"}, "POSTMORTEM_JIRA_VISIBILITY is invalid"),
+    ],
+)
 def test_bad_configuration_is_one_line_naming_the_variable(env: dict[str, str], needle: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load_settings(env)
@@ -87,9 +105,15 @@ def test_lists_of_ids_and_secrets() -> None:
     assert "s3cret" not in repr(settings)
 
 
-@pytest.mark.parametrize(("value", "expected"), [(None, None), ("", None), (" role:Service Desk Team ",
-                                                                          "role:Service Desk Team"),
-                                                 ("group:abc-123", "group:abc-123")])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, None),
+        ("", None),
+        (" role:Service Desk Team ", "role:Service Desk Team"),
+        ("group:abc-123", "group:abc-123"),
+    ],
+)
 def test_jira_visibility_setting(value: str | None, expected: str | None) -> None:
     env = ENV if value is None else {**ENV, "POSTMORTEM_JIRA_VISIBILITY": value}
     assert load_settings(env).postmortem_jira_visibility == expected

@@ -37,8 +37,17 @@ def test_draft_markdown_has_the_nine_sections_in_order() -> None:
     code, out, err = run("draft", str(EXAMPLES / "tada-hang.ja.yaml"))
     assert code == 0 and err == ""
     headings = [line[3:] for line in out.splitlines() if line.startswith("## ")]
-    assert headings == ["概要", "症状", "根本原因", "症状が発生した理由", "修正", "発見の経緯", "見逃された理由",
-                        "検証", "対応項目"]
+    assert headings == [
+        "概要",
+        "症状",
+        "根本原因",
+        "症状が発生した理由",
+        "修正",
+        "発見の経緯",
+        "見逃された理由",
+        "検証",
+        "対応項目",
+    ]
 
 
 def test_draft_lang_switches_headings() -> None:
@@ -66,15 +75,18 @@ def test_missing_inputs_exit_3_with_one_line_each() -> None:
     assert all(line.startswith("missing: ") for line in err.splitlines())
 
 
-@pytest.mark.parametrize("content, field", [
-    ("ticket: [\n", "file"),
-    ("- a list\n", "file"),
-    ("ticket: not a key\n", "ticket"),
-    ("ticket: A-1\nsurprise: 1\n", "surprise"),
-    ("ticket: A-1\nwhy_missed_category: bad_luck\n", "why_missed_category"),
-    ("ticket: A-1\naction_items:\n  - owner: Bo\n", "action_items.0.what"),
-    ("ticket: A-1\ntrivial: perhaps\n", "trivial"),
-])
+@pytest.mark.parametrize(
+    "content, field",
+    [
+        ("ticket: [\n", "file"),
+        ("- a list\n", "file"),
+        ("ticket: not a key\n", "ticket"),
+        ("ticket: A-1\nsurprise: 1\n", "surprise"),
+        ("ticket: A-1\nwhy_missed_category: bad_luck\n", "why_missed_category"),
+        ("ticket: A-1\naction_items:\n  - owner: Bo\n", "action_items.0.what"),
+        ("ticket: A-1\ntrivial: perhaps\n", "trivial"),
+    ],
+)
 def test_a_bad_file_exits_2_naming_the_field(tmp_path: Path, content: str, field: str) -> None:
     code, out, err = run("draft", write(tmp_path, content))
     assert code == 2 and out == ""

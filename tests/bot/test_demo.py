@@ -43,8 +43,11 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     asked = events[_index(events, "bot", "ask_field_next")]
     assert recognise(asked.text)[0] == "ask_field_next"
     # English names the field by its id; Japanese by its label, with no English id (issue 11).
-    assert f"`{LEFT_OUT}: <text>`" in asked.text if lang == "en" else ("`検証：<内容>`" in asked.text
-                                                                      and LEFT_OUT not in asked.text)
+    assert (
+        f"`{LEFT_OUT}: <text>`" in asked.text
+        if lang == "en"
+        else ("`検証：<内容>`" in asked.text and LEFT_OUT not in asked.text)
+    )
     # The question right after the list of what is missing does not repeat the reason it just gave.
     listed = events[_index(events, "bot", "missing_intro")].text.split("\n")[-1]
     reason = listed.split("`): " if lang == "en" else "*：", 1)[1]
@@ -54,8 +57,11 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     shown = _index(events, "file", f"{ticket}-postmortem-v1.json")
     # The request-body line is labelled as such and comes right after the file it speaks of (issue 11).
     assert events[shown + 1].kind == "bot" and events[shown + 1].key == "body_shown"
-    assert not any(e.key == "draft" and ("リクエスト本文" in e.text or "exact request body" in e.text)
-                   for e in events if e.kind == "bot")
+    assert not any(
+        e.key == "draft" and ("リクエスト本文" in e.text or "exact request body" in e.text)
+        for e in events
+        if e.kind == "bot"
+    )
     approved = _index(events, "reply", "approve")
     assert events[approved].text == APPROVAL[lang]
     posted = [e for e in events if e.kind == "jira" and e.text == f"/rest/api/3/issue/{ticket}/comment"]
@@ -114,7 +120,8 @@ def test_custom_input_asks_for_usually_included_sections_and_accepts_skip(tmp_pa
 
 @pytest.mark.e2e
 def test_cli_falls_back_to_embedded_redis_when_redis_url_does_not_answer(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("REDIS_URL", f"redis://127.0.0.1:{free_port()}/0")
     out, err = io.StringIO(), io.StringIO()
     code = main(["demo", "--out", str(tmp_path / "out")], out=out, err=err)
@@ -131,8 +138,12 @@ def test_a_failed_post_is_exit_1_with_the_bots_words_and_no_comment(tmp_path: Pa
     seed = load_postmortem(seed_path())
     path = f"/rest/api/3/issue/{seed.ticket}/comment"
     lines: list[str] = []
-    result = run_demo(environ={}, out_dir=tmp_path, emit=lines.append,
-                      prepare=lambda stack: stack.jira.inject("POST", path, status=403))
+    result = run_demo(
+        environ={},
+        out_dir=tmp_path,
+        emit=lines.append,
+        prepare=lambda stack: stack.jira.inject("POST", path, status=403),
+    )
     assert result.code == 1
     assert result.message.startswith("the bot said: ") and result.events[-1].key == "post_failed"
     assert [e.key for e in result.events if e.kind == "jira"] == ["403"]
@@ -142,8 +153,9 @@ def test_a_failed_post_is_exit_1_with_the_bots_words_and_no_comment(tmp_path: Pa
 @pytest.mark.unit
 def test_an_input_the_bot_would_refuse_stops_before_anything_starts(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
-    code = main(["demo", "--input", str(EXAMPLES / "refused-missing.en.yaml"), "--out", str(tmp_path)],
-                out=out, err=err)
+    code = main(
+        ["demo", "--input", str(EXAMPLES / "refused-missing.en.yaml"), "--out", str(tmp_path)], out=out, err=err
+    )
     assert code == 1 and out.getvalue() == ""
     assert "demo failed: the bot would refuse this input" in err.getvalue()
     assert "missing: repro: " in err.getvalue()
@@ -156,8 +168,10 @@ def test_the_bundled_seed_is_the_examples_seed() -> None:
 
 @pytest.mark.unit
 def test_bot_messages_are_recognised_in_both_languages() -> None:
-    assert recognise("Posted to CACHE-88: http://x/browse/CACHE-88?focusedCommentId=7") == \
-        ("posted", {"ticket": "CACHE-88", "url": "http://x/browse/CACHE-88?focusedCommentId=7"})
+    assert recognise("Posted to CACHE-88: http://x/browse/CACHE-88?focusedCommentId=7") == (
+        "posted",
+        {"ticket": "CACHE-88", "url": "http://x/browse/CACHE-88?focusedCommentId=7"},
+    )
     assert recognise("v2 の承認は…") == (None, {})
     stale = "その承認は v1 に対するものですが、現在の下書きは v2 です。投稿するには v2 を承認してください。"
     key, params = recognise(stale)

@@ -23,8 +23,19 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 #: Packages the running bot never imports: the demo's and the tests' tools.
-NOT_AT_RUNTIME = {"fakeredis", "lupa", "jsonschema-rs", "pytest", "pytest-timeout", "hypothesis", "ruff", "mypy",
-                  "types-pyyaml", "types-requests", "pip-tools"}
+NOT_AT_RUNTIME = {
+    "fakeredis",
+    "lupa",
+    "jsonschema-rs",
+    "pytest",
+    "pytest-timeout",
+    "hypothesis",
+    "ruff",
+    "mypy",
+    "types-pyyaml",
+    "types-requests",
+    "pip-tools",
+}
 
 
 def name_of(requirement: str) -> str:
@@ -69,7 +80,8 @@ def test_without_the_demo_extra_the_adf_check_says_how_to_get_it(monkeypatch: py
 
 
 def test_without_the_demo_extra_or_a_redis_server_the_demo_says_what_to_install(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(NoRedis, match=r"REDIS_URL is not set.*pip install -e '\.\[demo\]'"):

@@ -20,8 +20,9 @@ NOT_IN_SERVE = ("atlassian", "fakeredis", "jsonschema_rs", "lupa", "workers.jobs
 def modules_after(code: str) -> set[str]:
     """The modules a fresh interpreter has loaded after running `code`."""
     script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
-                         timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60
+    )
     return set(json.loads(out.stdout.splitlines()[-1]))
 
 

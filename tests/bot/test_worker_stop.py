@@ -37,8 +37,9 @@ def worker(redis_conn: redis.Redis) -> Iterator[StoppableWorker]:
     worker_module.STOP.clear()
     worker_module._HOLDING.clear()
     queue = worker_module._StoppableQueue(QUEUE, connection=redis_conn, serializer=JSONSerializer)
-    made = StoppableWorker([queue], connection=redis_conn, serializer=JSONSerializer,
-                           queue_class=worker_module._StoppableQueue)
+    made = StoppableWorker(
+        [queue], connection=redis_conn, serializer=JSONSerializer, queue_class=worker_module._StoppableQueue
+    )
     made._install_signal_handlers()  # type: ignore[no-untyped-call]  # as work() does first
     try:
         yield made
@@ -56,6 +57,7 @@ def blocked_in_blmove(conn: redis.Redis) -> bool:
 
 def signal_once(condition: Callable[[], bool], signum: int = signal.SIGTERM) -> threading.Thread:
     """A thread that sends this process `signum` once `condition()` holds (polled with a deadline)."""
+
     def send() -> None:
         deadline = threading.Event()
         for _ in range(1000):
@@ -72,15 +74,17 @@ def signal_once(condition: Callable[[], bool], signum: int = signal.SIGTERM) -> 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_raises_nothing_where_it_lands_and_the_next_wait_does_not_begin(
-        worker: StoppableWorker, signum: int) -> None:
+    worker: StoppableWorker, signum: int
+) -> None:
     os.kill(os.getpid(), signum)  # handled here, as if it landed in a heartbeat: no exception out of it
     assert worker_module.STOP.is_set()
     with pytest.raises(StopRequested):
         worker.dequeue_job_and_maintain_ttl(LONG_WAIT)
 
 
-def test_a_signal_during_the_wait_ends_it_at_its_timeout_not_inside_redis(worker: StoppableWorker,
-                                                                         redis_conn: redis.Redis) -> None:
+def test_a_signal_during_the_wait_ends_it_at_its_timeout_not_inside_redis(
+    worker: StoppableWorker, redis_conn: redis.Redis
+) -> None:
     observer = redis.Redis.from_url(TEST_REDIS_URL)
     sender = signal_once(lambda: blocked_in_blmove(observer))
     with pytest.raises(StopRequested):
@@ -88,8 +92,9 @@ def test_a_signal_during_the_wait_ends_it_at_its_timeout_not_inside_redis(worker
     sender.join()
 
 
-def test_a_job_pushed_while_a_stop_is_pending_is_taken_and_run_not_lost(worker: StoppableWorker,
-                                                                        redis_conn: redis.Redis) -> None:
+def test_a_job_pushed_while_a_stop_is_pending_is_taken_and_run_not_lost(
+    worker: StoppableWorker, redis_conn: redis.Redis
+) -> None:
     observer = redis.Redis.from_url(TEST_REDIS_URL)
     plain = Queue(QUEUE, connection=observer, serializer=JSONSerializer)
 
@@ -110,8 +115,9 @@ def test_a_job_pushed_while_a_stop_is_pending_is_taken_and_run_not_lost(worker: 
         worker.heartbeat()
 
 
-def test_the_work_loop_stops_when_the_signal_lands_in_its_redis_work(worker: StoppableWorker,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_work_loop_stops_when_the_signal_lands_in_its_redis_work(
+    worker: StoppableWorker, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The signal arrives inside the heartbeat the wait loop sends before blocking: work() still returns."""
     raised: list[BaseException] = []
     heartbeat = StoppableWorker.heartbeat

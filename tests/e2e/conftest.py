@@ -43,9 +43,25 @@ def dedicated_redis(tmp_path: Path) -> Iterator[Callable[[], subprocess.Popen[by
     servers: list[subprocess.Popen[bytes]] = []
 
     def launch() -> subprocess.Popen[bytes]:
-        server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--appendonly", "yes",
-                                   "--appendfsync", "always", "--save", "", "--dir", str(tmp_path)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+                "--dir",
+                str(tmp_path),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         servers.append(server)
         wait_until(lambda: answers(f"redis://127.0.0.1:{port}/0"), 10, "redis-server to answer")
         return server

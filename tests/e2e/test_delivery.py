@@ -34,17 +34,26 @@ APPROVER = "U_APPROVER"
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
-    with running_stack({"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_APPROVERS": APPROVER,
-                        "POSTMORTEM_POST_QUIET_SECONDS": "3"}) as local:
+    with running_stack(
+        {
+            "JIRA_TIMEOUT": "2",
+            "POSTMORTEM_WATCHDOG_SECONDS": "1",
+            "POSTMORTEM_APPROVERS": APPROVER,
+            "POSTMORTEM_POST_QUIET_SECONDS": "3",
+        }
+    ) as local:
         yield local
     assert_no_secret_leaked(local)
 
 
 def assert_no_secret_leaked(stack: LocalStack) -> None:
     """Promise 4: no configured secret in the logs of the whole run, in Slack or in Jira."""
-    seen = [stack.logs(), json.dumps(stack.slack.messages(), default=str),
-            json.dumps(stack.slack.ephemerals(), default=str),
-            b"".join(p.body for p in stack.jira.posts).decode("utf-8", "replace")]
+    seen = [
+        stack.logs(),
+        json.dumps(stack.slack.messages(), default=str),
+        json.dumps(stack.slack.ephemerals(), default=str),
+        b"".join(p.body for p in stack.jira.posts).decode("utf-8", "replace"),
+    ]
     for secret in (BOT_TOKEN, SIGNING_SECRET, JIRA_TOKEN):
         assert not any(secret in text for text in seen), f"secret {secret[:6]}… leaked"
 
@@ -165,8 +174,12 @@ def test_burst_of_approvals_with_two_workers_posts_each_once(stack: LocalStack) 
     driver = stack.driver()
     started = time.monotonic()
     with ThreadPoolExecutor(20) as pool:
-        statuses = list(pool.map(lambda s: driver.message("yes", user=s.requester, channel=s.channel,
-                                                          thread_ts=s.thread_ts).status_code, sessions))
+        statuses = list(
+            pool.map(
+                lambda s: driver.message("yes", user=s.requester, channel=s.channel, thread_ts=s.thread_ts).status_code,
+                sessions,
+            )
+        )
     assert statuses == [200] * 200
     stack.jira.wait_for(lambda j: all(j.comments(s.ticket) for s in sessions), timeout=120)
     elapsed = time.monotonic() - started
@@ -179,8 +192,9 @@ def _seed_drafted(stack: LocalStack, store: SessionStore, i: int) -> Session:
     ticket = f"BURST-{i + 1}"
     stack.jira.add_issue(ticket)
     channel, thread_ts = f"CB{i:04d}", stack.slack.next_ts()
-    session = store.create(Session(ticket=ticket, requester="U1", channel=channel, thread_ts=thread_ts,
-                                   inputs=complete_pm()))
+    session = store.create(
+        Session(ticket=ticket, requester="U1", channel=channel, thread_ts=thread_ts, inputs=complete_pm())
+    )
     rendering = store.update(session.id, begin_render)
     assert rendering is not None
     from sessions.conversation import model_of

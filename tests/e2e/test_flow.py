@@ -24,8 +24,9 @@ def _fields(stem: str, **overrides: Any) -> dict[str, Any]:
     data = pm.model_dump(exclude_defaults=True, mode="json")
     items = data.pop("action_items", [])
     if items:
-        data["action_items"] = "\n".join(" | ".join(i.get(k) or "" for k in ("what", "owner", "tracking"))
-                                         for i in items)
+        data["action_items"] = "\n".join(
+            " | ".join(i.get(k) or "" for k in ("what", "owner", "tracking")) for i in items
+        )
     if data.pop("action_items_none", False):
         data["action_items"] = "none"
     data.update(overrides)
@@ -47,14 +48,17 @@ class Conversation:
             self.stack.jira.add_issue(self.ticket)
         sent = self.driver.slash_command(text=self.ticket, user_id=self.user, channel_id=self.channel)
         assert sent.status_code == 200
-        view = self.stack.slack.wait_for(lambda s: next(
-            (v["view"] for v in s.views if self.channel in v["view"]["private_metadata"]), None))
-        response = self.driver.view_submission(values=modal_values({**fields, "ticket": self.ticket}),
-                                               user_id=self.user, view_id=view["id"])
+        view = self.stack.slack.wait_for(
+            lambda s: next((v["view"] for v in s.views if self.channel in v["view"]["private_metadata"]), None)
+        )
+        response = self.driver.view_submission(
+            values=modal_values({**fields, "ticket": self.ticket}), user_id=self.user, view_id=view["id"]
+        )
         assert response.status_code == 200, response.text
         assert not response.content or json.loads(response.content).get("response_action") != "errors", response.text
-        parent = self.stack.slack.wait_for(lambda s: next((m for m in s.messages(channel=self.channel)
-                                                           if not m.get("thread_ts")), None))
+        parent = self.stack.slack.wait_for(
+            lambda s: next((m for m in s.messages(channel=self.channel) if not m.get("thread_ts")), None)
+        )
         self.thread_ts = parent["ts"]
 
     def thread(self) -> list[dict[str, Any]]:
@@ -63,28 +67,36 @@ class Conversation:
     def wait_text(self, needle: str, *, after: int = 0, timeout: float = 20) -> dict[str, Any]:
         try:
             return self.stack.slack.wait_for(
-                lambda s: next((m for m in self.thread()[after:] if needle in m["text"]), None), timeout=timeout)
+                lambda s: next((m for m in self.thread()[after:] if needle in m["text"]), None), timeout=timeout
+            )
         except TimeoutError as exc:
             thread = "\n".join(m["text"][:300] for m in self.thread())
-            raise AssertionError(f"{needle!r} not in the thread:\n{thread}\n--- logs ---\n"
-                                 f"{self.stack.logs()[-6000:]}") from exc
+            raise AssertionError(
+                f"{needle!r} not in the thread:\n{thread}\n--- logs ---\n{self.stack.logs()[-6000:]}"
+            ) from exc
 
     def reply(self, text: str, *, user: str | None = None, **kwargs: Any) -> None:
-        response = self.driver.message(text, user=user or self.user, channel=self.channel,
-                                       thread_ts=self.thread_ts, **kwargs)
+        response = self.driver.message(
+            text, user=user or self.user, channel=self.channel, thread_ts=self.thread_ts, **kwargs
+        )
         assert response.status_code == 200, response.text
-
 
     def click(self, action_id: str, *, user: str | None = None, message: dict[str, Any] | None = None) -> None:
         message = message or self.with_button(action_id)
-        response = self.driver.block_action(action_id, _button_value(message, action_id), user_id=user or self.user,
-                                            channel_id=self.channel, message_ts=message["ts"],
-                                            thread_ts=self.thread_ts)
+        response = self.driver.block_action(
+            action_id,
+            _button_value(message, action_id),
+            user_id=user or self.user,
+            channel_id=self.channel,
+            message_ts=message["ts"],
+            thread_ts=self.thread_ts,
+        )
         assert response.status_code == 200, response.text
 
     def with_button(self, action_id: str) -> dict[str, Any]:
-        return self.stack.slack.wait_for(lambda s: next(
-            (m for m in reversed(self.thread()) if _button_value(m, action_id)), None), timeout=20)
+        return self.stack.slack.wait_for(
+            lambda s: next((m for m in reversed(self.thread()) if _button_value(m, action_id)), None), timeout=20
+        )
 
     def files(self) -> list[dict[str, Any]]:
         return self.stack.slack.files(channel=self.channel)
@@ -109,8 +121,13 @@ def test_happy_path_en_posts_one_comment_with_the_bytes_shown(stack: LocalStack)
     ticket = _ticket("CACHE")
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    chat.start(_fields("cache-eviction.en", why_symptom="The eviction skipped `shard_bits` 17.",
-                       how_found="Bisected with `git bisect` on the 128 GiB runner."))
+    chat.start(
+        _fields(
+            "cache-eviction.en",
+            why_symptom="The eviction skipped `shard_bits` 17.",
+            how_found="Bisected with `git bisect` on the 128 GiB runner.",
+        )
+    )
     chat.wait_text("Reply `post it`")
     shown = chat.files()
     assert [f["name"] for f in shown] == [f"{ticket}-postmortem-v1.json"]
@@ -171,6 +188,7 @@ def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -
     chat.wait_text("doesn't fill")
     chat.reply(validation)
     chat.wait_text("Usually included")
+
     def grew_past(count: int) -> Callable[[object], bool]:
         return lambda _: len(chat.thread()) > count
 
@@ -186,17 +204,32 @@ def test_structured_evidence_is_answered_with_a_button_and_with_checkboxes(stack
     ticket = _ticket()
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    fields = _fields("cache-eviction.en", why_symptom="The eviction skipped `shard_bits` 17.",
-                     how_found="Bisected with `git bisect` on the 128 GiB runner.")
+    fields = _fields(
+        "cache-eviction.en",
+        why_symptom="The eviction skipped `shard_bits` 17.",
+        how_found="Bisected with `git bisect` on the 128 GiB runner.",
+    )
     del fields["repro_rate"], fields["validation_kinds"]
     chat.start(fields)
     chat.click("postmortem_choose:repro_rate:high_frequency")
     asked = chat.with_button("postmortem_done:validation_kinds")
-    ticked = {"ask_validation_kinds": {"postmortem_checks:validation_kinds": {
-        "type": "checkboxes", "selected_options": [{"value": "original_repro_passes"}]}}}
-    response = chat.driver.block_action("postmortem_done:validation_kinds", _button_value(
-        asked, "postmortem_done:validation_kinds"), user_id=chat.user, channel_id=chat.channel,
-        message_ts=asked["ts"], thread_ts=chat.thread_ts, state=ticked)
+    ticked = {
+        "ask_validation_kinds": {
+            "postmortem_checks:validation_kinds": {
+                "type": "checkboxes",
+                "selected_options": [{"value": "original_repro_passes"}],
+            }
+        }
+    }
+    response = chat.driver.block_action(
+        "postmortem_done:validation_kinds",
+        _button_value(asked, "postmortem_done:validation_kinds"),
+        user_id=chat.user,
+        channel_id=chat.channel,
+        message_ts=asked["ts"],
+        thread_ts=chat.thread_ts,
+        state=ticked,
+    )
     assert response.status_code == 200, response.text
     chat.wait_text("Reply `post it`")
     draft = "\n".join(m["text"] for m in chat.thread())
@@ -289,8 +322,12 @@ def test_edit_reopens_the_modal_and_is_refused_after_approval(stack: LocalStack)
     view = stack.slack.wait_for(lambda s: s.views[-1] if s.views[views_before:] else None)["view"]
     summary = next(b for b in view["blocks"] if b.get("block_id") == "summary")
     assert summary["element"]["initial_value"].startswith("Reads from the block cache")
-    values = _fields("cache-eviction.en", summary="Stale pages after compaction: `evict_range` skipped a shard.",
-                     why_symptom="a", how_found="b")
+    values = _fields(
+        "cache-eviction.en",
+        summary="Stale pages after compaction: `evict_range` skipped a shard.",
+        why_symptom="a",
+        how_found="b",
+    )
     response = chat.driver.view_submission(values=modal_values({**values, "ticket": ticket}), user_id=chat.user)
     assert response.status_code == 200
     chat.wait_text("to post v2")
@@ -307,8 +344,12 @@ def test_bad_signature_and_stale_timestamp_are_rejected(stack: LocalStack) -> No
 
     driver = stack.driver()
     body = b"command=%2Fpost-mortem&text=PROJ-1&user_id=U1&channel_id=C1&trigger_id=t"
-    forged = driver.post(body, "application/x-www-form-urlencoded", timestamp=int(time.time()),
-                         headers={"X-Slack-Signature": "v0=" + "0" * 64})
+    forged = driver.post(
+        body,
+        "application/x-www-form-urlencoded",
+        timestamp=int(time.time()),
+        headers={"X-Slack-Signature": "v0=" + "0" * 64},
+    )
     assert forged.status_code == 401
     stale = driver.post(body, "application/x-www-form-urlencoded", timestamp=int(time.time()) - 600)
     assert stale.status_code == 401

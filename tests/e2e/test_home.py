@@ -24,8 +24,7 @@ APPROVER = "UAPP"
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
     with running_stack({"POSTMORTEM_APPROVERS": APPROVER}) as local:
-        for user, locale in (("U1", "en-US"), ("U2", "en-US"), ("UJA", "ja-JP"), ("U3", "en-US"),
-                             (APPROVER, "en-US")):
+        for user, locale in (("U1", "en-US"), ("U2", "en-US"), ("UJA", "ja-JP"), ("U3", "en-US"), (APPROVER, "en-US")):
             local.slack.add_user(user, locale=locale)
         yield local
 
@@ -35,7 +34,8 @@ def command(stack: LocalStack, text: str, user: str) -> dict[str, Any]:
     before, views = len(stack.slack.responses), len(stack.slack.views)
     assert stack.driver().slash_command(text=text, user_id=user, channel_id="CHOME").status_code == 200
     answer: dict[str, Any] = stack.slack.wait_for(
-        lambda s: s.responses[before]["payload"] if len(s.responses) > before else None, timeout=15)
+        lambda s: s.responses[before]["payload"] if len(s.responses) > before else None, timeout=15
+    )
     assert len(stack.slack.views) == views, "help and list open nothing"
     return answer
 
@@ -51,9 +51,11 @@ def drafted(stack: LocalStack, user: str, ticket: str | None = None) -> Conversa
 
 def published(stack: LocalStack, user: str, after: int = 0) -> dict[str, Any]:
     """The newest Home view published for `user` after the first `after` publishes to them."""
+
     def home(s: Any) -> dict[str, Any] | None:
         mine = [c for c in s.calls_to("views.publish") if c["user_id"] == user]
         return mine[-1]["view"] if len(mine) > after else None
+
     view: dict[str, Any] = stack.slack.wait_for(home, timeout=15)
     return view
 
@@ -118,8 +120,9 @@ def test_edit_from_the_home_reopens_the_prefilled_form(stack: LocalStack) -> Non
     view = published(stack, "U1", before)
     opened = len(stack.slack.views)
     session_id = button_value(view, mine.ticket, ACTION_EDIT)
-    stack.driver().block_action(ACTION_EDIT, session_id, user_id="U1", channel_id=mine.channel,
-                                container={"type": "view", "view_id": "VHOME"})
+    stack.driver().block_action(
+        ACTION_EDIT, session_id, user_id="U1", channel_id=mine.channel, container={"type": "view", "view_id": "VHOME"}
+    )
     modal = stack.slack.wait_for(lambda s: s.views[opened]["view"] if len(s.views) > opened else None, timeout=15)
     assert modal["callback_id"] == "postmortem" and json.loads(modal["private_metadata"])["session"] == session_id
 
@@ -145,8 +148,13 @@ def test_a_burst_of_changes_is_at_most_one_publish_per_window(stack: LocalStack)
     elapsed = time.monotonic() - started
     count = publish_count(stack, "U2") - before
     assert 1 <= count <= elapsed / HOME_COALESCE_SECONDS + 2, (count, elapsed)  # 12 state changes
-    final = stack.slack.wait_for(lambda s: (s.home_view("U2") or {}).get("blocks") and all(
-        c.ticket not in json.dumps(s.home_view("U2")) for c in chats), timeout=HOME_COALESCE_SECONDS + 10)
+    final = stack.slack.wait_for(
+        lambda s: (
+            (s.home_view("U2") or {}).get("blocks")
+            and all(c.ticket not in json.dumps(s.home_view("U2")) for c in chats)
+        ),
+        timeout=HOME_COALESCE_SECONDS + 10,
+    )
     assert final and last["type"] == "home"
 
 

@@ -28,9 +28,13 @@ LIFE = Lifetime.of(session_days=float(SESSION_DAYS), reminder_hours=float(REMIND
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
-    env = {"POSTMORTEM_SESSION_DAYS": SESSION_DAYS, "POSTMORTEM_REMINDER_HOURS": REMINDER_HOURS,
-           "POSTMORTEM_WATCHDOG_SECONDS": "0.5", "JIRA_WEBHOOK_SECRET": SECRET,
-           "POSTMORTEM_OFFER_FALLBACK_CHANNEL": "CFALL"}
+    env = {
+        "POSTMORTEM_SESSION_DAYS": SESSION_DAYS,
+        "POSTMORTEM_REMINDER_HOURS": REMINDER_HOURS,
+        "POSTMORTEM_WATCHDOG_SECONDS": "0.5",
+        "JIRA_WEBHOOK_SECRET": SECRET,
+        "POSTMORTEM_OFFER_FALLBACK_CHANNEL": "CFALL",
+    }
     with running_stack(env) as local:
         yield local
 
@@ -68,8 +72,9 @@ def test_resume_from_the_reminder_finishes_a_session_still_collecting(stack: Loc
     opened = len(stack.slack.views)
     chat.click(ACTION_EDIT, message=reminder)
     modal = stack.slack.wait_for(lambda s: s.views[opened]["view"] if len(s.views) > opened else None, timeout=15)
-    answer = chat.driver.view_submission(values=modal_values({**fields, "repro": repro, "ticket": ticket}),
-                                         view_id=modal["id"])
+    answer = chat.driver.view_submission(
+        values=modal_values({**fields, "repro": repro, "ticket": ticket}), view_id=modal["id"]
+    )
     assert answer.status_code == 200 and b"errors" not in answer.content, answer.text
     chat.wait_text("Reply `post it`")
     chat.reply("post it")

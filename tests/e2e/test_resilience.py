@@ -29,13 +29,22 @@ pytestmark = pytest.mark.e2e
 
 TICKETS = count(1)
 QUIET = 6
-ENV = {"JIRA_TIMEOUT": "2", "POSTMORTEM_POST_QUIET_SECONDS": str(QUIET), "POSTMORTEM_WATCHDOG_SECONDS": "0.5",
-       "POSTMORTEM_LEASE_SECONDS": "2", "POSTMORTEM_SLACK_RETRY_SECONDS": "3",
-       "POSTMORTEM_RETRY_AFTER_CAP_SECONDS": "30"}
+ENV = {
+    "JIRA_TIMEOUT": "2",
+    "POSTMORTEM_POST_QUIET_SECONDS": str(QUIET),
+    "POSTMORTEM_WATCHDOG_SECONDS": "0.5",
+    "POSTMORTEM_LEASE_SECONDS": "2",
+    "POSTMORTEM_SLACK_RETRY_SECONDS": "3",
+    "POSTMORTEM_RETRY_AFTER_CAP_SECONDS": "30",
+}
 #: Slack's faults, as issue 12 met them: 429, then 503, then `internal_error`, and more (past the 3 s window).
-FAULTS: list[tuple[str, int, int | None]] = [("ratelimited", 429, 1), ("service_unavailable", 503, None),
-                                             ("internal_error", 200, None), ("fatal_error", 200, None),
-                                             ("request_timeout", 200, None)]
+FAULTS: list[tuple[str, int, int | None]] = [
+    ("ratelimited", 429, 1),
+    ("service_unavailable", 503, None),
+    ("internal_error", 200, None),
+    ("fatal_error", 200, None),
+    ("request_timeout", 200, None),
+]
 QUESTION = "Reply `post it`"
 #: A generous bound on recovery after a worker's death (the goal is 20 s; expected here is ~5 s).
 RECOVERY_BOUND = 20.0
@@ -116,8 +125,14 @@ def test_a_huge_retry_after_offers_retry_and_a_long_one_waits_where_cancel_works
 
 
 def test_slack_faults_at_every_step_of_the_draft_and_the_report(stack: LocalStack) -> None:
-    for needle in ("Post-mortem: ", "The file above is the exact request body", QUESTION, "Approved by",
-                   "Posted to RES-", "leadership-toned"):
+    for needle in (
+        "Post-mortem: ",
+        "The file above is the exact request body",
+        QUESTION,
+        "Approved by",
+        "Posted to RES-",
+        "leadership-toned",
+    ):
         stack.slack.fail_matching("chat.postMessage", needle, FAULTS)
     stack.slack.fail_matching("files.getUploadURLExternal", "", FAULTS[:3])
     stack.slack.fail_matching("files.completeUploadExternal", "", FAULTS)
@@ -142,8 +157,12 @@ def kill_and_restart(stack: LocalStack) -> float:
 
 @pytest.mark.parametrize("step", ["draft", "file", "question", "post", "link"])
 def test_a_worker_killed_at_any_step_is_recovered_within_seconds(stack: LocalStack, step: str) -> None:
-    stalls = {"draft": ("chat.postMessage", "Post-mortem: "), "file": ("files.completeUploadExternal", ""),
-              "question": ("chat.postMessage", QUESTION), "link": ("chat.postMessage", "Posted to RES-")}
+    stalls = {
+        "draft": ("chat.postMessage", "Post-mortem: "),
+        "file": ("files.completeUploadExternal", ""),
+        "question": ("chat.postMessage", QUESTION),
+        "link": ("chat.postMessage", "Posted to RES-"),
+    }
     if step in stalls:
         method, needle = stalls[step]
         stack.slack.stall_matching(method, needle, 60)
@@ -160,8 +179,7 @@ def test_a_worker_killed_at_any_step_is_recovered_within_seconds(stack: LocalSta
     if step == "post":
         stack.jira.wait_for(lambda j: j.comments(chat.ticket), timeout=20)
     else:
-        wait_until(lambda: any(needle in str(c) for c in stack.slack.calls_to(method)[before:]), 30,
-                   f"the {step} call")
+        wait_until(lambda: any(needle in str(c) for c in stack.slack.calls_to(method)[before:]), 30, f"the {step} call")
     killed_at = kill_and_restart(stack)
     # What the thread still lacked when the worker died (a stalled message is already posted: its rerun
     # may repeat it, the ambiguous case; the question's duty is settled only once it is surely shown).
@@ -181,7 +199,8 @@ def test_a_worker_killed_at_any_step_is_recovered_within_seconds(stack: LocalSta
 
 
 def test_redis_killed_and_restarted_mid_session_loses_no_approval(
-        dedicated_redis: Callable[[], subprocess.Popen[bytes]]) -> None:
+    dedicated_redis: Callable[[], subprocess.Popen[bytes]],
+) -> None:
     server = dedicated_redis()
     port = dedicated_redis.port  # type: ignore[attr-defined]
     local = LocalStack(redis_url=f"redis://127.0.0.1:{port}/0", extra_env=ENV)
@@ -193,15 +212,23 @@ def test_redis_killed_and_restarted_mid_session_loses_no_approval(
         server.wait(timeout=10)
         ts = local.slack.next_ts()
         started = time.monotonic()
-        typed = chat.driver.message("yes", user=chat.user, channel=chat.channel, thread_ts=chat.thread_ts, ts=ts,
-                                    event_id="EvOUTAGE1")
+        typed = chat.driver.message(
+            "yes", user=chat.user, channel=chat.channel, thread_ts=chat.thread_ts, ts=ts, event_id="EvOUTAGE1"
+        )
         assert typed.status_code == 503  # not a silent 200: Slack will send it again
         assert time.monotonic() - started < 3.0
         health = requests.get(f"{local.bot_url}/healthz", timeout=5)
         assert health.status_code == 503
         dedicated_redis()  # restarted on the same files: the append-only log brings the session back
-        retried = chat.driver.message("yes", user=chat.user, channel=chat.channel, thread_ts=chat.thread_ts, ts=ts,
-                                      event_id="EvOUTAGE1", retry_num=1)
+        retried = chat.driver.message(
+            "yes",
+            user=chat.user,
+            channel=chat.channel,
+            thread_ts=chat.thread_ts,
+            ts=ts,
+            event_id="EvOUTAGE1",
+            retry_num=1,
+        )
         assert retried.status_code == 200
         posted_once(local, chat, within=30)
         assert requests.get(f"{local.bot_url}/healthz", timeout=5).status_code == 200

@@ -48,8 +48,10 @@ def log_bytes(stack: LocalStack) -> int:
 def send_big(stack: LocalStack, *, chunked: bool) -> tuple[bytes, float]:
     """Stream 30 MB of unsigned JSON-ish bytes at /slack/events; stop sending once the server answers."""
     framing = b"Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {BIG}\r\n".encode()
-    head = (b"POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"X-Slack-Request-Timestamp: 1\r\nX-Slack-Signature: v0=00\r\n" + framing + b"\r\n")
+    head = (
+        b"POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"X-Slack-Request-Timestamp: 1\r\nX-Slack-Signature: v0=00\r\n" + framing + b"\r\n"
+    )
     piece = b"A" * CHUNK
     if chunked:
         piece = f"{CHUNK:x}\r\n".encode() + piece + b"\r\n"
@@ -85,6 +87,7 @@ def test_an_unsigned_30mb_body_is_refused_fast_and_cheaply(stack: LocalStack, ch
 
 # who may publish: the Jira permission check, on -------------------------------------------------------
 
+
 def test_a_slack_user_without_a_jira_account_is_refused_at_approval(stack: LocalStack) -> None:
     checked = stack
     checked.slack.add_user("U1", email="requester@example.com")
@@ -92,8 +95,9 @@ def test_a_slack_user_without_a_jira_account_is_refused_at_approval(stack: Local
     chat = Conversation(checked, ticket="SEC-1")
     checked.jira.add_issue(chat.ticket)
     checked.jira.grant("acc-requester", chat.ticket, email="requester@example.com")  # may start it
-    chat.start(_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."),
-               in_jira=False)
+    chat.start(
+        _fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."), in_jira=False
+    )
     chat.wait_text("Reply `post it`")
     chat.reply("post it", user=APPROVER)
     refused = chat.wait_text("Nothing was posted")

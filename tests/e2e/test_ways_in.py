@@ -42,8 +42,10 @@ def channel() -> str:
 class Stacks:
     """At most one LocalStack alive at a time (both would otherwise share one Redis queue)."""
 
-    ENVS: dict[str, dict[str, str]] = {"on": {"JIRA_WEBHOOK_SECRET": SECRET, "POSTMORTEM_OFFERS": "on"},
-            "off": {"POSTMORTEM_OFFERS": "off"}}
+    ENVS: dict[str, dict[str, str]] = {
+        "on": {"JIRA_WEBHOOK_SECRET": SECRET, "POSTMORTEM_OFFERS": "on"},
+        "off": {"POSTMORTEM_OFFERS": "off"},
+    }
 
     def __init__(self) -> None:
         self.name = ""
@@ -84,6 +86,7 @@ def off(stacks: Stacks) -> LocalStack:
 
 # helpers ------------------------------------------------------------------------------------------
 
+
 def start_value(message: dict[str, Any]) -> dict[str, Any] | None:
     for block in message.get("blocks") or []:
         for element in block.get("elements", []):
@@ -94,8 +97,10 @@ def start_value(message: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def reply_in_thread(stack: LocalStack, chan: str, thread_ts: str) -> dict[str, Any]:
-    return stack.slack.wait_for(lambda s: next((m for m in s.messages(channel=chan, thread_ts=thread_ts)
-                                                if start_value(m) is not None), None), timeout=15)
+    return stack.slack.wait_for(
+        lambda s: next((m for m in s.messages(channel=chan, thread_ts=thread_ts) if start_value(m) is not None), None),
+        timeout=15,
+    )
 
 
 def ephemerals_with_start(stack: LocalStack, chan: str) -> list[dict[str, Any]]:
@@ -109,16 +114,22 @@ def sentinel(stack: LocalStack) -> None:
     stack.slack.wait_for(lambda s: s.messages(channel=chan), timeout=15)
 
 
-def click_start(stack: LocalStack, message: dict[str, Any], *, chan: str, user: str = "U1",
-                ephemeral: bool = False) -> dict[str, Any]:
+def click_start(
+    stack: LocalStack, message: dict[str, Any], *, chan: str, user: str = "U1", ephemeral: bool = False
+) -> dict[str, Any]:
     """Click the Start button; the modal views.open received."""
     before = len(stack.slack.views)
     container = {"type": "message", "message_ts": message["ts"], "channel_id": chan, "is_ephemeral": ephemeral}
-    response = stack.driver().block_action(ACTION_START, json.dumps(start_value(message)), user_id=user,
-                                           channel_id=chan, message_ts=message["ts"], container=container)
+    response = stack.driver().block_action(
+        ACTION_START,
+        json.dumps(start_value(message)),
+        user_id=user,
+        channel_id=chan,
+        message_ts=message["ts"],
+        container=container,
+    )
     assert response.status_code == 200, response.text
-    opened: dict[str, Any] = stack.slack.wait_for(lambda s: s.views[-1] if len(s.views) > before else None,
-                                                  timeout=10)
+    opened: dict[str, Any] = stack.slack.wait_for(lambda s: s.views[-1] if len(s.views) > before else None, timeout=10)
     assert opened["action"] == "open" and opened["view"]["callback_id"] == "postmortem"
     view: dict[str, Any] = opened["view"]
     return view
@@ -130,22 +141,40 @@ def prefilled_ticket(view: dict[str, Any]) -> str | None:
     return value
 
 
-def webhook(stack: LocalStack, payload: Any, *, delivery: str | None = None, secret: str = SECRET,
-            raw: bytes | None = None) -> requests.Response:
+def webhook(
+    stack: LocalStack, payload: Any, *, delivery: str | None = None, secret: str = SECRET, raw: bytes | None = None
+) -> requests.Response:
     body = raw if raw is not None else json.dumps(payload).encode()
     signature = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-    headers = {"Content-Type": "application/json", "X-Hub-Signature": signature,
-               "X-Atlassian-Webhook-Identifier": delivery or f"delivery-{next(_ids)}"}
+    headers = {
+        "Content-Type": "application/json",
+        "X-Hub-Signature": signature,
+        "X-Atlassian-Webhook-Identifier": delivery or f"delivery-{next(_ids)}",
+    }
     return requests.post(f"{stack.bot_url}/jira/webhook", data=body, headers=headers, timeout=10)
 
 
 # 1. mentions and phrases --------------------------------------------------------------------------
 
 PHRASES = {
-    "en": ["post-mortem", "postmortem", "RCA", "root cause analysis", "write up this fix", "document this fix",
-           "summarize the root cause"],
-    "ja": ["事後分析を書いて", "ポストモーテムを書いて", "RCAを書いて", "根本原因分析を書いて", "この修正を文書化して",
-           "根本原因をまとめて", "このバグの対応を記録に残して"],
+    "en": [
+        "post-mortem",
+        "postmortem",
+        "RCA",
+        "root cause analysis",
+        "write up this fix",
+        "document this fix",
+        "summarize the root cause",
+    ],
+    "ja": [
+        "事後分析を書いて",
+        "ポストモーテムを書いて",
+        "RCAを書いて",
+        "根本原因分析を書いて",
+        "この修正を文書化して",
+        "根本原因をまとめて",
+        "このバグの対応を記録に残して",
+    ],
 }
 
 
@@ -174,8 +203,10 @@ def test_the_start_button_opens_the_command_modal_and_the_same_session_flow(on: 
     assert json.loads(view["private_metadata"]) == {"channel": chan, "lang": "en"}
     response = on.driver().view_submission(values=modal_values({"ticket": key}))
     assert response.status_code == 200 and b"errors" not in response.content, response.text
-    parent = on.slack.wait_for(lambda s: next((m for m in s.messages(channel=chan)
-                                               if not m.get("thread_ts") and key in m["text"]), None), timeout=15)
+    parent = on.slack.wait_for(
+        lambda s: next((m for m in s.messages(channel=chan) if not m.get("thread_ts") and key in m["text"]), None),
+        timeout=15,
+    )
     assert "Post-mortem for" in parent["text"]
 
 
@@ -205,11 +236,14 @@ def test_phrases_without_a_mention_start_nothing(on: LocalStack) -> None:
 
 # 2. the offer after a fix -------------------------------------------------------------------------
 
+
 def test_a_verified_fix_gets_one_ephemeral_offer(on: LocalStack) -> None:
     key, chan, driver = unique(), channel(), on.driver()
     first = on.slack.next_ts()
-    assert driver.message(f"merged the fix for {key} and the repro passes", user="U5", channel=chan,
-                          ts=first).status_code == 200
+    assert (
+        driver.message(f"merged the fix for {key} and the repro passes", user="U5", channel=chan, ts=first).status_code
+        == 200
+    )
     offer = on.slack.wait_for(lambda s: ephemerals_with_start(on, chan), timeout=15)[0]
     assert offer["user"] == "U5" and start_value(offer) == {"ticket": key, "channel": chan, "lang": "en"}
     # the same thread, the same ticket elsewhere, a Slack retry: no second offer
@@ -230,8 +264,11 @@ def test_japanese_fix_announcement_gets_an_offer(on: LocalStack) -> None:
 
 def test_not_verified_yet_gets_no_offer(on: LocalStack) -> None:
     chan, driver = channel(), on.driver()
-    for text in (f"merged the fix for {unique()}, not verified yet", "修正をマージしました。まだ検証していません",
-                 "fixed in #5751?"):
+    for text in (
+        f"merged the fix for {unique()}, not verified yet",
+        "修正をマージしました。まだ検証していません",
+        "fixed in #5751?",
+    ):
         assert driver.message(text, channel=chan).status_code == 200
     sentinel(on)
     assert on.slack.ephemerals(channel=chan) == [] and on.slack.messages(channel=chan) == []
@@ -248,11 +285,14 @@ def test_no_offer_once_a_session_for_the_ticket_exists(on: LocalStack) -> None:
     assert redis.Redis.from_url(E2E_REDIS_URL).exists(f"pm:ticket:{key}")
     assert driver.message(f"fixed in #12 for {key}, the repro passes", channel=channel()).status_code == 200
     sentinel(on)
-    assert not any(start_value(m) and start_value(m)["ticket"] == key  # type: ignore[index]
-                   for m in on.slack.ephemerals())
+    assert not any(
+        start_value(m) and start_value(m)["ticket"] == key  # type: ignore[index]
+        for m in on.slack.ephemerals()
+    )
 
 
 # 3. Jira's resolved event -------------------------------------------------------------------------
+
 
 def test_a_resolved_bug_dms_its_assignee_once(on: LocalStack) -> None:
     key = unique("BUG")
@@ -286,8 +326,9 @@ def test_rejected_malformed_and_non_resolving_events_offer_nothing(on: LocalStac
     assert unsigned.status_code == 401
     assert webhook(on, None, raw=b"{not json").status_code == 400
     story = jira_event(unique("BUG"), issue_type="Story", account_id="acc-73", email="dev73@example.com")
-    unresolved = jira_event(unique("BUG"), category="indeterminate", status="In Review", account_id="acc-73",
-                            email="dev73@example.com")
+    unresolved = jira_event(
+        unique("BUG"), category="indeterminate", status="In Review", account_id="acc-73", email="dev73@example.com"
+    )
     for payload, reason in ((story, "not a Bug"), (unresolved, "not a transition into a resolved status")):
         response = webhook(on, payload)
         assert (response.status_code, response.json()["ignored"]) == (200, reason)
@@ -296,6 +337,7 @@ def test_rejected_malformed_and_non_resolving_events_offer_nothing(on: LocalStac
 
 
 # offers off ---------------------------------------------------------------------------------------
+
 
 def test_offers_off_offers_nothing_but_mentions_still_answer(off: LocalStack) -> None:
     chan, driver = channel(), off.driver()

@@ -56,7 +56,8 @@ def test_an_idle_worker_stops_with_its_scheduler(signum: int) -> None:
 
 
 def test_a_worker_waiting_for_a_redis_that_went_away_stops_on_sigterm(
-        dedicated_redis: Callable[[], subprocess.Popen[bytes]]) -> None:
+    dedicated_redis: Callable[[], subprocess.Popen[bytes]],
+) -> None:
     """Redis is gone: RQ's loop retries its heartbeat and never reaches a wait for jobs; SIGTERM still stops it."""
     server = dedicated_redis()
     stack = LocalStack(redis_url=f"redis://127.0.0.1:{dedicated_redis.port}/0")  # type: ignore[attr-defined]

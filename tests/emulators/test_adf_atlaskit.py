@@ -15,8 +15,11 @@ pytestmark = pytest.mark.unit
 
 def linked(href: str) -> dict[str, Any]:
     mark = {"type": "link", "attrs": {"href": href}}
-    return {"version": 1, "type": "doc",
-            "content": [{"type": "paragraph", "content": [{"type": "text", "text": "PR 412", "marks": [mark]}]}]}
+    return {
+        "version": 1,
+        "type": "doc",
+        "content": [{"type": "paragraph", "content": [{"type": "text", "text": "PR 412", "marks": [mark]}]}],
+    }
 
 
 #: The link targets Atlassian's validator refused in 55 of 3,392 rendered documents (issue 11).
@@ -43,7 +46,9 @@ def test_the_jira_emulator_says_once_when_node_is_missing(monkeypatch: pytest.Mo
     jira = jira_cloud.JiraEmulator()
     jira.start()
     try:
-        assert jira.validator_note == ("Jira emulator: Atlassian's ADF validator skipped (node is not installed); "
-                                       "comments are checked by the ADF JSON schema only.")
+        assert jira.validator_note == (
+            "Jira emulator: Atlassian's ADF validator skipped (node is not installed); "
+            "comments are checked by the ADF JSON schema only."
+        )
     finally:
         jira.stop()

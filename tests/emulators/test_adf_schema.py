@@ -31,24 +31,30 @@ def test_the_cached_schema_is_the_pinned_file() -> None:
     assert hashlib.sha256(schema_path().read_bytes()).hexdigest() == ADF_SCHEMA_SHA256
 
 
-@pytest.mark.parametrize("valid", [
-    doc(para(text("plain"), text("f()", "code"), text(" bold", "strong"))),
-    doc({"type": "heading", "attrs": {"level": 2}, "content": [text("Root cause")]}),
-    doc({"type": "codeBlock", "attrs": {"language": "py"}, "content": [text("x = 1")]}),
-    doc({"type": "bulletList", "content": [{"type": "listItem", "content": [para(text("a"))]}]}),
-])
+@pytest.mark.parametrize(
+    "valid",
+    [
+        doc(para(text("plain"), text("f()", "code"), text(" bold", "strong"))),
+        doc({"type": "heading", "attrs": {"level": 2}, "content": [text("Root cause")]}),
+        doc({"type": "codeBlock", "attrs": {"language": "py"}, "content": [text("x = 1")]}),
+        doc({"type": "bulletList", "content": [{"type": "listItem", "content": [para(text("a"))]}]}),
+    ],
+)
 def test_valid_documents_pass(valid: dict) -> None:  # type: ignore[type-arg]
     validate_adf(valid)
 
 
-@pytest.mark.parametrize("invalid", [
-    doc(para(text(""))),                                           # empty text node
-    doc(para(text("x", "code", "strong"))),                        # code + strong on one node
-    doc({"type": "codeBlock", "content": [text("x", "strong")]}),  # marks inside a code block
-    doc({"type": "mystery", "content": []}),                       # unknown node
-    doc({"type": "heading", "attrs": {"level": 9}, "content": [text("x")]}),
-    {"type": "doc", "content": []},                                # no version
-])
+@pytest.mark.parametrize(
+    "invalid",
+    [
+        doc(para(text(""))),  # empty text node
+        doc(para(text("x", "code", "strong"))),  # code + strong on one node
+        doc({"type": "codeBlock", "content": [text("x", "strong")]}),  # marks inside a code block
+        doc({"type": "mystery", "content": []}),  # unknown node
+        doc({"type": "heading", "attrs": {"level": 9}, "content": [text("x")]}),
+        {"type": "doc", "content": []},  # no version
+    ],
+)
 def test_invalid_documents_are_rejected(invalid: dict) -> None:  # type: ignore[type-arg]
     with pytest.raises(AdfInvalid):
         validate_adf(invalid)

@@ -20,10 +20,21 @@ from emulators.slack_api import SlackEmulator
 pytestmark = pytest.mark.unit
 
 SECRET = "test-signing-secret"
-MODAL = {"type": "modal", "callback_id": "postmortem", "title": {"type": "plain_text", "text": "Post-mortem"},
-         "submit": {"type": "plain_text", "text": "Draft"}, "private_metadata": "session-1",
-         "blocks": [{"type": "input", "block_id": "repro", "label": {"type": "plain_text", "text": "Repro"},
-                     "element": {"type": "plain_text_input", "action_id": "repro", "multiline": True}}]}
+MODAL = {
+    "type": "modal",
+    "callback_id": "postmortem",
+    "title": {"type": "plain_text", "text": "Post-mortem"},
+    "submit": {"type": "plain_text", "text": "Draft"},
+    "private_metadata": "session-1",
+    "blocks": [
+        {
+            "type": "input",
+            "block_id": "repro",
+            "label": {"type": "plain_text", "text": "Repro"},
+            "element": {"type": "plain_text_input", "action_id": "repro", "multiline": True},
+        }
+    ],
+}
 
 
 @dataclass
@@ -54,8 +65,11 @@ Setup = tuple[SlackEmulator, SlackDriver, Seen]
 
 
 def _build_app(slack: SlackEmulator, seen: Seen) -> App:
-    app = App(signing_secret=SECRET, client=WebClient(token="xoxb-test", base_url=slack.base_url),
-              process_before_response=True)
+    app = App(
+        signing_secret=SECRET,
+        client=WebClient(token="xoxb-test", base_url=slack.base_url),
+        process_before_response=True,
+    )
 
     @app.command("/post-mortem")
     def command(ack: Any, body: dict[str, Any], client: WebClient) -> None:
@@ -126,8 +140,15 @@ def test_block_action_on_the_latest_message(setup: Setup) -> None:
 def test_thread_message_and_retry_headers(setup: Setup) -> None:
     _, driver, seen = setup
     driver.message("approve", user="U1", channel="C1", thread_ts="1700000000.000100", event_id="Ev1")
-    driver.message("approve", user="U1", channel="C1", thread_ts="1700000000.000100", event_id="Ev1",
-                   retry_num=1, ts=driver.last_payload["event"]["ts"])
+    driver.message(
+        "approve",
+        user="U1",
+        channel="C1",
+        thread_ts="1700000000.000100",
+        event_id="Ev1",
+        retry_num=1,
+        ts=driver.last_payload["event"]["ts"],
+    )
     (first, no_retry), (second, retry) = seen.of("message")
     assert first["thread_ts"] == "1700000000.000100" and first["ts"] == second["ts"]
     assert (no_retry, retry) == (None, ["1"])  # Bolt keeps header values as lists
@@ -159,16 +180,22 @@ def test_bad_signatures_and_old_timestamps_are_refused(setup: Setup) -> None:
 
 
 def test_modal_values_shapes_like_slack() -> None:
-    values = modal_values({
-        "repro": "step 1", "why_missed_category": "ci_gap", "destination": "jira_comment",
-        "customer_impacting": True, "trivial": False,
-        "action_items": [{"what": "add test", "owner": "@aki", "tracking": "PROJ-9"}, "fix docs | team | -"],
-    })
+    values = modal_values(
+        {
+            "repro": "step 1",
+            "why_missed_category": "ci_gap",
+            "destination": "jira_comment",
+            "customer_impacting": True,
+            "trivial": False,
+            "action_items": [{"what": "add test", "owner": "@aki", "tracking": "PROJ-9"}, "fix docs | team | -"],
+        }
+    )
     assert values["repro"] == {"repro": {"type": "plain_text_input", "value": "step 1"}}
     assert values["why_missed_category"]["why_missed_category"]["selected_option"]["value"] == "ci_gap"
     assert values["destination"]["destination"]["type"] == "static_select"
     assert values["scope"]["scope"]["selected_options"] == [
-        {"text": {"type": "plain_text", "text": "customer_impacting"}, "value": "customer_impacting"}]
+        {"text": {"type": "plain_text", "text": "customer_impacting"}, "value": "customer_impacting"}
+    ]
     assert values["action_items"]["action_items"]["value"] == "add test | @aki | PROJ-9\nfix docs | team | -"
     assert modal_values({"action_items_none": True})["action_items"]["action_items"]["value"] == "none"
     assert modal_values({"lang": None})["lang"]["lang"]["selected_option"] is None

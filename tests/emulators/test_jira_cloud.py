@@ -40,8 +40,7 @@ def jira() -> Iterator[JiraEmulator]:
 
 @pytest.fixture
 def client(jira: JiraEmulator) -> JiraCloud:
-    return JiraCloud(jira.base_url, username="bot@example.com", password="jira-token",
-                     retry_with_header=False)
+    return JiraCloud(jira.base_url, username="bot@example.com", password="jira-token", retry_with_header=False)
 
 
 def _get(client: JiraCloud, path: str, **kwargs: Any) -> dict[str, Any]:
@@ -51,8 +50,7 @@ def _get(client: JiraCloud, path: str, **kwargs: Any) -> dict[str, Any]:
 
 
 def _raw(jira: JiraEmulator, method: str, path: str, **kwargs: Any) -> requests.Response:
-    return requests.request(method, jira.base_url + path, auth=("bot@example.com", "jira-token"), timeout=5,
-                            **kwargs)
+    return requests.request(method, jira.base_url + path, auth=("bot@example.com", "jira-token"), timeout=5, **kwargs)
 
 
 def test_issue_shape_and_404(jira: JiraEmulator, client: JiraCloud) -> None:
@@ -64,8 +62,9 @@ def test_issue_shape_and_404(jira: JiraEmulator, client: JiraCloud) -> None:
 
 
 def test_hidden_email_is_readable_through_the_user_endpoint(jira: JiraEmulator, client: JiraCloud) -> None:
-    jira.add_issue("PROJ-2", assignee_account_id="acc-9", assignee_email="private@example.com",
-                   assignee_email_hidden=True)
+    jira.add_issue(
+        "PROJ-2", assignee_account_id="acc-9", assignee_email="private@example.com", assignee_email_hidden=True
+    )
     assignee = _get(client, "rest/api/3/issue/PROJ-2")["fields"]["assignee"]
     assert "emailAddress" not in assignee
     user = _get(client, "rest/api/3/user", params={"accountId": assignee["accountId"]})
@@ -93,19 +92,44 @@ def test_comments_are_paged_and_ordered(jira: JiraEmulator, client: JiraCloud) -
     assert [c["body"]["content"][0]["content"][0]["text"] for c in rest["comments"]] == ["c0"]
 
 
-@pytest.mark.parametrize("body, field_message", [
-    ({"type": "doc", "version": 1, "content": [{"type": "paragraph", "content": [{"type": "text",
-                                                                                  "text": ""}]}]},
-     "INVALID_INPUT"),
-    ("wiki *markup*", "Atlassian Document"),
-    (_adf("x" * 33_000), "too long"),
-    # A link the JSON schema allows and Atlassian's validator refuses (issue 11): Jira may answer 400.
-    ({"type": "doc", "version": 1, "content": [{"type": "paragraph", "content": [
-        {"type": "text", "text": "PR 412", "marks": [{"type": "link", "attrs": {"href": "docs/runbook.md"}}]}]}]},
-     "Atlassian's validator"),
-])
-def test_bad_comments_are_refused_like_jira(jira: JiraEmulator, client: JiraCloud, body: Any,
-                                            field_message: str) -> None:
+@pytest.mark.parametrize(
+    "body, field_message",
+    [
+        (
+            {
+                "type": "doc",
+                "version": 1,
+                "content": [{"type": "paragraph", "content": [{"type": "text", "text": ""}]}],
+            },
+            "INVALID_INPUT",
+        ),
+        ("wiki *markup*", "Atlassian Document"),
+        (_adf("x" * 33_000), "too long"),
+        # A link the JSON schema allows and Atlassian's validator refuses (issue 11): Jira may answer 400.
+        (
+            {
+                "type": "doc",
+                "version": 1,
+                "content": [
+                    {
+                        "type": "paragraph",
+                        "content": [
+                            {
+                                "type": "text",
+                                "text": "PR 412",
+                                "marks": [{"type": "link", "attrs": {"href": "docs/runbook.md"}}],
+                            }
+                        ],
+                    }
+                ],
+            },
+            "Atlassian's validator",
+        ),
+    ],
+)
+def test_bad_comments_are_refused_like_jira(
+    jira: JiraEmulator, client: JiraCloud, body: Any, field_message: str
+) -> None:
     with pytest.raises(requests.HTTPError) as caught:
         client.add_comment("PROJ-1", data={"body": body})
     assert caught.value.response.status_code == 400
@@ -159,8 +183,7 @@ def test_bad_credentials_get_401(jira: JiraEmulator) -> None:
 def test_comment_list_and_properties(jira: JiraEmulator, client: JiraCloud) -> None:
     first = client.add_comment("PROJ-1", data={"body": _adf(), "properties": PROPS})["id"]
     second = client.add_comment("PROJ-1", data={"body": _adf()})["id"]
-    listed = _raw(jira, "POST", "/rest/api/3/comment/list?expand=properties",
-                  json={"ids": [int(second), first, 999]})
+    listed = _raw(jira, "POST", "/rest/api/3/comment/list?expand=properties", json={"ids": [int(second), first, 999]})
     values = {v["id"]: v["properties"] for v in listed.json()["values"]}
     assert values == {first: PROPS, second: []}
     plain = _raw(jira, "POST", "/rest/api/3/comment/list", json={"ids": [first]}).json()["values"][0]
@@ -175,8 +198,12 @@ def test_comment_list_and_properties(jira: JiraEmulator, client: JiraCloud) -> N
 def test_timeout_after_store_keeps_the_comment(jira: JiraEmulator) -> None:
     jira.inject("POST", COMMENTS, timeout_after_store=True, stall=30)
     with pytest.raises(requests.exceptions.ReadTimeout):
-        requests.post(jira.base_url + COMMENTS, json={"body": _adf(), "properties": PROPS},
-                      auth=("bot@example.com", "jira-token"), timeout=0.5)
+        requests.post(
+            jira.base_url + COMMENTS,
+            json={"body": _adf(), "properties": PROPS},
+            auth=("bot@example.com", "jira-token"),
+            timeout=0.5,
+        )
     assert len(jira.comments("PROJ-1")) == 1  # stored although the client saw a timeout
     jira.release()
     again = _raw(jira, "GET", COMMENTS)  # the server is still healthy after the stall is released
@@ -207,8 +234,13 @@ def test_wait_for_a_comment(jira: JiraEmulator, client: JiraCloud) -> None:
 
 
 def test_runs_as_a_separate_process() -> None:
-    with subprocess.Popen([sys.executable, "-m", "emulators", "--issue", "PROJ-3"], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2]) as proc:
+    with subprocess.Popen(
+        [sys.executable, "-m", "emulators", "--issue", "PROJ-3"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    ) as proc:
         try:
             assert proc.stdout is not None
             urls = json.loads(proc.stdout.readline())
@@ -221,8 +253,7 @@ def test_runs_as_a_separate_process() -> None:
             assert proc.wait(timeout=10) == 0
 
 
-def test_a_slow_comment_check_holds_up_no_other_request(jira: JiraEmulator,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_slow_comment_check_holds_up_no_other_request(jira: JiraEmulator, monkeypatch: pytest.MonkeyPatch) -> None:
     """Jira serves requests side by side: while one POST's body is still being validated (Atlassian's
     validator runs in a node process), a GET on another ticket is answered, and the POST then completes."""
     checking, release = threading.Event(), threading.Event()

@@ -36,9 +36,14 @@ def _error(call: Any) -> Any:
 
 
 def _modal(**overrides: Any) -> dict[str, Any]:
-    return {"type": "modal", "callback_id": "postmortem",
-            "title": {"type": "plain_text", "text": "Post-mortem"},
-            "submit": {"type": "plain_text", "text": "Draft"}, "blocks": [], **overrides}
+    return {
+        "type": "modal",
+        "callback_id": "postmortem",
+        "title": {"type": "plain_text", "text": "Post-mortem"},
+        "submit": {"type": "plain_text", "text": "Draft"},
+        "blocks": [],
+        **overrides,
+    }
 
 
 def _section(text: str) -> dict[str, Any]:
@@ -75,17 +80,44 @@ def test_expired_trigger() -> None:
         assert late["error"] == "expired_trigger_id"
 
 
-@pytest.mark.parametrize("view, pointer", [
-    (_modal(title={"type": "plain_text", "text": "x" * 25}), "/view/title/text"),
-    (_modal(blocks=[_section("x")] * 101), "/view/blocks"),
-    (_modal(blocks=[{"type": "input", "block_id": "repro", "label": {"type": "plain_text", "text": "Repro"},
-                     "element": {"type": "plain_text_input", "action_id": "repro", "max_length": 3001}}]),
-     "/view/blocks/0/element/max_length"),
-    ({**_modal(blocks=[{"type": "input", "label": {"type": "plain_text", "text": "x"},
-                        "element": {"type": "plain_text_input"}}]), "submit": None}, "/view/submit"),
-])
-def test_views_open_rejects_views_slack_rejects(slack: SlackEmulator, client: WebClient,
-                                                 view: dict[str, Any], pointer: str) -> None:
+@pytest.mark.parametrize(
+    "view, pointer",
+    [
+        (_modal(title={"type": "plain_text", "text": "x" * 25}), "/view/title/text"),
+        (_modal(blocks=[_section("x")] * 101), "/view/blocks"),
+        (
+            _modal(
+                blocks=[
+                    {
+                        "type": "input",
+                        "block_id": "repro",
+                        "label": {"type": "plain_text", "text": "Repro"},
+                        "element": {"type": "plain_text_input", "action_id": "repro", "max_length": 3001},
+                    }
+                ]
+            ),
+            "/view/blocks/0/element/max_length",
+        ),
+        (
+            {
+                **_modal(
+                    blocks=[
+                        {
+                            "type": "input",
+                            "label": {"type": "plain_text", "text": "x"},
+                            "element": {"type": "plain_text_input"},
+                        }
+                    ]
+                ),
+                "submit": None,
+            },
+            "/view/submit",
+        ),
+    ],
+)
+def test_views_open_rejects_views_slack_rejects(
+    slack: SlackEmulator, client: WebClient, view: dict[str, Any], pointer: str
+) -> None:
     answer = _error(lambda: client.views_open(trigger_id=slack.issue_trigger_id(), view=view))
     assert answer["error"] == "invalid_arguments"
     assert any(pointer in m for m in answer["response_metadata"]["messages"])
@@ -110,14 +142,17 @@ def test_post_message_in_threads_with_increasing_ts(slack: SlackEmulator, client
     assert [(m["ts"], m["user"], m["blocks"]) for m in thread] == [(reply["ts"], "UBOT", [_section("reply")])]
 
 
-@pytest.mark.parametrize("blocks, error", [
-    ([_section("x")] * 51, "invalid_blocks"),
-    ([_section("x" * 3001)], "invalid_blocks"),
-    ([{"type": "header", "text": {"type": "plain_text", "text": "h" * 151}}], "invalid_blocks"),
-    ([{"type": "markdown", "text": "m" * 12_001}], "invalid_blocks"),
-    ([_section("y" * 2900)] * 5, "msg_blocks_too_long"),
-    ([], "no_text"),
-])
+@pytest.mark.parametrize(
+    "blocks, error",
+    [
+        ([_section("x")] * 51, "invalid_blocks"),
+        ([_section("x" * 3001)], "invalid_blocks"),
+        ([{"type": "header", "text": {"type": "plain_text", "text": "h" * 151}}], "invalid_blocks"),
+        ([{"type": "markdown", "text": "m" * 12_001}], "invalid_blocks"),
+        ([_section("y" * 2900)] * 5, "msg_blocks_too_long"),
+        ([], "no_text"),
+    ],
+)
 # slack-sdk warns when a chat.postMessage has no `text`; these calls leave it out on purpose.
 @pytest.mark.filterwarnings("ignore:The top-level `text` argument is missing:UserWarning")
 def test_post_message_limits(slack: SlackEmulator, client: WebClient, blocks: list[Any], error: str) -> None:
@@ -144,8 +179,10 @@ def test_form_encoded_blocks_are_decoded(slack: SlackEmulator, client: WebClient
 
 
 def test_ephemeral_update_and_unknown_method(slack: SlackEmulator, client: WebClient) -> None:
-    assert _error(lambda: client.api_call("chat.postEphemeral", json={"channel": "C1", "text": "x"}))[
-        "error"] == "invalid_arguments"
+    assert (
+        _error(lambda: client.api_call("chat.postEphemeral", json={"channel": "C1", "text": "x"}))["error"]
+        == "invalid_arguments"
+    )
     client.chat_postEphemeral(channel="C1", user="U1", text="only you")
     assert [e["text"] for e in slack.ephemerals(user="U1")] == ["only you"]
     ts = client.chat_postMessage(channel="C1", text="v1")["ts"]
@@ -173,7 +210,10 @@ def test_files_upload_v2_end_to_end(slack: SlackEmulator, client: WebClient) -> 
     (stored,) = slack.files(channel="C1", thread_ts=ts)
     assert stored["bytes"] == body and stored["name"] == "PROJ-1.json"
     assert [c.method for c in slack.calls][-3:] == [
-        "files.getUploadURLExternal", "(upload)", "files.completeUploadExternal"]
+        "files.getUploadURLExternal",
+        "(upload)",
+        "files.completeUploadExternal",
+    ]
 
 
 def test_multipart_upload_and_unuploaded_file(slack: SlackEmulator, client: WebClient) -> None:
@@ -182,8 +222,10 @@ def test_multipart_upload_and_unuploaded_file(slack: SlackEmulator, client: WebC
     client.files_completeUploadExternal(files=[{"id": got["file_id"], "title": "A"}], channel_id="C1")
     assert slack.files()[0]["bytes"] == b"# hi\n" and slack.files()[0]["title"] == "A"
     other = client.files_getUploadURLExternal(filename="b.md", length=1)
-    assert _error(lambda: client.files_completeUploadExternal(files=[{"id": other["file_id"]}]))[
-        "error"] == "file_not_found"
+    assert (
+        _error(lambda: client.files_completeUploadExternal(files=[{"id": other["file_id"]}]))["error"]
+        == "file_not_found"
+    )
 
 
 def test_fail_next_ratelimited_once(slack: SlackEmulator, client: WebClient) -> None:
@@ -211,14 +253,16 @@ def test_wait_for_times_out_with_a_dump(slack: SlackEmulator, client: WebClient)
 
 
 def test_invalid_json_body(slack: SlackEmulator) -> None:
-    answer = requests.post(slack.base_url + "chat.postMessage", data=b"{nope",
-                           headers={"Content-Type": "application/json", "Authorization": "Bearer xoxb-test"},
-                           timeout=5)
+    answer = requests.post(
+        slack.base_url + "chat.postMessage",
+        data=b"{nope",
+        headers={"Content-Type": "application/json", "Authorization": "Bearer xoxb-test"},
+        timeout=5,
+    )
     assert answer.json() == {"ok": False, "error": "invalid_json"}
 
 
-def test_views_publish_keeps_one_home_per_user_apart_from_the_modals(slack: SlackEmulator,
-                                                                     client: WebClient) -> None:
+def test_views_publish_keeps_one_home_per_user_apart_from_the_modals(slack: SlackEmulator, client: WebClient) -> None:
     home = {"type": "home", "blocks": [_section("mine")]}
     client.views_publish(user_id="U1", view=home)
     client.views_publish(user_id="U1", view={"type": "home", "blocks": [_section("newer")]})

@@ -40,8 +40,10 @@ def deps(store: SessionStore, queue: FakeQueue) -> Deps:
 
 
 def new_view(fields: dict[str, Any], *, channel: str = "C1") -> dict[str, Any]:
-    return {"private_metadata": json.dumps({"channel": channel, "lang": "en"}),
-            "state": {"values": modal_values(fields)}}
+    return {
+        "private_metadata": json.dumps({"channel": channel, "lang": "en"}),
+        "state": {"values": modal_values(fields)},
+    }
 
 
 def stored(store: SessionStore, **changes: Any) -> Session:
@@ -67,8 +69,9 @@ def drafted(store: SessionStore, versions: int = 1) -> Session:
     return s
 
 
-def reply(deps: Deps, s: Session, text: str, *, user: str = "U1", ts: str = "2000.000001",
-          event_id: str | None = "Ev1") -> None:
+def reply(
+    deps: Deps, s: Session, text: str, *, user: str = "U1", ts: str = "2000.000001", event_id: str | None = "Ev1"
+) -> None:
     flow.thread_reply(deps, channel=s.channel, thread_ts=THREAD, user=user, text=text, ts=ts, event_id=event_id)
 
 
@@ -89,7 +92,8 @@ def test_submit_creates_a_session_and_enqueues_advance(deps: Deps, store: Sessio
 
 
 def test_submit_with_a_bad_ticket_returns_an_error_on_the_ticket_block(
-        deps: Deps, queue: FakeQueue, redis_conn: redis.Redis) -> None:
+    deps: Deps, queue: FakeQueue, redis_conn: redis.Redis
+) -> None:
     errors = flow.submit(deps, user="U1", view=new_view({"ticket": "not a key"}))
     assert errors is not None and set(errors) == {"ticket"}
     assert "PROJ-123" in errors["ticket"]
@@ -104,19 +108,23 @@ def test_submit_without_a_channel_is_refused(deps: Deps, queue: FakeQueue) -> No
     assert queue.calls == []
 
 
-@pytest.mark.parametrize("view", [
-    {},
-    {"state": {"values": []}},
-    {"state": {"values": {"ticket": "x", "summary": {"summary": 5}}}},
-    {"private_metadata": "[1]"},
-    {"private_metadata": "{not json"},
-    {"private_metadata": json.dumps({"session": "nope"})},
-    {"state": None},
-    {"state": "garbage"},
-    {"private_metadata": 5},
-])
-def test_a_garbage_view_never_raises_and_creates_nothing(deps: Deps, queue: FakeQueue, view: Any,
-                                                         redis_conn: redis.Redis) -> None:
+@pytest.mark.parametrize(
+    "view",
+    [
+        {},
+        {"state": {"values": []}},
+        {"state": {"values": {"ticket": "x", "summary": {"summary": 5}}}},
+        {"private_metadata": "[1]"},
+        {"private_metadata": "{not json"},
+        {"private_metadata": json.dumps({"session": "nope"})},
+        {"state": None},
+        {"state": "garbage"},
+        {"private_metadata": 5},
+    ],
+)
+def test_a_garbage_view_never_raises_and_creates_nothing(
+    deps: Deps, queue: FakeQueue, view: Any, redis_conn: redis.Redis
+) -> None:
     errors = flow.submit(deps, user="U1", view=view)
     assert errors and "ticket" in errors
     assert queue.calls == []
@@ -126,18 +134,27 @@ def test_a_garbage_view_never_raises_and_creates_nothing(deps: Deps, queue: Fake
 # thread replies -----------------------------------------------------------------------------------
 
 
-def test_replies_in_unknown_threads_are_ignored(deps: Deps, store: SessionStore, queue: FakeQueue,
-                                                redis_conn: redis.Redis) -> None:
-    assert flow.thread_reply(deps, channel="C1", thread_ts="999.000001", user="U1", text="post it", ts="1000.1",
-                             event_id="Ev1") is False  # so the listener lets the offers read it
+def test_replies_in_unknown_threads_are_ignored(
+    deps: Deps, store: SessionStore, queue: FakeQueue, redis_conn: redis.Redis
+) -> None:
+    assert (
+        flow.thread_reply(
+            deps, channel="C1", thread_ts="999.000001", user="U1", text="post it", ts="1000.1", event_id="Ev1"
+        )
+        is False
+    )  # so the listener lets the offers read it
     assert queue.calls == []
     assert redis_conn.dbsize() == 0  # not even the event claim
 
 
 def test_a_reply_in_a_session_thread_is_the_sessions(deps: Deps, store: SessionStore) -> None:
     drafted(store)
-    assert flow.thread_reply(deps, channel="C1", thread_ts=THREAD, user="U9", text="fixed in #12, PROJ-2",
-                             ts="2000.1", event_id="EvS") is True
+    assert (
+        flow.thread_reply(
+            deps, channel="C1", thread_ts=THREAD, user="U9", text="fixed in #12, PROJ-2", ts="2000.1", event_id="EvS"
+        )
+        is True
+    )
 
 
 def test_a_duplicate_event_is_handled_once(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
@@ -150,8 +167,7 @@ def test_a_duplicate_event_is_handled_once(deps: Deps, store: SessionStore, queu
     assert after is not None and after.inputs["summary"].startswith("Reads returned stale pages")
 
 
-def test_approval_moves_to_posting_and_enqueues_one_post(deps: Deps, store: SessionStore,
-                                                         queue: FakeQueue) -> None:
+def test_approval_moves_to_posting_and_enqueues_one_post(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
     s = drafted(store)
     reply(deps, s, "post it", event_id="Ev1")
     after = store.get(s.id)
@@ -231,8 +247,7 @@ def test_cancel_while_posting_is_refused(deps: Deps, store: SessionStore, queue:
     assert keys_of(queue) == [("say", "frozen")]
 
 
-def test_retry_after_a_failed_post_posts_the_same_version(deps: Deps, store: SessionStore,
-                                                         queue: FakeQueue) -> None:
+def test_retry_after_a_failed_post_posts_the_same_version(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
     s = drafted(store)
     assert store.approve(s.id, version=1, user="U1") is not None
     assert store.record_failed(s.id, "Jira answered 503") is not None
@@ -252,8 +267,9 @@ def test_retry_by_a_stranger_changes_nothing(deps: Deps, store: SessionStore, qu
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
 
 
-def test_handoff_enqueues_the_handoff_job_for_the_requester_only(deps: Deps, store: SessionStore,
-                                                                  queue: FakeQueue) -> None:
+def test_handoff_enqueues_the_handoff_job_for_the_requester_only(
+    deps: Deps, store: SessionStore, queue: FakeQueue
+) -> None:
     s = stored(store)
     flow.handoff(deps, session_id=s.id, user="U_STRANGER")
     flow.handoff(deps, session_id="unknown", user="U1")
@@ -283,8 +299,7 @@ def test_edit_view_for_a_stranger_is_refused(deps: Deps, store: SessionStore, qu
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
 
 
-def test_edit_view_after_two_revisions_asks_which_section(deps: Deps, store: SessionStore,
-                                                          queue: FakeQueue) -> None:
+def test_edit_view_after_two_revisions_asks_which_section(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
     s = drafted(store)
     assert store.update(s.id, lambda x: x.with_changes(revision_requests=2)) is not None
     assert flow.edit_view(deps, session_id=s.id, user="U1") is None
@@ -307,8 +322,10 @@ def test_an_edit_submission_renders_a_new_version(deps: Deps, store: SessionStor
     fields = {**complete_pm(), "ticket": "PROJ-1", "summary": "New summary of the stale reads. Fixed by x."}
     fields.pop("action_items_none")
     fields["action_items"] = "none"
-    view = {"private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
-            "state": {"values": modal_values(fields)}}
+    view = {
+        "private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
+        "state": {"values": modal_values(fields)},
+    }
     assert flow.submit(deps, user="U1", view=view) is None
     after = store.get(s.id)
     assert after is not None and after.state is State.rendering and after.version == 2
@@ -316,11 +333,14 @@ def test_an_edit_submission_renders_a_new_version(deps: Deps, store: SessionStor
     assert keys_of(queue) == [("say", "rendering"), ("render", "")]
 
 
-def test_an_edit_form_opened_on_an_older_version_changes_nothing(deps: Deps, store: SessionStore,
-                                                                  queue: FakeQueue) -> None:
+def test_an_edit_form_opened_on_an_older_version_changes_nothing(
+    deps: Deps, store: SessionStore, queue: FakeQueue
+) -> None:
     s = drafted(store, versions=2)
-    view = {"private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
-            "state": {"values": modal_values({**complete_pm(), "ticket": "PROJ-1", "summary": "stale form"})}}
+    view = {
+        "private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
+        "state": {"values": modal_values({**complete_pm(), "ticket": "PROJ-1", "summary": "stale form"})},
+    }
     errors = flow.submit(deps, user="U1", view=view)
     assert errors is not None and "v2" in errors["ticket"]
     after = store.get(s.id)
@@ -338,15 +358,17 @@ def test_an_edit_submission_by_a_stranger_is_refused(deps: Deps, store: SessionS
     assert queue.calls == []
 
 
-def test_retry_after_the_thread_could_not_be_started_runs_advance_again(deps: Deps, store: SessionStore,
-                                                                          queue: FakeQueue) -> None:
+def test_retry_after_the_thread_could_not_be_started_runs_advance_again(
+    deps: Deps, store: SessionStore, queue: FakeQueue
+) -> None:
     s = stored(store, thread_ts=None, error="slack: not_in_channel")
     flow.retry(deps, session_id=s.id, user="U1")
     assert [(c.name, c.args) for c in queue.calls] == [("workers.jobs.advance", (s.id,))]
 
 
-def test_a_failure_after_the_event_claim_lets_slacks_retry_through(deps: Deps, store: SessionStore,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_after_the_event_claim_lets_slacks_retry_through(
+    deps: Deps, store: SessionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     s = drafted(store)
 
     def broken(*args: object, **kwargs: object) -> None:
@@ -362,8 +384,12 @@ def test_a_failure_after_the_event_claim_lets_slacks_retry_through(deps: Deps, s
 
 
 def click(action_id: str, session_id: str, *, user: str = "U1", state: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"type": "block_actions", "user": {"id": user}, "state": state or {},
-            "actions": [{"action_id": action_id, "value": session_id, "type": "button"}]}
+    return {
+        "type": "block_actions",
+        "user": {"id": user},
+        "state": state or {},
+        "actions": [{"action_id": action_id, "value": session_id, "type": "button"}],
+    }
 
 
 def test_a_question_button_sets_its_field_and_moves_on(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
@@ -376,8 +402,16 @@ def test_a_question_button_sets_its_field_and_moves_on(deps: Deps, store: Sessio
 
 def test_done_reads_the_ticked_boxes(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
     s = stored(store, inputs=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
-    ticked = {"values": {"ask_validation_kinds": {"postmortem_checks:validation_kinds": {
-        "type": "checkboxes", "selected_options": [{"value": "workload_completes"}, {"value": "stress_soak"}]}}}}
+    ticked = {
+        "values": {
+            "ask_validation_kinds": {
+                "postmortem_checks:validation_kinds": {
+                    "type": "checkboxes",
+                    "selected_options": [{"value": "workload_completes"}, {"value": "stress_soak"}],
+                }
+            }
+        }
+    }
     flow.answer_click(deps, body=click("postmortem_done:validation_kinds", s.id, state=ticked))
     after = store.get(s.id)
     assert after is not None and after.inputs["validation_kinds"] == ["workload_completes", "stress_soak"]
@@ -390,8 +424,11 @@ def test_a_strangers_click_changes_nothing(deps: Deps, store: SessionStore, queu
     after = store.get(s.id)
     assert after is not None and after.inputs.get("repro_rate") is None
     assert keys_of(queue) == [("ephemeral", "only_approvers")]
-def test_edit_view_resumes_a_collecting_session_even_after_revisions(deps: Deps, store: SessionStore,
-                                                                     queue: FakeQueue) -> None:
+
+
+def test_edit_view_resumes_a_collecting_session_even_after_revisions(
+    deps: Deps, store: SessionStore, queue: FakeQueue
+) -> None:
     s = stored(store, inputs={"summary": "only this so far"}, pending_field="repro", revision_requests=5)
     view = flow.edit_view(deps, session_id=s.id, user="U1")
     assert view is not None and json.loads(view["private_metadata"])["session"] == s.id

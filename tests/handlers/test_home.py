@@ -21,9 +21,21 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.unit
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("help", "help"), ("HELP", "help"), (" list ", "list"), ("ヘルプ", "help"), ("一覧", "list"),
-    ("PROJ-1", None), ("", None), (None, None), ("help PROJ-1", None), ("listing", None)])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("help", "help"),
+        ("HELP", "help"),
+        (" list ", "list"),
+        ("ヘルプ", "help"),
+        ("一覧", "list"),
+        ("PROJ-1", None),
+        ("", None),
+        (None, None),
+        ("help PROJ-1", None),
+        ("listing", None),
+    ],
+)
 def test_command_words(text: str | None, expected: str | None) -> None:
     assert subcommand(text) == expected
 

@@ -28,22 +28,62 @@ pytestmark = pytest.mark.unit
 SECRET = "jira-webhook-secret"
 
 
-def jira_event(key: str = "PROJ-1", *, issue_type: str = "Bug", category: str = "done", status: str = "Done",
-               items: list[dict[str, Any]] | None = None, account_id: str | None = "acc-1",
-               email: str | None = "dev@example.com", event: str = "jira:issue_updated") -> dict[str, Any]:
+def jira_event(
+    key: str = "PROJ-1",
+    *,
+    issue_type: str = "Bug",
+    category: str = "done",
+    status: str = "Done",
+    items: list[dict[str, Any]] | None = None,
+    account_id: str | None = "acc-1",
+    email: str | None = "dev@example.com",
+    event: str = "jira:issue_updated",
+) -> dict[str, Any]:
     """A Jira Cloud `jira:issue_updated` payload (the fields the bot reads, and some it does not)."""
-    assignee = None if account_id is None else {"accountId": account_id, "displayName": "Dev", "active": True,
-                                                **({"emailAddress": email} if email else {})}
-    changes = items if items is not None else [
-        {"field": "status", "fieldtype": "jira", "fieldId": "status", "from": "3", "fromString": "In Progress",
-         "to": "10001", "toString": status}]
-    return {"timestamp": 1_700_000_000_000, "webhookEvent": event, "issue_event_type_name": "issue_generic",
-            "user": {"accountId": "acc-admin", "displayName": "Admin"},
-            "issue": {"id": "10001", "key": key, "self": f"https://acme.atlassian.net/rest/api/3/issue/{key}",
-                      "fields": {"summary": "Hang on eviction", "issuetype": {"name": issue_type},
-                                 "status": {"name": status, "statusCategory": {"key": category, "id": 3}},
-                                 "resolution": None, "assignee": assignee}},
-            "changelog": {"id": "99", "items": changes}}
+    assignee = (
+        None
+        if account_id is None
+        else {
+            "accountId": account_id,
+            "displayName": "Dev",
+            "active": True,
+            **({"emailAddress": email} if email else {}),
+        }
+    )
+    changes = (
+        items
+        if items is not None
+        else [
+            {
+                "field": "status",
+                "fieldtype": "jira",
+                "fieldId": "status",
+                "from": "3",
+                "fromString": "In Progress",
+                "to": "10001",
+                "toString": status,
+            }
+        ]
+    )
+    return {
+        "timestamp": 1_700_000_000_000,
+        "webhookEvent": event,
+        "issue_event_type_name": "issue_generic",
+        "user": {"accountId": "acc-admin", "displayName": "Admin"},
+        "issue": {
+            "id": "10001",
+            "key": key,
+            "self": f"https://acme.atlassian.net/rest/api/3/issue/{key}",
+            "fields": {
+                "summary": "Hang on eviction",
+                "issuetype": {"name": issue_type},
+                "status": {"name": status, "statusCategory": {"key": category, "id": 3}},
+                "resolution": None,
+                "assignee": assignee,
+            },
+        },
+        "changelog": {"id": "99", "items": changes},
+    }
 
 
 def sign(body: bytes, secret: str = SECRET) -> str:
@@ -57,12 +97,17 @@ def queue() -> FakeQueue:
 
 @pytest.fixture
 def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
-    return Deps(store=SessionStore(redis_conn), queue=queue, redis=redis_conn,  # type: ignore[arg-type]
-                jira_webhook_secret=SecretStr(SECRET))
+    return Deps(
+        store=SessionStore(redis_conn),
+        queue=queue,  # type: ignore[arg-type]
+        redis=redis_conn,
+        jira_webhook_secret=SecretStr(SECRET),
+    )
 
 
-def deliver(deps: Deps, payload: Any, *, delivery: str | None = "d-1", signature: str | None = None,
-            raw: bytes | None = None) -> tuple[int, dict[str, Any]]:
+def deliver(
+    deps: Deps, payload: Any, *, delivery: str | None = "d-1", signature: str | None = None, raw: bytes | None = None
+) -> tuple[int, dict[str, Any]]:
     body = raw if raw is not None else json.dumps(payload).encode()
     return receive(deps, body, signature=sign(body) if signature is None else signature, delivery=delivery)
 
@@ -71,7 +116,8 @@ def test_a_bug_resolved_offers_to_its_assignee(deps: Deps, queue: FakeQueue) -> 
     status, answer = deliver(deps, jira_event())
     assert (status, answer) == (202, {"ok": True, "offered": "PROJ-1"})
     assert [(c.name, c.args) for c in queue.calls] == [
-        ("workers.offers.offer_assignee", ("PROJ-1", "acc-1", "dev@example.com", None, "Dev", None))]
+        ("workers.offers.offer_assignee", ("PROJ-1", "acc-1", "dev@example.com", None, "Dev", None))
+    ]
 
 
 def test_a_missing_email_is_left_to_the_worker_to_look_up(deps: Deps, queue: FakeQueue) -> None:
@@ -84,26 +130,46 @@ def test_a_resolution_set_counts_as_resolved(deps: Deps, queue: FakeQueue) -> No
     assert deliver(deps, jira_event(category="indeterminate", items=items))[0] == 202
 
 
-@pytest.mark.parametrize(("payload", "reason"), [
-    (jira_event(issue_type="Story"), "not a Bug"),
-    (jira_event(category="indeterminate", status="In Review"), "not a transition into a resolved status"),
-    (jira_event(items=[{"field": "summary", "fieldId": "summary", "toString": "new title"}]),
-     "not a transition into a resolved status"),
-    (jira_event(items=[{"field": "resolution", "fieldId": "resolution", "to": None, "toString": None}],
-                category="indeterminate"), "not a transition into a resolved status"),
-    (jira_event(account_id=None), "no assignee"),
-    (jira_event(event="jira:issue_created"), "not an issue update"),
-])
-def test_no_offer_for_other_issues_and_transitions(deps: Deps, queue: FakeQueue, payload: dict[str, Any],
-                                                   reason: str) -> None:
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (jira_event(issue_type="Story"), "not a Bug"),
+        (jira_event(category="indeterminate", status="In Review"), "not a transition into a resolved status"),
+        (
+            jira_event(items=[{"field": "summary", "fieldId": "summary", "toString": "new title"}]),
+            "not a transition into a resolved status",
+        ),
+        (
+            jira_event(
+                items=[{"field": "resolution", "fieldId": "resolution", "to": None, "toString": None}],
+                category="indeterminate",
+            ),
+            "not a transition into a resolved status",
+        ),
+        (jira_event(account_id=None), "no assignee"),
+        (jira_event(event="jira:issue_created"), "not an issue update"),
+    ],
+)
+def test_no_offer_for_other_issues_and_transitions(
+    deps: Deps, queue: FakeQueue, payload: dict[str, Any], reason: str
+) -> None:
     assert deliver(deps, payload) == (200, {"ok": True, "ignored": reason})
     assert queue.calls == []
 
 
-@pytest.mark.parametrize("signature", ["", "sha256=" + "0" * 64, "sha1=abc", sign(b"other body"),
-                                       sign(json.dumps(jira_event()).encode(), "wrong-secret")])
-def test_a_bad_signature_is_401_and_does_nothing(deps: Deps, queue: FakeQueue, redis_conn: redis.Redis,
-                                                 signature: str) -> None:
+@pytest.mark.parametrize(
+    "signature",
+    [
+        "",
+        "sha256=" + "0" * 64,
+        "sha1=abc",
+        sign(b"other body"),
+        sign(json.dumps(jira_event()).encode(), "wrong-secret"),
+    ],
+)
+def test_a_bad_signature_is_401_and_does_nothing(
+    deps: Deps, queue: FakeQueue, redis_conn: redis.Redis, signature: str
+) -> None:
     assert deliver(deps, jira_event(), signature=signature)[0] == 401
     assert queue.calls == [] and redis_conn.dbsize() == 0
 
@@ -115,9 +181,18 @@ def test_without_a_configured_secret_everything_is_401(deps: Deps, queue: FakeQu
     assert queue.calls == []
 
 
-@pytest.mark.parametrize("raw", [b"", b"not json", b"[]", b'{"webhookEvent": ""}', b'{"issue": {}}',
-                                 b'{"webhookEvent": "jira:issue_updated"}',
-                                 b'{"webhookEvent": "jira:issue_updated", "issue": {"key": "bad key"}}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"not json",
+        b"[]",
+        b'{"webhookEvent": ""}',
+        b'{"issue": {}}',
+        b'{"webhookEvent": "jira:issue_updated"}',
+        b'{"webhookEvent": "jira:issue_updated", "issue": {"key": "bad key"}}',
+    ],
+)
 def test_a_signed_but_malformed_payload_is_400(deps: Deps, queue: FakeQueue, raw: bytes) -> None:
     assert deliver(deps, None, raw=raw)[0] == 400
     assert queue.calls == []
@@ -143,8 +218,10 @@ def test_one_offer_per_ticket_across_deliveries(deps: Deps, queue: FakeQueue) ->
 def test_no_offer_when_a_session_exists_or_offers_are_off(deps: Deps, queue: FakeQueue) -> None:
     deps.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))  # indexed by its ticket
     assert deliver(deps, jira_event(), delivery="d-1")[1]["ignored"].startswith("a post-mortem session exists")
-    assert deliver(replace(deps, offers_enabled=False), jira_event("PROJ-2"), delivery="d-2")[1] == \
-        {"ok": True, "ignored": "offers are off"}
+    assert deliver(replace(deps, offers_enabled=False), jira_event("PROJ-2"), delivery="d-2")[1] == {
+        "ok": True,
+        "ignored": "offers are off",
+    }
     assert queue.calls == []
 
 
@@ -158,15 +235,22 @@ def test_signature_check_is_on_the_exact_bytes() -> None:
 
 # the Starlette endpoint ---------------------------------------------------------------------------
 
+
 def call(deps: Deps, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
-    chunks = [body[i:i + 65536] for i in range(0, len(body), 65536)] or [b""]
+    chunks = [body[i : i + 65536] for i in range(0, len(body), 65536)] or [b""]
     messages = [{"type": "http.request", "body": c, "more_body": i < len(chunks) - 1} for i, c in enumerate(chunks)]
 
     async def receive_() -> dict[str, Any]:
         return messages.pop(0)
 
-    scope = {"type": "http", "method": "POST", "path": "/jira/webhook", "query_string": b"",
-             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/jira/webhook",
+        "query_string": b"",
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+    }
+
     async def run() -> Response:
         return await jira_webhook.endpoint(deps, StoreCalls())(Request(scope, receive_))
 
@@ -176,8 +260,11 @@ def call(deps: Deps, body: bytes, headers: dict[str, str]) -> tuple[int, dict[st
 
 def test_the_endpoint_reads_jiras_headers(deps: Deps, queue: FakeQueue) -> None:
     body = json.dumps(jira_event()).encode()
-    headers = {"X-Hub-Signature": sign(body), "X-Atlassian-Webhook-Identifier": "abc",
-               "Content-Type": "application/json"}
+    headers = {
+        "X-Hub-Signature": sign(body),
+        "X-Atlassian-Webhook-Identifier": "abc",
+        "Content-Type": "application/json",
+    }
     assert call(deps, body, headers)[0] == 202
     assert call(deps, body, headers) == (200, {"ok": True, "ignored": "duplicate delivery"})
     assert call(deps, body, {"X-Atlassian-Webhook-Identifier": "abd"})[0] == 401
@@ -197,22 +284,27 @@ def test_a_store_outage_is_503_so_jira_retries(deps: Deps, queue: FakeQueue) -> 
 
 # POSTMORTEM_JIRA_ISSUE_TYPES (f-home) -------------------------------------------------------------
 
+
 def typed(name: str, type_id: str = "") -> dict[str, Any]:
     event = jira_event()
     event["issue"]["fields"]["issuetype"] = {"name": name, **({"id": type_id} if type_id else {})}
     return event
 
 
-@pytest.mark.parametrize(("configured", "name", "type_id", "offered"), [
-    (frozenset({"Bug", "バグ"}), "バグ", "10004", True),           # a Jira site in Japanese, by default
-    (frozenset({"Bug", "バグ"}), "bug", "", True),                 # names ignore case
-    (frozenset({"Bug", "バグ"}), "Defect", "10004", False),        # a renamed type is not a Bug by name...
-    (frozenset({"10004"}), "Defect", "10004", True),              # ...but its configured id still counts
-    (frozenset({"10004"}), "Bug", "10001", False),                # only the configured id when ids are given
-    (frozenset({"Production Bug"}), "production bug", "", True),
-])
-def test_the_configured_issue_types_earn_the_offer(deps: Deps, queue: FakeQueue, configured: frozenset[str],
-                                                   name: str, type_id: str, offered: bool) -> None:
+@pytest.mark.parametrize(
+    ("configured", "name", "type_id", "offered"),
+    [
+        (frozenset({"Bug", "バグ"}), "バグ", "10004", True),  # a Jira site in Japanese, by default
+        (frozenset({"Bug", "バグ"}), "bug", "", True),  # names ignore case
+        (frozenset({"Bug", "バグ"}), "Defect", "10004", False),  # a renamed type is not a Bug by name...
+        (frozenset({"10004"}), "Defect", "10004", True),  # ...but its configured id still counts
+        (frozenset({"10004"}), "Bug", "10001", False),  # only the configured id when ids are given
+        (frozenset({"Production Bug"}), "production bug", "", True),
+    ],
+)
+def test_the_configured_issue_types_earn_the_offer(
+    deps: Deps, queue: FakeQueue, configured: frozenset[str], name: str, type_id: str, offered: bool
+) -> None:
     status, answer = deliver(replace(deps, jira_issue_types=configured), typed(name, type_id))
     assert (status == 202) is offered, answer
     assert bool(queue.calls) is offered

@@ -18,8 +18,10 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
 #: How each enqueueing helper names its jobs, by package: in handlers `deps.enqueue("advance", ...)` is
 #: `workers.jobs.advance`; in workers RQ's own `queue.enqueue` takes full names, `ctx.later` short ones.
-HELPERS = {"handlers": {"enqueue": "workers.jobs.", "enqueue_offer": "workers.offers.", "enqueue_in": ""},
-           "workers": {"enqueue": "", "enqueue_in": "", "later": "workers.jobs."}}
+HELPERS = {
+    "handlers": {"enqueue": "workers.jobs.", "enqueue_offer": "workers.offers.", "enqueue_in": ""},
+    "workers": {"enqueue": "", "enqueue_in": "", "later": "workers.jobs."},
+}
 #: Helpers whose first argument is a delay, before the job's name.
 DELAYED = {"enqueue_in", "later"}
 
@@ -48,8 +50,15 @@ def enqueued(package: str) -> list[Call]:
             if package == "workers" and not job.startswith("workers."):
                 continue  # another service's job (management_talk.rewrite), not ours to resolve
             assert not any(isinstance(a, ast.Starred) for a in args), f"{path.name}:{node.lineno}: *args"
-            calls.append(Call(f"{path.name}:{node.lineno}", job, len(args) - 1,
-                              tuple(k.arg for k in node.keywords if k.arg), node.func.attr))
+            calls.append(
+                Call(
+                    f"{path.name}:{node.lineno}",
+                    job,
+                    len(args) - 1,
+                    tuple(k.arg for k in node.keywords if k.arg),
+                    node.func.attr,
+                )
+            )
     return calls
 
 
@@ -58,11 +67,22 @@ CALLS = enqueued("handlers") + enqueued("workers")
 
 def test_the_scan_finds_the_jobs_the_handlers_enqueue() -> None:
     jobs = {c.job for c in CALLS}
-    assert {"workers.jobs.advance", "workers.jobs.perform", "workers.jobs.handoff", "workers.offers.start_reply",
-            "workers.offers.offer_assignee", "workers.jobs.post_comment", "workers.jobs.render"} <= jobs
+    assert {
+        "workers.jobs.advance",
+        "workers.jobs.perform",
+        "workers.jobs.handoff",
+        "workers.offers.start_reply",
+        "workers.offers.offer_assignee",
+        "workers.jobs.post_comment",
+        "workers.jobs.render",
+    } <= jobs
     rescheduled = {c.job for c in CALLS if c.where.startswith(("drafting.py", "posting.py", "jobs.py"))}
-    assert {"workers.jobs.render", "workers.jobs.post_comment", "workers.jobs.advance",
-            "workers.jobs.perform"} <= rescheduled  # WorkerContext.later(delay, name, ...)
+    assert {
+        "workers.jobs.render",
+        "workers.jobs.post_comment",
+        "workers.jobs.advance",
+        "workers.jobs.perform",
+    } <= rescheduled  # WorkerContext.later(delay, name, ...)
 
 
 @pytest.mark.parametrize("call", CALLS, ids=lambda c: f"{c.where}-{c.job}")

@@ -37,8 +37,15 @@ class InProcess(SlackDriver):
         super().__init__("http://in-process", SIGNING_SECRET, slack=slack)
         self.service, self.loop = service, loop
 
-    def post(self, body: bytes, content_type: str, *, timestamp: int | None = None,
-             headers: dict[str, str] | None = None, signed: bool = True) -> requests.Response:
+    def post(
+        self,
+        body: bytes,
+        content_type: str,
+        *,
+        timestamp: int | None = None,
+        headers: dict[str, str] | None = None,
+        signed: bool = True,
+    ) -> requests.Response:
         signature = self.sign(body, timestamp) if signed else {}
         sent = {"Content-Type": content_type, **signature, **(headers or {})}
         status, content = asyncio.run_coroutine_threadsafe(self._asgi(body, sent), self.loop).result(timeout=10)
@@ -56,9 +63,17 @@ class InProcess(SlackDriver):
         async def send(message: MutableMapping[str, Any]) -> None:
             sent.append(dict(message))
 
-        scope = {"type": "http", "method": "POST", "path": "/slack/events", "query_string": b"",
-                 "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-                 "http_version": "1.1", "scheme": "http", "server": ("in-process", 80), "root_path": ""}
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/slack/events",
+            "query_string": b"",
+            "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+            "http_version": "1.1",
+            "scheme": "http",
+            "server": ("in-process", 80),
+            "root_path": "",
+        }
         await self.service.http(scope, receive, send)
         return int(sent[0]["status"]), b"".join(m.get("body", b"") for m in sent[1:])
 
@@ -71,9 +86,15 @@ def slack() -> Iterator[SlackEmulator]:
 
 @pytest.fixture
 def bot(slack: SlackEmulator, redis_conn: redis.Redis) -> Iterator[InProcess]:
-    env = {"SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET, "SLACK_API_URL": slack.base_url,
-           "JIRA_URL": "https://example.atlassian.net", "JIRA_EMAIL": "bot@example.com", "JIRA_API_TOKEN": "t",
-           "REDIS_URL": TEST_REDIS_URL}
+    env = {
+        "SLACK_BOT_TOKEN": BOT_TOKEN,
+        "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+        "SLACK_API_URL": slack.base_url,
+        "JIRA_URL": "https://example.atlassian.net",
+        "JIRA_EMAIL": "bot@example.com",
+        "JIRA_API_TOKEN": "t",
+        "REDIS_URL": TEST_REDIS_URL,
+    }
     service = create_app(load_settings(env), redis_conn=redis_conn)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="in-process-bot", daemon=True)
@@ -102,8 +123,9 @@ def test_a_signed_command_is_acked_at_once_and_opens_the_modal(bot: InProcess, s
     assert ticket["element"]["initial_value"] == "PROJ-7"
 
 
-def test_unsigned_tampered_and_stale_requests_are_refused(bot: InProcess, slack: SlackEmulator,
-                                                          redis_conn: redis.Redis) -> None:
+def test_unsigned_tampered_and_stale_requests_are_refused(
+    bot: InProcess, slack: SlackEmulator, redis_conn: redis.Redis
+) -> None:
     body = b"command=%2Fpost-mortem&text=PROJ-1&user_id=U1&channel_id=C1&trigger_id=1.2.3"
     form = "application/x-www-form-urlencoded"
     assert bot.post(body, form, signed=False).status_code == 401
@@ -112,8 +134,9 @@ def test_unsigned_tampered_and_stale_requests_are_refused(bot: InProcess, slack:
     assert slack.calls_to("views.open") == [] and redis_conn.dbsize() == 0
 
 
-def test_a_submitted_modal_stores_the_session_and_enqueues_advance(bot: InProcess, slack: SlackEmulator,
-                                                                   redis_conn: redis.Redis) -> None:
+def test_a_submitted_modal_stores_the_session_and_enqueues_advance(
+    bot: InProcess, slack: SlackEmulator, redis_conn: redis.Redis
+) -> None:
     bot.slash_command(text="PROJ-7", channel_id="C9")
     slack.wait_for(lambda s: s.views)
     answer = bot.view_submission(values=modal_values({"ticket": "PROJ-7", "summary": "Cache evicts early"}))
@@ -124,8 +147,9 @@ def test_a_submitted_modal_stores_the_session_and_enqueues_advance(bot: InProces
     assert session is not None and (session.ticket, session.channel, session.requester) == ("PROJ-7", "C9", "U1")
 
 
-def test_a_malformed_key_is_a_field_error_and_stores_nothing(bot: InProcess, slack: SlackEmulator,
-                                                            redis_conn: redis.Redis) -> None:
+def test_a_malformed_key_is_a_field_error_and_stores_nothing(
+    bot: InProcess, slack: SlackEmulator, redis_conn: redis.Redis
+) -> None:
     bot.slash_command(text="", channel_id="C9")
     slack.wait_for(lambda s: s.views)
     answer = bot.view_submission(values=modal_values({"ticket": "not a key"}))
@@ -144,15 +168,15 @@ def test_a_thread_reply_is_handled_once_across_slacks_retries(bot: InProcess, re
     assert cancelled is not None and cancelled.state.value == "cancelled"
 
 
-def test_a_mention_asking_for_a_post_mortem_enqueues_the_start_button(bot: InProcess,
-                                                                     redis_conn: redis.Redis) -> None:
+def test_a_mention_asking_for_a_post_mortem_enqueues_the_start_button(bot: InProcess, redis_conn: redis.Redis) -> None:
     assert bot.app_mention("write the post-mortem for PROJ-3", ts="100.1").status_code == 200
     [job] = jobs(redis_conn)
     assert job.func_name == "workers.offers.start_reply" and job.args == ["C1", "100.1", "PROJ-3", "en"]
 
 
-def test_a_strangers_cancel_click_is_answered_privately_and_changes_nothing(bot: InProcess,
-                                                                          redis_conn: redis.Redis) -> None:
+def test_a_strangers_cancel_click_is_answered_privately_and_changes_nothing(
+    bot: InProcess, redis_conn: redis.Redis
+) -> None:
     store = SessionStore(redis_conn)
     session = store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD))
     assert bot.block_action("postmortem_cancel", session.id, user_id="U666").status_code == 200

@@ -36,19 +36,38 @@ def jobs(queue: FakeQueue) -> list[tuple[str, tuple[Any, ...]]]:
     return [(c.name.removeprefix("workers.offers."), c.args) for c in queue.calls]
 
 
-def say(deps: Deps, text: str, *, ts: str = "100.1", thread_ts: str | None = None, channel: str = "C1",
-        user: str = "U1", channel_type: str = "channel") -> None:
-    mentions.message(deps, channel=channel, channel_type=channel_type, user=user, text=text, ts=ts,
-                     thread_ts=thread_ts, bot_user_id=BOT)
+def say(
+    deps: Deps,
+    text: str,
+    *,
+    ts: str = "100.1",
+    thread_ts: str | None = None,
+    channel: str = "C1",
+    user: str = "U1",
+    channel_type: str = "channel",
+) -> None:
+    mentions.message(
+        deps,
+        channel=channel,
+        channel_type=channel_type,
+        user=user,
+        text=text,
+        ts=ts,
+        thread_ts=thread_ts,
+        bot_user_id=BOT,
+    )
 
 
-def mention(deps: Deps, text: str, *, ts: str = "200.1", thread_ts: str | None = None,
-            event_id: str | None = "Ev1") -> None:
-    mentions.mention(deps, channel="C1", user="U1", text=f"<@{BOT}> {text}", ts=ts, thread_ts=thread_ts,
-                     event_id=event_id)
+def mention(
+    deps: Deps, text: str, *, ts: str = "200.1", thread_ts: str | None = None, event_id: str | None = "Ev1"
+) -> None:
+    mentions.mention(
+        deps, channel="C1", user="U1", text=f"<@{BOT}> {text}", ts=ts, thread_ts=thread_ts, event_id=event_id
+    )
 
 
 # mentions -------------------------------------------------------------------------------------------
+
 
 def test_a_request_gets_the_start_button_in_its_thread_with_the_one_key(deps: Deps, queue: FakeQueue) -> None:
     mention(deps, "write the post-mortem for PROJ-1")
@@ -98,6 +117,7 @@ def test_a_mention_in_a_session_thread_is_left_to_the_session(deps: Deps, queue:
 
 # the offer after a fix ------------------------------------------------------------------------------
 
+
 def test_a_verified_fix_gets_one_ephemeral_offer(deps: Deps, queue: FakeQueue) -> None:
     say(deps, "merged the fix for PROJ-1 and the repro passes")
     assert jobs(queue) == [("offer_ephemeral", ("C1", "U1", None, "PROJ-1", "en"))]
@@ -105,16 +125,18 @@ def test_a_verified_fix_gets_one_ephemeral_offer(deps: Deps, queue: FakeQueue) -
 
 def test_at_most_one_offer_per_ticket_and_per_thread(deps: Deps, queue: FakeQueue) -> None:
     say(deps, "fixed in #5751", ts="100.1")
-    say(deps, "and fixed in #5752 too", ts="100.2", thread_ts="100.1")   # same thread
+    say(deps, "and fixed in #5752 too", ts="100.2", thread_ts="100.1")  # same thread
     say(deps, "PROJ-1 is fixed", ts="101.1")
-    say(deps, "PROJ-1 fix landed in main", ts="102.1")                    # same ticket, other thread
-    assert jobs(queue) == [("offer_ephemeral", ("C1", "U1", None, None, "en")),
-                           ("offer_ephemeral", ("C1", "U1", None, "PROJ-1", "en"))]
+    say(deps, "PROJ-1 fix landed in main", ts="102.1")  # same ticket, other thread
+    assert jobs(queue) == [
+        ("offer_ephemeral", ("C1", "U1", None, None, "en")),
+        ("offer_ephemeral", ("C1", "U1", None, "PROJ-1", "en")),
+    ]
 
 
 def test_a_refused_ticket_claim_gives_the_thread_back(deps: Deps, queue: FakeQueue) -> None:
     say(deps, "PROJ-1 is fixed", ts="101.1")
-    say(deps, "PROJ-1 is fixed", ts="102.1")   # ticket already offered: nothing, and thread 102.1 stays free
+    say(deps, "PROJ-1 is fixed", ts="102.1")  # ticket already offered: nothing, and thread 102.1 stays free
     say(deps, "PROJ-2 is fixed", ts="102.2", thread_ts="102.1")
     assert [args[3] for _, args in jobs(queue)] == ["PROJ-1", "PROJ-2"]
 
@@ -152,8 +174,7 @@ def test_no_offer_in_direct_messages_or_for_messages_to_the_bot(deps: Deps, queu
     assert queue.calls == []
 
 
-def test_messages_in_a_session_thread_are_not_read_here(deps: Deps, queue: FakeQueue,
-                                                         redis_conn: redis.Redis) -> None:
+def test_messages_in_a_session_thread_are_not_read_here(deps: Deps, queue: FakeQueue, redis_conn: redis.Redis) -> None:
     deps.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts="300.1"))
     say(deps, "fixed in #12, PROJ-2", ts="300.2", thread_ts="300.1")
     assert queue.calls == []
@@ -169,6 +190,7 @@ def test_without_the_redis_indexes_offers_still_work_once_per_thread(deps: Deps,
 
 # the Start button -----------------------------------------------------------------------------------
 
+
 def test_start_opens_the_command_modal_prefilled_with_the_key(deps: Deps) -> None:
     view = mentions.start_view(deps, value=start_value(ticket="PROJ-1", channel="C1", lang="ja"), clicked_in="C5")
     assert view is not None and view["callback_id"] == CALLBACK_ID
@@ -178,8 +200,9 @@ def test_start_opens_the_command_modal_prefilled_with_the_key(deps: Deps) -> Non
 
 
 def test_start_without_a_key_or_channel_uses_the_clicked_channel_and_an_empty_ticket(deps: Deps) -> None:
-    view = mentions.start_view(replace(deps, default_lang="en"),
-                               value=start_value(ticket=None, channel="", lang="ja"), clicked_in="D7")
+    view = mentions.start_view(
+        replace(deps, default_lang="en"), value=start_value(ticket=None, channel="", lang="ja"), clicked_in="D7"
+    )
     assert view is not None
     assert json.loads(view["private_metadata"]) == {"channel": "D7", "lang": "en"}
     ticket = next(b for b in view["blocks"] if b.get("block_id") == "ticket")

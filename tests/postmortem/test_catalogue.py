@@ -54,10 +54,19 @@ def jira_response(status: int, payload: object = None, headers: dict[str, str] |
     return response
 
 
-@pytest.mark.parametrize("response", [
-    jira_response(401), jira_response(403), jira_response(404), jira_response(429, headers={"Retry-After": "7"}),
-    jira_response(503), jira_response(400, {"errorMessages": ["INVALID_INPUT"]}), jira_response(400),
-], ids=lambda r: str(r.status_code))
+@pytest.mark.parametrize(
+    "response",
+    [
+        jira_response(401),
+        jira_response(403),
+        jira_response(404),
+        jira_response(429, headers={"Retry-After": "7"}),
+        jira_response(503),
+        jira_response(400, {"errorMessages": ["INVALID_INPUT"]}),
+        jira_response(400),
+    ],
+    ids=lambda r: str(r.status_code),
+)
 def test_every_jira_failure_is_said_in_the_sessions_language(response: requests.Response) -> None:
     error = _error_for(response)
     assert error.text("en") == str(error)
@@ -87,4 +96,5 @@ def test_modal_errors_follow_the_language(deps: Deps) -> None:
     assert flow.submit(deps, user="U9", view=gone) == {"ticket": messages.say("form_session_gone", "ja")}
     stale = {"private_metadata": json.dumps({"session": session.id, "version": 3}), "state": {"values": {}}}
     assert flow.submit(deps, user="U1", view=stale) == {
-        "ticket": messages.say("form_draft_changed", "ja", version=session.version)}
+        "ticket": messages.say("form_draft_changed", "ja", version=session.version)
+    }

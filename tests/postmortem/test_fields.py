@@ -24,9 +24,14 @@ pytestmark = pytest.mark.unit
 
 Validate = Callable[[Any], Any]
 
-NOTES = Field("incident_notes", "multiline", "usually_included", "incident_notes",
-              {"en": "Incident notes", "ja": "インシデントのメモ"},
-              {"en": "Anything the on-call wrote down.", "ja": "当番が書き留めたこと。"})
+NOTES = Field(
+    "incident_notes",
+    "multiline",
+    "usually_included",
+    "incident_notes",
+    {"en": "Incident notes", "ja": "インシデントのメモ"},
+    {"en": "Anything the on-call wrote down.", "ja": "当番が書き留めたこと。"},
+)
 NOTES_HEAD = SectionHead("incident_notes", {"en": "Incident notes", "ja": "インシデントのメモ"})
 
 

@@ -39,8 +39,11 @@ def item(what: str, owner: str | None = None, tracking: str | None = None) -> di
         ("Add a test | Alex | JIRA-2", [item("Add a test", "Alex", "JIRA-2")], False),
         ("Add a test | | JIRA-2", [item("Add a test", None, "JIRA-2")], False),
         ("Add a test | Alex |", [item("Add a test", "Alex")], False),
-        ("- a | b\n• c\n1. d | e | f\n2) g\n・h", [item("a", "b"), item("c"), item("d", "e", "f"), item("g"),
-                                                  item("h")], False),
+        (
+            "- a | b\n• c\n1. d | e | f\n2) g\n・h",
+            [item("a", "b"), item("c"), item("d", "e", "f"), item("g"), item("h")],
+            False,
+        ),
         ("a\n\n\nb", [item("a"), item("b")], False),
         ("1.5x faster reads", [item("1.5x faster reads")], False),
         (r"check `a \| b` | Alex", [item("check `a | b`", "Alex")], False),
@@ -131,10 +134,12 @@ def test_updates_from_text(field: str, text: str, updates: dict[str, Any]) -> No
         ("colour", "blue", "not a field that can be set"),
         ("action_items_none", "true", "not a field that can be set"),
         ("summary", "   ", "the answer is empty"),
-        ("summary", "x" * (THREAD_MAX_CHARS + 1),
-         f"{THREAD_MAX_CHARS + 1} characters; at most {THREAD_MAX_CHARS}"),
-        ("why_missed_category", "bad luck", "'bad luck' is not one of: ci_gap, latent_code, workload_gap, "
-                                            "incomplete_fix, review_miss, no_good_reason"),
+        ("summary", "x" * (THREAD_MAX_CHARS + 1), f"{THREAD_MAX_CHARS + 1} characters; at most {THREAD_MAX_CHARS}"),
+        (
+            "why_missed_category",
+            "bad luck",
+            "'bad luck' is not one of: ci_gap, latent_code, workload_gap, incomplete_fix, review_miss, no_good_reason",
+        ),
         ("destination", "email", "'email' is not one of: jira_comment"),
         ("lang", "fr", "'fr' is not one of: en, ja"),
         ("trivial", "maybe", "answer yes or no"),
@@ -162,8 +167,15 @@ def test_answerable_fields_are_the_model_fields() -> None:
 
 
 def test_every_answer_validates_into_the_model() -> None:
-    answers = {"summary": "s", "why_missed_category": "CI gap", "action_items": "a | b", "trivial": "no",
-               "destination": "docs_file", "lang": "ja", "customer_impacting": "yes"}
+    answers = {
+        "summary": "s",
+        "why_missed_category": "CI gap",
+        "action_items": "a | b",
+        "trivial": "no",
+        "destination": "docs_file",
+        "lang": "ja",
+        "customer_impacting": "yes",
+    }
     fields: dict[str, Any] = {"ticket": ticket_from_text("abc-1")}
     for field, text in answers.items():
         fields.update(updates_from_text(field, text))
@@ -172,17 +184,22 @@ def test_every_answer_validates_into_the_model() -> None:
     assert pm.why_missed_category == "ci_gap"
 
 
-@pytest.mark.parametrize(("text", "kinds"), [
-    ("original repro passes, 失敗していたテストが成功", ["original_repro_passes", "failing_test_passes"]),
-    ("- stress_soak\n- 性能が回復", ["perf_restored", "stress_soak"]),
-    ("Workload completes; workload_completes", ["workload_completes"]),
-])
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("original repro passes, 失敗していたテストが成功", ["original_repro_passes", "failing_test_passes"]),
+        ("- stress_soak\n- 性能が回復", ["perf_restored", "stress_soak"]),
+        ("Workload completes; workload_completes", ["workload_completes"]),
+    ],
+)
 def test_several_options_are_typed_as_values_or_labels_separated_by_commas(text: str, kinds: list[str]) -> None:
     assert updates_from_text("validation_kinds", text) == {"validation_kinds": kinds}
 
 
-@pytest.mark.parametrize(("field", "text"), [("validation_kinds", "reviewed, merged"), ("validation_kinds", "、"),
-                                             ("repro_rate", "once in production")])
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [("validation_kinds", "reviewed, merged"), ("validation_kinds", "、"), ("repro_rate", "once in production")],
+)
 def test_an_option_nobody_declared_is_refused_naming_the_choices(field: str, text: str) -> None:
     with pytest.raises(InputError) as raised:
         updates_from_text(field, text, lang="ja")

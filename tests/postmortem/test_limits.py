@@ -22,8 +22,15 @@ DEEP_QUOTE = ">" * 300 + " x"
 DEEP_MIXED = "".join("  " * i + ("> " if i % 2 else "- ") + "x\n" for i in range(60))
 
 
-@pytest.mark.parametrize("text", [DEEP_LIST, DEEP_QUOTE, "- " * (MAX_NESTING + 1) + "x",
-                                  "\n".join("  " * i + "- x" for i in range(MAX_NESTING + 1))])
+@pytest.mark.parametrize(
+    "text",
+    [
+        DEEP_LIST,
+        DEEP_QUOTE,
+        "- " * (MAX_NESTING + 1) + "x",
+        "\n".join("  " * i + "- x" for i in range(MAX_NESTING + 1)),
+    ],
+)
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_nesting_past_the_limit_is_refused_with_the_field_named(text: str, lang: str) -> None:
     error = structure_error("root_cause", text, lang)  # type: ignore[arg-type]
@@ -55,8 +62,7 @@ def test_a_thread_answer_too_deep_is_refused_before_it_changes_anything() -> Non
 
 
 def test_the_first_refused_field_of_a_postmortem_is_named() -> None:
-    pm = PostMortem(ticket="PROJ-1", summary="ok", validation=DEEP_MIXED,
-                    action_items=(ActionItem(what=DEEP_QUOTE),))
+    pm = PostMortem(ticket="PROJ-1", summary="ok", validation=DEEP_MIXED, action_items=(ActionItem(what=DEEP_QUOTE),))
     error = postmortem_structure_error(pm)
     assert error is not None and error.field == "validation"
     pm = pm.replace(validation="fine")

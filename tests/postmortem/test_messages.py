@@ -23,7 +23,8 @@ def test_every_message_exists_in_both_languages_with_the_same_placeholders(key: 
     assert _fields(entry["en"]) == _fields(entry["ja"])
 
 
-@pytest.mark.parametrize("locale, lang", [("ja-JP", "ja"), ("JA", "ja"), ("en-US", "en"), ("fr-FR", "en"),
-                                          ("", "en"), (None, "en")])
+@pytest.mark.parametrize(
+    "locale, lang", [("ja-JP", "ja"), ("JA", "ja"), ("en-US", "en"), ("fr-FR", "en"), ("", "en"), (None, "en")]
+)
 def test_a_slack_locale_picks_the_language(locale: str | None, lang: str) -> None:
     assert lang_of_locale(locale) == lang

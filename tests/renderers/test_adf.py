@@ -97,8 +97,11 @@ def test_nested_lists_and_ordered_start(validate_adf: Validate) -> None:
 
 def test_fenced_code_with_language_verbatim(validate_adf: Validate) -> None:
     code = blocks("```python\nif a < b: **x**\n```", validate_adf)[0]
-    assert code == {"type": "codeBlock", "attrs": {"language": "python"},
-                    "content": [{"type": "text", "text": "if a < b: **x**"}]}
+    assert code == {
+        "type": "codeBlock",
+        "attrs": {"language": "python"},
+        "content": [{"type": "text", "text": "if a < b: **x**"}],
+    }
 
 
 def test_html_inline_and_block_kept_as_text(validate_adf: Validate) -> None:
@@ -121,15 +124,19 @@ def test_blocks_adf_forbids_in_items_and_quotes_are_reshaped(validate_adf: Valid
 
 
 @pytest.mark.parametrize("hash_seed", ["1", "2"])
-def test_the_same_input_gives_the_same_bytes_in_any_process(example: Callable[[str], PostMortem],
-                                                            hash_seed: str) -> None:
+def test_the_same_input_gives_the_same_bytes_in_any_process(
+    example: Callable[[str], PostMortem], hash_seed: str
+) -> None:
     """No set or dict order leaks into the document: other hash seeds, other processes, the same bytes."""
-    program = ("import json, sys; from postmortem.model import load_postmortem; from renderers.adf import render_adf;"
-               " sys.stdout.write(json.dumps(render_adf(load_postmortem(sys.argv[1]))))")
+    program = (
+        "import json, sys; from postmortem.model import load_postmortem; from renderers.adf import render_adf;"
+        " sys.stdout.write(json.dumps(render_adf(load_postmortem(sys.argv[1]))))"
+    )
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     path = Path(__file__).parents[2] / "examples" / "tada-hang.ja.yaml"
-    done = subprocess.run([sys.executable, "-c", program, str(path)], env=env,
-                          capture_output=True, text=True, check=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(path)], env=env, capture_output=True, text=True, check=True, timeout=60
+    )
     assert done.stdout == json.dumps(render_adf(example("tada-hang.ja")))
 
 
@@ -152,9 +159,10 @@ def test_any_input_gives_valid_adf_keeping_the_text(validate_adf: Validate, pm: 
 
 
 def test_reference_definitions_stay_text(validate_adf: Validate) -> None:
-    content = blocks("[ref]: https://example.com \"t\"\n[REF]: /b\n\nsee [ref]\n\n> [q]: /r", validate_adf)
+    content = blocks('[ref]: https://example.com "t"\n[REF]: /b\n\nsee [ref]\n\n> [q]: /r', validate_adf)
     assert content[0]["content"] == [
-        {"type": "text", "text": '[ref]: https://example.com "t"'}, {"type": "hardBreak"},
+        {"type": "text", "text": '[ref]: https://example.com "t"'},
+        {"type": "hardBreak"},
         {"type": "text", "text": "[REF]: /b"},
     ]
     assert content[1]["content"] == [{"type": "text", "text": "see [ref]"}]
@@ -178,12 +186,21 @@ def test_tight_list_items_hold_paragraphs(validate_adf: Validate) -> None:
 
 
 def test_links_empty_adjacent_autolinks_and_refused_targets(validate_adf: Validate) -> None:
-    para = blocks("[](https://a.example/x)[a](https://a.example/1)[b](https://a.example/2) "
-                  "<x@y.example> <https://a.example/%C3%A4> [c](<https://日本.example/ä b>) "
-                  "[d](javascript:alert(1))", validate_adf)[0]
+    para = blocks(
+        "[](https://a.example/x)[a](https://a.example/1)[b](https://a.example/2) "
+        "<x@y.example> <https://a.example/%C3%A4> [c](<https://日本.example/ä b>) "
+        "[d](javascript:alert(1))",
+        validate_adf,
+    )[0]
     hrefs = [n["marks"][0]["attrs"]["href"] for n in para["content"] if n.get("marks")]
-    assert hrefs == ["https://a.example/x", "https://a.example/1", "https://a.example/2", "mailto:x@y.example",
-                     "https://a.example/%C3%A4", "https://xn--wgv71a.example/%C3%A4%20b"]
+    assert hrefs == [
+        "https://a.example/x",
+        "https://a.example/1",
+        "https://a.example/2",
+        "mailto:x@y.example",
+        "https://a.example/%C3%A4",
+        "https://xn--wgv71a.example/%C3%A4%20b",
+    ]
     texts = [n["text"] for n in para["content"]]
     assert texts[0] == "https://a.example/x" and "https://a.example/ä" in texts
     assert texts[-1].endswith("[d](javascript:alert(1))")
@@ -191,8 +208,11 @@ def test_links_empty_adjacent_autolinks_and_refused_targets(validate_adf: Valida
 
 def test_line_ends_nul_and_surrogates_normalised(validate_adf: Validate) -> None:
     content = blocks("a\r\nb\x00\ud800\r\n\r\n```\r\nx\r\ny\r\n```", validate_adf)
-    assert content[0]["content"] == [{"type": "text", "text": "a"}, {"type": "hardBreak"},
-                                     {"type": "text", "text": "b\ufffd\ufffd"}]
+    assert content[0]["content"] == [
+        {"type": "text", "text": "a"},
+        {"type": "hardBreak"},
+        {"type": "text", "text": "b\ufffd\ufffd"},
+    ]
     assert content[1]["content"] == [{"type": "text", "text": "x\ny"}]
 
 
@@ -211,8 +231,9 @@ def adf_section_headings(pm: PostMortem) -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("opener", BLOCK_OPENERS)
 @pytest.mark.parametrize("field", INLINE_FIELDS)
-def test_inline_values_cannot_swallow_later_sections_in_adf(validate_adf: Validate, field: str, opener: str,
-                                                            lang: Lang) -> None:
+def test_inline_values_cannot_swallow_later_sections_in_adf(
+    validate_adf: Validate, field: str, opener: str, lang: Lang
+) -> None:
     pm = with_field(field, "Alex" + opener, lang)
     adf = render_adf(pm)
     validate_adf(adf)
@@ -229,8 +250,9 @@ inline_values = st.one_of(user_text, st.sampled_from(BLOCK_OPENERS).map("Alex"._
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["en", "ja"]), st.fixed_dictionaries({}, optional={f: inline_values for f in INLINE_FIELDS}))
-def test_inline_fields_never_change_the_heading_sequence(validate_adf: Validate, lang: str,
-                                                        values: dict[str, str]) -> None:
+def test_inline_fields_never_change_the_heading_sequence(
+    validate_adf: Validate, lang: str, values: dict[str, str]
+) -> None:
     data: dict[str, Any] = {**FULL, "lang": lang, "action_items": [dict(FULL["action_items"][0])]}
     for field, value in values.items():
         if field.startswith("item_"):

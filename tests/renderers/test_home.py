@@ -13,11 +13,26 @@ from sessions.session import Session, State
 pytestmark = pytest.mark.unit
 
 
-def session(state: State = State.collecting, *, user: str = "U1", created: float = 0.0, version: int = 1,
-            ticket: str = "PROJ-1", approved: bool = False) -> Session:
-    return Session(ticket=ticket, requester=user, channel="C1", thread_ts="1.1", state=state, version=version,
-                   created_at=1000.0 + created, approved_version=version if approved else None,
-                   approved_by="U1" if approved else None)
+def session(
+    state: State = State.collecting,
+    *,
+    user: str = "U1",
+    created: float = 0.0,
+    version: int = 1,
+    ticket: str = "PROJ-1",
+    approved: bool = False,
+) -> Session:
+    return Session(
+        ticket=ticket,
+        requester=user,
+        channel="C1",
+        thread_ts="1.1",
+        state=state,
+        version=version,
+        created_at=1000.0 + created,
+        approved_version=version if approved else None,
+        approved_by="U1" if approved else None,
+    )
 
 
 def texts(view: dict[str, object]) -> list[str]:
@@ -29,8 +44,7 @@ def texts(view: dict[str, object]) -> list[str]:
 def buttons(view: dict[str, object], session_id: str) -> list[str]:
     blocks = view["blocks"]
     assert isinstance(blocks, list)
-    return [e["action_id"] for b in blocks if b["type"] == "actions" for e in b["elements"]
-            if e["value"] == session_id]
+    return [e["action_id"] for b in blocks if b["type"] == "actions" for e in b["elements"] if e["value"] == session_id]
 
 
 def test_open_first_then_posted_newest_first_with_links() -> None:
@@ -47,11 +61,17 @@ def test_open_first_then_posted_newest_first_with_links() -> None:
     assert slack_limits.block_problems(view["blocks"], "/view/blocks") == []
 
 
-@pytest.mark.parametrize(("state", "approved", "expected"), [
-    (State.drafted, False, [ACTION_EDIT, ACTION_CANCEL]), (State.failed, False, [ACTION_EDIT, ACTION_CANCEL]),
-    (State.failed, True, [ACTION_CANCEL]), (State.collecting, False, [ACTION_EDIT, ACTION_CANCEL]),
-    (State.posting, True, []),
-    (State.posted, True, [])])
+@pytest.mark.parametrize(
+    ("state", "approved", "expected"),
+    [
+        (State.drafted, False, [ACTION_EDIT, ACTION_CANCEL]),
+        (State.failed, False, [ACTION_EDIT, ACTION_CANCEL]),
+        (State.failed, True, [ACTION_CANCEL]),
+        (State.collecting, False, [ACTION_EDIT, ACTION_CANCEL]),
+        (State.posting, True, []),
+        (State.posted, True, []),
+    ],
+)
 def test_edit_and_cancel_only_where_the_state_allows(state: State, approved: bool, expected: list[str]) -> None:
     row = session(state, approved=approved)
     assert buttons(home_view("U1", [row], [], {}, "en"), row.id) == expected
@@ -88,8 +108,10 @@ def test_the_approver_section_shows_other_peoples_drafts_with_their_requester() 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_list_and_help_are_ephemeral_in_the_callers_language(lang: Lang) -> None:
-    rows = [session(State.drafted, created=2, ticket="PROJ-2", version=3),
-            session(State.posted, created=1, approved=True)]
+    rows = [
+        session(State.drafted, created=2, ticket="PROJ-2", version=3),
+        session(State.posted, created=1, approved=True),
+    ]
     listed = list_message("U1", rows, {rows[0].id: "https://t/2"}, lang)
     assert listed["response_type"] == "ephemeral"
     assert listed["text"].index("PROJ-2") < listed["text"].index("PROJ-1")

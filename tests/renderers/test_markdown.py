@@ -83,13 +83,13 @@ def test_fix_section_carries_refs_as_links_or_code() -> None:
 def test_optional_sections_left_out_and_nothing_invented() -> None:
     pm = PostMortem(ticket="A-1", root_cause="`f()` returns early.")
     md = render_markdown(pm)
-    assert md == ("# Post-mortem: A-1\n\n## Summary\n\n**Ticket:** A-1\n\n"
-                  "## Root cause\n\n`f()` returns early.\n")
+    assert md == ("# Post-mortem: A-1\n\n## Summary\n\n**Ticket:** A-1\n\n## Root cause\n\n`f()` returns early.\n")
 
 
 def test_action_items_only_parts_given_and_none_sentence() -> None:
-    pm = PostMortem(ticket="A-1", action_items=(ActionItem(what="Add test", owner="Bo"),
-                                                  ActionItem(what="Audit", tracking="A-2")))
+    pm = PostMortem(
+        ticket="A-1", action_items=(ActionItem(what="Add test", owner="Bo"), ActionItem(what="Audit", tracking="A-2"))
+    )
     items = section_bodies(pm)[-1][2]
     assert items == "- Add test (owner: Bo)\n- Audit (tracking: A-2)"
     none = section_bodies(PostMortem(ticket="A-1", action_items_none=True), "ja")[-1][2]
@@ -97,8 +97,13 @@ def test_action_items_only_parts_given_and_none_sentence() -> None:
 
 
 def test_why_missed_label_then_text_and_validation_scope() -> None:
-    pm = PostMortem(ticket="A-1", why_missed_category="ci_gap", why_missed="No runner had it.",
-                    validation="Ran it.", validation_scope="Only x86.")
+    pm = PostMortem(
+        ticket="A-1",
+        why_missed_category="ci_gap",
+        why_missed="No runner had it.",
+        validation="Ran it.",
+        validation_scope="Only x86.",
+    )
     bodies = {k: b for k, _, b in section_bodies(pm)}
     assert bodies["why_missed"] == "**Category:** CI gap\n\nNo runner had it."
     assert bodies["validation"] == "Ran it.\n\n**Scope:** Only x86."
@@ -115,8 +120,19 @@ def test_multiline_action_item_stays_in_its_list_item() -> None:
     assert [kind for kind, _ in blocks(section_bodies(pm)[-1][2])] == ["List"]
 
 
-@pytest.mark.parametrize("text", ["```\nno end", "~~~~\nx\n~~~", "<!-- open", "<pre>\nx", "a\n\n<script>",
-                                  "<pre>\nx\n</script>", "```\nx\n```\t", "<!-- a\r-->\r```"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\nno end",
+        "~~~~\nx\n~~~",
+        "<!-- open",
+        "<pre>\nx",
+        "a\n\n<script>",
+        "<pre>\nx\n</script>",
+        "```\nx\n```\t",
+        "<!-- a\r-->\r```",
+    ],
+)
 def test_unclosed_blocks_cannot_swallow_later_sections(text: str) -> None:
     pm = PostMortem(ticket="A-1", symptom=text, root_cause="`cause`")
     headings = [text for kind, text in blocks(render_markdown(pm)) if kind == "Heading"]
@@ -138,16 +154,24 @@ def test_contained_closes_where_commonmark_and_pulldown_cmark_both_close() -> No
 
 #: A post-mortem with all nine sections, whose fields inline values are put into one at a time.
 FULL: dict[str, Any] = {
-    "ticket": "A-1", "summary": "s", "owner": "Alex", "symptom": "sy", "root_cause": "`rc`", "why_symptom": "ws",
-    "fix_ref": "https://x.example/pull/3", "fix": "f", "how_found": "hf", "why_missed": "wm",
-    "validation": "v", "validation_scope": "x86",
+    "ticket": "A-1",
+    "summary": "s",
+    "owner": "Alex",
+    "symptom": "sy",
+    "root_cause": "`rc`",
+    "why_symptom": "ws",
+    "fix_ref": "https://x.example/pull/3",
+    "fix": "f",
+    "how_found": "hf",
+    "why_missed": "wm",
+    "validation": "v",
+    "validation_scope": "x86",
     "action_items": [{"what": "Add a test", "owner": "Bo", "tracking": "A-2"}],
 }
 #: Fields whose value goes inside one of our lines ("item_*": the first action item's), and values that would
 #: open a block if they started a line of their own.
 INLINE_FIELDS = ["owner", "fix_ref", "validation_scope", "item_owner", "item_tracking", "item_what"]
-BLOCK_OPENERS = ["\n```", "\n~~~", "\n<!--", "\n<pre>", "\n# heading", "\n- item", "\n> quote",
-                 "\r```", "\r\n<!--"]
+BLOCK_OPENERS = ["\n```", "\n~~~", "\n<!--", "\n<pre>", "\n# heading", "\n- item", "\n> quote", "\r```", "\r\n<!--"]
 
 
 def with_field(field: str, value: str, lang: str = "en") -> PostMortem:
@@ -204,8 +228,12 @@ def test_action_item_suffix_after_a_closing_fence_goes_on_its_own_line() -> None
 
 
 def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
-    pm = PostMortem(ticket="A-1", validation="v", validation_scope="Only\r# x86",
-                    action_items=(ActionItem(what="a\r```", owner="Bo"),))
+    pm = PostMortem(
+        ticket="A-1",
+        validation="v",
+        validation_scope="Only\r# x86",
+        action_items=(ActionItem(what="a\r```", owner="Bo"),),
+    )
     bodies = {k: b for k, _, b in section_bodies(pm)}
     # Line ends are normalised to `\n` by the text rule, and the `#` after the break stays text, not a heading.
     assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\n\\# x86"
@@ -225,19 +253,32 @@ def test_japanese_labels_use_full_width_colons_without_a_space_after(example: Ca
     assert md.startswith("# 事後分析：JIRA-12345\n")
     assert "**チケット**：JIRA-12345、**修正の参照**：" in md and "**検証範囲**：他の" in md
     assert "： " not in md and ": " not in md.split("\n", 1)[0]
-    bold = [n["text"] for block in render_adf(example("tada-hang.ja"))["content"] for n in block.get("content", [])
-            if n.get("marks") == [{"type": "strong"}]]
+    bold = [
+        n["text"]
+        for block in render_adf(example("tada-hang.ja"))["content"]
+        for n in block.get("content", [])
+        if n.get("marks") == [{"type": "strong"}]
+    ]
     assert bold[:3] == ["チケット", "修正の参照", "担当者"]  # the bold closes before the full-width colon
 
 
-@pytest.mark.parametrize(("lang", "plain", "bracketed"), [
-    ("ja", "- A（担当：Bo、追跡：X-1）", "- A — 担当：Bo、追跡：PR #5751（マージ済み）"),
-    ("en", "- A (owner: Bo, tracking: X-1)", "- A — owner: Bo, tracking: PR #5751 (merged)"),
-])
+@pytest.mark.parametrize(
+    ("lang", "plain", "bracketed"),
+    [
+        ("ja", "- A（担当：Bo、追跡：X-1）", "- A — 担当：Bo、追跡：PR #5751（マージ済み）"),
+        ("en", "- A (owner: Bo, tracking: X-1)", "- A — owner: Bo, tracking: PR #5751 (merged)"),
+    ],
+)
 def test_no_doubled_parentheses_after_an_action_item(lang: str, plain: str, bracketed: str) -> None:
     tracking = "PR #5751（マージ済み）" if lang == "ja" else "PR #5751 (merged)"
-    pm = PostMortem(ticket="A-1", lang=lang, action_items=[  # type: ignore[arg-type]
-        {"what": "A", "owner": "Bo", "tracking": "X-1"}, {"what": "A", "owner": "Bo", "tracking": tracking}])
+    pm = PostMortem(
+        ticket="A-1",
+        lang=lang,  # type: ignore[arg-type]
+        action_items=[  # type: ignore[arg-type]
+            {"what": "A", "owner": "Bo", "tracking": "X-1"},
+            {"what": "A", "owner": "Bo", "tracking": tracking},
+        ],
+    )
     body = section_bodies(pm)[-1][2]
     assert body.splitlines() == [plain, bracketed]
     assert "））" not in body and "))" not in body

@@ -71,8 +71,9 @@ def test_round_trip_of_scope_flags_and_choices(example: Callable[[str], PostMort
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_view_respects_slack_limits(example: Callable[[str], PostMortem], lang: Any) -> None:
-    view = build_modal(ticket="JIRA-12345", values=example("tada-hang.ja").model_dump(), lang=lang,
-                       private_metadata="session-1")
+    view = build_modal(
+        ticket="JIRA-12345", values=example("tada-hang.ja").model_dump(), lang=lang, private_metadata="session-1"
+    )
     assert view["type"] == "modal" and view["callback_id"] == CALLBACK_ID
     assert view["private_metadata"] == "session-1"
     assert len(view["blocks"]) <= 100
@@ -98,7 +99,13 @@ def test_view_respects_slack_limits(example: Callable[[str], PostMortem], lang: 
             assert option in el["options"]
     assert [o["value"] for o in blocks["scope"]["element"]["options"]] == ["customer_impacting", "trivial"]
     assert [o["value"] for o in blocks["why_missed_category"]["element"]["options"]] == [
-        "ci_gap", "latent_code", "workload_gap", "incomplete_fix", "review_miss", "no_good_reason"]
+        "ci_gap",
+        "latent_code",
+        "workload_gap",
+        "incomplete_fix",
+        "review_miss",
+        "no_good_reason",
+    ]
 
 
 def test_blank_modal_defaults() -> None:
@@ -163,8 +170,7 @@ def test_too_long_value_is_not_prefilled_and_kept_when_left_empty() -> None:
 @pytest.mark.parametrize(
     ("patch", "block_id", "expected"),
     [
-        (typed("ticket", "not a key"), "ticket",
-         "'not a key' is not a Jira issue key: expected a key like PROJ-123"),
+        (typed("ticket", "not a key"), "ticket", "'not a key' is not a Jira issue key: expected a key like PROJ-123"),
         (typed("ticket", None), "ticket", "enter the Jira issue key"),
         (typed("ticket", "   "), "ticket", "enter the Jira issue key"),
         (typed("action_items", "ok\na | b | c | d"), "action_items", "line 2: 4 parts"),
@@ -172,10 +178,8 @@ def test_too_long_value_is_not_prefilled_and_kept_when_left_empty() -> None:
         (typed("summary", "x" * 3001), "summary", "3001 characters; at most 3000"),
         (typed("root_cause", "- " * 248 + "x"), "root_cause", "lists or quotes are nested more than 20 levels"),
         (select("destination", "email"), "destination", "'email' is not one of: jira_comment"),
-        (select("why_missed_category", "bad_luck"), "why_missed_category",
-         "'bad_luck' is not one of: ci_gap"),
-        ({"scope": {"scope": {"selected_options": [{"value": "outage"}]}}}, "scope",
-         "'outage' is not one of"),
+        (select("why_missed_category", "bad_luck"), "why_missed_category", "'bad_luck' is not one of: ci_gap"),
+        ({"scope": {"scope": {"selected_options": [{"value": "outage"}]}}}, "scope", "'outage' is not one of"),
     ],
 )
 def test_errors_by_block_id(patch: dict[str, Any], block_id: str, expected: str) -> None:
@@ -199,10 +203,17 @@ def test_ticket_is_normalised() -> None:
 @pytest.mark.parametrize(
     "garbage",
     [
-        None, [], "values", 42, {},
+        None,
+        [],
+        "values",
+        42,
+        {},
         {"ticket": None, "summary": [], "owner": "x", "scope": {"scope": {"selected_options": "trivial"}}},
-        {"ticket": {"ticket": []}, "lang": {"lang": {"selected_option": "ja"}},
-         "destination": {"destination": {"selected_option": {"value": 3}}}},
+        {
+            "ticket": {"ticket": []},
+            "lang": {"lang": {"selected_option": "ja"}},
+            "destination": {"destination": {"selected_option": {"value": 3}}},
+        },
         {"scope": {"scope": {"selected_options": [None, 1, {"value": None}, {"value": "trivial"}]}}},
         {"ticket": {"odd_action": {"value": "PROJ-5"}}, "unknown_block": {"x": {"value": "y"}}},
     ],
@@ -222,8 +233,11 @@ def test_private_metadata_limit() -> None:
 
 
 def test_the_structured_evidence_is_a_select_and_a_checkboxes_input() -> None:
-    blocks = inputs(build_modal(ticket="PROJ-1", values={"repro_rate": "every_run",
-                                                         "validation_kinds": ["perf_restored"]}, lang="ja"))
+    blocks = inputs(
+        build_modal(
+            ticket="PROJ-1", values={"repro_rate": "every_run", "validation_kinds": ["perf_restored"]}, lang="ja"
+        )
+    )
     rate, kinds = blocks["repro_rate"]["element"], blocks["validation_kinds"]["element"]
     assert rate["type"] == "static_select" and rate["action_id"] == "repro_rate"
     assert [o["value"] for o in rate["options"]] == ["every_run", "high_frequency", "rarely"]
@@ -236,8 +250,13 @@ def test_the_structured_evidence_is_a_select_and_a_checkboxes_input() -> None:
 
 
 def test_the_structured_evidence_is_read_back_from_the_form() -> None:
-    state = modal_values({"ticket": "PROJ-1", "repro_rate": "high_frequency",
-                          "validation_kinds": ["original_repro_passes", "stress_soak"]})
+    state = modal_values(
+        {
+            "ticket": "PROJ-1",
+            "repro_rate": "high_frequency",
+            "validation_kinds": ["original_repro_passes", "stress_soak"],
+        }
+    )
     fields, errors = fields_from_view_state(state)
     assert errors == {}
     assert fields["repro_rate"] == "high_frequency"

@@ -21,8 +21,9 @@ def actions(message: dict[str, Any]) -> list[dict[str, Any]]:
 def test_repro_rate_is_asked_with_one_button_an_option(lang: Lang) -> None:
     message = notice("ask_field_as", lang, field="repro_rate", reason="r", session="abc")
     buttons = actions(message)
-    assert [b["action_id"] for b in buttons] == [f"{ACTION_CHOOSE}:repro_rate:{v}"
-                                                 for v in ("every_run", "high_frequency", "rarely")]
+    assert [b["action_id"] for b in buttons] == [
+        f"{ACTION_CHOOSE}:repro_rate:{v}" for v in ("every_run", "high_frequency", "rarely")
+    ]
     assert all(b["type"] == "button" and b["value"] == "abc" for b in buttons)
     assert buttons[0]["text"]["text"] == {"en": "Every run", "ja": "毎回"}[lang]
 
@@ -52,10 +53,20 @@ def test_text_questions_and_other_notices_have_no_controls() -> None:
 
 def test_answers_are_read_from_a_button_or_from_the_boxes_ticked_when_done() -> None:
     assert answer_of_action(f"{ACTION_CHOOSE}:repro_rate:every_run", None) == ("repro_rate", ["every_run"])
-    state = {"values": {"ask_validation_kinds": {f"{ACTION_CHECKS}:validation_kinds": {
-        "type": "checkboxes", "selected_options": [{"value": "perf_restored"}, {"value": "stress_soak"}]}}}}
+    state = {
+        "values": {
+            "ask_validation_kinds": {
+                f"{ACTION_CHECKS}:validation_kinds": {
+                    "type": "checkboxes",
+                    "selected_options": [{"value": "perf_restored"}, {"value": "stress_soak"}],
+                }
+            }
+        }
+    }
     assert answer_of_action(f"{ACTION_DONE}:validation_kinds", state) == (
-        "validation_kinds", ["perf_restored", "stress_soak"])
+        "validation_kinds",
+        ["perf_restored", "stress_soak"],
+    )
     assert answer_of_action(f"{ACTION_DONE}:validation_kinds", {}) == ("validation_kinds", [])
     assert answer_of_action("postmortem_edit", state) is None
     assert answer_of_action(f"{ACTION_CHOOSE}:repro_rate", None) is None

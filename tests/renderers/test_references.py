@@ -30,7 +30,7 @@ def pm() -> PostMortem:
     return PostMortem(
         ticket="CACHE-88",
         root_cause="Like CACHE-41, `CACHE-77` was wrong. UTF-8 names, SHA-256 sums and ISO-8601 dates; "
-                   "OTHER-5 is another project's. See https://wiki.example/page_1.",
+        "OTHER-5 is another project's. See https://wiki.example/page_1.",
         symptom="```\nCACHE-90 in a log\n```",
         fix_ref="OPS-12 and https://github.com/example/storage/pull/412",
         action_items=(ActionItem(what="Audit the shards", owner="Priya", tracking="STORE-7, UTF-8"),),

@@ -86,22 +86,31 @@ def test_example_is_one_message_with_headers(example: Callable[[str], PostMortem
 
 
 def test_escape_neutralises_mentions_and_links() -> None:
-    assert escape_mrkdwn("<!channel> <@U1> a&b <https://x|y>") == \
-        "&lt;!channel&gt; &lt;@U1&gt; a&amp;b &lt;https://x|y&gt;"
+    assert (
+        escape_mrkdwn("<!channel> <@U1> a&b <https://x|y>")
+        == "&lt;!channel&gt; &lt;@U1&gt; a&amp;b &lt;https://x|y&gt;"
+    )
 
 
 def test_mrkdwn_translation_is_minimal_and_builds_safe_links() -> None:
     assert mrkdwn_line("**b** `<!here>` ~~s~~") == "*b* `&lt;!here&gt;` ~s~"
-    assert mrkdwn_line("[a <@U1>](https://x.example/?q=1&r=a|b)") == \
-        "<https://x.example/?q=1&amp;r=a%7Cb|a &lt;@U1&gt;>"
+    assert (
+        mrkdwn_line("[a <@U1>](https://x.example/?q=1&r=a|b)") == "<https://x.example/?q=1&amp;r=a%7Cb|a &lt;@U1&gt;>"
+    )
     assert mrkdwn_line("[ping](!here) <https://x.example>") == "[ping](!here) <https://x.example>"
 
 
 def test_long_fields_split_across_messages_without_losing_text() -> None:
     words = " ".join(f"word{i}" for i in range(3000))
     lines = "\n".join(f"line {i} <@U{i}> & more" for i in range(900))
-    pm = PostMortem(ticket="A-1", summary=words, symptom=lines, root_cause="x" * 7000,
-                    fix="```\n" + "\n".join(f"code {i}" for i in range(1200)) + "\n```", validation="ok")
+    pm = PostMortem(
+        ticket="A-1",
+        summary=words,
+        symptom=lines,
+        root_cause="x" * 7000,
+        fix="```\n" + "\n".join(f"code {i}" for i in range(1200)) + "\n```",
+        validation="ok",
+    )
     messages = render_slack(pm)
     assert len(messages) > 1 and pm.fix is not None
     assert_within_limits(messages)
@@ -149,15 +158,31 @@ def test_inline_values_show_the_same_sections_as_the_document(field: str, opener
 
 #: Lines that made the code-span regex backtrack (cubic in a run of backticks) or the bold/strike
 #: patterns rescan (quadratic in openers that never close), and the word-by-word split re-convert its part.
-PATHOLOGICAL = ["`" * 12000, "`a" * 4000, "``" * 6000, "`` `" * 3000, " **a" * 3000, " ~~a" * 3000,
-                "a " * 6000, "**a** " * 2000, "[a" * 6000, "<https://a" * 1200]
+PATHOLOGICAL = [
+    "`" * 12000,
+    "`a" * 4000,
+    "``" * 6000,
+    "`` `" * 3000,
+    " **a" * 3000,
+    " ~~a" * 3000,
+    "a " * 6000,
+    "**a** " * 2000,
+    "[a" * 6000,
+    "<https://a" * 1200,
+]
 
 
 @pytest.mark.timeout(10)  # a regression fails by timeout; timing goals themselves live in the benchmarks
 @pytest.mark.parametrize("text", PATHOLOGICAL, ids=lambda t: repr(t[:6]))
 def test_pathological_lines_render_in_linear_time(text: str) -> None:
-    pm = PostMortem(ticket="A-1", summary=text, root_cause=text, owner=text[:3000], fix_ref=text,
-                    action_items=(ActionItem(what=text, owner=text[:3000]),))
+    pm = PostMortem(
+        ticket="A-1",
+        summary=text,
+        root_cause=text,
+        owner=text[:3000],
+        fix_ref=text,
+        action_items=(ActionItem(what=text, owner=text[:3000]),),
+    )
     messages = render_slack(pm)
     assert_within_limits(messages)
     fallback = squash(html.unescape("".join(m["text"] for m in messages)))
@@ -166,7 +191,8 @@ def test_pathological_lines_render_in_linear_time(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["`" * 12000, "`a" * 4000, "``" * 6000, "a " * 6000, " **a" * 3000])
 def test_splitting_a_long_line_converts_each_character_a_bounded_number_of_times(
-        monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
     converted = [0]
     real = adf_mrkdwn.Span.mrkdwn
 

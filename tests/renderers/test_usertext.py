@@ -26,16 +26,39 @@ pytestmark = pytest.mark.unit
 Validate = Callable[[Any], Any]
 
 #: Identifiers from issue 11 and the seed: each must reach Jira with every character.
-IDENTIFIERS = ["Cache::__init__", "self.__shards__", "MAX_SHARDS*2", "*scratchBuf", "a*b", "*ptr", "**kwargs",
-               "__init__", "__dict__", "snake_case_name", "_private", "trailing_", "x**2", "std::vector<int>*",
-               "obj->field_", "*args", "a_b*c_d", "__m128i", "#define", "ns::*member", "p**q"]
+IDENTIFIERS = [
+    "Cache::__init__",
+    "self.__shards__",
+    "MAX_SHARDS*2",
+    "*scratchBuf",
+    "a*b",
+    "*ptr",
+    "**kwargs",
+    "__init__",
+    "__dict__",
+    "snake_case_name",
+    "_private",
+    "trailing_",
+    "x**2",
+    "std::vector<int>*",
+    "obj->field_",
+    "*args",
+    "a_b*c_d",
+    "__m128i",
+    "#define",
+    "ns::*member",
+    "p**q",
+]
 
 
 def adf_text(node: Any) -> str:
     """The text a reader sees in an ADF document: blocks and line breaks as newlines."""
     if isinstance(node, list):
-        return "\n".join(adf_text(child) for child in node) if node and "text" not in node[0] \
-            and node[0].get("type") != "hardBreak" else "".join(adf_text(child) for child in node)
+        return (
+            "\n".join(adf_text(child) for child in node)
+            if node and "text" not in node[0] and node[0].get("type") != "hardBreak"
+            else "".join(adf_text(child) for child in node)
+        )
     if node.get("type") == "hardBreak":
         return "\n"
     return str(node.get("text", "")) + adf_text(node.get("content", []))
@@ -97,11 +120,11 @@ def preview_and_adf(text: str, validate_adf: Validate) -> tuple[str, str]:
     pm = PostMortem(ticket="PROJ-1", root_cause=text)
     blocks = [b for m in render_slack(pm) for b in m["blocks"]]
     start = next(i for i, b in enumerate(blocks) if b["type"] == "header" and b["text"]["text"] == "Root cause")
-    preview = "\n".join(slack_reads(b["text"]["text"]) for b in blocks[start + 1:] if b["type"] == "section")
+    preview = "\n".join(slack_reads(b["text"]["text"]) for b in blocks[start + 1 :] if b["type"] == "section")
     doc = render_adf(pm)
     validate_adf(doc)
     start = next(i for i, n in enumerate(doc["content"]) if n["type"] == "heading" and adf_text(n) == "Root cause")
-    return preview, adf_text(doc["content"][start + 1:])
+    return preview, adf_text(doc["content"][start + 1 :])
 
 
 def test_the_draft_of_issue_11_posts_every_identifier_verbatim_and_no_heading(validate_adf: Validate) -> None:
@@ -122,11 +145,20 @@ def test_identifiers_keep_every_character(identifier: str, validate_adf: Validat
     assert adf_text(doc).count(identifier) >= 3
 
 
-@pytest.mark.parametrize(("typed", "shown"), [
-    ("# 3 failed", "# 3 failed"), ("a\n===", "a\n==="), ("a\n---", "a\n---"), ("***", "***"), ("- - -", "- - -"),
-    ("C:\\*.txt and \\_", "C:\\*.txt and \\_"), ("&amp; &lt;b&gt; &#42;", "&amp; &lt;b&gt; &#42;"),
-    ("line\\\nnext", "line\\\nnext"), ("~~~x", "~~~x"),
-])
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("# 3 failed", "# 3 failed"),
+        ("a\n===", "a\n==="),
+        ("a\n---", "a\n---"),
+        ("***", "***"),
+        ("- - -", "- - -"),
+        ("C:\\*.txt and \\_", "C:\\*.txt and \\_"),
+        ("&amp; &lt;b&gt; &#42;", "&amp; &lt;b&gt; &#42;"),
+        ("line\\\nnext", "line\\\nnext"),
+        ("~~~x", "~~~x"),
+    ],
+)
 def test_markdown_that_would_lose_characters_stays_text(typed: str, shown: str) -> None:
     doc = field_adf(typed)
     assert adf_text(doc) == shown
@@ -139,9 +171,21 @@ def test_emphasis_only_where_markers_clearly_wrap_words() -> None:
     assert marked == {"bold": ["strong"], "italic words": ["em"], "gone": ["strike"]}  # `*x*` is bold in Slack
 
 
-@pytest.mark.parametrize("target", ["docs/runbook.md", "412", "data:image/png;base64,AAAA", "vscode://file/x",
-                                    "intent:#Intent;end", "//evil.example/x", "javascript:alert(1)", "ftp://x.example",
-                                    "https://", "mailto:nobody"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "docs/runbook.md",
+        "412",
+        "data:image/png;base64,AAAA",
+        "vscode://file/x",
+        "intent:#Intent;end",
+        "//evil.example/x",
+        "javascript:alert(1)",
+        "ftp://x.example",
+        "https://",
+        "mailto:nobody",
+    ],
+)
 def test_only_http_and_mailto_targets_become_links(target: str, validate_adf: Validate) -> None:
     assert not is_safe_href(target)
     for typed in (f"see [PR 412]({target}) now", f"see <{target}> now", f"see ![img]({target}) now"):
@@ -151,8 +195,9 @@ def test_only_http_and_mailto_targets_become_links(target: str, validate_adf: Va
         assert not any(n.get("marks") for n in nodes(doc, "text"))
 
 
-@pytest.mark.parametrize("target", ["https://example.com/a_b*c", "http://x.example", "mailto:a@b.example",
-                                    "HTTPS://X.EXAMPLE/"])
+@pytest.mark.parametrize(
+    "target", ["https://example.com/a_b*c", "http://x.example", "mailto:a@b.example", "HTTPS://X.EXAMPLE/"]
+)
 def test_http_and_mailto_targets_become_links(target: str) -> None:
     assert is_safe_href(target)
     doc = field_adf(f"see [the link]({target}) now")
@@ -160,12 +205,42 @@ def test_http_and_mailto_targets_become_links(target: str) -> None:
     assert link["text"] == "the link" and link["marks"][0]["attrs"]["href"].lower() == target.lower()
 
 
-_MARKERS = st.sampled_from(["*", "_", "**", "__", "~~", "#", "# ", ">", "> ", "[", "]", "(", ")", "`", "\\", "&",
-                            "&amp;", "-", "- ", "1. ", "=", "!", "<", "https://x.example/a", "\n", " ", "  "])
+_MARKERS = st.sampled_from(
+    [
+        "*",
+        "_",
+        "**",
+        "__",
+        "~~",
+        "#",
+        "# ",
+        ">",
+        "> ",
+        "[",
+        "]",
+        "(",
+        ")",
+        "`",
+        "\\",
+        "&",
+        "&amp;",
+        "-",
+        "- ",
+        "1. ",
+        "=",
+        "!",
+        "<",
+        "https://x.example/a",
+        "\n",
+        " ",
+        "  ",
+    ]
+)
 _WORDS = st.sampled_from(["word", "fix", "x", "3 failed", "ok", "日本語", "a.b"])
 _IDENT = st.sampled_from(IDENTIFIERS)
-_TEXT = st.lists(st.one_of(_MARKERS, _WORDS, _IDENT.map(lambda i: f" {i} "), st.text(max_size=4)),
-                 min_size=1, max_size=30).map("".join)
+_TEXT = st.lists(
+    st.one_of(_MARKERS, _WORDS, _IDENT.map(lambda i: f" {i} "), st.text(max_size=4)), min_size=1, max_size=30
+).map("".join)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -192,21 +267,33 @@ def wrapped(text: str, match: re.Match[str]) -> bool:
     line_start = text.rfind("\n", 0, match.start()) + 1
     line_end = text.find("\n", match.end()) % (len(text) + 1)
     first, last = identifier[0], identifier[-1]
-    if first in "*_" and re.search(rf"\S{re.escape(first)}(?!\S)", text[match.start() + 1:line_end]):
+    if first in "*_" and re.search(rf"\S{re.escape(first)}(?!\S)", text[match.start() + 1 : line_end]):
         return True
-    return last in "*_" and bool(re.search(rf"(?<!\S){re.escape(last)}\S", text[line_start:match.end() - 1]))
+    return last in "*_" and bool(re.search(rf"(?<!\S){re.escape(last)}\S", text[line_start : match.end() - 1]))
 
 
 def test_a_whole_draft_posts_the_issue_11_tokens_verbatim_with_no_heading_added(validate_adf: Validate) -> None:
     log = "============ FAILURES ============\n# 3 failed, 12 passed in 4.2s\n> assert shards == 4"
-    pm = PostMortem(ticket="PROJ-1", summary="`Cache::__init__` fix.", symptom=log,
-                    root_cause="__init__ sizes self.__shards__ as MAX_SHARDS*2 while a*b, *ptr and **kwargs "
-                               "alias *scratchBuf.")
+    pm = PostMortem(
+        ticket="PROJ-1",
+        summary="`Cache::__init__` fix.",
+        symptom=log,
+        root_cause="__init__ sizes self.__shards__ as MAX_SHARDS*2 while a*b, *ptr and **kwargs alias *scratchBuf.",
+    )
     body = json.loads(jira_request(render_adf(pm), session="s", version=1).body)["body"]
     validate_adf(body)
     ours = [adf_text(h) for h in nodes(body, "heading")]
     assert ours == ["Post-mortem: PROJ-1", "Summary", "Symptom", "Root cause"]
     shown = adf_text(body)
-    for token in ("__init__", "self.__shards__", "MAX_SHARDS*2", "a*b", "*ptr", "**kwargs", "*scratchBuf",
-                  "# 3 failed, 12 passed in 4.2s", "============ FAILURES ============"):
+    for token in (
+        "__init__",
+        "self.__shards__",
+        "MAX_SHARDS*2",
+        "a*b",
+        "*ptr",
+        "**kwargs",
+        "*scratchBuf",
+        "# 3 failed, 12 passed in 4.2s",
+        "============ FAILURES ============",
+    ):
         assert token in shown, token

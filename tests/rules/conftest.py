@@ -23,9 +23,9 @@ def clean(example: Example) -> Callable[[str], PostMortem]:
             return pm.replace(action_items=items)
         return example("cache-eviction.en").replace(
             why_symptom="The stale page is read long after the compaction, by `read_page`, so the checksum "
-                        "assertion fires in an unrelated test step.",
+            "assertion fires in an unrelated test step.",
             how_found="Pinning `CACHE_GIB=128` made it fail 7 of 20 runs; logging in `evict_range` "
-                      "showed the last shard never visited.",
+            "showed the last shard never visited.",
         )
 
     return make

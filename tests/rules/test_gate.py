@@ -43,8 +43,15 @@ def test_good_examples_pass_the_gate(example: Example, stem: str) -> None:
 
 def test_refused_example_lists_every_missing_input(example: Example) -> None:
     missing = check_inputs(example("refused-missing.en"))
-    assert [m.field for m in missing] == ["owner", "repro", "repro_rate", "root_cause", "confirmed_by", "validation",
-                                         "validation_kinds"]
+    assert [m.field for m in missing] == [
+        "owner",
+        "repro",
+        "repro_rate",
+        "root_cause",
+        "confirmed_by",
+        "validation",
+        "validation_kinds",
+    ]
     root_cause = next(m for m in missing if m.field == "root_cause")
     assert '"Probably"' in root_cause.reason
     assert "hypothesis" in root_cause.reason
@@ -53,8 +60,18 @@ def test_refused_example_lists_every_missing_input(example: Example) -> None:
 def test_every_field_missing_is_listed_in_design_order() -> None:
     missing = check_inputs(PostMortem(ticket="PROJ-1"))
     assert [m.field for m in missing] == list(GATE_FIELDS)
-    assert list(GATE_FIELDS) == ["summary", "owner", "repro", "repro_rate", "root_cause", "confirmed_by", "fix_ref",
-                                 "fix", "validation", "validation_kinds"]
+    assert list(GATE_FIELDS) == [
+        "summary",
+        "owner",
+        "repro",
+        "repro_rate",
+        "root_cause",
+        "confirmed_by",
+        "fix_ref",
+        "fix",
+        "validation",
+        "validation_kinds",
+    ]
 
 
 # Absent or placeholder
@@ -72,10 +89,11 @@ def test_absent_field_is_missing_with_a_reason_in_the_session_language(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(("field", "value"), [("owner", "TBD"), ("summary", "n/a"), ("fix", "TODO"),
-                                              ("validation", "未定"), ("root_cause", "unknown")])
-def test_placeholder_counts_as_missing(good: Callable[[str], PostMortem], lang: str, field: str,
-                                       value: str) -> None:
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("owner", "TBD"), ("summary", "n/a"), ("fix", "TODO"), ("validation", "未定"), ("root_cause", "unknown")],
+)
+def test_placeholder_counts_as_missing(good: Callable[[str], PostMortem], lang: str, field: str, value: str) -> None:
     missing = only_missing(good(lang).replace(**{field: value}))
     assert missing.field == field
     assert value in missing.reason
@@ -84,40 +102,51 @@ def test_placeholder_counts_as_missing(good: Callable[[str], PostMortem], lang: 
 # Root cause written as a hypothesis
 
 HEDGED_ROOT_CAUSES = {
-    "en": ["Probably `evict_range` skips the last shard.", "We think `evict_range` skips the last shard.",
-           "`evict_range` might skip the last shard.", "Maybe `evict_range` skips the last shard.",
-           "`evict_range` seems to skip the last shard.", "`evict_range` likely skips the last shard.",
-           "`evict_range` possibly skips the last shard.", "I suspect `evict_range` skips the last shard.",
-           "It could be `evict_range` skipping the last shard."],
-    "ja": ["`evict_range` が最後のシャードを飛ばしているのかもしれません。",
-           "`evict_range` が最後のシャードを飛ばしていると思われます。",
-           "`evict_range` が最後のシャードを飛ばしているようです。",
-           "おそらく `evict_range` が最後のシャードを飛ばしています。",
-           "`evict_range` が原因だと考えています。",
-           "`evict_range` が最後のシャードを飛ばしている可能性があります。"],
+    "en": [
+        "Probably `evict_range` skips the last shard.",
+        "We think `evict_range` skips the last shard.",
+        "`evict_range` might skip the last shard.",
+        "Maybe `evict_range` skips the last shard.",
+        "`evict_range` seems to skip the last shard.",
+        "`evict_range` likely skips the last shard.",
+        "`evict_range` possibly skips the last shard.",
+        "I suspect `evict_range` skips the last shard.",
+        "It could be `evict_range` skipping the last shard.",
+    ],
+    "ja": [
+        "`evict_range` が最後のシャードを飛ばしているのかもしれません。",
+        "`evict_range` が最後のシャードを飛ばしていると思われます。",
+        "`evict_range` が最後のシャードを飛ばしているようです。",
+        "おそらく `evict_range` が最後のシャードを飛ばしています。",
+        "`evict_range` が原因だと考えています。",
+        "`evict_range` が最後のシャードを飛ばしている可能性があります。",
+    ],
 }
 
 
-@pytest.mark.parametrize(("lang", "root_cause"),
-                         [(lang, text) for lang, texts in HEDGED_ROOT_CAUSES.items() for text in texts])
-def test_hypothesis_root_cause_is_missing(good: Callable[[str], PostMortem], lang: str,
-                                          root_cause: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "root_cause"), [(lang, text) for lang, texts in HEDGED_ROOT_CAUSES.items() for text in texts]
+)
+def test_hypothesis_root_cause_is_missing(good: Callable[[str], PostMortem], lang: str, root_cause: str) -> None:
     missing = only_missing(good(lang).replace(root_cause=root_cause))
     assert missing.field == "root_cause"
     assert_in_lang(missing.reason, lang)
     assert ("hypothesis" in missing.reason) if lang == "en" else ("仮説" in missing.reason)
 
 
-@pytest.mark.parametrize("root_cause", [
-    "The likelihood of hitting the last shard grows with `shard_bits`; `evict_range` never visits it.",
-    "An unlikely path: `evict_range` uses an exclusive upper bound.",
-    "`maybe_flush()` and `might_evict` run before `evict_range`, which skips the last shard.",
-    "maybe_flush skips the last shard.",
-    "In May, `evict_range` started using an exclusive bound; we thought it was the allocator at first.",
-    "`scratchBuf` を初期化するようにしました。以前は `deviceStream` の同期が省略されていました。",
-    "`launchStream` のように見えるストリームではなく `deviceStream` 上で初期化されていました。",
-    "最初は `launchStream` の可能性がありましたが、デバッガーで否定されました。`scratchBuf == NULL` でした。",
-])
+@pytest.mark.parametrize(
+    "root_cause",
+    [
+        "The likelihood of hitting the last shard grows with `shard_bits`; `evict_range` never visits it.",
+        "An unlikely path: `evict_range` uses an exclusive upper bound.",
+        "`maybe_flush()` and `might_evict` run before `evict_range`, which skips the last shard.",
+        "maybe_flush skips the last shard.",
+        "In May, `evict_range` started using an exclusive bound; we thought it was the allocator at first.",
+        "`scratchBuf` を初期化するようにしました。以前は `deviceStream` の同期が省略されていました。",
+        "`launchStream` のように見えるストリームではなく `deviceStream` 上で初期化されていました。",
+        "最初は `launchStream` の可能性がありましたが、デバッガーで否定されました。`scratchBuf == NULL` でした。",
+    ],
+)
 def test_assertive_root_cause_is_not_a_hypothesis(good: Callable[[str], PostMortem], root_cause: str) -> None:
     assert check_inputs(good("en").replace(root_cause=root_cause)) == []
 
@@ -127,15 +156,15 @@ def test_assertive_root_cause_is_not_a_hypothesis(good: Callable[[str], PostMort
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("fix_ref", ["TBD", "n/a", "will fix", "the PR, later"])
-def test_fix_ref_that_names_nothing_is_missing(good: Callable[[str], PostMortem], lang: str,
-                                               fix_ref: str) -> None:
+def test_fix_ref_that_names_nothing_is_missing(good: Callable[[str], PostMortem], lang: str, fix_ref: str) -> None:
     missing = only_missing(good(lang).replace(fix_ref=fix_ref))
     assert missing.field == "fix_ref"
     assert_in_lang(missing.reason, lang)
 
 
-@pytest.mark.parametrize("fix_ref", ["#412", "org/platform#5751", "abc1234", "https://github.com/o/r/pull/9",
-                                     "branch fix/evict-range"])
+@pytest.mark.parametrize(
+    "fix_ref", ["#412", "org/platform#5751", "abc1234", "https://github.com/o/r/pull/9", "branch fix/evict-range"]
+)
 def test_real_fix_ref_passes(good: Callable[[str], PostMortem], fix_ref: str) -> None:
     assert check_inputs(good("en").replace(fix_ref=fix_ref)) == []
 
@@ -144,32 +173,41 @@ def test_real_fix_ref_passes(good: Callable[[str], PostMortem], fix_ref: str) ->
 
 
 VAGUE_REPROS = {
-    "en": ["It happens sometimes on the big runners.", "Intermittent failure in CI.",
-           "The job fails randomly.", "Occasionally the export returns 500.",
-           "Fails sometimes:\n1. `make cluster`\n2. run the suite"],
-    "ja": ["時々起きる。", "たまに停止します。", "ときどき評価ステップで止まります。",
-           # Steps that reproduce it only sometimes are not on demand (issue 10).
-           "- ときどき起きる\n- 手順: 評価ステップを 1 回実行"],
+    "en": [
+        "It happens sometimes on the big runners.",
+        "Intermittent failure in CI.",
+        "The job fails randomly.",
+        "Occasionally the export returns 500.",
+        "Fails sometimes:\n1. `make cluster`\n2. run the suite",
+    ],
+    "ja": [
+        "時々起きる。",
+        "たまに停止します。",
+        "ときどき評価ステップで止まります。",
+        # Steps that reproduce it only sometimes are not on demand (issue 10).
+        "- ときどき起きる\n- 手順: 評価ステップを 1 回実行",
+    ],
 }
 
 
-@pytest.mark.parametrize(("lang", "repro"),
-                         [(lang, text) for lang, texts in VAGUE_REPROS.items() for text in texts])
-def test_repro_that_only_happens_sometimes_is_missing(good: Callable[[str], PostMortem], lang: str,
-                                                      repro: str) -> None:
+@pytest.mark.parametrize(("lang", "repro"), [(lang, text) for lang, texts in VAGUE_REPROS.items() for text in texts])
+def test_repro_that_only_happens_sometimes_is_missing(good: Callable[[str], PostMortem], lang: str, repro: str) -> None:
     missing = only_missing(good(lang).replace(repro=repro))
     assert missing.field == "repro"
     assert_in_lang(missing.reason, lang)
 
 
-@pytest.mark.parametrize("repro", [
-    "Intermittent, but `pytest -k large_cache --count 20` shows it.",
-    "Intermittent: 7 of 20 runs fail on the 128 GiB runners.",
-    "Flaky, 1 run in 3.",
-    "ときどき止まるが、2 GPU で評価を 1 回だけ実行すると 20 回中 19 回再現する。",
-    "たまに起きていたが、`numStreams == 1` で実行すると毎回再現する。",
-    "Run the export job for a 2 GiB table.",
-])
+@pytest.mark.parametrize(
+    "repro",
+    [
+        "Intermittent, but `pytest -k large_cache --count 20` shows it.",
+        "Intermittent: 7 of 20 runs fail on the 128 GiB runners.",
+        "Flaky, 1 run in 3.",
+        "ときどき止まるが、2 GPU で評価を 1 回だけ実行すると 20 回中 19 回再現する。",
+        "たまに起きていたが、`numStreams == 1` で実行すると毎回再現する。",
+        "Run the export job for a 2 GiB table.",
+    ],
+)
 def test_repro_with_steps_or_a_frequency_passes(good: Callable[[str], PostMortem], repro: str) -> None:
     assert check_inputs(good("en").replace(repro=repro)) == []
 
@@ -178,29 +216,38 @@ def test_repro_with_steps_or_a_frequency_passes(good: Callable[[str], PostMortem
 
 
 PENDING_VALIDATIONS = {
-    "en": ["TBD", "Will test on the 128 GiB runners.", "Not verified.", "Not yet tested.",
-           "Pending the nightly run.", "The fix has not been verified yet."],
+    "en": [
+        "TBD",
+        "Will test on the 128 GiB runners.",
+        "Not verified.",
+        "Not yet tested.",
+        "Pending the nightly run.",
+        "The fix has not been verified yet.",
+    ],
     "ja": ["未検証です。", "これから確認します。", "まだ確認していません。", "ソークテストを実行する予定。"],
 }
 
 
-@pytest.mark.parametrize(("lang", "validation"),
-                         [(lang, text) for lang, texts in PENDING_VALIDATIONS.items() for text in texts])
-def test_validation_not_verified_yet_is_missing(good: Callable[[str], PostMortem], lang: str,
-                                                validation: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "validation"), [(lang, text) for lang, texts in PENDING_VALIDATIONS.items() for text in texts]
+)
+def test_validation_not_verified_yet_is_missing(good: Callable[[str], PostMortem], lang: str, validation: str) -> None:
     missing = only_missing(good(lang).replace(validation=validation))
     assert missing.field == "validation"
     assert_in_lang(missing.reason, lang)
 
 
-@pytest.mark.parametrize("validation", [
-    "The repro passes 200 of 200 runs. Not re-tested on ARM.",
-    "The original test passed; not tested on the 16 GiB runners.",
-    "The repro: 0 failures in 200 runs. The new regression test will run nightly.",
-    "Soak test pending; the original workload completed 3 runs in a row.",
-    "元のワークロードが完了し、ARM では未検証です。",
-    "回帰テストスイートが成功。他の構成では再テストしていません。",
-])
+@pytest.mark.parametrize(
+    "validation",
+    [
+        "The repro passes 200 of 200 runs. Not re-tested on ARM.",
+        "The original test passed; not tested on the 16 GiB runners.",
+        "The repro: 0 failures in 200 runs. The new regression test will run nightly.",
+        "Soak test pending; the original workload completed 3 runs in a row.",
+        "元のワークロードが完了し、ARM では未検証です。",
+        "回帰テストスイートが成功。他の構成では再テストしていません。",
+    ],
+)
 def test_validation_with_a_passing_result_passes(good: Callable[[str], PostMortem], validation: str) -> None:
     assert check_inputs(good("en").replace(validation=validation)) == []
 
@@ -243,8 +290,11 @@ def test_customer_impacting_needs_confirmation(good: Callable[[str], PostMortem]
     stop = check_scope(pm)
     assert stop is not None and (stop.flag, stop.confirmable) == ("customer_impacting", True)
     assert_in_lang(stop.reason, lang)
-    words = ["incident report", "timeline", "paging", "communications"] if lang == "en" else \
-        ["インシデントレポート", "タイムライン", "ページング履歴", "コミュニケーション"]
+    words = (
+        ["incident report", "timeline", "paging", "communications"]
+        if lang == "en"
+        else ["インシデントレポート", "タイムライン", "ページング履歴", "コミュニケーション"]
+    )
     assert all(w in stop.reason for w in words)
     assert check_scope(pm, confirmed=True) is None
 
@@ -259,15 +309,21 @@ def test_in_scope_and_both_flags(good: Callable[[str], PostMortem]) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(("field", "value", "quoted"), [
-    ("repro_rate", None, None),
-    ("repro_rate", "rarely", {"en": '"Rarely"', "ja": "「まれ」"}),
-    ("confirmed_by", None, None),
-    ("validation_kinds", [], None),
-    ("validation_kinds", ["stress_soak"], {"en": '"Stress or soak run"', "ja": "「ストレス／連続稼働テスト」"}),
-    ("validation_kinds", ["other_configs", "stress_soak"],
-     {"en": '"Stress or soak run", "Other configurations"', "ja": "「ストレス／連続稼働テスト」「他の構成」"}),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "quoted"),
+    [
+        ("repro_rate", None, None),
+        ("repro_rate", "rarely", {"en": '"Rarely"', "ja": "「まれ」"}),
+        ("confirmed_by", None, None),
+        ("validation_kinds", [], None),
+        ("validation_kinds", ["stress_soak"], {"en": '"Stress or soak run"', "ja": "「ストレス／連続稼働テスト」"}),
+        (
+            "validation_kinds",
+            ["other_configs", "stress_soak"],
+            {"en": '"Stress or soak run", "Other configurations"', "ja": "「ストレス／連続稼働テスト」「他の構成」"},
+        ),
+    ],
+)
 def test_structured_evidence_missing_or_not_enough_is_refused(
     good: Callable[[str], PostMortem], lang: str, field: str, value: object, quoted: dict[str, str] | None
 ) -> None:
@@ -278,10 +334,15 @@ def test_structured_evidence_missing_or_not_enough_is_refused(
         assert quoted[lang] in missing.reason
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("repro_rate", "every_run"), ("repro_rate", "high_frequency"),
-    ("validation_kinds", ["stress_soak", "perf_restored"]), ("validation_kinds", ["failing_test_passes"]),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("repro_rate", "every_run"),
+        ("repro_rate", "high_frequency"),
+        ("validation_kinds", ["stress_soak", "perf_restored"]),
+        ("validation_kinds", ["failing_test_passes"]),
+    ],
+)
 def test_structured_evidence_that_shows_it_passes(good: Callable[[str], PostMortem], field: str, value: object) -> None:
     assert check_inputs(good("en").replace(**{field: value})) == []
 

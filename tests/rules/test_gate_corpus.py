@@ -22,14 +22,47 @@ _JA_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 #: The classes issue 10 names: the false accepts it found, and the false refusals.
 REFUSE_CLASSES = {
-    "unknown", "unknown_ja", "hypothesis_label", "belief", "hedge", "modal_bare", "ja_inference", "seed_hedge",
-    "prod_once", "customer_report", "cant_reproduce", "rare_rate", "sometimes", "intermittent_ja", "degenerate",
-    "zero_width", "whitespace", "not_verified", "review_as_verification", "merge_as_verification",
-    "deploy_as_verification", "hope", "placeholder_branch", "placeholder_url", "placeholder_hash", "placeholder",
+    "unknown",
+    "unknown_ja",
+    "hypothesis_label",
+    "belief",
+    "hedge",
+    "modal_bare",
+    "ja_inference",
+    "seed_hedge",
+    "prod_once",
+    "customer_report",
+    "cant_reproduce",
+    "rare_rate",
+    "sometimes",
+    "intermittent_ja",
+    "degenerate",
+    "zero_width",
+    "whitespace",
+    "not_verified",
+    "review_as_verification",
+    "merge_as_verification",
+    "deploy_as_verification",
+    "hope",
+    "placeholder_branch",
+    "placeholder_url",
+    "placeholder_hash",
+    "placeholder",
 }
 ACCEPT_CLASSES = {
-    "code_span", "identifier", "quoted", "log_line", "conditional_modal", "system_state", "ja_expected_actual",
-    "rejected_hypothesis", "words_containing", "high_frequency", "contrast", "with_scope", "review_plus_pass",
+    "code_span",
+    "identifier",
+    "quoted",
+    "log_line",
+    "conditional_modal",
+    "system_state",
+    "ja_expected_actual",
+    "rejected_hypothesis",
+    "words_containing",
+    "high_frequency",
+    "contrast",
+    "with_scope",
+    "review_plus_pass",
 }
 
 
@@ -82,15 +115,18 @@ def test_every_refusal_in_a_gate_field_quotes_its_phrase(lang: str) -> None:
         assert "\n" not in reason
 
 
-@pytest.mark.parametrize(("text", "kind"), [
-    ("The fix makes the original repro pass, and reverting it brings the failure back.", None),
-    ("修正で元の再現手順が通り、修正を戻すと失敗が再び発生しました。", None),
-    ("Forcing `numStreams = 2` made the hang disappear.", None),
-    ("We believe forcing `numStreams = 2` would make the hang disappear.", "hypothesis"),
-    ("Will try forcing `numStreams = 2` tomorrow.", "pending"),
-    ("まだ試していません。", "pending"),
-    ("\u200b", "degenerate"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("The fix makes the original repro pass, and reverting it brings the failure back.", None),
+        ("修正で元の再現手順が通り、修正を戻すと失敗が再び発生しました。", None),
+        ("Forcing `numStreams = 2` made the hang disappear.", None),
+        ("We believe forcing `numStreams = 2` would make the hang disappear.", "hypothesis"),
+        ("Will try forcing `numStreams = 2` tomorrow.", "pending"),
+        ("まだ試していません。", "pending"),
+        ("\u200b", "degenerate"),
+    ],
+)
 def test_confirmed_by_is_checked_though_the_model_lacks_it_here(text: str, kind: str | None) -> None:
     found = check_text("confirmed_by", text)
     assert (found[0] if found else None) == kind
@@ -98,8 +134,12 @@ def test_confirmed_by_is_checked_though_the_model_lacks_it_here(text: str, kind:
 
 def test_cli_missing_lines_keep_the_format_and_quote_the_phrase(tmp_path: Path) -> None:
     data = yaml.safe_load((CORPUS.parent.parent.parent / "examples" / "cache-eviction.en.yaml").read_text())
-    data.update(validation="Should be fixed now.", repro="Seen once in production.",
-                root_cause="Unknown, still investigating.", fix_ref="branch fix/TBD")
+    data.update(
+        validation="Should be fixed now.",
+        repro="Seen once in production.",
+        root_cause="Unknown, still investigating.",
+        fix_ref="branch fix/TBD",
+    )
     path = tmp_path / "in.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()

@@ -57,12 +57,32 @@ def test_order_is_deterministic_by_field_then_rule(example: Example) -> None:
     reordered = PostMortem.model_validate(dict(reversed(pm.model_dump().items())))
     assert lint(reordered) == lint(pm)
     # "a race" names a kind, not a mechanism, even beside one identifier (issue 10).
-    assert rules(pm) == [("symptom", "empty_section"), ("root_cause", "vague_mechanism"), ("root_cause", "hedging"),
-                         ("why_symptom", "empty_section"), ("how_found", "empty_section"),
-                         ("why_missed", "empty_section"), ("action_items", "empty_section")]
-    assert set(RULES) == {"hedging", "blame", "no_identifier", "no_scope", "item_owner", "item_tracking",
-                          "no_category", "vague_mechanism", "advocacy", "empty_section", "marketing",
-                          "placeholder", "long_summary", "long_paragraph", "item_placeholder"}
+    assert rules(pm) == [
+        ("symptom", "empty_section"),
+        ("root_cause", "vague_mechanism"),
+        ("root_cause", "hedging"),
+        ("why_symptom", "empty_section"),
+        ("how_found", "empty_section"),
+        ("why_missed", "empty_section"),
+        ("action_items", "empty_section"),
+    ]
+    assert set(RULES) == {
+        "hedging",
+        "blame",
+        "no_identifier",
+        "no_scope",
+        "item_owner",
+        "item_tracking",
+        "no_category",
+        "vague_mechanism",
+        "advocacy",
+        "empty_section",
+        "marketing",
+        "placeholder",
+        "long_summary",
+        "long_paragraph",
+        "item_placeholder",
+    }
 
 
 # Hedging, blame, advocacy: phrases in prose
@@ -74,17 +94,20 @@ PHRASE_CASES = [
     ("ja", "hedging", "why_symptom", "`read_page` が後で読むようです。", "ようです"),
     ("ja", "hedging", "validation_scope", "ARM でも起きるかもしれません。", "かもしれません"),
     ("ja", "hedging", "fix", "`scratchBuf` の確認で十分と思われます。", "と思われます"),
-    ("en", "blame", "why_missed", "The reviewer should have caught the exclusive bound.",
-     "should have caught"),
+    ("en", "blame", "why_missed", "The reviewer should have caught the exclusive bound.", "should have caught"),
     ("en", "blame", "why_missed", "It was Bob's fault; a careless change.", "Bob's fault"),
     ("en", "blame", "how_found", "Someone dropped the ball on the runner sizes.", "dropped the ball"),
     ("ja", "blame", "why_missed", "レビュアーが見つけるべきだった。", "見つけるべきだった"),
     ("ja", "blame", "why_missed", "Bob さんのミスです。", "のミス"),
     ("ja", "blame", "how_found", "担当者の不注意でした。", "不注意"),
-    ("en", "advocacy", "fix", "We should refactor the whole cache around `evict_range`.",
-     "We should refactor"),
-    ("en", "advocacy", "why_missed", "We need to rewrite the CI matrix; `shard_bits` never hit 17.",
-     "We need to rewrite"),
+    ("en", "advocacy", "fix", "We should refactor the whole cache around `evict_range`.", "We should refactor"),
+    (
+        "en",
+        "advocacy",
+        "why_missed",
+        "We need to rewrite the CI matrix; `shard_bits` never hit 17.",
+        "We need to rewrite",
+    ),
     ("ja", "advocacy", "fix", "`scratchBuf` 周りはリファクタリングすべきです。", "リファクタリングすべき"),
     ("ja", "advocacy", "why_missed", "起動処理を再設計すべきだ。", "再設計すべき"),
 ]
@@ -100,17 +123,20 @@ def test_phrase_rules_name_their_field_and_quote_the_phrase(
     assert_in_lang(warning.text.replace(phrase, ""), lang)
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("why_symptom", "The likelihood of a stale read grows with cache size; `read_page` serves it."),
-    ("why_symptom", "An unlikely path, but `read_page` serves the stale copy every time."),
-    ("fix", "Adds `might_evict()` and `maybe_flush` so `evict_range` visits every shard."),
-    ("fix", "The new check `if likely(x)` runs in `evict_range`."),
-    ("fix", "`scratchBuf` を参照前に確認するようにしました。`evict_range` は全シャードを訪れます。"),
-    ("why_missed", "No good reason: this should have been caught; `shard_bits` never reached 17 in CI."),
-    ("why_missed", "妥当な理由はありません。検出すべきでした。`shard_bits` が 17 に達しませんでした。"),
-    ("how_found", "最初の仮説は `launchStream` の起動順序でしたが、デバッガーで否定されました。"),
-    ("how_found", "We thought it was the allocator until `evict_range` logging showed the skipped shard."),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("why_symptom", "The likelihood of a stale read grows with cache size; `read_page` serves it."),
+        ("why_symptom", "An unlikely path, but `read_page` serves the stale copy every time."),
+        ("fix", "Adds `might_evict()` and `maybe_flush` so `evict_range` visits every shard."),
+        ("fix", "The new check `if likely(x)` runs in `evict_range`."),
+        ("fix", "`scratchBuf` を参照前に確認するようにしました。`evict_range` は全シャードを訪れます。"),
+        ("why_missed", "No good reason: this should have been caught; `shard_bits` never reached 17 in CI."),
+        ("why_missed", "妥当な理由はありません。検出すべきでした。`shard_bits` が 17 に達しませんでした。"),
+        ("how_found", "最初の仮説は `launchStream` の起動順序でしたが、デバッガーで否定されました。"),
+        ("how_found", "We thought it was the allocator until `evict_range` logging showed the skipped shard."),
+    ],
+)
 def test_near_misses_do_not_warn(clean: Callable[[str], PostMortem], field: str, value: str) -> None:
     assert lint(clean("en").replace(**{field: value})) == []
 
@@ -119,9 +145,10 @@ def test_near_misses_do_not_warn(clean: Callable[[str], PostMortem], field: str,
 def test_hedging_and_blame_in_an_action_item_but_advocacy_allowed_there(
     clean: Callable[[str], PostMortem], lang: str
 ) -> None:
-    items = [{"what": "We should refactor `evict_range`; maybe add a test", "owner": "Priya",
-              "tracking": "CACHE-90"},
-             {"what": "リファクタリングすべき箇所を整理する", "owner": "Alex", "tracking": "JIRA-1"}]
+    items = [
+        {"what": "We should refactor `evict_range`; maybe add a test", "owner": "Priya", "tracking": "CACHE-90"},
+        {"what": "リファクタリングすべき箇所を整理する", "owner": "Alex", "tracking": "JIRA-1"},
+    ]
     assert rules(clean(lang), action_items=items, action_items_none=False) == [("action_items", "hedging")]
 
 
@@ -130,31 +157,44 @@ def test_hedging_and_blame_in_an_action_item_but_advocacy_allowed_there(
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("field", ["root_cause", "fix"])
-def test_root_cause_or_fix_without_identifier(clean: Callable[[str], PostMortem], lang: str,
-                                              field: str) -> None:
-    value = {"en": "The last part of the cache was never cleared.",
-             "ja": "キャッシュの最後の部分が消去されませんでした。"}[lang]
+def test_root_cause_or_fix_without_identifier(clean: Callable[[str], PostMortem], lang: str, field: str) -> None:
+    value = {
+        "en": "The last part of the cache was never cleared.",
+        "ja": "キャッシュの最後の部分が消去されませんでした。",
+    }[lang]
     warning = only(clean(lang), **{field: value})
     assert (warning.field, warning.rule) == (field, "no_identifier")
     assert_in_lang(warning.text, lang)
 
 
-@pytest.mark.parametrize("value", [
-    "`evict` skipped it.", "evict_range skipped it.", "blockCache skipped it.",
-    "BlockCache::evict skipped it.", "storage/cache.py skipped it.", "evict() skipped it.",
-    "Commit 3f9a2c1 skipped it.", "handle->shared skipped it.",
-    "条件 numStreams == 1 のときに起きていました。", "dumbModelの経路でした。",
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "`evict` skipped it.",
+        "evict_range skipped it.",
+        "blockCache skipped it.",
+        "BlockCache::evict skipped it.",
+        "storage/cache.py skipped it.",
+        "evict() skipped it.",
+        "Commit 3f9a2c1 skipped it.",
+        "handle->shared skipped it.",
+        "条件 numStreams == 1 のときに起きていました。",
+        "dumbModelの経路でした。",
+    ],
+)
 def test_identifier_shapes_are_recognised(clean: Callable[[str], PostMortem], value: str) -> None:
     assert lint(clean("en").replace(root_cause=value)) == []
 
 
-@pytest.mark.parametrize(("lang", "value", "phrase"), [
-    ("en", "A sync issue between the streams.", "sync issue"),
-    ("en", "There was some race on shutdown.", "some race"),
-    ("en", "A timing issue in the launcher.", "timing issue"),
-    ("ja", "ストリーム間の同期の問題でした。", "同期の問題"),
-])
+@pytest.mark.parametrize(
+    ("lang", "value", "phrase"),
+    [
+        ("en", "A sync issue between the streams.", "sync issue"),
+        ("en", "There was some race on shutdown.", "some race"),
+        ("en", "A timing issue in the launcher.", "timing issue"),
+        ("ja", "ストリーム間の同期の問題でした。", "同期の問題"),
+    ],
+)
 def test_vague_mechanism(clean: Callable[[str], PostMortem], lang: str, value: str, phrase: str) -> None:
     found = lint(clean(lang).replace(root_cause=value))
     expected = [("root_cause", "no_identifier"), ("root_cause", "vague_mechanism")]
@@ -178,10 +218,14 @@ def test_validation_without_scope(clean: Callable[[str], PostMortem], lang: str)
     assert_in_lang(warning.text, lang)
 
 
-@pytest.mark.parametrize("validation", ["The repro passes 200 of 200. Not re-tested on ARM.",
-                                        "元のワークロードが完了。他の構成では再テストしていません。"])
-def test_scope_stated_inside_validation_is_enough(clean: Callable[[str], PostMortem],
-                                                  validation: str) -> None:
+@pytest.mark.parametrize(
+    "validation",
+    [
+        "The repro passes 200 of 200. Not re-tested on ARM.",
+        "元のワークロードが完了。他の構成では再テストしていません。",
+    ],
+)
+def test_scope_stated_inside_validation_is_enough(clean: Callable[[str], PostMortem], validation: str) -> None:
     assert lint(clean("en").replace(validation=validation, validation_scope=None)) == []
 
 
@@ -194,16 +238,15 @@ def test_why_missed_without_category(clean: Callable[[str], PostMortem], lang: s
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_action_item_without_owner_or_tracking_warns_once_each(
-    clean: Callable[[str], PostMortem], lang: str
-) -> None:
-    items = [{"what": "Add `test_evict_last_shard`"},
-             {"what": "Run 128 GiB caches nightly", "owner": "Priya"},
-             {"what": "Update the runbook", "tracking": "CACHE-91"},
-             {"what": "Audit `evict_*`", "owner": "TBD", "tracking": "CACHE-92"}]
+def test_action_item_without_owner_or_tracking_warns_once_each(clean: Callable[[str], PostMortem], lang: str) -> None:
+    items = [
+        {"what": "Add `test_evict_last_shard`"},
+        {"what": "Run 128 GiB caches nightly", "owner": "Priya"},
+        {"what": "Update the runbook", "tracking": "CACHE-91"},
+        {"what": "Audit `evict_*`", "owner": "TBD", "tracking": "CACHE-92"},
+    ]
     warnings = lint(clean(lang).replace(action_items=items, action_items_none=False))
-    assert [w.rule for w in warnings] == ["item_owner", "item_tracking", "item_tracking", "item_owner",
-                                          "item_owner"]
+    assert [w.rule for w in warnings] == ["item_owner", "item_tracking", "item_tracking", "item_owner", "item_owner"]
     assert {w.field for w in warnings} == {"action_items"}
     assert [re.findall(r"\d+", w.text)[0] for w in warnings] == ["1", "1", "2", "3", "4"]
     assert "`test_evict_last_shard`" in warnings[0].text

@@ -13,8 +13,12 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.unit
 
-SOURCES = [r"\bwe (?:believe|think)\b|probably|推定|とみられ", r"(?:TBD|#\?{2,}|未定)", r"\d+ in \d+ runs?",
-           r"(?i:hypothes[ie]s)|theory"]
+SOURCES = [
+    r"\bwe (?:believe|think)\b|probably|推定|とみられ",
+    r"(?:TBD|#\?{2,}|未定)",
+    r"\d+ in \d+ runs?",
+    r"(?i:hypothes[ie]s)|theory",
+]
 TEXT = "We believe it probably fails 1 in 500 runs; 推定 only. Fix: TBD, #???, 未定. A Hypothesis, a theory.\n" * 3
 
 

@@ -142,9 +142,9 @@ def test_only_the_flag_decides_exit_4(tmp_path: Path) -> None:
 
 def test_an_edit_that_describes_an_outage_goes_back_to_the_scope_question() -> None:
     data = load_postmortem(EXAMPLES / "cache-eviction.en.yaml").model_dump(mode="json", exclude={"ticket", "lang"})
-    drafted = collecting(data).with_changes(state=State.drafted, version=1,
-                                            drafts=(Draft(version=1, sha256="a" * 64, body_sha256="a" * 64,
-                                                          shown_at=1.0),))
+    drafted = collecting(data).with_changes(
+        state=State.drafted, version=1, drafts=(Draft(version=1, sha256="a" * 64, body_sha256="a" * 64, shown_at=1.0),)
+    )
     edited = on_edit(drafted, {**data, "symptom": OUTAGES[1][2]})
     assert edited.session is not None and edited.session.state is State.collecting
     assert [e.kind for e in edited.effects] == ["advance"]

@@ -13,7 +13,6 @@ from rules.lint import lint
 pytestmark = pytest.mark.unit
 
 
-
 def warned(pm: PostMortem, **changes: Any) -> list[tuple[str, str, str]]:
     return [(w.field, w.rule, w.text) for w in lint(pm.replace(**changes))]
 
@@ -58,59 +57,76 @@ def test_a_gap_blamed_on_a_process_is_blameless(clean: Callable[[str], PostMorte
     assert warned(clean(lang), why_missed=text) == []
 
 
-@pytest.mark.parametrize(("text", "phrase"), [
-    ("`evict_range` が最後のシャードを飛ばしていると推定されます。", "推定"),
-    ("`read_page` が古いページを返したとみられます。", "とみられ"),
-    ("`evict_range` の境界が原因ではないか。", "ではないか"),
-    ("`evict_range` が原因らしいです。", "らしい"),
-    ("`read_page` が古いページを返すかも。", "かも"),
-])
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("`evict_range` が最後のシャードを飛ばしていると推定されます。", "推定"),
+        ("`read_page` が古いページを返したとみられます。", "とみられ"),
+        ("`evict_range` の境界が原因ではないか。", "ではないか"),
+        ("`evict_range` が原因らしいです。", "らしい"),
+        ("`read_page` が古いページを返すかも。", "かも"),
+    ],
+)
 def test_japanese_inference_endings_are_hedges(clean: Callable[[str], PostMortem], text: str, phrase: str) -> None:
     found = warned(clean("ja"), why_symptom=text)
     assert [(f, r) for f, r, _ in found] == [("why_symptom", "hedging")]
     assert phrase in found[0][2]
 
 
-@pytest.mark.parametrize("text", [
-    "しかも `read_page` は古いページを返します。",
-    "素晴らしい速度の高速パスでしたが、`tadaLaunchPrepare` は同期を省略していました。",
-    "`deviceStream` のイベント記録は `tadaLaunchPrepare` で呼ばれるはずですが、実際には呼ばれません。",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "しかも `read_page` は古いページを返します。",
+        "素晴らしい速度の高速パスでしたが、`tadaLaunchPrepare` は同期を省略していました。",
+        "`deviceStream` のイベント記録は `tadaLaunchPrepare` で呼ばれるはずですが、実際には呼ばれません。",
+    ],
+)
 def test_words_that_merely_contain_a_hedge_do_not_warn(clean: Callable[[str], PostMortem], text: str) -> None:
     assert warned(clean("ja"), why_symptom=text) == []
 
 
-@pytest.mark.parametrize(("lang", "text", "phrase"), [
-    ("en", "The new path is blazing fast and rock-solid; `evict_range` visits every shard.", "blazing fast"),
-    ("en", "A seamless, world-class fix: `evict_range` now uses an inclusive bound.", "seamless"),
-    ("ja", "画期的な修正です。`evict_range` の上限を包含的にしました。", "画期的"),
-    ("ja", "`scratchBuf` の確認で性能が劇的に改善しました。", "劇的に"),
-])
+@pytest.mark.parametrize(
+    ("lang", "text", "phrase"),
+    [
+        ("en", "The new path is blazing fast and rock-solid; `evict_range` visits every shard.", "blazing fast"),
+        ("en", "A seamless, world-class fix: `evict_range` now uses an inclusive bound.", "seamless"),
+        ("ja", "画期的な修正です。`evict_range` の上限を包含的にしました。", "画期的"),
+        ("ja", "`scratchBuf` の確認で性能が劇的に改善しました。", "劇的に"),
+    ],
+)
 def test_marketing_words_warn(clean: Callable[[str], PostMortem], lang: str, text: str, phrase: str) -> None:
     found = warned(clean(lang), fix=text)
     assert ("fix", "marketing") in [(f, r) for f, r, _ in found]
     assert any(phrase in t for _, r, t in found if r == "marketing")
 
 
-@pytest.mark.parametrize(("lang", "text"), [
-    ("en", "A sync issue in `tadaLaunchPrepare`."),
-    ("en", "Some race in `evict_range` on shutdown."),
-    ("ja", "`tadaLaunchPrepare` の同期の問題でした。"),
-])
-def test_vague_mechanism_warns_even_beside_an_identifier(clean: Callable[[str], PostMortem], lang: str,
-                                                         text: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "A sync issue in `tadaLaunchPrepare`."),
+        ("en", "Some race in `evict_range` on shutdown."),
+        ("ja", "`tadaLaunchPrepare` の同期の問題でした。"),
+    ],
+)
+def test_vague_mechanism_warns_even_beside_an_identifier(
+    clean: Callable[[str], PostMortem], lang: str, text: str
+) -> None:
     assert [(f, r) for f, r, _ in warned(clean(lang), root_cause=text)] == [("root_cause", "vague_mechanism")]
 
 
-@pytest.mark.parametrize(("field", "text", "phrase"), [
-    ("symptom", "Exports fail with TBD errors.", "TBD"),
-    ("how_found", "Bisected to commit <sha>; `evict_range` logging showed it.", "<sha>"),
-    ("why_missed", "CI runners had ??? GiB caches, so `shard_bits` never reached 17.", "???"),
-    ("validation_scope", "未定", "未定"),
-    ("symptom", "?", "?"),
-])
-def test_placeholders_in_any_section_warn(clean: Callable[[str], PostMortem], field: str, text: str,
-                                          phrase: str) -> None:
+@pytest.mark.parametrize(
+    ("field", "text", "phrase"),
+    [
+        ("symptom", "Exports fail with TBD errors.", "TBD"),
+        ("how_found", "Bisected to commit <sha>; `evict_range` logging showed it.", "<sha>"),
+        ("why_missed", "CI runners had ??? GiB caches, so `shard_bits` never reached 17.", "???"),
+        ("validation_scope", "未定", "未定"),
+        ("symptom", "?", "?"),
+    ],
+)
+def test_placeholders_in_any_section_warn(
+    clean: Callable[[str], PostMortem], field: str, text: str, phrase: str
+) -> None:
     found = [(f, r, t) for f, r, t in warned(clean("en"), **{field: text}) if r == "placeholder"]
     assert [(f, r) for f, r, _ in found] == [(field, "placeholder")]
     assert phrase in found[0][2]
@@ -138,8 +154,10 @@ def test_very_long_paragraph_warns_anywhere(clean: Callable[[str], PostMortem], 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_action_item_with_a_placeholder_part_warns(clean: Callable[[str], PostMortem], lang: str) -> None:
-    items = [{"what": "Add a regression test at <seam>", "owner": "Priya", "tracking": "CACHE-90"},
-             {"what": "Audit `evict_*` callers", "owner": "Alex", "tracking": "JIRA-???"}]
+    items = [
+        {"what": "Add a regression test at <seam>", "owner": "Priya", "tracking": "CACHE-90"},
+        {"what": "Audit `evict_*` callers", "owner": "Alex", "tracking": "JIRA-???"},
+    ]
     found = warned(clean(lang), action_items=items, action_items_none=False)
     assert [(f, r) for f, r, _ in found] == [("action_items", "item_placeholder")] * 2
     assert "<seam>" in found[0][2] and "???" in found[1][2]
@@ -147,7 +165,9 @@ def test_action_item_with_a_placeholder_part_warns(clean: Callable[[str], PostMo
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_seeds_action_item_shapes_do_not_warn(clean: Callable[[str], PostMortem], lang: str) -> None:
-    items = [{"what": "Refactor to prevent this class of bug", "owner": "Priya", "tracking": "CACHE-93"},
-             {"what": "この種のバグを防ぐためにリファクタリングする", "owner": "Alex", "tracking": "JIRA-12348"},
-             {"what": "Close the CI gap: run 128 GiB caches nightly", "owner": "Priya", "tracking": "PR #415"}]
+    items = [
+        {"what": "Refactor to prevent this class of bug", "owner": "Priya", "tracking": "CACHE-93"},
+        {"what": "この種のバグを防ぐためにリファクタリングする", "owner": "Alex", "tracking": "JIRA-12348"},
+        {"what": "Close the CI gap: run 128 GiB caches nightly", "owner": "Priya", "tracking": "PR #415"},
+    ]
     assert warned(clean(lang), action_items=items, action_items_none=False) == []

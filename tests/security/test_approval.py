@@ -35,11 +35,16 @@ THREAD = "1700000000.000100"
 
 # reviewer mode ------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def reviewer(redis_conn: redis.Redis) -> tuple[Deps, FakeQueue]:
     queue = FakeQueue()
-    deps = Deps(store=SessionStore(redis_conn), queue=queue, approvers=frozenset({APPROVER, "U1"}),  # type: ignore[arg-type]
-                approval="reviewer")
+    deps = Deps(
+        store=SessionStore(redis_conn),
+        queue=queue,  # type: ignore[arg-type]
+        approvers=frozenset({APPROVER, "U1"}),
+        approval="reviewer",
+    )
     return deps, queue
 
 
@@ -71,6 +76,7 @@ def test_the_store_refuses_a_self_approval_in_reviewer_mode(redis_conn: redis.Re
 
 # the Jira permission check ------------------------------------------------------------------------
 
+
 @dataclass
 class World:
     store: SessionStore
@@ -86,14 +92,20 @@ def emulators() -> Iterator[tuple[SlackEmulator, JiraEmulator]]:
 
 
 @pytest.fixture
-def world(redis_conn: redis.Redis, emulators: tuple[SlackEmulator, JiraEmulator],
-          monkeypatch: pytest.MonkeyPatch) -> World:
+def world(
+    redis_conn: redis.Redis, emulators: tuple[SlackEmulator, JiraEmulator], monkeypatch: pytest.MonkeyPatch
+) -> World:
     slack, jira = emulators
     jira.browse_users = True
     store = SessionStore(redis_conn)
-    ctx = WorkerContext(store=store, slack=SlackGateway(slack_client("xoxb-test", slack.base_url)),
-                        jira=JiraGateway(jira.base_url, "bot@example.com", "jira-token", timeout=5),
-                        queue=FakeJobQueue(), handoff_queue=FakeJobQueue(), permission_check=True)  # type: ignore[arg-type]
+    ctx = WorkerContext(
+        store=store,
+        slack=SlackGateway(slack_client("xoxb-test", slack.base_url)),
+        jira=JiraGateway(jira.base_url, "bot@example.com", "jira-token", timeout=5),
+        queue=FakeJobQueue(),  # type: ignore[arg-type]
+        handoff_queue=FakeJobQueue(),  # type: ignore[arg-type]
+        permission_check=True,
+    )
     monkeypatch.setattr(context, "_installed", [])
     context.install(ctx)
     return World(store, slack, jira, ctx)
@@ -129,13 +141,16 @@ def test_an_approver_who_may_comment_in_jira_posts(world: World) -> None:
     assert after is not None and after.state is State.posted and len(world.jira.comments(s.ticket)) == 1
 
 
-@pytest.mark.parametrize("case, key", [
-    ("no slack e-mail", "perm_no_email"),
-    ("no jira account", "perm_refused"),
-    ("no permission on this issue", "perm_refused"),
-    ("e-mail hidden in jira", "perm_refused"),
-    ("bot may not browse users", "perm_unchecked"),
-])
+@pytest.mark.parametrize(
+    "case, key",
+    [
+        ("no slack e-mail", "perm_no_email"),
+        ("no jira account", "perm_refused"),
+        ("no permission on this issue", "perm_refused"),
+        ("e-mail hidden in jira", "perm_refused"),
+        ("bot may not browse users", "perm_unchecked"),
+    ],
+)
 def test_a_refused_approver_posts_nothing_and_is_told_why(world: World, case: str, key: str) -> None:
     user = f"UR{abs(hash(case)) % 10_000}"
     email = f"{user.lower()}@example.com"
@@ -174,8 +189,9 @@ def test_missing_and_forbidden_issues_get_the_same_answer_at_the_start(world: Wo
     assert not permissions.may_comment(world.ctx, "UST1", "NOSUCH-1")
     answers = []
     for ticket in ("HIDDEN-1", "NOSUCH-1"):
-        s = world.store.create(Session(ticket=ticket, requester="UST1", channel="C1", thread_ts=THREAD,
-                                       inputs=complete_pm()))
+        s = world.store.create(
+            Session(ticket=ticket, requester="UST1", channel="C1", thread_ts=THREAD, inputs=complete_pm())
+        )
         before = len(thread_texts(world))
         jobs.advance(s.id)
         answers.append(thread_texts(world)[before:][0].replace(ticket, "KEY"))
@@ -185,18 +201,21 @@ def test_missing_and_forbidden_issues_get_the_same_answer_at_the_start(world: Wo
 
 
 @pytest.mark.parametrize("fault", ["jira 503", "jira 429", "slack 503", "slack internal_error"])
-def test_slack_or_jira_failing_the_check_for_now_retries_the_post_instead_of_refusing(world: World,
-                                                                                       fault: str) -> None:
-    context.install(replace(world.ctx, slack=SlackGateway(slack_client("xoxb-test", world.slack.base_url,
-                                                                       retry_window=0))))
+def test_slack_or_jira_failing_the_check_for_now_retries_the_post_instead_of_refusing(world: World, fault: str) -> None:
+    context.install(
+        replace(world.ctx, slack=SlackGateway(slack_client("xoxb-test", world.slack.base_url, retry_window=0)))
+    )
     world.slack.add_user("UTMP1", email="tmp1@example.com")
     s = approved_by(world, "UTMP1")
     world.jira.grant("acc-tmp1", s.ticket, email="tmp1@example.com")
     if fault.startswith("jira"):
         world.jira.inject("GET", "/rest/api/3/user/permission/search", status=int(fault.split()[1]), retry_after=2)
     else:
-        world.slack.fail_next("users.info", "service_unavailable" if fault == "slack 503" else "internal_error",
-                              status=503 if fault == "slack 503" else 200)
+        world.slack.fail_next(
+            "users.info",
+            "service_unavailable" if fault == "slack 503" else "internal_error",
+            status=503 if fault == "slack 503" else 200,
+        )
     jobs.post_comment(s.id, 1)
     waiting = world.store.get(s.id)
     assert waiting is not None and waiting.state is State.posting and world.jira.comments(s.ticket) == []

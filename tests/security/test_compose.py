@@ -35,7 +35,14 @@ def test_the_bot_and_worker_connect_with_the_password(name: str) -> None:
 
 
 def test_the_redis_password_counts_as_a_secret() -> None:
-    settings = load_settings({"SLACK_BOT_TOKEN": "xoxb-t", "SLACK_SIGNING_SECRET": "s", "JIRA_URL": "https://x.example",
-                              "JIRA_EMAIL": "b@x.example", "JIRA_API_TOKEN": "t",
-                              "REDIS_URL": "redis://:hunter2hunter2@redis:6379/0"})
+    settings = load_settings(
+        {
+            "SLACK_BOT_TOKEN": "xoxb-t",
+            "SLACK_SIGNING_SECRET": "s",
+            "JIRA_URL": "https://x.example",
+            "JIRA_EMAIL": "b@x.example",
+            "JIRA_API_TOKEN": "t",
+            "REDIS_URL": "redis://:hunter2hunter2@redis:6379/0",
+        }
+    )
     assert "hunter2hunter2" in settings.secrets

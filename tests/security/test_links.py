@@ -16,11 +16,22 @@ from tests.sessions.test_conversation import complete_pm
 pytestmark = pytest.mark.unit
 
 #: Refused already (CommonMark's rule): script and files.
-REFUSED = ["javascript:alert(1)", "data:text/html,<b>x</b>", "JaVaScRiPt:alert(1)", "vbscript:msgbox(1)",
-           "file:///etc/passwd"]
+REFUSED = [
+    "javascript:alert(1)",
+    "data:text/html,<b>x</b>",
+    "JaVaScRiPt:alert(1)",
+    "vbscript:msgbox(1)",
+    "file:///etc/passwd",
+]
 #: What issue 13 found reaching the Jira comment; only http(s) and mailto targets become links (renderers/links.py).
-HOSTILE = ["intent://scan/#Intent;scheme=zxing;end", "ms-settings:privacy", "jar:http://x.example/a.jar!/b",
-           "view-source:https://x.example", "blob:https://x.example/1d0e", "//evil.example/path"]
+HOSTILE = [
+    "intent://scan/#Intent;scheme=zxing;end",
+    "ms-settings:privacy",
+    "jar:http://x.example/a.jar!/b",
+    "view-source:https://x.example",
+    "blob:https://x.example/1d0e",
+    "//evil.example/path",
+]
 ALLOWED = ["https://ok.example/a", "http://ok.example/b", "mailto:dev@example.com"]
 
 
@@ -47,8 +58,10 @@ def jira_body_links(targets: list[str], validate: Callable[[Any], Any]) -> list[
 
 def test_allowed_schemes_become_links(validate_adf: Callable[[Any], Any]) -> None:
     found = jira_body_links(ALLOWED, validate_adf)
-    assert {h for h in found if "ok.example" in h or h.startswith("mailto:")} >= {"https://ok.example/a",
-                                                                                   "http://ok.example/b"}
+    assert {h for h in found if "ok.example" in h or h.startswith("mailto:")} >= {
+        "https://ok.example/a",
+        "http://ok.example/b",
+    }
 
 
 def only_web_and_mail(found: list[str]) -> bool:

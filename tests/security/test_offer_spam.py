@@ -26,8 +26,12 @@ pytestmark = pytest.mark.unit
 
 @pytest.fixture
 def deps(redis_conn: redis.Redis) -> Deps:
-    return Deps(store=SessionStore(redis_conn), queue=FakeQueue(), redis=redis_conn,  # type: ignore[arg-type]
-                jira_webhook_secret=SecretStr(SECRET))
+    return Deps(
+        store=SessionStore(redis_conn),
+        queue=FakeQueue(),  # type: ignore[arg-type]
+        redis=redis_conn,
+        jira_webhook_secret=SecretStr(SECRET),
+    )
 
 
 def claims(conn: redis.Redis) -> list[bytes]:
@@ -35,8 +39,9 @@ def claims(conn: redis.Redis) -> list[bytes]:
 
 
 def announce(deps: Deps, text: str, *, ts: str = "100.1") -> None:
-    mentions.message(deps, channel="C1", channel_type="channel", user="U1", text=text, ts=ts, thread_ts=None,
-                     bot_user_id="UBOT")
+    mentions.message(
+        deps, channel="C1", channel_type="channel", user="U1", text=text, ts=ts, thread_ts=None, bot_user_id="UBOT"
+    )
 
 
 def test_a_message_naming_thousands_of_keys_claims_none(deps: Deps, redis_conn: redis.Redis) -> None:
@@ -57,14 +62,21 @@ def test_an_offer_naming_one_key_claims_that_key_only(deps: Deps, redis_conn: re
     assert [c.args[3] for c in deps.queue.calls] == ["ONE-1"]  # type: ignore[attr-defined]
 
 
-def test_an_offer_that_cannot_be_sent_gives_its_claim_back(deps: Deps, redis_conn: redis.Redis,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_offer_that_cannot_be_sent_gives_its_claim_back(
+    deps: Deps, redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
     body = json.dumps(jira_event("GONE-1", email="nobody@example.com")).encode()
     assert receive(deps, body, signature=sign(body), delivery="d-gone")[0] == 202
     assert claims(redis_conn) == [b"pm:claim:offer:ticket:GONE-1"]
     monkeypatch.setattr(context, "_installed", [])
-    context.install(WorkerContext(store=deps.store, slack=Slack(people={}, locales={}),  # type: ignore[arg-type]
-                                  jira=Jira(emails={}), queue=FakeJobQueue(),  # type: ignore[arg-type]
-                                  handoff_queue=FakeJobQueue()))  # type: ignore[arg-type]
+    context.install(
+        WorkerContext(
+            store=deps.store,
+            slack=Slack(people={}, locales={}),  # type: ignore[arg-type]
+            jira=Jira(emails={}),  # type: ignore[arg-type]
+            queue=FakeJobQueue(),  # type: ignore[arg-type]
+            handoff_queue=FakeJobQueue(),  # type: ignore[arg-type]
+        )
+    )
     offers.offer_assignee("GONE-1", "acc-1", "nobody@example.com", "en")
     assert claims(redis_conn) == []

@@ -26,13 +26,30 @@ def fill(unit: str) -> str:
     return (unit * (MESSAGE_LIMIT // len(unit) + 1))[:MESSAGE_LIMIT]
 
 
-PATHOLOGICAL = {name: fill(unit) for name, unit in {
-    "unclosed links": "<http:", "unclosed mailto": "<mailto:", "links with open labels": "<https://a|",
-    "unclosed mentions": "<@", "unclosed channels": "<#", "unclosed specials": "<!", "typed mentions": "@a",
-    "mention labels": "<@U1|", "shortcodes": ":a", "letters": "a", "fix words": "fix ", "announcements": "fixed in ",
-    "negations": "not fixed ", "refusals": "no RCA ", "japanese": "修正をマージしました", "questions": "?",
-    "keys": "AB-1 ", "dashes": "A-", "dots": ".",
-}.items()}
+PATHOLOGICAL = {
+    name: fill(unit)
+    for name, unit in {
+        "unclosed links": "<http:",
+        "unclosed mailto": "<mailto:",
+        "links with open labels": "<https://a|",
+        "unclosed mentions": "<@",
+        "unclosed channels": "<#",
+        "unclosed specials": "<!",
+        "typed mentions": "@a",
+        "mention labels": "<@U1|",
+        "shortcodes": ":a",
+        "letters": "a",
+        "fix words": "fix ",
+        "announcements": "fixed in ",
+        "negations": "not fixed ",
+        "refusals": "no RCA ",
+        "japanese": "修正をマージしました",
+        "questions": "?",
+        "keys": "AB-1 ",
+        "dashes": "A-",
+        "dots": ".",
+    }.items()
+}
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -65,8 +82,9 @@ def test_the_faster_patterns_read_what_they_read_before() -> None:
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("field", ["ticket", "action_items", "lang", "destination", "why_missed_category",
-                                   "customer_impacting", "summary"])
+@pytest.mark.parametrize(
+    "field", ["ticket", "action_items", "lang", "destination", "why_missed_category", "customer_impacting", "summary"]
+)
 def test_thread_answers_at_the_field_limit_are_read_in_linear_time(field: str) -> None:
     for unit in ("/browse/A-1", "/browse/", "a|", "x | y | z\n", "<http:", "`", "A-1 ", "はい"):
         text = (unit * (THREAD_MAX_CHARS // len(unit) + 1))[:THREAD_MAX_CHARS]

@@ -55,7 +55,9 @@ def test_a_thread_answer_never_shows_raw_validation_text(monkeypatch: pytest.Mon
 
 def test_a_modal_error_is_a_plain_sentence(redis_conn: redis.Redis) -> None:
     deps = Deps(store=SessionStore(redis_conn), queue=FakeQueue())  # type: ignore[arg-type]
-    view: dict[str, Any] = {"private_metadata": json.dumps({"channel": "C1", "lang": "fr"}),
-                            "state": {"values": modal_values({"ticket": "PROJ-1", "summary": "x"})}}
+    view: dict[str, Any] = {
+        "private_metadata": json.dumps({"channel": "C1", "lang": "fr"}),
+        "state": {"values": modal_values({"ticket": "PROJ-1", "summary": "x"})},
+    }
     errors = flow.submit(deps, user="U1", view=view)
     assert errors and not any(raw(text) for text in errors.values()), errors

@@ -18,11 +18,22 @@ pytestmark = pytest.mark.unit
 
 def submission(ticket: str | None, *, view_id: str = "V0001") -> tuple[bytes, dict[str, bytes]]:
     """A signed view_submission of the new-session modal (Slack's shape), and its headers."""
-    view = {"id": view_id, "type": "modal", "callback_id": "postmortem", "team_id": "T0001",
-            "private_metadata": json.dumps({"channel": "C1", "lang": "en"}),
-            "state": {"values": modal_values({"ticket": ticket, "summary": "Hang on eviction"})}}
-    payload = {"type": "view_submission", "team": {"id": "T0001"}, "user": {"id": "U1", "team_id": "T0001"},
-               "api_app_id": "A1", "trigger_id": f"t-{time.time_ns()}", "view": view}
+    view = {
+        "id": view_id,
+        "type": "modal",
+        "callback_id": "postmortem",
+        "team_id": "T0001",
+        "private_metadata": json.dumps({"channel": "C1", "lang": "en"}),
+        "state": {"values": modal_values({"ticket": ticket, "summary": "Hang on eviction"})},
+    }
+    payload = {
+        "type": "view_submission",
+        "team": {"id": "T0001"},
+        "user": {"id": "U1", "team_id": "T0001"},
+        "api_app_id": "A1",
+        "trigger_id": f"t-{time.time_ns()}",
+        "view": view,
+    }
     body = urlencode({"payload": json.dumps(payload)}).encode()
     return body, slack_headers(body, content_type=b"application/x-www-form-urlencoded")
 

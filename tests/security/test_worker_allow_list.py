@@ -18,17 +18,22 @@ from workers.allowed import ALLOWED_JOBS
 
 pytestmark = pytest.mark.unit
 
-ENV = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s3cret", "JIRA_URL": "https://example.atlassian.net",
-       "JIRA_EMAIL": "bot@example.com", "JIRA_API_TOKEN": "jira-t0ken", "REDIS_URL": TEST_REDIS_URL,
-       "POSTMORTEM_WATCHDOG_SECONDS": "600"}
+ENV = {
+    "SLACK_BOT_TOKEN": "xoxb-test",
+    "SLACK_SIGNING_SECRET": "s3cret",
+    "JIRA_URL": "https://example.atlassian.net",
+    "JIRA_EMAIL": "bot@example.com",
+    "JIRA_API_TOKEN": "jira-t0ken",
+    "REDIS_URL": TEST_REDIS_URL,
+    "POSTMORTEM_WATCHDOG_SECONDS": "600",
+}
 
 
 def test_a_job_naming_os_system_is_refused_and_nothing_runs(redis_conn: redis.Redis, tmp_path: Path) -> None:
     marker = tmp_path / "owned"
     queue = job_queue(redis_conn)
     job = queue.enqueue("os.system", f"touch {marker}")
-    callback = queue.enqueue("workers.jobs.advance", "no-such-session",
-                             on_success=Callback(f"{__name__}.touch_marker"))
+    callback = queue.enqueue("workers.jobs.advance", "no-such-session", on_success=Callback(f"{__name__}.touch_marker"))
     work(load_settings(ENV), burst=True)
     assert not marker.exists()
     assert job.get_status(refresh=True) == JobStatus.FAILED

@@ -82,18 +82,42 @@ def test_a_lock_taken_over_after_expiry_is_neither_released_nor_extended(redis_c
 def test_every_key_goes_through_the_prefix(redis_conn: redis.Redis) -> None:
     store = SessionStore(redis_conn, prefix="other:")
     deps = Deps(store=store, queue=FakeQueue(), redis=redis_conn)  # type: ignore[arg-type]
-    mentions.message(deps, channel="C1", channel_type="channel", user="U1", text="fixed in #12 for PROJ-1",
-                     ts="100.1", thread_ts=None, bot_user_id="UBOT")
-    mentions.mention(deps, channel="C1", user="U1", text="<@UBOT> write the post-mortem", ts="100.2",
-                     thread_ts="100.1", event_id="Ev1")
+    mentions.message(
+        deps,
+        channel="C1",
+        channel_type="channel",
+        user="U1",
+        text="fixed in #12 for PROJ-1",
+        ts="100.1",
+        thread_ts=None,
+        bot_user_id="UBOT",
+    )
+    mentions.mention(
+        deps,
+        channel="C1",
+        user="U1",
+        text="<@UBOT> write the post-mortem",
+        ts="100.2",
+        thread_ts="100.1",
+        event_id="Ev1",
+    )
     keys = sorted(k.decode() if isinstance(k, bytes) else k for k in redis_conn.keys("*"))
     assert "other:seen-keys:C1:100.1" in keys and f"other:claim:{claims.event_claim('Ev1')}" in keys
     assert all(k.startswith("other:") for k in keys), keys
 
 
 def test_claim_names_are_distinct_per_purpose() -> None:
-    names = [claims.event_claim("x"), claims.webhook_claim("x"), claims.offer_thread_claim("x"),
-             claims.offer_ticket_claim("x"), claims.ticket_checked_claim("x", "1"), claims.render_lock("x", 1),
-             claims.post_lock("x", 1), claims.post_scheduled_claim("x", 1), claims.sweep_post_claim("x", 1),
-             claims.sweep_render_claim("x", 1), claims.handoff_claim("x")]
+    names = [
+        claims.event_claim("x"),
+        claims.webhook_claim("x"),
+        claims.offer_thread_claim("x"),
+        claims.offer_ticket_claim("x"),
+        claims.ticket_checked_claim("x", "1"),
+        claims.render_lock("x", 1),
+        claims.post_lock("x", 1),
+        claims.post_scheduled_claim("x", 1),
+        claims.sweep_post_claim("x", 1),
+        claims.sweep_render_claim("x", 1),
+        claims.handoff_claim("x"),
+    ]
     assert len(set(names)) == len(names)

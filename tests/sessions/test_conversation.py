@@ -17,8 +17,9 @@ pytestmark = pytest.mark.unit
 
 SHA = "a" * 64
 NOBODY: frozenset[str] = frozenset()
-ROOT_CAUSE = ("`Pool::release` returns the connection before `flush()` completes, "
-              "so the next borrower reads stale bytes.")
+ROOT_CAUSE = (
+    "`Pool::release` returns the connection before `flush()` completes, so the next borrower reads stale bytes."
+)
 
 
 def complete_pm(**overrides: Any) -> dict[str, Any]:
@@ -45,8 +46,9 @@ def drafted(version: int = 1, **changes: Any) -> Session:
     return session(**{"inputs": complete_pm(), "state": State.drafted, "version": version, "drafts": drafts, **changes})
 
 
-def reply(s: Session, text: str, *, user: str = "U1", approvers: frozenset[str] = NOBODY,
-          ts: float = 10_000.0) -> Outcome:
+def reply(
+    s: Session, text: str, *, user: str = "U1", approvers: frozenset[str] = NOBODY, ts: float = 10_000.0
+) -> Outcome:
     return on_reply(s, text, user=user, approvers=approvers, ts=ts)
 
 
@@ -103,11 +105,14 @@ def test_an_answer_naming_another_field_fills_that_field() -> None:
     assert out.session.pending_field == "summary"  # still waiting for the question asked
 
 
-@pytest.mark.parametrize(("pending", "text", "words"), [
-    ("summary", "TBD", "placeholder"),
-    ("root_cause", "Probably a race in the pool, we think", "hypothesis"),
-    ("fix_ref", "the fix", "no PR"),
-])
+@pytest.mark.parametrize(
+    ("pending", "text", "words"),
+    [
+        ("summary", "TBD", "placeholder"),
+        ("root_cause", "Probably a race in the pool, we think", "hypothesis"),
+        ("fix_ref", "the fix", "no PR"),
+    ],
+)
 def test_bad_answers_are_rejected_with_a_reason_and_change_nothing(pending: str, text: str, words: str) -> None:
     s = session(pending_field=pending, listed_missing=True)
     out = reply(s, text)
@@ -180,9 +185,20 @@ def test_trivial_is_declined() -> None:
 
 def _walk_optional(answer: str) -> tuple[Session, list[str]]:
     """Give the four inputs, then reply `answer` to each usually-included question until it renders."""
-    pm = {k: v for k, v in complete_pm().items()
-          if k not in ("symptom", "why_symptom", "how_found", "why_missed", "why_missed_category",
-                       "action_items", "action_items_none")}
+    pm = {
+        k: v
+        for k, v in complete_pm().items()
+        if k
+        not in (
+            "symptom",
+            "why_symptom",
+            "how_found",
+            "why_missed",
+            "why_missed_category",
+            "action_items",
+            "action_items_none",
+        )
+    }
     s, asked = session(inputs=pm), list[str]()
     for _ in range(10):
         out = next_step(s)
@@ -408,10 +424,10 @@ def test_a_reply_at_the_scope_question_asks_for_continue_or_cancel(text: str) ->
 
 def test_a_yes_addressed_to_a_colleague_approves_nothing() -> None:
     s = drafted()
-    assert on_reply(s, "<@U0ALICE> yes", user="U1", approvers=NOBODY, ts=10_000.0,
-                    bot_user_id="UBOT").effects == ()
-    assert kinds(on_reply(s, "<@UBOT> yes", user="U1", approvers=NOBODY, ts=10_000.0,
-                          bot_user_id="UBOT")) == [("approve", "")]
+    assert on_reply(s, "<@U0ALICE> yes", user="U1", approvers=NOBODY, ts=10_000.0, bot_user_id="UBOT").effects == ()
+    assert kinds(on_reply(s, "<@UBOT> yes", user="U1", approvers=NOBODY, ts=10_000.0, bot_user_id="UBOT")) == [
+        ("approve", "")
+    ]
 
 
 # The structured evidence in the thread (DESIGN §4 "Modal"): buttons, checkboxes, typed answers
@@ -425,11 +441,14 @@ def test_the_structured_questions_carry_the_session_for_their_buttons() -> None:
     assert out.effects[-1].params["field"] == "repro_rate" and out.effects[-1].params["session"] == s.id
 
 
-@pytest.mark.parametrize("text", [
-    "original repro passes, 失敗していたテストが成功",
-    "元の再現手順が成功、failing_test_passes",
-    "Failing-Test-Passes\nOriginal repro passes",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "original repro passes, 失敗していたテストが成功",
+        "元の再現手順が成功、failing_test_passes",
+        "Failing-Test-Passes\nOriginal repro passes",
+    ],
+)
 def test_typed_kinds_in_either_language_answer_the_checkboxes_question(text: str) -> None:
     s = session(inputs=complete_pm(validation_kinds=[]), pending_field="validation_kinds", listed_missing=True)
     out = reply(s, text)
@@ -438,11 +457,14 @@ def test_typed_kinds_in_either_language_answer_the_checkboxes_question(text: str
     assert next_step(out.session).session is not None
 
 
-@pytest.mark.parametrize(("pending", "text", "words"), [
-    ("repro_rate", "rarely", "Rarely"),
-    ("repro_rate", "sometimes", "not one of"),
-    ("validation_kinds", "stress or soak run, other configurations", "alone do not show"),
-])
+@pytest.mark.parametrize(
+    ("pending", "text", "words"),
+    [
+        ("repro_rate", "rarely", "Rarely"),
+        ("repro_rate", "sometimes", "not one of"),
+        ("validation_kinds", "stress or soak run, other configurations", "alone do not show"),
+    ],
+)
 def test_structured_answers_that_are_not_enough_are_rejected(pending: str, text: str, words: str) -> None:
     s = session(inputs=complete_pm(**{pending: None}), pending_field=pending, listed_missing=True)
     out = reply(s, text)
@@ -474,16 +496,16 @@ def test_a_strangers_click_is_told_privately_and_an_old_question_changes_nothing
     stranger = on_choice(s, "repro_rate", ["every_run"], user="U9", approvers=NOBODY)
     assert stranger.session is None and kinds(stranger) == [("ephemeral", "only_approvers")]
     assert on_choice(drafted(), "repro_rate", ["rarely"], user="U1", approvers=NOBODY) == Outcome(None)
-    assert on_choice(drafted(state=State.cancelled), "repro_rate", ["every_run"], user="U1",
-                     approvers=NOBODY) == Outcome(None)
+    assert on_choice(
+        drafted(state=State.cancelled), "repro_rate", ["every_run"], user="U1", approvers=NOBODY
+    ) == Outcome(None)
 
 
 # Resume (Edit) on a session still collecting inputs (f-home) -------------------------------------
 
 
 def test_resuming_a_collecting_session_fills_the_inputs_and_renders_without_counting_a_revision() -> None:
-    waiting = session(inputs=complete_pm(repro=None), pending_field="repro", listed_missing=True,
-                      revision_requests=2)
+    waiting = session(inputs=complete_pm(repro=None), pending_field="repro", listed_missing=True, revision_requests=2)
     out = on_edit(waiting, complete_pm())
     assert out.session is not None and out.session.state is State.rendering and out.session.version == 1
     assert out.session.revision_requests == 2 and out.session.pending_field is None

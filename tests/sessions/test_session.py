@@ -46,9 +46,17 @@ def test_table_covers_every_state_and_final_states_lead_nowhere() -> None:
 @pytest.mark.parametrize(
     ("src", "dst"),
     [
-        ("collecting", "scope_check"), ("collecting", "rendering"), ("scope_check", "rendering"),
-        ("rendering", "drafted"), ("drafted", "posting"), ("posting", "posted"), ("drafted", "rendering"),
-        ("posting", "failed"), ("failed", "posting"), ("failed", "rendering"), ("drafted", "cancelled"),
+        ("collecting", "scope_check"),
+        ("collecting", "rendering"),
+        ("scope_check", "rendering"),
+        ("rendering", "drafted"),
+        ("drafted", "posting"),
+        ("posting", "posted"),
+        ("drafted", "rendering"),
+        ("posting", "failed"),
+        ("failed", "posting"),
+        ("failed", "rendering"),
+        ("drafted", "cancelled"),
     ],
 )
 def test_design_transitions_are_allowed(src: str, dst: str) -> None:
@@ -58,8 +66,14 @@ def test_design_transitions_are_allowed(src: str, dst: str) -> None:
 @pytest.mark.parametrize(
     ("src", "dst"),
     [
-        ("collecting", "posting"), ("collecting", "drafted"), ("rendering", "posting"), ("posting", "rendering"),
-        ("posting", "cancelled"), ("posted", "posting"), ("cancelled", "collecting"), ("expired", "rendering"),
+        ("collecting", "posting"),
+        ("collecting", "drafted"),
+        ("rendering", "posting"),
+        ("posting", "rendering"),
+        ("posting", "cancelled"),
+        ("posted", "posting"),
+        ("cancelled", "collecting"),
+        ("expired", "rendering"),
         ("posted", "failed"),
     ],
 )

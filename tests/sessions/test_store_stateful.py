@@ -21,11 +21,27 @@ pytestmark = pytest.mark.unit
 REQUESTER, APPROVER, STRANGER = "U1", "U9", "U2"
 APPROVERS = frozenset({APPROVER})
 USERS = st.sampled_from([REQUESTER, APPROVER, STRANGER])
-TEXTS = st.sampled_from([
-    "yes", "post it", "はい", "go ahead :+1:", "yes?", "not yet", "yes but fix the summary", "no",
-    "summary: a better summary", "root_cause: `evict()` drops the tail", "fix the root cause", "cancel",
-    "キャンセル", "continue", "skip", "foo: bar", "投稿してください",
-])
+TEXTS = st.sampled_from(
+    [
+        "yes",
+        "post it",
+        "はい",
+        "go ahead :+1:",
+        "yes?",
+        "not yet",
+        "yes but fix the summary",
+        "no",
+        "summary: a better summary",
+        "root_cause: `evict()` drops the tail",
+        "fix the root cause",
+        "cancel",
+        "キャンセル",
+        "continue",
+        "skip",
+        "foo: bar",
+        "投稿してください",
+    ]
+)
 CHANNEL, THREAD = "C1", "100.1"
 
 

@@ -54,7 +54,8 @@ def test_the_list_is_capped_and_expired_sessions_drop_out(store: SessionStore, r
 
 
 def test_a_session_written_before_the_index_existed_is_listed_after_its_next_write(
-        store: SessionStore, redis_conn: redis.Redis) -> None:
+    store: SessionStore, redis_conn: redis.Redis
+) -> None:
     legacy = Session(ticket="PROJ-9", requester="U1", channel="C1")
     redis_conn.set(store.session_key(legacy.id), legacy.model_dump_json(), ex=TTL)
     assert store.users.sessions("U1") == []
@@ -69,7 +70,7 @@ def test_open_and_awaiting_follow_the_state(store: SessionStore, clock: Clock) -
     to_drafted(store, session.id)
     assert [s.id for s in store.users.awaiting()] == [session.id]
     assert store.transition(session.id, {State.drafted}, State.cancelled) is not None
-    assert store.users.awaiting() == [] and store.users.idle_since(clock.now + 10 ** 9) == []
+    assert store.users.awaiting() == [] and store.users.idle_since(clock.now + 10**9) == []
 
 
 def test_changes_make_the_home_due_once_after_the_window(store: SessionStore, clock: Clock) -> None:

@@ -34,16 +34,19 @@ class FakeSlack:
         return ts
 
     def ephemeral(self, channel: str, user: str, message: dict[str, Any], *, thread_ts: str | None = None) -> None:
-        self.calls.append(("ephemeral", {"channel": channel, "user": user, "message": message,
-                                         "thread_ts": thread_ts}))
+        self.calls.append(("ephemeral", {"channel": channel, "user": user, "message": message, "thread_ts": thread_ts}))
 
     def upload(self, channel: str, thread_ts: str | None, *, filename: str, content: bytes, title: str) -> None:
         if self.refuse_uploads:
             raise slack_error(self.refuse_uploads)
         if self.failures:
             raise slack_error(self.failures.popleft())
-        self.calls.append(("upload", {"channel": channel, "thread_ts": thread_ts, "filename": filename,
-                                      "content": content, "title": title}))
+        self.calls.append(
+            (
+                "upload",
+                {"channel": channel, "thread_ts": thread_ts, "filename": filename, "content": content, "title": title},
+            )
+        )
 
     def permalink(self, channel: str, message_ts: str) -> str | None:
         self.calls.append(("permalink", {"channel": channel, "message_ts": message_ts}))
@@ -66,9 +69,18 @@ class FakeSlack:
 
 def slack_error(error: str) -> SlackApiError:
     """What slack-sdk raises when Slack answers ok: false."""
-    return SlackApiError(f"The request to the Slack API failed. ({error})", SlackResponse(
-        client=None, http_verb="POST", api_url="https://slack.test/api/x", req_args={},
-        data={"ok": False, "error": error}, headers={}, status_code=200))
+    return SlackApiError(
+        f"The request to the Slack API failed. ({error})",
+        SlackResponse(
+            client=None,
+            http_verb="POST",
+            api_url="https://slack.test/api/x",
+            req_args={},
+            data={"ok": False, "error": error},
+            headers={},
+            status_code=200,
+        ),
+    )
 
 
 def _answer(script: deque[Any], default: Any) -> Any:
@@ -131,8 +143,7 @@ class FakeJira:
 
 
 def retryable(seconds: float = 7.0) -> JiraError:
-    return JiraError(f"Jira is rate-limiting the bot; trying again in {seconds:g} s.", status=429,
-                     retry_after=seconds)
+    return JiraError(f"Jira is rate-limiting the bot; trying again in {seconds:g} s.", status=429, retry_after=seconds)
 
 
 def fatal(status: int = 403) -> JiraError:

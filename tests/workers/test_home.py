@@ -56,12 +56,12 @@ def run_until(publisher: HomePublisher, done: Callable[[], bool], timeout: float
 
 
 def new(store: SessionStore, user: str = "U1", **changes: object) -> Session:
-    return store.create(Session(ticket="PROJ-1", requester=user, channel="C1", thread_ts="1.1").with_changes(
-        **changes))
+    return store.create(Session(ticket="PROJ-1", requester=user, channel="C1", thread_ts="1.1").with_changes(**changes))
 
 
-def test_a_burst_of_one_persons_sessions_is_one_publish(store: SessionStore, slack: SlackEmulator,
-                                                        publisher: HomePublisher) -> None:
+def test_a_burst_of_one_persons_sessions_is_one_publish(
+    store: SessionStore, slack: SlackEmulator, publisher: HomePublisher
+) -> None:
     made = [new(store, ticket=f"PROJ-{i + 1}") for i in range(30)]
     for session in made[:10]:
         to_drafted(store, session.id)
@@ -76,8 +76,9 @@ def test_a_burst_of_one_persons_sessions_is_one_publish(store: SessionStore, sla
     assert "*PROJ-29*" in str(view) and "*PROJ-9*" not in str(view)  # the 20 newest rows
 
 
-def test_changes_after_a_publish_wait_for_the_window(store: SessionStore, slack: SlackEmulator,
-                                                    publisher: HomePublisher) -> None:
+def test_changes_after_a_publish_wait_for_the_window(
+    store: SessionStore, slack: SlackEmulator, publisher: HomePublisher
+) -> None:
     session = new(store, ticket="CACHE-77")
     store.users.request_home("U1")
     assert publisher.run_due() == ["U1"]
@@ -92,7 +93,8 @@ def test_changes_after_a_publish_wait_for_the_window(store: SessionStore, slack:
 
 
 def test_approvers_get_the_drafts_awaiting_them_and_others_see_nothing(
-        store: SessionStore, slack: SlackEmulator, publisher: HomePublisher) -> None:
+    store: SessionStore, slack: SlackEmulator, publisher: HomePublisher
+) -> None:
     to_drafted(store, new(store, ticket="SECRET-7").id)
     run_until(publisher, lambda: bool(publishes(slack, "UAPP")) and bool(publishes(slack, "U1")))
     assert "SECRET-7" in str(publishes(slack, "UAPP")[-1]["view"])
@@ -101,8 +103,9 @@ def test_approvers_get_the_drafts_awaiting_them_and_others_see_nothing(
     assert "SECRET-7" not in str(publishes(slack, "U2")[-1]["view"])
 
 
-def test_a_refused_publish_is_logged_not_raised(store: SessionStore, slack: SlackEmulator,
-                                                publisher: HomePublisher, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_refused_publish_is_logged_not_raised(
+    store: SessionStore, slack: SlackEmulator, publisher: HomePublisher, caplog: pytest.LogCaptureFixture
+) -> None:
     slack.fail_next("views.publish", "invalid_blocks")  # refused for good (internal_error is retried)
     store.users.request_home("U1")
     assert publisher.run_due() == []

@@ -31,13 +31,13 @@ def gateway(jira: JiraEmulator) -> JiraGateway:
     return JiraGateway(jira.base_url, EMAIL, TOKEN, timeout=5)
 
 
-def request_body(text: str = "Summary", *, session: str = "s1", version: int = 1,
-                 key: str = "postmortem-bot") -> bytes:
+def request_body(text: str = "Summary", *, session: str = "s1", version: int = 1, key: str = "postmortem-bot") -> bytes:
     """A comment request body in the client's own serialisation (json.dumps defaults), non-ASCII included."""
-    adf = {"type": "doc", "version": 1,
-           "content": [{"type": "paragraph", "content": [{"type": "text", "text": text}]}]}
-    request = {"body": adf, "properties": [{"key": key, "value": {"session": session, "version": version,
-                                                                  "sha256": "ab" * 32}}]}
+    adf = {"type": "doc", "version": 1, "content": [{"type": "paragraph", "content": [{"type": "text", "text": text}]}]}
+    request = {
+        "body": adf,
+        "properties": [{"key": key, "value": {"session": session, "version": version, "sha256": "ab" * 32}}],
+    }
     return json.dumps(request).encode()
 
 
@@ -54,16 +54,16 @@ def test_post_comment_sends_exactly_the_given_bytes(jira: JiraEmulator, gateway:
     assert posted == PostedComment(stored.id, f"{jira.base_url}/browse/PROJ-1?focusedCommentId={stored.id}")
 
 
-def test_a_body_in_another_serialisation_is_refused_before_sending(jira: JiraEmulator,
-                                                                   gateway: JiraGateway) -> None:
+def test_a_body_in_another_serialisation_is_refused_before_sending(jira: JiraEmulator, gateway: JiraGateway) -> None:
     compact = json.dumps(json.loads(request_body()), separators=(",", ":")).encode()
     with pytest.raises(ValueError, match="serialisation"):
         gateway.post_comment("PROJ-1", compact)
     assert jira.posts == []
 
 
-def test_find_own_comment_matches_session_and_version_and_ignores_others(jira: JiraEmulator,
-                                                                        gateway: JiraGateway) -> None:
+def test_find_own_comment_matches_session_and_version_and_ignores_others(
+    jira: JiraEmulator, gateway: JiraGateway
+) -> None:
     assert gateway.find_own_comment("PROJ-1", session="s1", version=1) is None  # no comments at all
     gateway.post_comment("PROJ-1", request_body(session="s1", version=1))
     mine = gateway.post_comment("PROJ-1", request_body(session="s1", version=2))
@@ -74,8 +74,9 @@ def test_find_own_comment_matches_session_and_version_and_ignores_others(jira: J
     assert gateway.find_own_comment("PROJ-1", session="s2", version=2) is None
 
 
-def test_own_comments_lists_every_copy_newest_first_and_a_duplicate_can_be_deleted(jira: JiraEmulator,
-                                                                                   gateway: JiraGateway) -> None:
+def test_own_comments_lists_every_copy_newest_first_and_a_duplicate_can_be_deleted(
+    jira: JiraEmulator, gateway: JiraGateway
+) -> None:
     first = gateway.post_comment("PROJ-1", request_body(session="s1", version=2))
     gateway.post_comment("PROJ-1", request_body(session="other", version=2))
     late = gateway.post_comment("PROJ-1", request_body(session="s1", version=2))  # the same post, stored twice
@@ -88,13 +89,17 @@ def test_own_comments_lists_every_copy_newest_first_and_a_duplicate_can_be_delet
     assert caught.value.status == 404
 
 
-@pytest.mark.parametrize(("status", "words"), [
-    (401, "credentials"),
-    (403, "permission"),
-    (404, "does not exist"),
-])
-def test_client_errors_are_plain_words_and_not_retryable(jira: JiraEmulator, gateway: JiraGateway,
-                                                         status: int, words: str) -> None:
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        (401, "credentials"),
+        (403, "permission"),
+        (404, "does not exist"),
+    ],
+)
+def test_client_errors_are_plain_words_and_not_retryable(
+    jira: JiraEmulator, gateway: JiraGateway, status: int, words: str
+) -> None:
     jira.inject("POST", COMMENTS, status=status)
     with pytest.raises(JiraError) as caught:
         gateway.post_comment("PROJ-1", request_body())
@@ -129,8 +134,9 @@ def test_429_carries_retry_after(jira: JiraEmulator, gateway: JiraGateway) -> No
 
 
 @pytest.mark.parametrize("status", [500, 502, 503])
-def test_server_errors_are_retryable_and_never_retried_by_the_client(jira: JiraEmulator, gateway: JiraGateway,
-                                                                     status: int) -> None:
+def test_server_errors_are_retryable_and_never_retried_by_the_client(
+    jira: JiraEmulator, gateway: JiraGateway, status: int
+) -> None:
     jira.inject("POST", COMMENTS, status=status)
     with pytest.raises(JiraError) as caught:
         gateway.post_comment("PROJ-1", request_body())

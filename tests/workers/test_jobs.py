@@ -45,8 +45,15 @@ class World:
 def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     monkeypatch.setattr(context, "_installed", [])  # restored after the test
     w = World(SessionStore(redis_conn), FakeSlack(), FakeJira(), FakeQueue(), FakeQueue(), redis_conn)
-    context.install(WorkerContext(store=w.store, slack=w.slack, jira=w.jira, queue=w.queue,  # type: ignore[arg-type]
-                                  handoff_queue=w.handoff))  # type: ignore[arg-type]
+    context.install(
+        WorkerContext(
+            store=w.store,
+            slack=w.slack,  # type: ignore[arg-type]
+            jira=w.jira,  # type: ignore[arg-type]
+            queue=w.queue,  # type: ignore[arg-type]
+            handoff_queue=w.handoff,  # type: ignore[arg-type]
+        )
+    )
     yield w
 
 
@@ -127,8 +134,9 @@ def test_an_unknown_ticket_is_asked_for_again_before_anything_else(world: World)
     after = world.store.get(s.id)
     assert after is not None and after.state is State.collecting and after.pending_field == "ticket"
     assert len(world.slack.texts) == 1 and "Jira has no issue PROJ-1" in world.slack.texts[0]
-    answered = world.store.update(s.id, lambda cur: on_reply(cur, "PROJ-2", user="U1", approvers=frozenset(),
-                                                             ts=2e9).session)
+    answered = world.store.update(
+        s.id, lambda cur: on_reply(cur, "PROJ-2", user="U1", approvers=frozenset(), ts=2e9).session
+    )
     assert answered is not None and answered.ticket == "PROJ-2" and answered.pending_field is None
     jobs.advance(s.id)
     final = world.store.get(s.id)
@@ -199,11 +207,14 @@ def test_render_of_a_clean_draft_posts_no_lint(world: World) -> None:
     assert not [t for t in world.slack.texts if t.startswith("Tone check")]
 
 
-@pytest.mark.parametrize(("destination", "filename"), [
-    ("docs_file", "docs/postmortems/PROJ-1.md"),
-    ("pr_description", "PROJ-1-postmortem-v1.md"),
-    ("wiki", "PROJ-1-postmortem-v1.md"),
-])
+@pytest.mark.parametrize(
+    ("destination", "filename"),
+    [
+        ("docs_file", "docs/postmortems/PROJ-1.md"),
+        ("pr_description", "PROJ-1-postmortem-v1.md"),
+        ("wiki", "PROJ-1-postmortem-v1.md"),
+    ],
+)
 def test_other_destinations_attach_the_markdown_only(world: World, destination: str, filename: str) -> None:
     s = rendering(world, inputs=complete_pm(destination=destination))
     jobs.render(s.id)
@@ -348,17 +359,20 @@ def test_a_tampered_approved_body_fails_and_posts_nothing(world: World) -> None:
 
 def test_perform_runs_a_post_effect(world: World) -> None:
     s, body = posting(world)
-    jobs.perform(s.id, [{"kind": "say", "key": "posting", "params": {"user": "U1", "version": 1,
-                                                                     "ticket": "PROJ-1"}},
-                        {"kind": "post", "version": 1}])
+    jobs.perform(
+        s.id,
+        [
+            {"kind": "say", "key": "posting", "params": {"user": "U1", "version": 1, "ticket": "PROJ-1"}},
+            {"kind": "post", "version": 1},
+        ],
+    )
     assert world.slack.texts[0] == "Approved by <@U1>. Posting v1 to PROJ-1…"
     assert world.jira.of("post_comment") == [{"ticket": "PROJ-1", "body": body}]
 
 
 def test_perform_sends_ephemerals_to_their_user(world: World) -> None:
     s = new(world)
-    jobs.perform(s.id, [{"kind": "ephemeral", "key": "only_approvers", "params": {"requester": "U1"},
-                         "user": "U9"}])
+    jobs.perform(s.id, [{"kind": "ephemeral", "key": "only_approvers", "params": {"requester": "U1"}, "user": "U9"}])
     (eph,) = world.slack.of("ephemeral")
     assert eph["user"] == "U9" and eph["thread_ts"] == PARENT_TS and "<@U1>" in eph["message"]["text"]
     assert world.slack.posts == []
@@ -377,10 +391,21 @@ def test_handoff_enqueues_the_rewrite_once_with_the_documented_payload(world: Wo
     assert len(world.handoff.enqueued) == 1
     name, args, _ = world.handoff.enqueued[0]
     assert name == "management_talk.rewrite"
-    assert args == ({"kind": "postmortem", "schema": 1, "ticket": "PROJ-1", "session": s.id, "version": 1,
-                     "lang": "en", "markdown": render_markdown(model_of(posted)),
-                     "comment_url": posted.comment_url, "requested_by": "U2", "channel": "C1",
-                     "thread_ts": PARENT_TS},)
+    assert args == (
+        {
+            "kind": "postmortem",
+            "schema": 1,
+            "ticket": "PROJ-1",
+            "session": s.id,
+            "version": 1,
+            "lang": "en",
+            "markdown": render_markdown(model_of(posted)),
+            "comment_url": posted.comment_url,
+            "requested_by": "U2",
+            "channel": "C1",
+            "thread_ts": PARENT_TS,
+        },
+    )
     assert world.queue.enqueued == []
     assert world.slack.texts[-1] == "Handed off to management-talk (job `job-1`)."
     assert sum("Handed off" in t for t in world.slack.texts) == 1
@@ -469,12 +494,18 @@ def test_with_the_jira_site_known_the_draft_links_its_ticket(world: World, monke
     jobs.render(s.id)
     body = (world.store.draft_body(s.id, 1) or b"").decode()
     assert f'"href": "{site}/browse/PROJ-1"' in body
-    assert any(f"<{site}/browse/PROJ-1|PROJ-1>" in b["text"]["text"]
-               for p in world.slack.posts for b in p["message"].get("blocks") or [] if b.get("text"))
+    assert any(
+        f"<{site}/browse/PROJ-1|PROJ-1>" in b["text"]["text"]
+        for p in world.slack.posts
+        for b in p["message"].get("blocks") or []
+        if b.get("text")
+    )
 
 
 def test_a_japanese_draft_nested_too_deep_names_the_field_by_its_label(world: World) -> None:
     s = rendering(world, lang="ja", inputs=complete_pm(root_cause="- " * 248 + "x"))
     jobs.render(s.id)
-    assert world.slack.texts == ["下書きを作成できませんでした：根本原因（メカニズム）："
-                                 "リストや引用の入れ子が 20 段を超えています。20 段以下にしてください"]
+    assert world.slack.texts == [
+        "下書きを作成できませんでした：根本原因（メカニズム）："
+        "リストや引用の入れ子が 20 段を超えています。20 段以下にしてください"
+    ]

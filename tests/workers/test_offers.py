@@ -59,10 +59,18 @@ class World:
 @pytest.fixture
 def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     monkeypatch.setattr(context, "_installed", [])
-    w = World(Slack(people={"dev@example.com": "U2"}, locales={"U2": "ja-JP"}),
-              Jira(emails={"acc-1": "dev@example.com"}))
-    context.install(WorkerContext(store=SessionStore(redis_conn), slack=w.slack, jira=w.jira,  # type: ignore[arg-type]
-                                  queue=FakeQueue(), handoff_queue=FakeQueue()))  # type: ignore[arg-type]
+    w = World(
+        Slack(people={"dev@example.com": "U2"}, locales={"U2": "ja-JP"}), Jira(emails={"acc-1": "dev@example.com"})
+    )
+    context.install(
+        WorkerContext(
+            store=SessionStore(redis_conn),
+            slack=w.slack,  # type: ignore[arg-type]
+            jira=w.jira,  # type: ignore[arg-type]
+            queue=FakeQueue(),  # type: ignore[arg-type]
+            handoff_queue=FakeQueue(),  # type: ignore[arg-type]
+        )
+    )
     yield w
 
 
@@ -117,19 +125,22 @@ def test_a_hidden_email_is_looked_up_in_jira_and_the_locale_decides_the_language
     assert start_button(dm["message"])["lang"] == "ja" and "PROJ-1" in dm["message"]["text"]
 
 
-@pytest.mark.parametrize(("ticket", "account", "email"), [
-    ("PROJ-1", "acc-unknown", None),          # Jira has no e-mail for them
-    ("PROJ-1", "acc-1", "nobody@example.com"),  # no Slack account with that e-mail
-    ("not a key", "acc-1", "dev@example.com"),  # a bad job argument
-    ("PROJ-1", "", "dev@example.com"),
-])
-def test_no_dm_when_the_assignee_cannot_be_found(world: World, ticket: str, account: str,
-                                                 email: str | None) -> None:
+@pytest.mark.parametrize(
+    ("ticket", "account", "email"),
+    [
+        ("PROJ-1", "acc-unknown", None),  # Jira has no e-mail for them
+        ("PROJ-1", "acc-1", "nobody@example.com"),  # no Slack account with that e-mail
+        ("not a key", "acc-1", "dev@example.com"),  # a bad job argument
+        ("PROJ-1", "", "dev@example.com"),
+    ],
+)
+def test_no_dm_when_the_assignee_cannot_be_found(world: World, ticket: str, account: str, email: str | None) -> None:
     offers.offer_assignee(ticket, account, email, "en")
     assert world.slack.posts == []
 
 
 # the gateway calls, against the emulators ---------------------------------------------------------
+
 
 def test_gateways_find_the_assignee_and_dm_them() -> None:
     slack = SlackEmulator(bot_token="xoxb-test")
@@ -155,6 +166,7 @@ def test_gateways_find_the_assignee_and_dm_them() -> None:
 
 
 # no reachable Slack user: the fallback channel, or one clear log line (f-home) ----------------------
+
 
 def test_an_unreachable_assignee_is_named_in_the_fallback_channel_once(world: World) -> None:
     offers.offer_assignee("PROJ-1", "acc-9", None, None, "Hanako Yamada", "CFALL")

@@ -31,8 +31,16 @@ def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setattr(context, "_installed", [])
     w = World(SessionStore(redis_conn), FakeSlack(), FakeJira(), FakeQueue(), FakeQueue(), redis_conn)
     policy = Policy(quiet_seconds=QUIET, retry_after_cap=300.0, lease_seconds=2.0, wait_visibly_after=10.0)
-    context.install(WorkerContext(store=w.store, slack=w.slack, jira=w.jira, queue=w.queue,  # type: ignore[arg-type]
-                                  handoff_queue=w.handoff, policy=policy))  # type: ignore[arg-type]
+    context.install(
+        WorkerContext(
+            store=w.store,
+            slack=w.slack,  # type: ignore[arg-type]
+            jira=w.jira,  # type: ignore[arg-type]
+            queue=w.queue,  # type: ignore[arg-type]
+            handoff_queue=w.handoff,  # type: ignore[arg-type]
+            policy=policy,
+        )
+    )
     yield w
 
 
@@ -85,8 +93,9 @@ def test_a_post_stored_later_than_the_quiet_period_is_found_twice_and_the_extra_
     world.store.note(post_attempt_claim(s.id, 1), repr(time.time() - QUIET - 1), 3600)  # the quiet period passed
     world.jira.posted.append(world.jira.comment("10002"))
     jobs.post_comment(s.id, 1, 2)
-    checks = [(d.total_seconds(), args) for d, name, args in world.queue.scheduled
-              if name == "workers.jobs.remove_duplicates"]
+    checks = [
+        (d.total_seconds(), args) for d, name, args in world.queue.scheduled if name == "workers.jobs.remove_duplicates"
+    ]
     assert checks == [(q * QUIET, (s.id, 1)) for q in duplicates.DUPLICATE_CHECKS]
     world.jira.listed.append([world.jira.comment("10003"), world.jira.comment("10002")])  # newest first
     jobs.remove_duplicates(s.id, 1)
@@ -121,8 +130,9 @@ def test_a_delete_that_timed_out_is_not_called_a_refusal(world: World) -> None:
     assert world.slack.texts[said:] == []
 
 
-def test_the_duplicate_checks_are_scheduled_before_the_comment_is_recorded(world: World,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_duplicate_checks_are_scheduled_before_the_comment_is_recorded(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A worker dying between the two leaves the checks scheduled (the watchdog's rerun records the comment)."""
     s, _ = posting(world)
     world.store.note(post_doubt_claim(s.id, 1), "1", 60)
@@ -231,8 +241,10 @@ def test_a_thread_slack_refuses_for_good_gets_the_link_to_the_requester_by_dm(wo
     assert done is not None and done.state is State.posted and world.queue.scheduled == []
     [dm] = world.slack.posts
     assert dm["channel"] == s.requester and dm["thread_ts"] is None
-    assert dm["message"]["text"] == ("Posted to PROJ-1: https://jira.example/browse/PROJ-1?focusedCommentId"
-                                     "=10001\nI could not say so in the post-mortem's thread (Slack: is_archived).")
+    assert dm["message"]["text"] == (
+        "Posted to PROJ-1: https://jira.example/browse/PROJ-1?focusedCommentId"
+        "=10001\nI could not say so in the post-mortem's thread (Slack: is_archived)."
+    )
 
 
 def test_a_long_slack_outage_after_the_post_loses_neither_the_link_nor_the_offer(world: World) -> None:
@@ -291,8 +303,11 @@ def fail_call(slack: FakeSlack, k: int, error: str = "internal_error") -> None:
 
 def shown(slack: FakeSlack) -> list[str]:
     """What reached the thread, in order (look-ups such as the permalink or a user's name are left out)."""
-    return [f"{name}:{call.get('filename') or call['message']['text']}" for name, call in slack.calls
-            if "filename" in call or "message" in call]
+    return [
+        f"{name}:{call.get('filename') or call['message']['text']}"
+        for name, call in slack.calls
+        if "filename" in call or "message" in call
+    ]
 
 
 @pytest.mark.parametrize("error", ["internal_error", "ratelimited", "service_unavailable"])

@@ -22,8 +22,9 @@ LIFE = Lifetime(idle_seconds=1000.0, reminder_seconds=300.0)
 
 
 def new(w: World, **changes: object) -> Session:
-    return w.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts="1.1").with_changes(
-        **changes))
+    return w.store.create(
+        Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts="1.1").with_changes(**changes)
+    )
 
 
 def actions(message: dict[str, object]) -> list[str]:
@@ -58,8 +59,14 @@ def test_a_collecting_session_is_reminded_with_resume_and_cancel_in_its_language
 
 
 def test_a_failed_post_is_reminded_without_edit(world: World) -> None:  # noqa: F811
-    session = new(world, state=State.failed, version=1, approved_version=1, approved_by="U1", drafts=[
-        {"version": 1, "sha256": "a" * 64, "body_sha256": "b" * 64, "shown_at": 1.0}])
+    session = new(
+        world,
+        state=State.failed,
+        version=1,
+        approved_version=1,
+        approved_by="U1",
+        drafts=[{"version": 1, "sha256": "a" * 64, "body_sha256": "b" * 64, "shown_at": 1.0}],
+    )
     assert reminders.sweep(current(), LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]
     message = world.slack.posts[-1]["message"]
     assert actions(message) == [ACTION_CANCEL] and "Open this thread" in message["text"]

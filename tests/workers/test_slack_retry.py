@@ -95,8 +95,11 @@ def test_a_huge_retry_after_is_not_slept_in_the_call_and_is_capped_for_the_resch
 
 def test_a_connection_refused_is_retried_then_reported_as_temporary() -> None:
     clock = Clock()
-    dead = WebClient(token="xoxb-test", base_url="http://127.0.0.1:9/api/",
-                     retry_handlers=[SlackRetryHandler(window=3.0, clock=clock, sleep=clock.sleep)])
+    dead = WebClient(
+        token="xoxb-test",
+        base_url="http://127.0.0.1:9/api/",
+        retry_handlers=[SlackRetryHandler(window=3.0, clock=clock, sleep=clock.sleep)],
+    )
     with pytest.raises(OSError) as caught:
         dead.chat_postMessage(channel="C1", text="x")
     assert len(clock.slept) >= 2
