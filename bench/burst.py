@@ -1,4 +1,4 @@
-"""Burst benchmark (issue 12): 100 sessions submitted at once, then approved at once; one `serve`, two workers.
+"""Burst benchmark: 100 sessions submitted at once, then approved at once; one `serve`, two workers.
 
 Run: `.venv/bin/python bench/burst.py [--sessions 100] [--concurrency 50]` (Redis: BENCH_REDIS_URL, flushed).
 Not a test: it prints figures beside their goals, and a baseline.

@@ -22,7 +22,7 @@ from postmortem.model import load_postmortem  # noqa: E402
 from rules.evidence import check_text  # noqa: E402
 from rules.lint import lint  # noqa: E402
 
-CORPUS = ROOT / "tests" / "postmortem" / "gate_corpus.yaml"
+CORPUS = ROOT / "tests" / "rules" / "gate_corpus.yaml"
 
 #: The largest texts the product accepts: one thread answer, one CLI input file.
 SIZES = {"thread answer (12,000 chars)": 12_000, "CLI file (250 kB)": 250_000}

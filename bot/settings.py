@@ -49,32 +49,66 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
 
+    # --- Slack: the bot's tokens and the Web API it calls -------------------------------------------------
     slack_bot_token: SecretStr
     slack_signing_secret: SecretStr
+    #: Set, the bot runs in Socket Mode instead of receiving HTTP requests.
     slack_app_token: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
+
+    @field_validator("slack_bot_token")
+    @classmethod
+    def _bot_token(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().startswith("xoxb-"):
+            raise ValueError("must be a bot token (xoxb-...)")
+        return value
+
+    @field_validator("slack_signing_secret", "jira_api_token")
+    @classmethod
+    def _secret_set(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("slack_app_token")
+    @classmethod
+    def _app_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value():
+            return None
+        if value is not None and not value.get_secret_value().startswith("xapp-"):
+            raise ValueError("must be an app-level token (xapp-...) for Socket Mode")
+        return value
+
+    @field_validator("slack_api_url")
+    @classmethod
+    def _api_url(cls, value: str) -> str:
+        _https_or_loopback(value, "https://slack.com/api/")
+        return value if value.endswith("/") else value + "/"
+
+    # --- Jira: the site, the bot's account, its webhook and who may see its comment ------------------------
     jira_url: str
     jira_email: str
     jira_api_token: SecretStr
     jira_webhook_secret: SecretStr | None = None
+    #: Seconds the worker waits for one Jira call.
     jira_timeout: int = Field(default=15, ge=1, le=120)
-    redis_url: str = "redis://localhost:6379/0"
-    port: int = Field(default=3000, ge=1, le=65535)
-    postmortem_approvers: Annotated[frozenset[str], NoDecode] = frozenset()
-    postmortem_lang: Literal["en", "ja"] | None = None
-    postmortem_offers: Literal["on", "off"] = "on"
-    postmortem_offer_channels: Annotated[frozenset[str], NoDecode] = frozenset()
-    postmortem_watchdog_seconds: float = Field(default=2.0, gt=0, le=600)
-    # d-resilience (issue 12): how long after an ambiguous POST a search is trusted (DESIGN §4); the longest
-    # Jira Retry-After the bot waits for by itself; a worker's lock lifetime (its heartbeat renews it);
-    # how long one Slack call retries before its step is rescheduled; the request path's budget for Redis.
-    postmortem_post_quiet_seconds: float = Field(default=30.0, ge=0, le=3600)
-    postmortem_retry_after_cap_seconds: float = Field(default=300.0, gt=0, le=86400)
-    postmortem_lease_seconds: float = Field(default=6.0, ge=2, le=300)
-    postmortem_slack_retry_seconds: float = Field(default=15.0, ge=0, le=300)
-    postmortem_store_budget_seconds: float = Field(default=1.5, gt=0, le=2.5)
-    # b-fidelity: who may see the Jira comment (DESIGN §4): role:<project role name> or group:<group id>.
+    #: Who may see the Jira comment (DESIGN §4): role:<project role name> or group:<group id>.
     postmortem_jira_visibility: str | None = None
+
+    @field_validator("jira_url")
+    @classmethod
+    def _jira_url(cls, value: str) -> str:
+        _https_or_loopback(value, "https://your-site.atlassian.net")
+        return value.rstrip("/")
+
+    @field_validator("jira_webhook_secret")
+    @classmethod
+    def _optional_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value():
+            return None  # empty is unset: every webhook is refused
+        if value is not None and not value.get_secret_value().strip():
+            raise ValueError("must not be only whitespace (leave it unset to refuse every webhook)")
+        return value
 
     @field_validator("postmortem_jira_visibility")
     @classmethod
@@ -86,11 +120,22 @@ class Settings(BaseSettings):
             raise ValueError("must be role:<project role name> or group:<group id>")
         return f"{kind}:{name.strip()}"
 
-    # --- c-security: who may approve, and configuration that must not fail quietly (issue 13) -----------
+    # --- Redis (the session store and the job queue) and the HTTP port ------------------------------------
+    redis_url: str = "redis://localhost:6379/0"
+    port: int = Field(default=3000, ge=1, le=65535)
+
+    # --- Sessions and approval: their language, who approves, how long an idle session lives -------------
+    #: The language of headings and messages; unset, the requester's Slack locale decides.
+    postmortem_lang: Literal["en", "ja"] | None = None
+    #: Slack ids who may approve besides the requester; declared before `postmortem_approval`, whose check reads it.
+    postmortem_approvers: Annotated[frozenset[str], NoDecode] = frozenset()
     #: `requester`: the requester or an approver approves; `reviewer`: an approver other than the requester.
     postmortem_approval: Literal["requester", "reviewer"] = "requester"
     #: `on`: the approver must be a Jira user who may comment on the issue (workers/permissions.py).
     postmortem_jira_permission_check: Literal["on", "off"] = "on"
+    #: An idle session's lifetime, and how long before it expires the one reminder is sent.
+    postmortem_session_days: float = Field(default=14.0, gt=0, le=365)
+    postmortem_reminder_hours: float = Field(default=24.0, ge=0, le=365 * 24)
 
     @field_validator("postmortem_approvers", "postmortem_offer_channels", mode="before")
     @classmethod
@@ -104,22 +149,6 @@ class Settings(BaseSettings):
             return ids
         return value
 
-    @field_validator("slack_signing_secret", "jira_api_token")
-    @classmethod
-    def _secret_set(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().strip():
-            raise ValueError("must not be empty")
-        return value
-
-    @field_validator("jira_webhook_secret")
-    @classmethod
-    def _optional_secret(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and not value.get_secret_value():
-            return None  # empty is unset: every webhook is refused
-        if value is not None and not value.get_secret_value().strip():
-            raise ValueError("must not be only whitespace (leave it unset to refuse every webhook)")
-        return value
-
     @field_validator("postmortem_approval")
     @classmethod
     def _reviewers_exist(cls, value: str, info: ValidationInfo) -> str:
@@ -127,59 +156,12 @@ class Settings(BaseSettings):
             raise ValueError("reviewer needs POSTMORTEM_APPROVERS (the Slack ids of who may review)")
         return value
 
-    # --- end c-security ---------------------------------------------------------------------------------
-
-    @field_validator("slack_api_url")
-    @classmethod
-    def _api_url(cls, value: str) -> str:
-        _https_or_loopback(value, "https://slack.com/api/")
-        return value if value.endswith("/") else value + "/"
-
-    @field_validator("jira_url")
-    @classmethod
-    def _jira_url(cls, value: str) -> str:
-        _https_or_loopback(value, "https://your-site.atlassian.net")
-        return value.rstrip("/")
-
-    @field_validator("slack_bot_token")
-    @classmethod
-    def _bot_token(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().startswith("xoxb-"):
-            raise ValueError("must be a bot token (xoxb-...)")
-        return value
-
-    @field_validator("slack_app_token")
-    @classmethod
-    def _app_token(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and not value.get_secret_value():
-            return None
-        if value is not None and not value.get_secret_value().startswith("xapp-"):
-            raise ValueError("must be an app-level token (xapp-...) for Socket Mode")
-        return value
-
-    @property
-    def secrets(self) -> list[str]:
-        """Every configured secret's value, so tests and log filters can look for leaks."""
-        values = [
-            self.slack_bot_token,
-            self.slack_signing_secret,
-            self.slack_app_token,
-            self.jira_api_token,
-            self.jira_webhook_secret,
-        ]
-        found = [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
-        redis_password = urlsplit(self.redis_url).password  # c-security: Redis access is control of the bot
-        return found + ([redis_password] if redis_password else [])
-
-    @property
-    def lifetime(self) -> Lifetime:
-        """POSTMORTEM_SESSION_DAYS and POSTMORTEM_REMINDER_HOURS: the store's TTL and the reminder sweep."""
-        return Lifetime.of(session_days=self.postmortem_session_days, reminder_hours=self.postmortem_reminder_hours)
-
-    # f-home (issue 14): session lifetime and reminder, the Jira offer's issue types and fallback channel.
-    postmortem_session_days: float = Field(default=14.0, gt=0, le=365)
-    postmortem_reminder_hours: float = Field(default=24.0, ge=0, le=365 * 24)
+    # --- Offers: the Start button after a verified fix, and to the assignee of a bug Jira resolves --------
+    postmortem_offers: Literal["on", "off"] = "on"
+    postmortem_offer_channels: Annotated[frozenset[str], NoDecode] = frozenset()
+    #: Jira issue types (names or ids) whose resolution offers a post-mortem to the assignee.
     postmortem_jira_issue_types: Annotated[frozenset[str], NoDecode] = frozenset({"Bug", "バグ"})
+    #: Where that offer goes when the assignee has no Slack user the bot can find (else one log line).
     postmortem_offer_fallback_channel: str | None = None
 
     @field_validator("postmortem_jira_issue_types", mode="before")
@@ -193,6 +175,40 @@ class Settings(BaseSettings):
     @classmethod
     def _fallback_channel(cls, value: str | None) -> str | None:
         return (value.strip() or None) if value is not None else None
+
+    # --- Limits and timing: waits, retries, leases and the request path's budget (DESIGN §4) ---------------
+    #: How often each worker looks for work a dead worker left behind, and for reminders due.
+    postmortem_watchdog_seconds: float = Field(default=2.0, gt=0, le=600)
+    #: How long after an ambiguous POST (timeout, reset, 5xx) a search that finds no comment is trusted.
+    postmortem_post_quiet_seconds: float = Field(default=30.0, ge=0, le=3600)
+    #: The longest Jira Retry-After the bot waits for by itself; past it the thread is offered Retry.
+    postmortem_retry_after_cap_seconds: float = Field(default=300.0, gt=0, le=86400)
+    #: A worker's lock lifetime; its heartbeat renews it, so a dead worker's work is picked up this soon.
+    postmortem_lease_seconds: float = Field(default=6.0, ge=2, le=300)
+    #: How long one Slack call from a worker retries before its step is rescheduled.
+    postmortem_slack_retry_seconds: float = Field(default=15.0, ge=0, le=300)
+    #: The request path's budget for Redis before Slack is told the bot is unavailable.
+    postmortem_store_budget_seconds: float = Field(default=1.5, gt=0, le=2.5)
+
+    # --- Read from the settings above ---------------------------------------------------------------------
+    @property
+    def secrets(self) -> list[str]:
+        """Every configured secret's value, so tests and log filters can look for leaks."""
+        values = [
+            self.slack_bot_token,
+            self.slack_signing_secret,
+            self.slack_app_token,
+            self.jira_api_token,
+            self.jira_webhook_secret,
+        ]
+        found = [v.get_secret_value() for v in values if v is not None and v.get_secret_value()]
+        redis_password = urlsplit(self.redis_url).password  # Redis access is control of the bot
+        return found + ([redis_password] if redis_password else [])
+
+    @property
+    def lifetime(self) -> Lifetime:
+        """POSTMORTEM_SESSION_DAYS and POSTMORTEM_REMINDER_HOURS: the store's TTL and the reminder sweep."""
+        return Lifetime.of(session_days=self.postmortem_session_days, reminder_hours=self.postmortem_reminder_hours)
 
 
 def load_settings(environ: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:

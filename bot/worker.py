@@ -125,6 +125,7 @@ def worker_context(settings: Settings) -> WorkerContext:
 def work(settings: Settings, *, burst: bool = False) -> None:
     """Run an RQ worker (with its scheduler, for delayed retries) on the bot's queue."""
     context = worker_context(settings)
+    assert isinstance(context.slack, SlackGateway)  # the real gateway: the Home publisher shares its client
     install(context)
     # SimpleWorker runs jobs in this process: no fork per job (approval → POST p50 went from ~77 to ~30 ms),
     # and the context's connections are reused. A crash of a job's process is a crash of the worker, which

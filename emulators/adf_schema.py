@@ -78,7 +78,7 @@ class AdfInvalid(ValueError):
 
 @functools.cache
 def adf_validator() -> Callable[[Any], None]:
-    """A validator built once (jsonschema-rs, Draft 4: about 0.1 ms for the seed's 15 kB document, where
+    """A validator built once (jsonschema-rs, Draft 4: about 0.1 ms for the bundled example's 15 kB document, where
     fastjsonschema took 4.6 ms); it raises `AdfInvalid` naming the first problem."""
     try:
         import jsonschema_rs  # the `demo` extra: the emulator, the demo and the tests validate; the bot does not

@@ -7,10 +7,9 @@ from typing import Any
 
 import redis
 from pydantic import SecretStr
-from rq import Queue
-from rq.job import Job
 
 from postmortem.model import Lang
+from sessions.ports import JobQueue, QueuedJob
 from sessions.retention import job_options
 from sessions.store import SessionStore
 
@@ -23,7 +22,7 @@ class Deps:
     """The listeners' edges; jobs are enqueued by name so handlers never import workers."""
 
     store: SessionStore
-    queue: Queue
+    queue: JobQueue
     approvers: frozenset[str] = frozenset()
     default_lang: Lang | None = None
     #: POSTMORTEM_OFFERS / POSTMORTEM_OFFER_CHANNELS: unasked offers, and where (empty = every channel).
@@ -39,10 +38,10 @@ class Deps:
     jira_issue_types: frozenset[str] = frozenset({"Bug", "バグ"})
     offer_fallback_channel: str | None = None
 
-    def enqueue(self, job: str, *args: Any, **options: Any) -> Job:
+    def enqueue(self, job: str, *args: Any, **options: Any) -> QueuedJob:
         """Put `workers.jobs.<job>` on the bot's queue with JSON arguments (kept no longer than a session)."""
         return self.queue.enqueue(f"workers.jobs.{job}", *args, **{**job_options(), **options})
 
-    def enqueue_offer(self, job: str, *args: Any) -> Job:
+    def enqueue_offer(self, job: str, *args: Any) -> QueuedJob:
         """Put `workers.offers.<job>` on the bot's queue (the ways in other than the command)."""
         return self.queue.enqueue(f"workers.offers.{job}", *args, **job_options())

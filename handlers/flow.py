@@ -1,6 +1,8 @@
 """The synchronous middle of each listener: parse, make one atomic state change, enqueue the effects.
 
-Listeners (handlers/listeners.py) ack and run these in a thread; nothing here calls Slack or Jira.
+Listeners (handlers/listeners.py) ack and run these in a thread; nothing here calls Slack or Jira. A thread
+reply: `thread_reply` → sessions/replies.py decides what it means (inside the store's atomic update) →
+`_bind_approval` when it approves → `_enqueue` (workers/jobs.py `perform` says it and posts).
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from postmortem.messages import say
 from postmortem.model import InputError, Lang, parse_postmortem
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 from renderers.prompts import answer_of_action
+from sessions import replies
 from sessions.claims import advance_duty, event_claim
 from sessions.conversation import Effect, Outcome, apply_step, on_edit
-from sessions.replies import on_choice, on_reply
 from sessions.session import (
     CANCELLABLE_STATES,
     REVISED_STATES,
@@ -94,7 +96,7 @@ def _submit_edit(
     fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:
         return errors
-    _apply(deps, session_id, lambda s: on_edit(s, dict(fields)))
+    _apply_and_enqueue(deps, session_id, lambda s: on_edit(s, dict(fields)))
     return None
 
 
@@ -119,10 +121,12 @@ def thread_reply(
         log.info("event %s already handled (Slack retry)", event_id)
         return True
     try:
-        _apply(
+        _apply_and_enqueue(
             deps,
             session.id,
-            lambda s: on_reply(s, text, user=user, approvers=deps.approvers, ts=float(ts), bot_user_id=bot_user_id),
+            lambda s: replies.on_reply(
+                s, text, user=user, approvers=deps.approvers, ts=float(ts), bot_user_id=bot_user_id
+            ),
         )
     except Exception:
         if claim:  # not handled after all: let Slack's retry of this event through
@@ -139,7 +143,39 @@ def answer_click(deps: Deps, *, body: dict[str, Any]) -> None:
     if answer is None or not session_id:
         return
     field, values = answer
-    _apply(deps, session_id, lambda s: on_choice(s, field, values, user=user, approvers=deps.approvers))
+    _apply_and_enqueue(
+        deps, session_id, lambda s: replies.on_choice(s, field, values, user=user, approvers=deps.approvers)
+    )
+
+
+def _apply_and_enqueue(deps: Deps, session_id: str, step: Callable[[Session], Outcome]) -> None:
+    """Run a pure step inside the atomic update, then bind an approval and enqueue what it decided."""
+    outcome = apply_step(deps.store, session_id, step)
+    if outcome is None:
+        return
+    effects: list[Effect] = []
+    for effect in outcome.effects:
+        effects += _bind_approval(deps, session_id, effect) if effect.kind == "approve" else [effect]
+    _enqueue(deps, session_id, effects)
+
+
+def _bind_approval(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
+    """Bind the approval to the version shown, once (drafted → posting); a repeat is told, not posted."""
+    user, version = effect.user or "", effect.version or 0
+    reviewer = deps.approval == "reviewer"
+    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers, reviewer=reviewer)
+    if approved is None:  # why, read only then (the store's check is the one that decides)
+        session = deps.store.get(session_id) if reviewer else None
+        if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):
+            return [Effect("say", "needs_reviewer", {"requester": session.requester, "version": version})]
+        return [Effect("say", "already_approved", {"version": version})]
+    posting = Effect("say", "posting", {"user": user, "version": version, "ticket": approved.ticket})
+    return [posting, Effect("post", version=version)]
+
+
+def _enqueue(deps: Deps, session_id: str, effects: list[Effect]) -> None:
+    if effects:
+        deps.enqueue("perform", session_id, [asdict(e) for e in effects])
 
 
 def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | None:
@@ -204,38 +240,8 @@ def handoff(deps: Deps, *, session_id: str, user: str) -> None:
         deps.enqueue("handoff", session_id, user)
 
 
-def _apply(deps: Deps, session_id: str, step: Callable[[Session], Outcome]) -> None:
-    """Run a pure step inside the atomic update, then bind an approval and enqueue what it decided."""
-    outcome = apply_step(deps.store, session_id, step)
-    if outcome is None:
-        return
-    effects: list[Effect] = []
-    for effect in outcome.effects:
-        effects += _approve(deps, session_id, effect) if effect.kind == "approve" else [effect]
-    _enqueue(deps, session_id, effects)
-
-
-def _approve(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
-    """Bind the approval to the version shown, once (drafted → posting); a repeat is told, not posted."""
-    user, version = effect.user or "", effect.version or 0
-    reviewer = deps.approval == "reviewer"
-    approved = deps.store.approve(session_id, version=version, user=user, approvers=deps.approvers, reviewer=reviewer)
-    if approved is None:  # why, read only then (the store's check is the one that decides)
-        session = deps.store.get(session_id) if reviewer else None
-        if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):
-            return [Effect("say", "needs_reviewer", {"requester": session.requester, "version": version})]
-        return [Effect("say", "already_approved", {"version": version})]
-    posting = Effect("say", "posting", {"user": user, "version": version, "ticket": approved.ticket})
-    return [posting, Effect("post", version=version)]
-
-
 def _ephemeral_only(session: Session, user: str) -> Effect:
     return Effect("ephemeral", "only_approvers", {"requester": session.requester}, user=user)
-
-
-def _enqueue(deps: Deps, session_id: str, effects: list[Effect]) -> None:
-    if effects:
-        deps.enqueue("perform", session_id, [asdict(e) for e in effects])
 
 
 def _shown(lang: object) -> Lang:

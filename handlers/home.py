@@ -12,7 +12,6 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -80,16 +79,12 @@ async def thread_links(client: AsyncWebClient, sessions: Sequence[Session]) -> d
     return {session_id: url for session_id, url in found if url}
 
 
-def register(app: AsyncApp, deps: Deps, calls: StoreCalls) -> None:
-    """The App Home listener: opening the Home tab makes that person's view due now."""
-
-    async def on_home_opened(event: dict[str, Any]) -> None:
-        user = str(event.get("user") or "")
-        if event.get("tab", "home") != "home" or not user:
-            return
-        try:  # before the ack, so within the store's budget like every other listener
-            await calls.run(deps.store.users.request_home, user)
-        except StoreUnavailable:  # the tab keeps its last view; said in the log
-            log.warning("store unavailable; the Home of %s is not refreshed", user)
-
-    app.event("app_home_opened")(on_home_opened)
+async def on_home_opened(event: dict[str, Any], deps: Deps, calls: StoreCalls) -> None:
+    """The App Home listener (registered in handlers/listeners.py): opening the tab makes its view due now."""
+    user = str(event.get("user") or "")
+    if event.get("tab", "home") != "home" or not user:
+        return
+    try:  # before the ack, so within the store's budget like every other listener
+        await calls.run(deps.store.users.request_home, user)
+    except StoreUnavailable:  # the tab keeps its last view; said in the log
+        log.warning("store unavailable; the Home of %s is not refreshed", user)

@@ -1,4 +1,4 @@
-"""The Slack listeners, registered in one place: ack first, then hand the payload to handlers/flow.py.
+"""The Slack listeners, registered in one place (`register`): ack first, then hand the payload to handlers/flow.py.
 
 Every listener runs with `process_before_response=True`: nothing slow happens before the ack except
 Redis calls, which run on the store's own threads within a budget (handlers/storecalls.py), so the event
@@ -6,6 +6,11 @@ loop never blocks and a slow Redis cannot cost Slack's 3 s. When the store canno
 may matter, Slack hears it: a thread reply or a mention is answered 503 (Slack sends it again), a form
 shows the error, a click gets an ephemeral; plain channel chatter is acknowledged (Slack disables the
 events of an app that fails most of them).
+
+Listeners are plain functions: Bolt passes each argument by its parameter's name (`ack`, `body`, `client`,
+`respond`, `context`, ...) and any key of the request's context the same way, so the one global middleware
+`register` adds puts the bot's own edges there: `deps`, `calls` (the store's budget), `tasks` (work after
+the ack) and `locales`.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from slack_bolt import BoltResponse
@@ -57,188 +62,278 @@ PERSON_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
 
 def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None:
     """Attach every listener to the app; store calls go through `calls` (a default budget without one)."""
+    edges = {"deps": deps, "calls": calls or StoreCalls(), "tasks": Background(), "locales": Locales()}
 
-    store = calls or StoreCalls()
-    background: set[asyncio.Task[None]] = set()
-    locales: dict[str, tuple[Lang, float]] = {}
+    async def with_edges(context: AsyncBoltContext, next_: Callable[[], Awaitable[None]]) -> None:
+        context.update(edges)  # each listener receives the ones it names as parameters
+        await next_()
 
-    async def lang_of(client: AsyncWebClient, user: str) -> Lang:
-        """The requester's language from their Slack locale, remembered for an hour (one users.info each)."""
-        cached = locales.get(user)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
-        lang = await _user_lang(client, user)
-        locales[user] = (lang, time.monotonic() + LOCALE_TTL_SECONDS)
-        return lang
-
-    async def on_command(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond) -> None:
-        await ack()
-        # The modal opens after the ack is sent (process_before_response runs the listener first): a task,
-        # not a Bolt lazy listener, which would deep-copy the request and start a new HTTP session.
-        which = home.subcommand(body.get("text"))  # `help` / `list` open nothing (handlers/home.py)
-        task = asyncio.create_task(
-            home.answer(deps, store, which, body, client, respond, lang_of) if which else open_modal(body, client)
-        )
-        background.add(task)
-        task.add_done_callback(_finished(background))
-
-    async def open_modal(body: dict[str, Any], client: AsyncWebClient) -> None:
-        match = _FIRST_WORD.search(body.get("text") or "")
-        lang = deps.default_lang or await lang_of(client, str(body.get("user_id", "")))
-        view = flow.open_view(
-            ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")), lang=lang
-        )
-        await _open(client, body, view)
-
-    async def on_submit(ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest) -> None:
-        user = str(body.get("user", {}).get("id", ""))
-        raw = request.raw_body or json.dumps(body, sort_keys=True)  # Socket Mode has no raw body
-        digest = hashlib.sha256(raw.encode()).hexdigest()  # a replay of the same signed bytes does nothing
-        try:
-            errors = await store.run(flow.submit_once, deps, digest=digest, user=user, view=body.get("view") or {})
-        except StoreUnavailable:  # told in the same response; the form keeps everything typed
-            errors = {"ticket": say("unavailable", deps.default_lang or "en")}
-        if errors:
-            await ack(response_action="errors", errors=errors)
-        else:
-            await ack()
-
-    async def on_message(body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext) -> None:
-        thread_ts, ts = event.get("thread_ts"), event.get("ts")
-        if event.get("subtype") not in PERSON_SUBTYPES or event.get("bot_id") or not event.get("user"):
-            return
-        if not isinstance(ts, str) or not ts:  # a message without its own timestamp is no one's reply
-            log.warning("ignored a message event without a ts")
-            return
-        in_thread = bool(thread_ts and thread_ts != ts)
-        if in_thread:  # may be a session's: StoreUnavailable → 503, Slack sends it again
-            in_session = await store.run(
-                flow.thread_reply,
-                deps,
-                channel=str(event.get("channel", "")),
-                thread_ts=str(thread_ts),
-                user=str(event["user"]),
-                text=str(event.get("text") or ""),
-                ts=str(ts),
-                event_id=body.get("event_id"),
-                bot_user_id=context.bot_user_id,
-            )
-            if in_session:  # a session's reply: nothing more to read
-                return
-        # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
-        # Chatter: acknowledged even when the store is down (an offer missed is not a request lost).
-        with contextlib.suppress(StoreUnavailable):
-            await store.run(
-                mentions.message,
-                deps,
-                channel=str(event.get("channel", "")),
-                channel_type=str(event.get("channel_type") or ""),
-                user=str(event["user"]),
-                text=str(event.get("text") or ""),
-                ts=str(ts),
-                thread_ts=thread_ts,
-                bot_user_id=context.bot_user_id,
-                thread_checked=in_thread,
-            )
-
-    async def on_mention(body: dict[str, Any], event: dict[str, Any]) -> None:
-        if event.get("bot_id") or not event.get("user") or not isinstance(event.get("ts"), str):
-            return
-        await store.run(
-            mentions.mention,
-            deps,
-            channel=str(event.get("channel", "")),
-            user=str(event["user"]),
-            text=str(event.get("text") or ""),
-            ts=str(event.get("ts")),
-            thread_ts=event.get("thread_ts"),
-            event_id=body.get("event_id"),
-        )
-
-    def unavailable(respond: AsyncRespond) -> None:
-        """Tell the person who clicked, privately, once the ack is on its way (a click is not retried)."""
-        text = say("unavailable", deps.default_lang or "en")
-        task = asyncio.create_task(_respond(respond, text))
-        background.add(task)
-        task.add_done_callback(_finished(background))
-
-    async def on_start(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond) -> None:
-        await ack()
-        clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
-        try:
-            view = await store.run(
-                mentions.start_view, deps, value=_action_value(body), clicked_in=str(clicked_in or "")
-            )
-        except StoreUnavailable:
-            unavailable(respond)
-            return
-        if view is not None:
-            await _open(client, body, view)
-
-    def button(action: Callable[..., None]) -> Callable[..., Awaitable[None]]:
-        async def listener(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
-            await ack()
-            session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
-            if session_id:
-                try:
-                    await store.run(action, deps, session_id=session_id, user=user)
-                except StoreUnavailable:
-                    unavailable(respond)
-
-        return listener
-
-    async def on_answer(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
-        await ack()
-        try:
-            await store.run(flow.answer_click, deps, body=body)
-        except StoreUnavailable:
-            unavailable(respond)
-
-    async def on_check(ack: AsyncAck) -> None:
-        await ack()  # ticking a box answers nothing yet: the question's Done button reads the boxes
-
-    async def on_edit(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient, respond: AsyncRespond) -> None:
-        await ack()
-        session_id, user = _action_value(body), str(body.get("user", {}).get("id", ""))
-        try:
-            view = await store.run(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
-        except StoreUnavailable:
-            unavailable(respond)
-            return
-        if view is not None:
-            await _open(client, body, view)
-
-    async def on_error(error: Exception) -> BoltResponse | None:
-        if isinstance(error, StoreUnavailable):  # Slack retries a non-2xx event: nothing is lost
-            return BoltResponse(status=503, body="postmortem-bot: store unavailable, try again")
-        log.error("a listener failed", exc_info=error)
-        return None
-
+    app.use(with_edges)
     app.error(on_error)
     app.command("/post-mortem")(on_command)
     app.view(CALLBACK_ID)(on_submit)
     app.event("message")(on_message)
     app.event("app_mention")(on_mention)
+    app.event("app_home_opened")(home.on_home_opened)
     app.action(ACTION_START)(on_start)
     app.action(ACTION_EDIT)(on_edit)
-    app.action(ACTION_CANCEL)(button(flow.cancel))
-    app.action(ACTION_RETRY)(button(flow.retry))
-    app.action(ACTION_HANDOFF)(button(flow.handoff))
+    app.action(ACTION_CANCEL)(on_cancel)
+    app.action(ACTION_RETRY)(on_retry)
+    app.action(ACTION_HANDOFF)(on_handoff)
     app.action(re.compile(rf"^{ACTION_CHOOSE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_DONE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_CHECKS}:"))(on_check)
-    home.register(app, deps, store)
 
 
-def _finished(tasks: set[asyncio.Task[None]]) -> Callable[[asyncio.Task[None]], None]:
-    """Forget a finished background task; a failure is logged, never lost silently."""
+class Background:
+    """Work started after the ack (a modal, a private answer), held until it ends (the loop's reference is weak)."""
 
-    def done(task: asyncio.Task[None]) -> None:
-        tasks.discard(task)
+    def __init__(self) -> None:
+        self._running: set[asyncio.Task[None]] = set()
+
+    def start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._running.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        """Forget a finished background task; a failure is logged, never lost silently."""
+        self._running.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("a background Slack call failed", exc_info=task.exception())
 
-    return done
+
+class Locales:
+    """The requester's language from their Slack locale, remembered for an hour (one users.info each)."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[Lang, float]] = {}
+
+    async def lang_of(self, client: AsyncWebClient, user: str) -> Lang:
+        cached = self._known.get(user)
+        if cached is not None and cached[1] > time.monotonic():
+            return cached[0]
+        lang = await _user_lang(client, user)
+        self._known[user] = (lang, time.monotonic() + LOCALE_TTL_SECONDS)
+        return lang
+
+
+# The listeners, in the order `register` attaches them.
+
+
+async def on_error(error: Exception) -> BoltResponse | None:
+    """A store outage is answered 503 so Slack sends the event again; anything else is logged."""
+    if isinstance(error, StoreUnavailable):  # Slack retries a non-2xx event: nothing is lost
+        return BoltResponse(status=503, body="postmortem-bot: store unavailable, try again")
+    log.error("a listener failed", exc_info=error)
+    return None
+
+
+async def on_command(
+    ack: AsyncAck,
+    body: dict[str, Any],
+    client: AsyncWebClient,
+    respond: AsyncRespond,
+    deps: Deps,
+    calls: StoreCalls,
+    tasks: Background,
+    locales: Locales,
+) -> None:
+    """`/post-mortem [KEY]` opens the modal; `help` and `list` answer privately (handlers/home.py)."""
+    await ack()
+    # The modal opens after the ack is sent (process_before_response runs the listener first): a task,
+    # not a Bolt lazy listener, which would deep-copy the request and start a new HTTP session.
+    which = home.subcommand(body.get("text"))  # `help` / `list` open nothing (handlers/home.py)
+    tasks.start(
+        home.answer(deps, calls, which, body, client, respond, locales.lang_of)
+        if which
+        else _open_modal(deps, locales, body, client)
+    )
+
+
+async def on_submit(
+    ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest, deps: Deps, calls: StoreCalls
+) -> None:
+    """The modal submitted: a new session or an edit; field errors are shown in the same form."""
+    user = str(body.get("user", {}).get("id", ""))
+    raw = request.raw_body or json.dumps(body, sort_keys=True)  # Socket Mode has no raw body
+    digest = hashlib.sha256(raw.encode()).hexdigest()  # a replay of the same signed bytes does nothing
+    try:
+        errors = await calls.run(flow.submit_once, deps, digest=digest, user=user, view=body.get("view") or {})
+    except StoreUnavailable:  # told in the same response; the form keeps everything typed
+        errors = {"ticket": say("unavailable", deps.default_lang or "en")}
+    if errors:
+        await ack(response_action="errors", errors=errors)
+    else:
+        await ack()
+
+
+async def on_message(
+    body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext, deps: Deps, calls: StoreCalls
+) -> None:
+    """A person's message: a session's thread reply first (handlers/flow.py), else keys named and offers."""
+    thread_ts, ts = event.get("thread_ts"), event.get("ts")
+    if event.get("subtype") not in PERSON_SUBTYPES or event.get("bot_id") or not event.get("user"):
+        return
+    if not isinstance(ts, str) or not ts:  # a message without its own timestamp is no one's reply
+        log.warning("ignored a message event without a ts")
+        return
+    in_thread = bool(thread_ts and thread_ts != ts)
+    if in_thread:  # may be a session's: StoreUnavailable → 503, Slack sends it again
+        in_session = await calls.run(
+            flow.thread_reply,
+            deps,
+            channel=str(event.get("channel", "")),
+            thread_ts=str(thread_ts),
+            user=str(event["user"]),
+            text=str(event.get("text") or ""),
+            ts=str(ts),
+            event_id=body.get("event_id"),
+            bot_user_id=context.bot_user_id,
+        )
+        if in_session:  # a session's reply: nothing more to read
+            return
+    # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
+    # Chatter: acknowledged even when the store is down (an offer missed is not a request lost).
+    with contextlib.suppress(StoreUnavailable):
+        await calls.run(
+            mentions.message,
+            deps,
+            channel=str(event.get("channel", "")),
+            channel_type=str(event.get("channel_type") or ""),
+            user=str(event["user"]),
+            text=str(event.get("text") or ""),
+            ts=str(ts),
+            thread_ts=thread_ts,
+            bot_user_id=context.bot_user_id,
+            thread_checked=in_thread,
+        )
+
+
+async def on_mention(body: dict[str, Any], event: dict[str, Any], deps: Deps, calls: StoreCalls) -> None:
+    """The bot mentioned: maybe a request for a post-mortem (handlers/mentions.py)."""
+    if event.get("bot_id") or not event.get("user") or not isinstance(event.get("ts"), str):
+        return
+    await calls.run(
+        mentions.mention,
+        deps,
+        channel=str(event.get("channel", "")),
+        user=str(event["user"]),
+        text=str(event.get("text") or ""),
+        ts=str(event.get("ts")),
+        thread_ts=event.get("thread_ts"),
+        event_id=body.get("event_id"),
+    )
+
+
+async def on_start(
+    ack: AsyncAck,
+    body: dict[str, Any],
+    client: AsyncWebClient,
+    respond: AsyncRespond,
+    deps: Deps,
+    calls: StoreCalls,
+    tasks: Background,
+) -> None:
+    """An offer's Start button: the modal, prefilled from the offer."""
+    await ack()
+    clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
+    try:
+        view = await calls.run(mentions.start_view, deps, value=_action_value(body), clicked_in=str(clicked_in or ""))
+    except StoreUnavailable:
+        _tell_unavailable(deps, tasks, respond)
+        return
+    if view is not None:
+        await _open(client, body, view)
+
+
+async def on_edit(
+    ack: AsyncAck,
+    body: dict[str, Any],
+    client: AsyncWebClient,
+    respond: AsyncRespond,
+    deps: Deps,
+    calls: StoreCalls,
+    tasks: Background,
+) -> None:
+    """The Edit button: the prefilled modal, or a word in the thread on why not."""
+    await ack()
+    session_id, user = _action_value(body), _clicker(body)
+    try:
+        view = await calls.run(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
+    except StoreUnavailable:
+        _tell_unavailable(deps, tasks, respond)
+        return
+    if view is not None:
+        await _open(client, body, view)
+
+
+async def on_cancel(
+    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
+) -> None:
+    await ack()
+    await _session_button(flow.cancel, body, respond, deps, calls, tasks)
+
+
+async def on_retry(
+    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
+) -> None:
+    await ack()
+    await _session_button(flow.retry, body, respond, deps, calls, tasks)
+
+
+async def on_handoff(
+    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
+) -> None:
+    await ack()
+    await _session_button(flow.handoff, body, respond, deps, calls, tasks)
+
+
+async def on_answer(
+    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
+) -> None:
+    """A question's option button or its Done: the answer (handlers/flow.py)."""
+    await ack()
+    try:
+        await calls.run(flow.answer_click, deps, body=body)
+    except StoreUnavailable:
+        _tell_unavailable(deps, tasks, respond)
+
+
+async def on_check(ack: AsyncAck) -> None:
+    await ack()  # ticking a box answers nothing yet: the question's Done button reads the boxes
+
+
+# What the listeners share.
+
+
+async def _session_button(
+    action: Callable[..., None],
+    body: dict[str, Any],
+    respond: AsyncRespond,
+    deps: Deps,
+    calls: StoreCalls,
+    tasks: Background,
+) -> None:
+    """A button whose value is a session id: `action(deps, session_id=, user=)` in the store's budget."""
+    session_id, user = _action_value(body), _clicker(body)
+    if session_id:
+        try:
+            await calls.run(action, deps, session_id=session_id, user=user)
+        except StoreUnavailable:
+            _tell_unavailable(deps, tasks, respond)
+
+
+async def _open_modal(deps: Deps, locales: Locales, body: dict[str, Any], client: AsyncWebClient) -> None:
+    match = _FIRST_WORD.search(body.get("text") or "")
+    lang = deps.default_lang or await locales.lang_of(client, str(body.get("user_id", "")))
+    view = flow.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")), lang=lang)
+    await _open(client, body, view)
+
+
+def _tell_unavailable(deps: Deps, tasks: Background, respond: AsyncRespond) -> None:
+    """Tell the person who clicked, privately, once the ack is on its way (a click is not retried)."""
+    tasks.start(_respond(respond, say("unavailable", deps.default_lang or "en")))
 
 
 async def _open(client: AsyncWebClient, body: dict[str, Any], view: dict[str, Any]) -> None:
@@ -257,6 +352,10 @@ async def _respond(respond: AsyncRespond, text: str) -> None:
 def _action_value(body: dict[str, Any]) -> str:
     actions = body.get("actions") or [{}]
     return str(actions[0].get("value") or "")
+
+
+def _clicker(body: dict[str, Any]) -> str:
+    return str(body.get("user", {}).get("id", ""))
 
 
 async def _user_lang(client: AsyncWebClient, user: str) -> Lang:

@@ -31,7 +31,7 @@ OFFER_ONCE_SECONDS = 30 * 24 * 3600
 #: Keys named in a thread are remembered this long for a later mention in it.
 SEEN_KEYS_SECONDS = 7 * 24 * 3600
 #: Keys read from one message (the rest are ignored): an offer names one key, and a message naming thousands
-#: must not cost thousands of Redis writes or claims (README says this number).
+#: must not cost thousands of Redis writes or claims (SECURITY.md says this number).
 MAX_KEYS_PER_MESSAGE = 5
 #: Channel kinds where the bot offers unasked (it only receives messages of channels it is a member of).
 OFFER_CHANNEL_TYPES = frozenset({"channel", "group"})

@@ -1,4 +1,4 @@
-"""How much structure one field may hold, checked before anything is rendered (issue 11).
+"""How much structure one field may hold, checked before anything is rendered (no recursion runs out).
 
 Lists and quotes nest; 248 nested list levels in 497 characters once raised RecursionError while the ADF
 was serialised. Text deeper than `MAX_NESTING` levels, or with more than `MAX_BLOCKS` blocks, is refused with

@@ -2,7 +2,7 @@
 
 Everything else stays text, link text included: relative paths, bare words, `data:`, app schemes such as
 `vscode://` or `intent:`, protocol-relative `//host`. Atlassian's ADF validator refuses several of those,
-and Jira may answer a comment holding them with 400 (issue 11), so the renderers and the security checks
+and Jira may answer a comment holding them with 400, so the renderers and the security checks
 use this one function.
 """
 

@@ -15,7 +15,7 @@ from postmortem.fieldtext import (
     ticket_from_text,
 )
 from postmortem.limits import check_structure
-from postmortem.messages import field_label
+from postmortem.messages import both, field_label, say
 from postmortem.model import InputError, Lang
 
 CALLBACK_ID = "postmortem"
@@ -33,29 +33,6 @@ def _multiline(field: Field) -> bool:
 
 #: The §2 inputs whose values are prose or lists.
 MULTILINE = frozenset(f.name for f in REGISTRY.fields if _multiline(f))
-
-#: The hint under the scope block (each field's own hint is in the registry).
-SCOPE_HINT: dict[str, str] = {
-    "en": "Post-mortems are for fixed bugs: an outage needs an incident report, a trivial fix needs none.",
-    "ja": "事後分析は修正済みのバグが対象です。障害にはインシデントレポート、軽微な修正には不要です。",
-}
-
-_UI: dict[str, dict[str, str]] = {
-    "title": {"en": "Post-mortem", "ja": "事後分析"},
-    "submit": {"en": "Submit", "ja": "送信"},
-    "close": {"en": "Cancel", "ja": "キャンセル"},
-    "choose": {"en": "Choose…", "ja": "選択…"},
-    "intro": {
-        "en": "Fill in what you know. Only the ticket is required here: the bot asks in the thread "
-        "for anything the post-mortem still needs, and says why.",
-        "ja": "わかる範囲で入力してください。ここで必須なのはチケットだけです。足りない項目は、"
-        "ボットが理由とともにスレッドで質問します。",
-    },
-    "kept": {
-        "en": "The current value ({n} characters) is too long to show here. It is kept unless you type a replacement.",
-        "ja": "現在の値（{n} 文字）は長すぎてここに表示できません。新しい値を入力しない限り、そのまま保持されます。",
-    },
-}
 
 
 def build_modal(
@@ -77,7 +54,7 @@ def build_modal(
     if ticket:
         values["ticket"] = ticket.strip()
     texts = prefill_texts(values, lang=lang, registry=registry)
-    blocks: list[dict[str, Any]] = [{"type": "context", "elements": [_text(_UI["intro"][lang], "mrkdwn")]}]
+    blocks: list[dict[str, Any]] = [{"type": "context", "elements": [_text(say("modal_intro", lang), "mrkdwn")]}]
     for field in registry.fields:
         if field.kind == "flag":
             if field.name == registry.flags[0]:
@@ -92,9 +69,9 @@ def build_modal(
     return {
         "type": "modal",
         "callback_id": CALLBACK_ID,
-        "title": _text(_UI["title"][lang]),
-        "submit": _text(_UI["submit"][lang]),
-        "close": _text(_UI["close"][lang]),
+        "title": _text(say("modal_title", lang)),
+        "submit": _text(say("modal_submit", lang)),
+        "close": _text(say("modal_close", lang)),
         "private_metadata": private_metadata,
         "blocks": blocks,
     }
@@ -249,7 +226,7 @@ def _text_block(field: Field, initial: str, lang: Lang) -> dict[str, Any]:
     }
     hint = None
     if len(initial) > MODAL_MAX_CHARS:
-        hint = _UI["kept"][lang].format(n=len(initial))
+        hint = say("modal_kept", lang, n=len(initial))
     elif initial:
         element["initial_value"] = initial
     return _input(field, element, lang, hint)
@@ -260,7 +237,7 @@ def _select_block(field: Field, initial: Any, lang: Lang) -> dict[str, Any]:
     element: dict[str, Any] = {
         "type": "static_select",
         "action_id": field.name,
-        "placeholder": _text(_UI["choose"][lang]),
+        "placeholder": _text(say("modal_choose", lang)),
         "options": options,
     }
     chosen = [o for o in options if o["value"] == initial]
@@ -286,5 +263,6 @@ def _scope_block(values: Mapping[str, Any], lang: Lang, registry: Registry) -> d
     if checked:
         element["initial_options"] = checked
     label = {lang_: field_label(SCOPE_BLOCK, lang_) for lang_ in ("en", "ja")}
-    scope = Field(SCOPE_BLOCK, "multiselect", "scope", None, label, SCOPE_HINT)
+    # The scope flags' own hints are in the registry; the block that gathers them has this one.
+    scope = Field(SCOPE_BLOCK, "multiselect", "scope", None, label, both("modal_scope_hint"))
     return _input(scope, element, lang)

@@ -23,7 +23,7 @@ ACTION_HANDOFF = "postmortem_handoff"
 ACTION_CHOOSE = "postmortem_choose"
 ACTION_CHECKS = "postmortem_checks"
 ACTION_DONE = "postmortem_done"
-#: What the `action_items` question's button answers: the explicit none (seed).
+#: What the `action_items` question's button answers: the explicit none (docs/rules.md#the-sections-in-this-order).
 _NONE_ANSWER = "none"
 
 #: The questions about one field; each gets that field's answer controls (buttons, checkboxes) when it has any.

@@ -1,4 +1,4 @@
-"""References in the text become links in the ADF (issue 11): Jira keys to `<JIRA_URL>/browse/<KEY>`, bare URLs.
+"""References in the text become links in the ADF: Jira keys to `<JIRA_URL>/browse/<KEY>`, bare URLs.
 
 Only when the Jira site is known, and never inside code (code spans, code blocks) or an existing link.
 A Jira key links when it belongs to the ticket's own project, or when the person gave it as a reference

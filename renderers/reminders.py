@@ -13,20 +13,16 @@ from sessions.session import CANCELLABLE_STATES, Session, editable
 
 Message = dict[str, Any]
 
-_UNITS: dict[str, tuple[tuple[float, str], ...]] = {
-    "en": ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")),
-    "ja": ((86400, "日間"), (3600, "時間"), (60, "分"), (1, "秒")),
-}
+#: Each unit's size in seconds and its catalogue entries (`duration_<unit>`, `duration_<unit>s` for many).
+_UNITS: tuple[tuple[float, str], ...] = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
 
 
 def duration(seconds: float, lang: Lang) -> str:
     """A length of time in the largest whole unit that fits: "14 days", "3 hours", 「14 日間」."""
-    for size, unit in _UNITS[lang]:
+    for size, unit in _UNITS:
         if seconds >= size or size == 1:
             count = max(1, round(seconds / size))
-            if lang == "ja":
-                return f"{count} {unit}"
-            return f"{count} {unit}" + ("s" if count != 1 else "")
+            return say(f"duration_{unit}" if count == 1 else f"duration_{unit}s", lang, count=count)
     raise AssertionError("unreachable")
 
 

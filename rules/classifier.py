@@ -2,10 +2,11 @@
 
 `<field>` is the field's DESIGN §2 name or its label in either language (`検証：…`, `Validation: …`).
 
-Approval is explicit only (seed, 出力の流れ step 4): "post it" / "go ahead" / "yes", 「投稿してください」/
-「進めてください」/「はい」, in either language whatever the session's language. The exact grammar, applied
-after normalisation (leading mentions dropped, Slack escapes undone, NFKC, case folded, emoji — unicode
-and `:shortcode:` — removed, `, 、 . 。 !` turned into spaces, spaces collapsed):
+Approval is explicit only (docs/rules.md#from-inputs-to-a-posted-record, approval before posting):
+"post it" / "go ahead" / "yes", 「投稿してください」/「進めてください」/「はい」, in either language whatever
+the session's language. The exact grammar, applied after normalisation (leading mentions dropped, Slack
+escapes undone, NFKC, case folded, emoji — unicode and `:shortcode:` — removed, `, 、 . 。 !` turned into
+spaces, spaces collapsed):
 
     en:  [yes|ok|okay] [please] (post it | go ahead) [please]   |   yes [please]
     ja:  [はい] (投稿して|進めて)(ください|下さい)   |   はい [お願いします]

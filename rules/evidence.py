@@ -192,7 +192,7 @@ def _capability(modal: str, sentence: str) -> bool:
 
 
 def _repro(masked: str) -> Finding | None:
-    """Reproducible on demand: every run, or a flake at high frequency (seed: 「時々起きる」ではなく)."""
+    """Reproducible on demand: every run, or a flake at high frequency (docs/rules.md#four-inputs-or-no-post-mortem)."""
     stated = rates(masked)
     if any(rate >= HIGH_FREQUENCY for rate, _ in stated):
         return None

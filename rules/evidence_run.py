@@ -9,7 +9,8 @@ import re
 
 from rules.evidence_words import EN_FLAGS, SCOPE_AFTER, any_of
 
-#: Not on demand: sometimes, rare, once, a customer report, cannot reproduce (seed: 「時々起きる」ではなく).
+#: Not on demand: sometimes, rare, once, a customer report, cannot reproduce
+#: (docs/rules.md#four-inputs-or-no-post-mortem).
 NOT_ON_DEMAND = (
     any_of(
         r"\bsometimes\b",

@@ -78,7 +78,7 @@ UNKNOWN = (
     ),
 )
 
-#: The cause is only suspected: a hedge, a belief, a theory (seed: 曖昧な表現は使いません).
+#: The cause is only suspected: a hedge, a belief, a theory (docs/rules.md#no-hedging).
 HYPOTHESIS = (
     any_of(
         r"\bprobabl[ey]\b",

@@ -1,4 +1,4 @@
-"""The evidence gate and the scope check: a post-mortem built on a hypothesis is worse than none (seed)."""
+"""The evidence gate and the scope check: a post-mortem on a hypothesis misleads (docs/rules.md#when-not-to)."""
 
 from __future__ import annotations
 
@@ -35,73 +35,6 @@ class ScopeStop:
     flag: Literal["customer_impacting", "trivial"]
     reason: str
     confirmable: bool
-
-
-#: What each gate field needs, said once; every reason ends with it.
-_NEEDED: dict[str, dict[str, str]] = {
-    "summary": {
-        "en": "one paragraph on what broke for the user or workload, and one sentence on what fixed it",
-        "ja": "ユーザー／ワークロードの観点で何が壊れたのか（1段落）と、何によって修正されたのか（1文）",
-    },
-    "owner": {
-        "en": "the person or team who owns the fix (never guessed)",
-        "ja": "修正の担当者（個人またはチーム。推測では埋めません）",
-    },
-    "repro": {
-        "en": "steps the next engineer can run that reproduce it every time, or a flake at high frequency",
-        "ja": "次の担当者が実行できる決定的な再現手順、または高頻度で不安定さを再現できる手順",
-    },
-    "root_cause": {
-        "en": "the mechanism, with code identifiers, confirmed rather than suspected",
-        "ja": "仮説ではなく特定されたメカニズム（コード識別子つき）",
-    },
-    "fix_ref": {
-        "en": "the PR, commit or branch of the fix (a URL, owner/repo#N, #N, a commit SHA or a branch)",
-        "ja": "修正の PR／コミット／ブランチへの参照（URL、owner/repo#N、#N、コミット SHA、ブランチ名）",
-    },
-    "fix": {
-        "en": "what changed, and why it addresses the cause rather than hiding the symptom",
-        "ja": "何を変更したのか、なぜ症状を隠すのではなく根本原因に対処するのか",
-    },
-    "validation": {
-        "en": "the original repro, failing test or workload shown passing with the fix",
-        "ja": "元の再現手順、失敗していたテスト、またはワークロードが修正後に成功したこと",
-    },
-    "repro_rate": {
-        "en": "how often the steps trigger the bug: every run, or a flake that fails about one run in ten or more",
-        "ja": "手順でバグが起きる頻度（毎回、またはおよそ 10 回に 1 回以上失敗するフレーク）",
-    },
-    "confirmed_by": {
-        "en": 'the one experiment that confirmed the mechanism; "the fix makes the original repro pass, and '
-        'reverting it brings the failure back" is a valid answer',
-        "ja": "メカニズムを確認した唯一の実験。"
-        "「修正で元の再現手順が成功し、修正を戻すと再び失敗する」も有効な回答です",
-    },
-    "validation_kinds": {
-        "en": "at least one verification that shows the fix works: original repro passes, failing test passes, "
-        "workload completes or performance restored",
-        "ja": "修正が効くことを示す検証を少なくとも 1 つ（元の再現手順が成功、失敗していたテストが成功、"
-        "ワークロードが完了、性能が回復）",
-    },
-}
-
-_SCOPE_REASON: dict[str, dict[str, str]] = {
-    "trivial": {
-        "en": "This is marked trivial (a typo or an obvious one-line fix): the PR description is the record, "
-        "so no post-mortem is drafted.",
-        "ja": "軽微な修正（誤字、明らかな一行修正）とされています。記録には PR の説明を使うため、"
-        "事後分析は作成しません。",
-    },
-    "customer_impacting": {
-        "en": "This is marked customer-impacting: an outage needs its own incident report (timeline, impact, "
-        "paging history, communications), which a bug-fix post-mortem is not. Continue only if you "
-        "confirm that a bug-fix post-mortem is wanted as well.",
-        "ja": "顧客に影響する停止／インシデントとされています。別途インシデントレポート"
-        "（タイムライン、影響範囲、ページング履歴、コミュニケーション記録）が必要で、"
-        "バグ修正の事後分析はその代わりになりません。"
-        "バグ修正の事後分析も必要だと確認された場合にのみ続行します。",
-    },
-}
 
 
 def check_inputs(pm: PostMortem) -> list[Missing]:
@@ -149,18 +82,17 @@ def check_field(field: str, value: str | None, lang: Lang) -> str | None:
 def _reason(field: str, kind: str, found: list[str], lang: Lang) -> str:
     """What is wrong, then what is needed, in the session's language."""
     text = say(f"gate_{kind}", lang, found=_join(found, lang))
-    if field not in _NEEDED:
+    if field not in GATE_FIELDS:
         return text
-    needed = _NEEDED[field][lang]
-    return f"{text} — needed: {needed}" if lang == "en" else f"{text}。必要なもの：{needed}"
+    return say("gate_needed", lang, reason=text, needed=say(f"needed_{field}", lang))
 
 
 def check_scope(pm: PostMortem, *, confirmed: bool = False) -> ScopeStop | None:
     """Stop a post-mortem that is not for a bug fix: trivial is declined, an outage needs confirming first."""
     if pm.trivial:
-        return ScopeStop("trivial", _SCOPE_REASON["trivial"][pm.lang], confirmable=False)
+        return ScopeStop("trivial", say("scope_marked_trivial", pm.lang), confirmable=False)
     if pm.customer_impacting and not confirmed:
-        return ScopeStop("customer_impacting", _SCOPE_REASON["customer_impacting"][pm.lang], confirmable=True)
+        return ScopeStop("customer_impacting", say("scope_marked_customer_impacting", pm.lang), confirmable=True)
     return None
 
 

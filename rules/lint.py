@@ -1,4 +1,4 @@
-"""The tone lint: the seed's tone rules as warnings on a post-mortem that passed the gate; it never edits."""
+"""The tone lint: the tone rules (docs/rules.md#tone) as warnings on a post-mortem that passed the gate; never edits."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The word lists of the seed's tone rules, in one place, so the gate, the lint and the prompts agree.
+"""The word lists of the tone rules (docs/rules.md#tone), in one place, so the gate, the lint and the prompts agree.
 
 English patterns use ASCII word boundaries (`re.ASCII`), so "はdumbModelを" still has a word edge and
 "likelihood" or "unlikely" never read as "likely". Japanese patterns are literal phrases. Every list is
@@ -19,7 +19,7 @@ _FLAGS = re.IGNORECASE | re.ASCII
 #: Code is not prose: fenced blocks first, then inline spans.
 _CODE_RE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
 
-#: Hedging: a statement that is believed, not known (seed: 曖昧な表現は使いません).
+#: Hedging: a statement that is believed, not known (docs/rules.md#no-hedging).
 HEDGING_EN: tuple[str, ...] = (
     r"\bprobably\b",
     r"\b(?:I|we) (?:think|believe|suspect|guess|assume)\b",
@@ -56,7 +56,7 @@ HEDGING_JA: tuple[str, ...] = (
     "気がします",
     "と推測",
     "疑われ(?:ます|る)",
-    # Inference endings and softeners (issue 10); しかも and 素晴らしい only contain them.
+    # Inference endings and softeners; しかも and 素晴らしい only contain them.
     "推定(?:され|し|です|だ|。|$|、)",
     "と推定",
     "とみられ",
@@ -73,8 +73,9 @@ HEDGING_JA: tuple[str, ...] = (
     "断定でき(?:ない|ません)",
 )
 
-#: Blame: a person instead of a gap (seed: 非難しません). "this should have been caught" is the seed's
-#: own sentence for `no_good_reason`, so only the active "<someone> should have caught" is blame.
+#: Blame: a person instead of a gap (docs/rules.md#no-blame). "this should have been caught" is the rules' own
+#: answer for `no_good_reason` (docs/rules.md#the-sections-in-this-order), so only the active "<someone> should
+#: have caught" is blame.
 BLAME_EN: tuple[str, ...] = (
     r"\bshould(?:n't| not)? have (?:caught|noticed|seen|known|spotted|found|checked|tested|reviewed)\b",
     r"\b\w+'s fault\b",
@@ -100,7 +101,7 @@ BLAME_JA: tuple[str, ...] = (
     "人為的ミス",
 )
 
-#: A mechanism named only by its kind (seed: 「同期の問題」と曖昧にせず). Flagged when no identifier is near.
+#: A mechanism named only by its kind (docs/rules.md#mechanism-over-description). Flagged when no identifier is near.
 VAGUE_MECHANISM_EN: tuple[str, ...] = (
     r"\b(?:sync(?:hronization)?|timing|concurrency|threading|race|memory|caching|state) "
     r"(?:issue|problem|glitch)s?\b",
@@ -119,7 +120,7 @@ VAGUE_MECHANISM_JA: tuple[str, ...] = (
     "何かしらの(?:競合|問題|原因|不具合)",
 )
 
-#: Advocacy: proposals belong in a separate document linked from an action item (seed: 主張を持ち込まない).
+#: Advocacy: proposals belong in a separate document linked from an action item (docs/rules.md#no-advocacy).
 ADVOCACY_EN: tuple[str, ...] = (
     r"\b(?:we|you|the team|someone) (?:really )?(?:should|must|need to|ought to|have to) "
     r"(?:refactor|rewrite|redesign|re-?architect|replace|migrate|switch|adopt|move to|get rid of"
@@ -134,7 +135,7 @@ ADVOCACY_JA: tuple[str, ...] = (
     "(?:た|る)(?:方|ほう)が(?:よい|良い|いい)",
 )
 
-#: The validation is not done yet (seed: 修正が検証されていない場合は作成を断る). "not tested on ARM" is an
+#: The validation is not done yet (docs/rules.md#when-not-to). "not tested on ARM" is an
 #: honest scope, not a missing validation, so a following scope word keeps a negation from counting.
 NOT_VERIFIED_EN: tuple[str, ...] = (
     r"\btbd\b",
@@ -174,7 +175,7 @@ SCOPE_STATED_JA: tuple[str, ...] = (
     "のみ(?:で)?(?:検証|テスト|確認)",
 )
 
-#: Code identifiers: the index of an engineering record (seed: コード識別子をそのまま扱います).
+#: Code identifiers: the index of an engineering record (docs/rules.md#keep-code-identifiers-as-they-are).
 IDENTIFIER_RE = re.compile(
     r"`[^`\n]+`"
     r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b"  # snake_case, SCREAMING_CASE

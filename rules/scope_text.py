@@ -1,9 +1,9 @@
-"""Scope read from the text (seed: 使用しないタイミング): a customer-facing outage or a trivial fix described
+"""Scope read from the text (docs/rules.md#when-not-to): a customer-facing outage or a trivial fix described
 in words, though the box was not ticked. The bot then asks the scope question; it never decides alone,
 and only the flags decide the CLI's exit 4.
 
 A bug that customers merely noticed is not an outage, and in Japanese 停止 / 障害 alone often mean a hang
-or any fault (the seed's own worked example is a hang): neither word triggers anything by itself.
+or any fault (the bundled example, examples/tada-hang.ja.yaml, is a hang): neither word triggers anything by itself.
 """
 
 from __future__ import annotations

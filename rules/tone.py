@@ -101,7 +101,7 @@ _PROCESS_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 
-#: Advocacy's cousin: adjectives that sell rather than record (seed: 主張を持ち込まないでください).
+#: Advocacy's cousin: adjectives that sell rather than record (docs/rules.md#no-advocacy).
 MARKETING = (
     words.any_of(
         r"\bblazing(?:ly)?[- ]fast\b",
@@ -152,7 +152,8 @@ PLACEHOLDER = re.compile(
     re.IGNORECASE,
 )
 
-#: Paragraph length beyond which the seed's "short paragraphs" is not met (display columns: kana/kanji count 2).
+#: Paragraph length beyond which "short paragraphs" (docs/rules.md#active-voice-concrete-subjects-short-paragraphs)
+#: is not met (display columns: kana/kanji count 2).
 LONG_PARAGRAPH_COLUMNS = 1200
 
 

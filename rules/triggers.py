@@ -1,4 +1,4 @@
-"""The ways into a post-mortem other than `/post-mortem`, read from chat text (pure; seed: 使用するタイミング).
+"""The ways into a post-mortem other than `/post-mortem`, read from chat text (pure; docs/rules.md#when-to-write-one).
 
 Two kinds of message matter. A *request*: the bot is mentioned and asked, in words, for a post-mortem
 ("@postmortem-bot write up this fix", 「@postmortem-bot 事後分析を書いて」). An *announcement*: anyone says
@@ -23,7 +23,7 @@ _EN = re.IGNORECASE | re.ASCII
 #: a `<`, so unclosed markup costs linear time, not quadratic.
 _SLACK_MARKUP = re.compile(r"<[@#!][^<>]*>")
 
-#: A request for a post-mortem, when the bot is addressed (en and ja, seed: 使用するタイミング).
+#: A request for a post-mortem, when the bot is addressed (en and ja, docs/rules.md#when-to-write-one).
 _REQUEST = re.compile(
     r"\bpost[- ]?mortems?\b|\bRCA\b|\broot[- ]cause analys[ie]s\b"
     r"|\b(?:write|writing) (?:up|down) (?:this|the|that|our) (?:fix|bug)\b|\bwrite (?:this|the|that) fix up\b"
@@ -127,13 +127,13 @@ def announces_fix(text: str) -> bool:
     """Whether a message says a fix is done, without saying it is unverified, hedged, planned or asked.
 
     Read sentence by sentence: "Merged the fix. Not verified yet." is not an announcement, and neither
-    is "I think it's fixed in #12" (the seed offers only after a fix is clearly complete).
+    is "I think it's fixed in #12" (docs/rules.md#when-to-write-one: an offer only once a fix is clearly finished).
     """
     words = strip_markup(text)
     if not _FIX_DONE.search(words):
         return False
     if NOT_VERIFIED.search(words) or HEDGING.search(words) or unverified(words):
-        return False  # the seed offers only once the fix is verified, not while that is still to come
+        return False  # an offer only once the fix is verified (docs/rules.md#when-to-write-one), not before
     for sentence in sentences(words):
         if _FIX_DONE.search(sentence) and (_FIX_NOT_DONE.search(sentence) or _QUESTION.search(sentence)):
             return False

@@ -1,9 +1,9 @@
 """What the bot does next in a session, as data: pure decisions that handlers store and workers carry out.
 
-Handlers run `on_reply` (sessions/replies.py: what each reply does, as a table) inside the store's atomic
-update (`apply_step`) and enqueue the effects; the worker runs `next_step` the same way to move a collecting
-session on. Nothing here talks to Slack or Jira, and only `apply_step` touches Redis, through the store it
-is given.
+Here: the vocabulary of a step (`Effect`, `Outcome`), `apply_step` (a step inside the store's atomic update),
+`next_step` (the worker moving a collecting session on), `render_next` and `on_edit`. What a person's reply
+does is sessions/replies.py, which builds on this module; nothing here calls it. Nothing here talks to Slack
+or Jira, and only `apply_step` touches Redis, through the store it is given.
 """
 
 from __future__ import annotations
@@ -12,18 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from postmortem.errors import plain_reason
 from postmortem.field_table import REGISTRY
-from postmortem.fieldtext import updates_from_text
 from postmortem.model import PostMortem
-from rules.gate import check_inputs, check_scope, check_value
+from rules.gate import check_inputs, check_scope
 from rules.scope_text import scope_question
 from sessions.session import REVISED_STATES, Session, State, begin_render, editable
 from sessions.store import SessionStore
 
 EffectKind = Literal["advance", "render", "approve", "post", "say", "missing_list", "ephemeral"]
 
-#: The usually-included sections, and the field asked for each when it is empty (seed 構成), from the registry.
+#: The usually-included sections, and the field asked for each when it is empty
+#: (docs/rules.md#the-sections-in-this-order), from the registry.
 OPTIONAL_ASKS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
     (section, REGISTRY.asked_in(section)) for section in REGISTRY.usually_included
 )
@@ -112,21 +111,6 @@ def _empty(pm: PostMortem, name: str) -> bool:
     if name == "action_items":
         return not pm.action_items and not pm.action_items_none
     return not pm.text(name)
-
-
-def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None, str | None]:
-    """Set one field from a person's text; (None, reason) when the text cannot fill it. Nothing is lost."""
-    try:
-        updates = updates_from_text(name, text, lang=session.lang)
-        ticket = str(updates.pop("ticket", session.ticket))
-        candidate = session.with_changes(ticket=ticket, inputs={**session.inputs, **updates})
-        model_of(candidate)
-    except ValueError as exc:  # InputError and pydantic's ValidationError: a plain sentence, never raw text
-        return None, plain_reason(exc, session.lang)
-    for key, value in updates.items():
-        if reason := check_value(key, value, session.lang):
-            return None, reason
-    return candidate, None
 
 
 def on_edit(session: Session, fields: dict[str, Any]) -> Outcome:

@@ -1,7 +1,9 @@
-"""Thread replies and question buttons, as a table: what each kind of reply does in each phase of a session.
+"""What a thread reply or a question's button does to a session: a table of (phase, kind of reply) → step.
 
-Pure, like sessions/conversation.py: handlers run these inside the store's atomic update (`apply_step`)
-and enqueue the effects.
+This module owns a reply's meaning; sessions/conversation.py, below it, holds the vocabulary (`Effect`,
+`Outcome`) and what the bot asks next, and never calls back here. Pure: handlers/flow.py runs `on_reply` and
+`on_choice` inside the store's atomic update (`conversation.apply_step`), binds an approval and enqueues the
+effects.
 """
 
 from __future__ import annotations
@@ -9,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from postmortem.errors import plain_reason
 from postmortem.field_table import REGISTRY
+from postmortem.fieldtext import updates_from_text
 from rules.classifier import Kind, classify_reply
 from rules.gate import check_value
-from sessions.conversation import OPTIONAL_ASKS, Effect, Outcome, apply_answer, render_next, say_effect
+from sessions.conversation import OPTIONAL_ASKS, Effect, Outcome, model_of, render_next, say_effect
 from sessions.session import Session, State, may_approve, revision_step
-
-#: What a reply may do in each phase of a session, by its kind (`_phase` names the phases). A pair that is
-#: not in the table does nothing; `cancel` is handled the same way in every phase, before the table.
-_Step = Callable[["_Reply"], Outcome]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,35 @@ def on_reply(
     return step(r) if step is not None else Outcome(None)
 
 
+def on_choice(session: Session, field: str, values: list[str], *, user: str, approvers: frozenset[str]) -> Outcome:
+    """A button or the Done of a checkboxes question (DESIGN §4 "Modal"): the options clicked, as an answer.
+
+    Only while collecting: a click on an old question after the draft is shown changes nothing.
+    """
+    if session.is_final:
+        return Outcome(None)
+    if not may_approve(session, user, approvers):
+        return _not_theirs(session, Kind.field_answer, user)
+    if session.state is not State.collecting:
+        return Outcome(None)
+    return _answer(session, field, ", ".join(values))
+
+
+def apply_answer(session: Session, name: str, text: str) -> tuple[Session | None, str | None]:
+    """Set one field from a person's text; (None, reason) when the text cannot fill it. Nothing is lost."""
+    try:
+        updates = updates_from_text(name, text, lang=session.lang)
+        ticket = str(updates.pop("ticket", session.ticket))
+        candidate = session.with_changes(ticket=ticket, inputs={**session.inputs, **updates})
+        model_of(candidate)
+    except ValueError as exc:  # InputError and pydantic's ValidationError: a plain sentence, never raw text
+        return None, plain_reason(exc, session.lang)
+    for key, value in updates.items():
+        if reason := check_value(key, value, session.lang):
+            return None, reason
+    return candidate, None
+
+
 def _phase(session: Session) -> str:
     """The row of the table: the state, with drafted and failed split by whether an approval was accepted."""
     if session.approved_version is not None:
@@ -66,6 +95,9 @@ def _not_theirs(session: Session, kind: Kind, user: str) -> Outcome:
     if not acting:
         return Outcome(None)
     return Outcome(None, (Effect("ephemeral", "only_approvers", {"requester": session.requester}, user=user),))
+
+
+# The steps, phase by phase; `_TABLE` at the end says which runs. `cancel` is the same in every phase.
 
 
 def _cancel(r: _Reply) -> Outcome:
@@ -128,63 +160,6 @@ def _answer(session: Session, target: str, answer: str) -> Outcome:
     return Outcome(cleared, (Effect("advance"),))
 
 
-def _draft_approve(r: _Reply) -> Outcome:
-    return _approve(r.session, user=r.user, ts=r.ts)
-
-
-def _draft_answer(r: _Reply) -> Outcome:
-    return _revise(r.session, r.field, r.value or "") if r.field else Outcome(None)
-
-
-def _draft_revise(r: _Reply) -> Outcome:
-    if revision_step(r.session) == "ask_target":
-        return _ask_target(r.session)
-    return Outcome(None, (say_effect("revise_hint_as", field=r.field or "summary"),))
-
-
-def _already_approved(r: _Reply) -> Outcome:
-    return Outcome(None, (say_effect("already_approved", version=r.session.approved_version),))
-
-
-def _frozen(r: _Reply) -> Outcome:
-    return Outcome(None, (say_effect("frozen", version=r.session.approved_version),))
-
-
-_TABLE: dict[tuple[str, Kind], _Step] = {
-    ("scope_check", Kind.continue_): _confirm_scope,
-    ("scope_check", Kind.approve): _scope_first,
-    ("scope_check", Kind.field_answer): _scope_first,
-    ("rendering", Kind.approve): _still_rendering,
-    ("rendering", Kind.field_answer): _still_rendering,
-    ("collecting", Kind.field_answer): _named_answer,
-    ("collecting", Kind.skip): _skip,
-    ("collecting", Kind.approve): _not_an_answer,
-    ("collecting", Kind.continue_): _not_an_answer,
-    ("collecting", Kind.other): _pending_answer,
-    ("collecting", Kind.revise): _pending_answer,
-    ("draft", Kind.approve): _draft_approve,
-    ("draft", Kind.field_answer): _draft_answer,
-    ("draft", Kind.revise): _draft_revise,
-    ("approved", Kind.approve): _already_approved,
-    ("approved", Kind.field_answer): _frozen,
-    ("approved", Kind.revise): _frozen,
-}
-
-
-def on_choice(session: Session, field: str, values: list[str], *, user: str, approvers: frozenset[str]) -> Outcome:
-    """A button or the Done of a checkboxes question (DESIGN §4 "Modal"): the options clicked, as an answer.
-
-    Only while collecting: a click on an old question after the draft is shown changes nothing.
-    """
-    if session.is_final:
-        return Outcome(None)
-    if not may_approve(session, user, approvers):
-        return _not_theirs(session, Kind.field_answer, user)
-    if session.state is not State.collecting:
-        return Outcome(None)
-    return _answer(session, field, ", ".join(values))
-
-
 def _required(name: str) -> bool:
     return name in REGISTRY.required
 
@@ -193,19 +168,25 @@ def _filled(session: Session, pending: str | None) -> bool:
     return pending is not None and pending in session.inputs and bool(session.inputs[pending])
 
 
-def _approve(session: Session, *, user: str, ts: float) -> Outcome:
+def _approve_shown_draft(r: _Reply) -> Outcome:
+    """An approval names the version shown when the reply was sent; handlers/flow.py binds it in the store."""
+    session = r.session
     if session.state is not State.drafted or session.inputs.get("destination", "jira_comment") != "jira_comment":
         return (
             Outcome(None, (say_effect("output_only", destination=session.inputs.get("destination")),))
             if session.state is State.drafted
             else Outcome(None)
         )
-    shown = session.shown_version(ts)
+    shown = session.shown_version(r.ts)
     if shown is None:
         return Outcome(None, (say_effect("approval_before_draft", version=session.version),))
     if shown != session.version:
         return Outcome(None, (say_effect("stale_approval", shown=shown, version=session.version),))
-    return Outcome(None, (Effect("approve", user=user, version=shown),))
+    return Outcome(None, (Effect("approve", user=r.user, version=shown),))
+
+
+def _draft_answer(r: _Reply) -> Outcome:
+    return _revise(r.session, r.field, r.value or "") if r.field else Outcome(None)
 
 
 def _revise(session: Session, name: str, text: str) -> Outcome:
@@ -219,7 +200,43 @@ def _revise(session: Session, name: str, text: str) -> Outcome:
     )
 
 
+def _draft_revise(r: _Reply) -> Outcome:
+    if revision_step(r.session) == "ask_target":
+        return _ask_target(r.session)
+    return Outcome(None, (say_effect("revise_hint_as", field=r.field or "summary"),))
+
+
 def _ask_target(session: Session) -> Outcome:
     """Seed: at the third revision, ask which section has a concrete problem before changing anything."""
     asked = session.with_changes(awaiting_revision_target=True, revision_requests=session.revision_requests + 1)
     return Outcome(asked, (say_effect("third_revision"),))
+
+
+def _already_approved(r: _Reply) -> Outcome:
+    return Outcome(None, (say_effect("already_approved", version=r.session.approved_version),))
+
+
+def _frozen(r: _Reply) -> Outcome:
+    return Outcome(None, (say_effect("frozen", version=r.session.approved_version),))
+
+
+#: What a reply does in each phase (`_phase` names the rows), by its kind; a pair not here does nothing.
+_TABLE: dict[tuple[str, Kind], Callable[[_Reply], Outcome]] = {
+    ("scope_check", Kind.continue_): _confirm_scope,
+    ("scope_check", Kind.approve): _scope_first,
+    ("scope_check", Kind.field_answer): _scope_first,
+    ("rendering", Kind.approve): _still_rendering,
+    ("rendering", Kind.field_answer): _still_rendering,
+    ("collecting", Kind.field_answer): _named_answer,
+    ("collecting", Kind.skip): _skip,
+    ("collecting", Kind.approve): _not_an_answer,
+    ("collecting", Kind.continue_): _not_an_answer,
+    ("collecting", Kind.other): _pending_answer,
+    ("collecting", Kind.revise): _pending_answer,
+    ("draft", Kind.approve): _approve_shown_draft,
+    ("draft", Kind.field_answer): _draft_answer,
+    ("draft", Kind.revise): _draft_revise,
+    ("approved", Kind.approve): _already_approved,
+    ("approved", Kind.field_answer): _frozen,
+    ("approved", Kind.revise): _frozen,
+}

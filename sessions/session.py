@@ -60,7 +60,8 @@ RETIRED_FIELDS: frozenset[str] = frozenset({"asked_optional"})
 #: Fields stored under an older name, read under the new one (`pm` held a dict, not the model `pm` elsewhere).
 RENAMED_FIELDS: dict[str, str] = {"pm": "inputs"}
 
-#: Revisions that just re-render; from the next one on the bot first asks which section is wrong (seed).
+#: Revisions that just re-render; from the next one on the bot first asks which section is wrong
+#: (docs/rules.md#rules-that-are-never-bent).
 FREE_REVISIONS = 2
 
 

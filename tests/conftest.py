@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,12 +12,7 @@ from emulators.adf_atlaskit import atlaskit_validator
 from emulators.adf_schema import adf_validator
 from emulators.slack_api import SlackEmulator
 from postmortem.model import PostMortem, load_postmortem
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
-
-#: Tests use their own database so they never touch a developer's data (db 0).
-TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+from tests.helpers import EXAMPLES, TEST_REDIS_URL
 
 
 @pytest.fixture

@@ -8,21 +8,66 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from rq import Queue
-
+from sessions.ports import JobQueue, QueuedJob
 from sessions.retention import job_options
 from sessions.session import Session
 from sessions.store import SessionStore
 
 if TYPE_CHECKING:  # `serve` imports the queue names from here, and must not import the Jira client
-    from workers.jira_gateway import JiraGateway
-    from workers.slack_gateway import SlackGateway
+    from workers.jira_gateway import PostedComment
+    from workers.slack_gateway import Message
 
 #: Queue names: the bot's own jobs, and the companion service's (the leadership rewrite hand-off).
 QUEUE_NAME = "postmortem"
 HANDOFF_QUEUE_NAME = "management-talk"
+
+
+class SchedulingJobQueue(JobQueue, Protocol):
+    """The bot's own queue, which can also run a job later (RQ's scheduler): retries and waits, never a sleep."""
+
+    def enqueue_in(self, delay: timedelta, name: str, /, *args: Any, **kwargs: Any) -> QueuedJob: ...
+
+
+class SlackPort(Protocol):
+    """The Slack calls jobs make (workers/slack_gateway.py is the real one)."""
+
+    def post(self, channel: str, message: Message, *, thread_ts: str | None = None) -> str: ...
+
+    def ephemeral(self, channel: str, user: str, message: Message, *, thread_ts: str | None = None) -> None: ...
+
+    def upload(self, channel: str, thread_ts: str | None, *, filename: str, content: bytes, title: str) -> None: ...
+
+    def permalink(self, channel: str, message_ts: str) -> str | None: ...
+
+    def user_name(self, user: str) -> str: ...
+
+    def user_locale(self, user: str) -> str | None: ...
+
+    def user_email(self, user: str) -> str | None: ...
+
+    def lookup_user_by_email(self, email: str) -> str | None: ...
+
+    def dm(self, user: str, message: Message) -> str: ...
+
+
+class JiraPort(Protocol):
+    """The Jira calls jobs make (workers/jira_gateway.py is the real one)."""
+
+    def issue_exists(self, ticket: str) -> bool: ...
+
+    def user_email(self, account_id: str) -> str | None: ...
+
+    def may_comment(self, ticket: str, email: str) -> bool: ...
+
+    def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None: ...
+
+    def own_comments(self, ticket: str, *, session: str, version: int) -> list[PostedComment]: ...
+
+    def delete_comment(self, ticket: str, comment_id: str) -> None: ...
+
+    def post_comment(self, ticket: str, body: bytes) -> PostedComment: ...
 
 
 @dataclass(frozen=True)
@@ -42,10 +87,10 @@ class WorkerContext:
     """The side-effect edges a job talks to."""
 
     store: SessionStore
-    slack: SlackGateway
-    jira: JiraGateway
-    queue: Queue
-    handoff_queue: Queue
+    slack: SlackPort
+    jira: JiraPort
+    queue: SchedulingJobQueue
+    handoff_queue: JobQueue
     #: POSTMORTEM_JIRA_PERMISSION_CHECK=on: who approves must be a Jira user who may comment (workers/permissions.py).
     permission_check: bool = False
     jira_visibility: str | None = None  # POSTMORTEM_JIRA_VISIBILITY, checked at start-up

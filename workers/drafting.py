@@ -157,7 +157,7 @@ def _show_draft(
         _ask(ctx, drafted, steps)
         return
     ctx.store.settle(duty)
-    if drafted is not None:  # output only: the record is delivered, so the seed's step 5 offer follows
+    if drafted is not None:  # output only: the record is delivered, so the hand-off offer follows
         steps.once("offer", lambda: ctx.say(session, posting.handoff_offer(session)))
 
 

@@ -4,7 +4,7 @@ The bot posts with its own Jira account, which can usually see more issues than 
 a post (and when a session starts) the person's Slack e-mail (users.info, scope `users:read.email`) must be
 the e-mail of a Jira user whom `GET /rest/api/3/user/permission/search?permissions=ADD_COMMENTS` lists for
 the issue. "The issue does not exist" and "you may not see it" are one answer, so the check is no oracle
-for which keys exist. POSTMORTEM_JIRA_PERMISSION_CHECK=off skips all of this (README says what that gives up).
+for which keys exist. POSTMORTEM_JIRA_PERMISSION_CHECK=off skips all of this (SECURITY.md says what that gives up).
 """
 
 from __future__ import annotations

@@ -256,7 +256,8 @@ def _link_by_dm(ctx: WorkerContext, session: Session, exc: BaseException) -> Non
 
 
 def handoff_offer(session: Session) -> dict[str, Any]:
-    """Seed step 5, after every destination: offer the management-talk rewrite; never run it unasked."""
+    """The hand-off (docs/rules.md#from-inputs-to-a-posted-record), after every destination: offer the
+    management-talk rewrite; never run it unasked."""
     return prompts.with_button(
         prompts.notice("offer_handoff", session.lang),
         "button_handoff",

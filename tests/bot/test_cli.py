@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from bot.cli import main
-from tests.conftest import EXAMPLES
+from tests.helpers import EXAMPLES
 
 pytestmark = pytest.mark.unit
 
@@ -55,7 +57,7 @@ def test_draft_lang_switches_headings() -> None:
     assert code == 0 and "## Root cause" in out and "## 根本原因" not in out
 
 
-def test_draft_adf_is_a_valid_document(validate_adf) -> None:  # type: ignore[no-untyped-def]
+def test_draft_adf_is_a_valid_document(validate_adf: Callable[[Any], Any]) -> None:
     code, out, _ = run("draft", str(EXAMPLES / "cache-eviction.en.yaml"), "--format", "adf")
     assert code == 0
     validate_adf(json.loads(out))
@@ -151,7 +153,7 @@ def test_a_comment_over_jiras_limit_is_refused_naming_sections(tmp_path: Path) -
 
 @pytest.mark.parametrize("command", [["draft", "--format", "adf"], ["draft", "--format", "slack"], ["check"]])
 def test_nesting_too_deep_exits_2_with_one_line_and_no_traceback(tmp_path: Path, command: list[str]) -> None:
-    path = example(tmp_path, root_cause="- " * 248 + "x")  # issue 11: this raised RecursionError
+    path = example(tmp_path, root_cause="- " * 248 + "x")  # this once raised RecursionError
     code, out, err = run(*command[:1], path, *command[1:])
     assert code == 2 and out == ""
     assert err.splitlines() == [err.strip()] and err.startswith("invalid input: root_cause: ")

@@ -17,16 +17,18 @@ from bot.demo_transcript import Event, recognise
 from bot.embedded_redis import answers, redacted
 from bot.localstack import free_port
 from postmortem.field_table import REGISTRY
-from postmortem.model import load_postmortem
-from tests.conftest import EXAMPLES
+from postmortem.model import Lang, load_postmortem
+from tests.helpers import EXAMPLES
 
 #: A database of the developer's / CI's Redis for the run that uses a reachable REDIS_URL.
 DEMO_REDIS_URL = os.environ.get("DEMO_REDIS_URL", "redis://127.0.0.1:6379/12")
 
 
-def _demo(tmp_path: Path, environ: dict[str, str], **kwargs: object) -> tuple[DemoResult, list[str]]:
+def _demo(
+    tmp_path: Path, environ: dict[str, str], *, input_path: Path | None = None, lang: Lang | None = None
+) -> tuple[DemoResult, list[str]]:
     lines: list[str] = []
-    result = run_demo(environ=environ, out_dir=tmp_path / "out", emit=lines.append, **kwargs)  # type: ignore[arg-type]
+    result = run_demo(input_path, lang=lang, environ=environ, out_dir=tmp_path / "out", emit=lines.append)
     assert result.code == 0, result.message + "\n" + "\n".join(lines)
     return result, lines
 
@@ -42,7 +44,7 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     assert events[_index(events, "modal", "submitted")].text == LEFT_OUT
     asked = events[_index(events, "bot", "ask_field_next")]
     assert recognise(asked.text)[0] == "ask_field_next"
-    # English names the field by its id; Japanese by its label, with no English id (issue 11).
+    # English names the field by its id; Japanese by its label, with no English id.
     assert (
         f"`{LEFT_OUT}: <text>`" in asked.text
         if lang == "en"
@@ -55,7 +57,7 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     answered = _index(events, "reply", LEFT_OUT)
     assert events[answered].text.strip() == answer.strip()
     shown = _index(events, "file", f"{ticket}-postmortem-v1.json")
-    # The request-body line is labelled as such and comes right after the file it speaks of (issue 11).
+    # The request-body line is labelled as such and comes right after the file it speaks of.
     assert events[shown + 1].kind == "bot" and events[shown + 1].key == "body_shown"
     assert not any(
         e.key == "draft" and ("リクエスト本文" in e.text or "exact request body" in e.text)

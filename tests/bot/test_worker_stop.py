@@ -13,6 +13,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -22,7 +23,7 @@ from rq.serializers import JSONSerializer
 
 from bot import worker as worker_module
 from bot.worker import StoppableWorker
-from tests.conftest import TEST_REDIS_URL
+from tests.helpers import TEST_REDIS_URL
 
 pytestmark = pytest.mark.unit
 
@@ -122,8 +123,8 @@ def test_the_work_loop_stops_when_the_signal_lands_in_its_redis_work(
     raised: list[BaseException] = []
     heartbeat = StoppableWorker.heartbeat
 
-    def heartbeat_then_signal(self: StoppableWorker, *args: object, **kwargs: object) -> None:
-        heartbeat(self, *args, **kwargs)  # type: ignore[arg-type]
+    def heartbeat_then_signal(self: StoppableWorker, timeout: int | None = None, pipeline: Any = None) -> None:
+        heartbeat(self, timeout, pipeline)
         if not worker_module.STOP.is_set():
             try:
                 os.kill(os.getpid(), signal.SIGTERM)

@@ -22,9 +22,8 @@ from renderers.adf import render_adf
 from renderers.jira import jira_request
 from sessions.session import Session, begin_render
 from sessions.store import SessionStore
-from tests.e2e.conftest import running_stack
-from tests.e2e.test_flow import Conversation, _fields
-from tests.sessions.test_conversation import complete_pm
+from tests.e2e.helpers import Conversation, comment_posts, example_fields, posted_once, running_stack
+from tests.sessions.helpers import complete_pm
 
 pytestmark = pytest.mark.e2e
 
@@ -60,20 +59,9 @@ def assert_no_secret_leaked(stack: LocalStack) -> None:
 
 def drafted(stack: LocalStack) -> Conversation:
     chat = Conversation(stack, ticket=f"DLV-{next(TICKETS)}")
-    chat.start(_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."))
+    chat.start(example_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."))
     chat.wait_text("Reply `post it`")
     return chat
-
-
-def comment_posts(stack: LocalStack, ticket: str) -> list[int]:
-    return [p.status for p in stack.jira.posts if p.path == f"/rest/api/3/issue/{ticket}/comment"]
-
-
-def posted_once(stack: LocalStack, chat: Conversation, *, within: float = 20) -> None:
-    chat.wait_text(f"Posted to {chat.ticket}", timeout=within)
-    comments = stack.jira.comments(chat.ticket)
-    assert len(comments) == 1
-    assert comments[0].raw == chat.files()[-1]["bytes"]
 
 
 def test_slack_retries_of_the_approval_event_post_once(stack: LocalStack) -> None:
@@ -157,7 +145,7 @@ def test_jira_failures_are_told_plainly_and_retry_posts_once(stack: LocalStack) 
 
 def test_an_unknown_ticket_is_asked_again(stack: LocalStack) -> None:
     chat = Conversation(stack, ticket=f"NOPE-{next(TICKETS)}")
-    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"), in_jira=False)
+    chat.start(example_fields("cache-eviction.en", why_symptom="a", how_found="b"), in_jira=False)
     chat.wait_text(f"Jira has no issue {chat.ticket}")
     real = f"DLV-{next(TICKETS)}"
     stack.jira.add_issue(real)
@@ -208,7 +196,7 @@ def _seed_drafted(stack: LocalStack, store: SessionStore, i: int) -> Session:
 
 def test_restarting_bot_and_worker_loses_nothing(stack: LocalStack) -> None:
     chat = Conversation(stack, ticket=f"DLV-{next(TICKETS)}")
-    fields = _fields("cache-eviction.en", why_symptom="a", how_found="b")
+    fields = example_fields("cache-eviction.en", why_symptom="a", how_found="b")
     validation = fields.pop("validation")
     chat.start(fields)
     chat.wait_text("start with *Validation*")
@@ -238,7 +226,7 @@ def test_slack_is_answered_within_3s_when_redis_is_down() -> None:
         submitted = driver.view_submission(values=modal_values({"ticket": "PROJ-1", "summary": "x"}))
         reply = driver.message("yes", thread_ts="1700000000.000001")
         elapsed = time.monotonic() - started
-        # A thread reply may be an approval: never a silent 200, Slack sends a non-2xx event again (issue 12).
+        # A thread reply may be an approval: never a silent 200, Slack sends a non-2xx event again.
         assert submitted.status_code == 200 and reply.status_code == 503
         errors = submitted.json()
         assert errors["response_action"] == "errors" and "unavailable" in errors["errors"]["ticket"]

@@ -4,125 +4,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from itertools import count
-from typing import Any
 
 import pytest
 
 from bot.localstack import LocalStack
 from emulators.driver import modal_values
-from postmortem.model import load_postmortem
-from tests.conftest import EXAMPLES
+from tests.e2e.helpers import Conversation, button_value_in, example_fields, new_ticket
 
 pytestmark = pytest.mark.e2e
 
-_channels = count(1)
-
-
-def _fields(stem: str, **overrides: Any) -> dict[str, Any]:
-    pm = load_postmortem(EXAMPLES / f"{stem}.yaml")
-    data = pm.model_dump(exclude_defaults=True, mode="json")
-    items = data.pop("action_items", [])
-    if items:
-        data["action_items"] = "\n".join(
-            " | ".join(i.get(k) or "" for k in ("what", "owner", "tracking")) for i in items
-        )
-    if data.pop("action_items_none", False):
-        data["action_items"] = "none"
-    data.update(overrides)
-    return {k: v for k, v in data.items() if v is not None}
-
-
-class Conversation:
-    """One person's session in a fresh channel, with waits on what the emulators saw."""
-
-    def __init__(self, stack: LocalStack, *, user: str = "U1", ticket: str = "PROJ-1") -> None:
-        self.stack, self.user, self.ticket = stack, user, ticket
-        self.channel = f"C{next(_channels):04d}"
-        self.driver = stack.driver()
-        self.jira_key = ticket
-        self.thread_ts = ""
-
-    def start(self, fields: dict[str, Any], *, in_jira: bool = True) -> None:
-        if in_jira:
-            self.stack.jira.add_issue(self.ticket)
-        sent = self.driver.slash_command(text=self.ticket, user_id=self.user, channel_id=self.channel)
-        assert sent.status_code == 200
-        view = self.stack.slack.wait_for(
-            lambda s: next((v["view"] for v in s.views if self.channel in v["view"]["private_metadata"]), None)
-        )
-        response = self.driver.view_submission(
-            values=modal_values({**fields, "ticket": self.ticket}), user_id=self.user, view_id=view["id"]
-        )
-        assert response.status_code == 200, response.text
-        assert not response.content or json.loads(response.content).get("response_action") != "errors", response.text
-        parent = self.stack.slack.wait_for(
-            lambda s: next((m for m in s.messages(channel=self.channel) if not m.get("thread_ts")), None)
-        )
-        self.thread_ts = parent["ts"]
-
-    def thread(self) -> list[dict[str, Any]]:
-        return self.stack.slack.messages(channel=self.channel, thread_ts=self.thread_ts)
-
-    def wait_text(self, needle: str, *, after: int = 0, timeout: float = 20) -> dict[str, Any]:
-        try:
-            return self.stack.slack.wait_for(
-                lambda s: next((m for m in self.thread()[after:] if needle in m["text"]), None), timeout=timeout
-            )
-        except TimeoutError as exc:
-            thread = "\n".join(m["text"][:300] for m in self.thread())
-            raise AssertionError(
-                f"{needle!r} not in the thread:\n{thread}\n--- logs ---\n{self.stack.logs()[-6000:]}"
-            ) from exc
-
-    def reply(self, text: str, *, user: str | None = None, **kwargs: Any) -> None:
-        response = self.driver.message(
-            text, user=user or self.user, channel=self.channel, thread_ts=self.thread_ts, **kwargs
-        )
-        assert response.status_code == 200, response.text
-
-    def click(self, action_id: str, *, user: str | None = None, message: dict[str, Any] | None = None) -> None:
-        message = message or self.with_button(action_id)
-        response = self.driver.block_action(
-            action_id,
-            _button_value(message, action_id),
-            user_id=user or self.user,
-            channel_id=self.channel,
-            message_ts=message["ts"],
-            thread_ts=self.thread_ts,
-        )
-        assert response.status_code == 200, response.text
-
-    def with_button(self, action_id: str) -> dict[str, Any]:
-        return self.stack.slack.wait_for(
-            lambda s: next((m for m in reversed(self.thread()) if _button_value(m, action_id)), None), timeout=20
-        )
-
-    def files(self) -> list[dict[str, Any]]:
-        return self.stack.slack.files(channel=self.channel)
-
-
-def _button_value(message: dict[str, Any], action_id: str) -> str:
-    for block in message.get("blocks") or []:
-        for element in block.get("elements", []):
-            if element.get("action_id") == action_id:
-                return str(element["value"])
-    return ""
-
-
-ISSUES = count(100)
-
-
-def _ticket(prefix: str = "PROJ") -> str:
-    return f"{prefix}-{next(ISSUES)}"
-
 
 def test_happy_path_en_posts_one_comment_with_the_bytes_shown(stack: LocalStack) -> None:
-    ticket = _ticket("CACHE")
+    ticket = new_ticket("CACHE")
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
     chat.start(
-        _fields(
+        example_fields(
             "cache-eviction.en",
             why_symptom="The eviction skipped `shard_bits` 17.",
             how_found="Bisected with `git bisect` on the 128 GiB runner.",
@@ -159,10 +56,10 @@ def stack_queue_length(stack: LocalStack, name: str) -> int:
 
 
 def test_happy_path_ja_with_japanese_approval(stack: LocalStack) -> None:
-    ticket = _ticket("JIRA")
+    ticket = new_ticket("JIRA")
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    chat.start(_fields("tada-hang.ja"))
+    chat.start(example_fields("tada-hang.ja"))
     question = chat.wait_text("投稿してください")
     assert "下書き" in chat.thread()[0]["text"] or any("概要" in m["text"] for m in chat.thread())
     chat.reply("投稿してください。")
@@ -172,10 +69,10 @@ def test_happy_path_ja_with_japanese_approval(stack: LocalStack) -> None:
 
 
 def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -> None:
-    ticket = _ticket()
+    ticket = new_ticket()
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    fields = _fields("cache-eviction.en")
+    fields = example_fields("cache-eviction.en")
     repro, validation = fields.pop("repro"), fields.pop("validation")
     chat.start(fields)
     listing = chat.wait_text("I can't draft this post-mortem yet")
@@ -201,10 +98,10 @@ def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -
 
 
 def test_structured_evidence_is_answered_with_a_button_and_with_checkboxes(stack: LocalStack) -> None:
-    ticket = _ticket()
+    ticket = new_ticket()
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    fields = _fields(
+    fields = example_fields(
         "cache-eviction.en",
         why_symptom="The eviction skipped `shard_bits` 17.",
         how_found="Bisected with `git bisect` on the 128 GiB runner.",
@@ -223,7 +120,7 @@ def test_structured_evidence_is_answered_with_a_button_and_with_checkboxes(stack
     }
     response = chat.driver.block_action(
         "postmortem_done:validation_kinds",
-        _button_value(asked, "postmortem_done:validation_kinds"),
+        button_value_in(asked, "postmortem_done:validation_kinds"),
         user_id=chat.user,
         channel_id=chat.channel,
         message_ts=asked["ts"],
@@ -237,14 +134,14 @@ def test_structured_evidence_is_answered_with_a_button_and_with_checkboxes(stack
 
 
 def test_outage_needs_confirmation_continue_and_cancel(stack: LocalStack) -> None:
-    going = Conversation(stack, ticket=_ticket())
-    going.start(_fields("cache-eviction.en", customer_impacting=True, why_symptom="a", how_found="b"))
+    going = Conversation(stack, ticket=new_ticket())
+    going.start(example_fields("cache-eviction.en", customer_impacting=True, why_symptom="a", how_found="b"))
     going.wait_text("incident report")
     going.reply("continue")
     going.wait_text("Reply `post it`")
 
-    stopping = Conversation(stack, ticket=_ticket())
-    stopping.start(_fields("cache-eviction.en", customer_impacting=True))
+    stopping = Conversation(stack, ticket=new_ticket())
+    stopping.start(example_fields("cache-eviction.en", customer_impacting=True))
     stopping.wait_text("incident report")
     stopping.reply("cancel")
     stopping.wait_text("Cancelled")
@@ -252,17 +149,17 @@ def test_outage_needs_confirmation_continue_and_cancel(stack: LocalStack) -> Non
 
 
 def test_trivial_fix_is_declined(stack: LocalStack) -> None:
-    chat = Conversation(stack, ticket=_ticket())
-    chat.start(_fields("cache-eviction.en", trivial=True))
+    chat = Conversation(stack, ticket=new_ticket())
+    chat.start(example_fields("cache-eviction.en", trivial=True))
     chat.wait_text("Nothing to write here")
     assert not chat.files()
 
 
 def test_only_the_requester_can_approve(stack: LocalStack) -> None:
-    ticket = _ticket()
+    ticket = new_ticket()
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.start(example_fields("cache-eviction.en", why_symptom="a", how_found="b"))
     chat.wait_text("Reply `post it`")
     chat.reply("yes", user="U_STRANGER")
     note = stack.slack.wait_for(lambda s: s.ephemerals(channel=chat.channel, user="U_STRANGER"))
@@ -275,10 +172,10 @@ def test_only_the_requester_can_approve(stack: LocalStack) -> None:
 
 
 def test_three_revisions_ask_which_section_before_the_third(stack: LocalStack) -> None:
-    ticket = _ticket()
+    ticket = new_ticket()
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.start(example_fields("cache-eviction.en", why_symptom="a", how_found="b"))
     chat.wait_text("to post v1")
     chat.reply("summary: The cache served stale pages after `compact()`.")
     chat.wait_text("to post v2")
@@ -297,12 +194,12 @@ def test_three_revisions_ask_which_section_before_the_third(stack: LocalStack) -
 
 
 def test_other_destination_attaches_markdown_and_posts_nothing(stack: LocalStack) -> None:
-    ticket = _ticket()
+    ticket = new_ticket()
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    chat.start(_fields("cache-eviction.en", destination="docs_file", why_symptom="a", how_found="b"))
+    chat.start(example_fields("cache-eviction.en", destination="docs_file", why_symptom="a", how_found="b"))
     chat.wait_text("Nothing is posted anywhere")
-    chat.wait_text("hand off to management-talk")  # the seed's step 5 after an output-only destination too
+    chat.wait_text("hand off to management-talk")  # the hand-off offer after an output-only destination too
     files = chat.files()
     assert [f["name"] for f in files] == [f"docs/postmortems/{ticket}.md"]
     assert files[0]["bytes"].decode().startswith(f"# Post-mortem: {ticket}")
@@ -312,17 +209,17 @@ def test_other_destination_attaches_markdown_and_posts_nothing(stack: LocalStack
 
 
 def test_edit_reopens_the_modal_and_is_refused_after_approval(stack: LocalStack) -> None:
-    ticket = _ticket()
+    ticket = new_ticket()
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.start(example_fields("cache-eviction.en", why_symptom="a", how_found="b"))
     chat.wait_text("to post v1")
     views_before = len(stack.slack.views)
     chat.click("postmortem_edit")
     view = stack.slack.wait_for(lambda s: s.views[-1] if s.views[views_before:] else None)["view"]
     summary = next(b for b in view["blocks"] if b.get("block_id") == "summary")
     assert summary["element"]["initial_value"].startswith("Reads from the block cache")
-    values = _fields(
+    values = example_fields(
         "cache-eviction.en",
         summary="Stale pages after compaction: `evict_range` skipped a shard.",
         why_symptom="a",
@@ -334,7 +231,7 @@ def test_edit_reopens_the_modal_and_is_refused_after_approval(stack: LocalStack)
     chat.reply("go ahead")
     chat.wait_text(f"Posted to {ticket}")
     before = len(chat.thread())
-    chat.click("postmortem_edit", message=next(m for m in chat.thread() if _button_value(m, "postmortem_edit")))
+    chat.click("postmortem_edit", message=next(m for m in chat.thread() if button_value_in(m, "postmortem_edit")))
     chat.wait_text("no longer changes", after=before)
     assert len(stack.jira.comments(ticket)) == 1
 

@@ -13,8 +13,7 @@ import pytest
 from bot.localstack import LocalStack
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from sessions.user_index import HOME_COALESCE_SECONDS
-from tests.e2e.conftest import running_stack
-from tests.e2e.test_flow import Conversation, _fields, _ticket
+from tests.e2e.helpers import Conversation, command, example_fields, new_ticket, running_stack
 
 pytestmark = pytest.mark.e2e
 
@@ -29,22 +28,11 @@ def stack() -> Iterator[LocalStack]:
         yield local
 
 
-def command(stack: LocalStack, text: str, user: str) -> dict[str, Any]:
-    """Run `/post-mortem <text>`; the ephemeral answer POSTed to its response_url."""
-    before, views = len(stack.slack.responses), len(stack.slack.views)
-    assert stack.driver().slash_command(text=text, user_id=user, channel_id="CHOME").status_code == 200
-    answer: dict[str, Any] = stack.slack.wait_for(
-        lambda s: s.responses[before]["payload"] if len(s.responses) > before else None, timeout=15
-    )
-    assert len(stack.slack.views) == views, "help and list open nothing"
-    return answer
-
-
 def drafted(stack: LocalStack, user: str, ticket: str | None = None) -> Conversation:
-    ticket = ticket or _ticket("HOME")
+    ticket = ticket or new_ticket("HOME")
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, user=user, ticket=ticket)
-    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.start(example_fields("cache-eviction.en", why_symptom="a", how_found="b"))
     chat.wait_text("Reply `post it`")
     return chat
 

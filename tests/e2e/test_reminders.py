@@ -13,11 +13,19 @@ from bot.localstack import LocalStack
 from emulators.driver import modal_values
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from sessions.lifetime import Lifetime
-from tests.e2e.conftest import running_stack
-from tests.e2e.test_flow import Conversation, _button_value, _fields, _ticket
-from tests.e2e.test_home import command
-from tests.e2e.test_ways_in import SECRET, start_value, unique, webhook
-from tests.handlers.test_jira_webhook import jira_event
+from tests.e2e.helpers import (
+    SECRET,
+    Conversation,
+    button_value_in,
+    command,
+    example_fields,
+    new_ticket,
+    running_stack,
+    start_value,
+    unique,
+    webhook,
+)
+from tests.handlers.helpers import jira_event
 
 pytestmark = pytest.mark.e2e
 
@@ -40,16 +48,16 @@ def stack() -> Iterator[LocalStack]:
 
 
 def test_one_reminder_then_the_expiry_says_so_in_the_thread(stack: LocalStack) -> None:
-    ticket = _ticket("IDLE")
+    ticket = new_ticket("IDLE")
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    chat.start(_fields("cache-eviction.en", why_symptom="a", how_found="b"))
+    chat.start(example_fields("cache-eviction.en", why_symptom="a", how_found="b"))
     shown = chat.wait_text("Reply `post it`")
     drafted_at = time.monotonic()
     reminder = chat.wait_text("expires", timeout=LIFE.idle_seconds)
     assert time.monotonic() - drafted_at >= LIFE.remind_after - 2  # not before the lead time
     assert "<@U1>" in reminder["text"]
-    assert _button_value(reminder, ACTION_EDIT) and _button_value(reminder, ACTION_CANCEL)
+    assert button_value_in(reminder, ACTION_EDIT) and button_value_in(reminder, ACTION_CANCEL)
     expired = chat.wait_text("expired after", timeout=LIFE.idle_seconds + 10)
     assert time.monotonic() - drafted_at >= LIFE.idle_seconds - 2
     assert "Nothing was posted" in expired["text"]
@@ -61,10 +69,10 @@ def test_one_reminder_then_the_expiry_says_so_in_the_thread(stack: LocalStack) -
 
 
 def test_resume_from_the_reminder_finishes_a_session_still_collecting(stack: LocalStack) -> None:
-    ticket = _ticket("RESUME")
+    ticket = new_ticket("RESUME")
     stack.jira.add_issue(ticket)
     chat = Conversation(stack, ticket=ticket)
-    fields = _fields("cache-eviction.en", why_symptom="a", how_found="b")
+    fields = example_fields("cache-eviction.en", why_symptom="a", how_found="b")
     repro = fields.pop("repro")
     chat.start(fields)
     chat.wait_text("(`repro`)")

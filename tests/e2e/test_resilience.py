@@ -1,4 +1,4 @@
-"""Nothing lost, recovered in seconds (issue 12): Slack, Jira, Redis and worker faults on the real processes.
+"""Nothing lost, recovered in seconds (docs/promises.md): Slack, Jira, Redis and worker faults on the real processes.
 
 Times are scaled down through settings: Jira calls time out after 2 s, a search is trusted 6 s after an
 ambiguous POST began, leases last 2 s, the watchdog sweeps every 0.5 s, a Slack call retries for 3 s.
@@ -7,9 +7,8 @@ Every wait polls a condition with a deadline; nothing sleeps for correctness.
 
 from __future__ import annotations
 
-import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import count
 
 import pytest
@@ -21,9 +20,15 @@ from rq.serializers import JSONSerializer
 from bot.localstack import LocalStack
 from sessions.session import Session
 from sessions.store import SessionStore
-from tests.e2e.conftest import running_stack, wait_until
-from tests.e2e.test_delivery import comment_posts, posted_once
-from tests.e2e.test_flow import Conversation, _fields
+from tests.e2e.helpers import (
+    Conversation,
+    RedisServer,
+    comment_posts,
+    example_fields,
+    posted_once,
+    running_stack,
+    wait_until,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +42,7 @@ ENV = {
     "POSTMORTEM_SLACK_RETRY_SECONDS": "3",
     "POSTMORTEM_RETRY_AFTER_CAP_SECONDS": "30",
 }
-#: Slack's faults, as issue 12 met them: 429, then 503, then `internal_error`, and more (past the 3 s window).
+#: Slack's faults, as they were met: 429, then 503, then `internal_error`, and more (past the 3 s window).
 FAULTS: list[tuple[str, int, int | None]] = [
     ("ratelimited", 429, 1),
     ("service_unavailable", 503, None),
@@ -58,7 +63,7 @@ def stack() -> Iterator[LocalStack]:
 
 def start(stack: LocalStack) -> Conversation:
     chat = Conversation(stack, ticket=f"RES-{next(TICKETS)}")
-    chat.start(_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."))
+    chat.start(example_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."))
     return chat
 
 
@@ -199,10 +204,10 @@ def test_a_worker_killed_at_any_step_is_recovered_within_seconds(stack: LocalSta
 
 
 def test_redis_killed_and_restarted_mid_session_loses_no_approval(
-    dedicated_redis: Callable[[], subprocess.Popen[bytes]],
+    dedicated_redis: RedisServer,
 ) -> None:
     server = dedicated_redis()
-    port = dedicated_redis.port  # type: ignore[attr-defined]
+    port = dedicated_redis.port
     local = LocalStack(redis_url=f"redis://127.0.0.1:{port}/0", extra_env=ENV)
     try:
         local.start()

@@ -16,8 +16,7 @@ import requests
 
 from bot.localstack import LocalStack
 from sessions.store import SessionStore
-from tests.e2e.conftest import running_stack
-from tests.e2e.test_flow import Conversation, _fields
+from tests.e2e.helpers import Conversation, example_fields, running_stack
 
 pytestmark = pytest.mark.e2e
 
@@ -96,7 +95,8 @@ def test_a_slack_user_without_a_jira_account_is_refused_at_approval(stack: Local
     checked.jira.add_issue(chat.ticket)
     checked.jira.grant("acc-requester", chat.ticket, email="requester@example.com")  # may start it
     chat.start(
-        _fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."), in_jira=False
+        example_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."),
+        in_jira=False,
     )
     chat.wait_text("Reply `post it`")
     chat.reply("post it", user=APPROVER)
@@ -113,7 +113,7 @@ def test_a_replayed_modal_submission_makes_one_session(stack: LocalStack) -> Non
     stack.jira.grant("acc-requester", chat.ticket, email="requester@example.com")
     conn = redis.Redis.from_url(stack.redis_url)
     before = sum(1 for _ in conn.scan_iter("pm:session:*"))
-    chat.start(_fields("cache-eviction.en"), in_jira=False)  # the submission, through the driver
+    chat.start(example_fields("cache-eviction.en"), in_jira=False)  # the submission, through the driver
     assert sum(1 for _ in conn.scan_iter("pm:session:*")) == before + 1
     captured = urlencode({"payload": json.dumps(chat.driver.last_payload)}).encode()  # its very bytes
     headers = {"Content-Type": "application/x-www-form-urlencoded", **chat.driver.sign(captured)}

@@ -7,14 +7,13 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import redis
 
 from bot.localstack import LocalStack
-from tests.e2e.conftest import E2E_REDIS_URL
+from tests.e2e.helpers import E2E_REDIS_URL, RedisServer
 
 pytestmark = pytest.mark.e2e
 
@@ -56,11 +55,11 @@ def test_an_idle_worker_stops_with_its_scheduler(signum: int) -> None:
 
 
 def test_a_worker_waiting_for_a_redis_that_went_away_stops_on_sigterm(
-    dedicated_redis: Callable[[], subprocess.Popen[bytes]],
+    dedicated_redis: RedisServer,
 ) -> None:
     """Redis is gone: RQ's loop retries its heartbeat and never reaches a wait for jobs; SIGTERM still stops it."""
     server = dedicated_redis()
-    stack = LocalStack(redis_url=f"redis://127.0.0.1:{dedicated_redis.port}/0")  # type: ignore[attr-defined]
+    stack = LocalStack(redis_url=f"redis://127.0.0.1:{dedicated_redis.port}/0")
     stack.slack.start()
     stack.jira.start()
     try:

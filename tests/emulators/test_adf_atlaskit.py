@@ -1,4 +1,4 @@
-"""Atlassian's ADF validator through node: it refuses the links issue 11 found, and batches are one round trip."""
+"""Atlassian's ADF validator through node: it refuses link targets our renderers keep as text; a batch is one call."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def linked(href: str) -> dict[str, Any]:
     }
 
 
-#: The link targets Atlassian's validator refused in 55 of 3,392 rendered documents (issue 11).
+#: The link targets Atlassian's validator refused in 55 of 3,392 rendered documents.
 REFUSED = ["docs/runbook.md", "412", "data:image/png;base64,AAAA", "vscode://file/x", "intent:#Intent;end"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 
@@ -10,17 +11,19 @@ from emulators.adf_schema import ADF_SCHEMA_SHA256, AdfInvalid, schema_path, val
 
 pytestmark = pytest.mark.unit
 
+Node = dict[str, Any]
 
-def doc(*content: dict) -> dict:  # type: ignore[type-arg]
+
+def doc(*content: Node) -> Node:
     return {"version": 1, "type": "doc", "content": list(content)}
 
 
-def para(*inline: dict) -> dict:  # type: ignore[type-arg]
+def para(*inline: Node) -> Node:
     return {"type": "paragraph", "content": list(inline)}
 
 
-def text(value: str, *marks: str) -> dict:  # type: ignore[type-arg]
-    node: dict = {"type": "text", "text": value}  # type: ignore[type-arg]
+def text(value: str, *marks: str) -> Node:
+    node: Node = {"type": "text", "text": value}
     if marks:
         node["marks"] = [{"type": m} for m in marks]
     return node
@@ -40,7 +43,7 @@ def test_the_cached_schema_is_the_pinned_file() -> None:
         doc({"type": "bulletList", "content": [{"type": "listItem", "content": [para(text("a"))]}]}),
     ],
 )
-def test_valid_documents_pass(valid: dict) -> None:  # type: ignore[type-arg]
+def test_valid_documents_pass(valid: Node) -> None:
     validate_adf(valid)
 
 
@@ -55,6 +58,6 @@ def test_valid_documents_pass(valid: dict) -> None:  # type: ignore[type-arg]
         {"type": "doc", "content": []},  # no version
     ],
 )
-def test_invalid_documents_are_rejected(invalid: dict) -> None:  # type: ignore[type-arg]
+def test_invalid_documents_are_rejected(invalid: Node) -> None:
     with pytest.raises(AdfInvalid):
         validate_adf(invalid)

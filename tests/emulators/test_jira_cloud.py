@@ -105,7 +105,7 @@ def test_comments_are_paged_and_ordered(jira: JiraEmulator, client: JiraCloud) -
         ),
         ("wiki *markup*", "Atlassian Document"),
         (_adf("x" * 33_000), "too long"),
-        # A link the JSON schema allows and Atlassian's validator refuses (issue 11): Jira may answer 400.
+        # A link the JSON schema allows and Atlassian's validator refuses: Jira may answer 400.
         (
             {
                 "type": "doc",

@@ -128,7 +128,8 @@ def test_views_update_and_push(slack: SlackEmulator, client: WebClient) -> None:
     client.views_update(view_id=view_id, view=_modal(private_metadata="s1"))
     client.views_push(trigger_id=slack.issue_trigger_id(), view=_modal())
     assert [v["action"] for v in slack.views] == ["open", "update", "push"]
-    assert slack.current_view(view_id)["private_metadata"] == "s1"  # type: ignore[index]
+    current = slack.current_view(view_id)
+    assert current is not None and current["private_metadata"] == "s1"
     assert _error(lambda: client.views_update(view_id="V404", view=_modal()))["error"] == "not_found"
 
 

@@ -22,7 +22,7 @@ class FakeQueue:
 
     calls: list[Enqueued] = field(default_factory=list)
 
-    def enqueue(self, name: str, *args: Any, **kwargs: Any) -> Enqueued:
+    def enqueue(self, name: str, /, *args: Any, **kwargs: Any) -> Enqueued:
         call = Enqueued(name, args, kwargs, id=f"job-{len(self.calls) + 1}")
         self.calls.append(call)
         return call

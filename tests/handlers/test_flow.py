@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -13,15 +12,13 @@ from emulators.driver import modal_values
 from handlers import flow
 from handlers.deps import Deps
 from renderers.modal import CALLBACK_ID
-from sessions.session import Session, State, begin_render
+from sessions.session import State
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from tests.sessions.test_conversation import ROOT_CAUSE, complete_pm
+from tests.handlers.helpers import APPROVER, THREAD, drafted, keys_of, reply, stored
+from tests.sessions.helpers import ROOT_CAUSE, complete_pm
 
 pytestmark = pytest.mark.unit
-
-THREAD = "1700000000.000100"
-APPROVER = "U7"
 
 
 @pytest.fixture
@@ -36,7 +33,7 @@ def queue() -> FakeQueue:
 
 @pytest.fixture
 def deps(store: SessionStore, queue: FakeQueue) -> Deps:
-    return Deps(store=store, queue=queue, approvers=frozenset({APPROVER}))  # type: ignore[arg-type]
+    return Deps(store=store, queue=queue, approvers=frozenset({APPROVER}))
 
 
 def new_view(fields: dict[str, Any], *, channel: str = "C1") -> dict[str, Any]:
@@ -44,39 +41,6 @@ def new_view(fields: dict[str, Any], *, channel: str = "C1") -> dict[str, Any]:
         "private_metadata": json.dumps({"channel": channel, "lang": "en"}),
         "state": {"values": modal_values(fields)},
     }
-
-
-def stored(store: SessionStore, **changes: Any) -> Session:
-    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD, inputs=complete_pm())
-    return store.create(base.with_changes(**changes) if changes else base)
-
-
-def show_next_version(store: SessionStore, session_id: str) -> Session:
-    """Render and show the next version as the render job does (shown at t = 1000 + version)."""
-    rendering = store.update(session_id, begin_render)
-    assert rendering is not None
-    body = json.dumps({"body": {"v": rendering.version}}).encode()
-    assert store.save_draft(session_id, rendering.version, body, hashlib.sha256(body).hexdigest())
-    shown = store.mark_drafted(session_id, version=rendering.version, shown_at=1000.0 + rendering.version)
-    assert shown is not None and shown.state is State.drafted
-    return shown
-
-
-def drafted(store: SessionStore, versions: int = 1) -> Session:
-    s = stored(store)
-    for _ in range(versions):
-        s = show_next_version(store, s.id)
-    return s
-
-
-def reply(
-    deps: Deps, s: Session, text: str, *, user: str = "U1", ts: str = "2000.000001", event_id: str | None = "Ev1"
-) -> None:
-    flow.thread_reply(deps, channel=s.channel, thread_ts=THREAD, user=user, text=text, ts=ts, event_id=event_id)
-
-
-def keys_of(queue: FakeQueue) -> list[tuple[str, str]]:
-    return [(e["kind"], e["key"]) for e in queue.effects()]
 
 
 # submit -------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import redis
 import yaml
+from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers.deps import Deps
 from handlers.home import answer, subcommand
@@ -16,7 +17,8 @@ from postmortem.messages import say
 from postmortem.model import Lang
 from sessions.session import Session
 from sessions.store import SessionStore
-from tests.conftest import ROOT
+from tests.handlers.fakes import FakeQueue
+from tests.helpers import ROOT
 
 pytestmark = pytest.mark.unit
 
@@ -58,15 +60,19 @@ class Respond:
         self.answers.append(kwargs)
 
 
-async def english(client: Any, user: str) -> Lang:
+async def english(client: AsyncWebClient, user: str) -> Lang:
     return "en"
+
+
+#: `list` reads the caller's language through `english` above, so this client is never called.
+CLIENT = AsyncWebClient(token="xoxb-test")
 
 
 def test_list_during_a_store_outage_is_a_plain_sentence() -> None:
     down = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
-    deps = Deps(store=SessionStore(down), queue=None)  # type: ignore[arg-type]
+    deps = Deps(store=SessionStore(down), queue=FakeQueue())
     respond = Respond()
-    asyncio.run(answer(deps, StoreCalls(), "list", {"user_id": "U1"}, None, respond, english))  # type: ignore[arg-type]
+    asyncio.run(answer(deps, StoreCalls(), "list", {"user_id": "U1"}, CLIENT, respond, english))
     assert respond.answers == [{"text": say("unavailable", "en"), "response_type": "ephemeral"}]
 
 
@@ -75,7 +81,7 @@ def test_list_answers_with_the_callers_sessions(redis_conn: redis.Redis) -> None
     store.create(Session(ticket="MINE-1", requester="U1", channel="C1"))
     store.create(Session(ticket="THEIRS-1", requester="U2", channel="C1"))
     respond = Respond()
-    deps = Deps(store=store, queue=None)  # type: ignore[arg-type]
-    asyncio.run(answer(deps, StoreCalls(), "list", {"user_id": "U1"}, None, respond, english))  # type: ignore[arg-type]
+    deps = Deps(store=store, queue=FakeQueue())
+    asyncio.run(answer(deps, StoreCalls(), "list", {"user_id": "U1"}, CLIENT, respond, english))
     assert "MINE-1" in respond.answers[0]["text"] and "THEIRS-1" not in respond.answers[0]["text"]
     assert respond.answers[0]["response_type"] == "ephemeral"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 from dataclasses import replace
 from typing import Any
@@ -22,72 +20,9 @@ from handlers.storecalls import StoreCalls
 from sessions.session import Session
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
+from tests.handlers.helpers import SECRET, jira_event, sign
 
 pytestmark = pytest.mark.unit
-
-SECRET = "jira-webhook-secret"
-
-
-def jira_event(
-    key: str = "PROJ-1",
-    *,
-    issue_type: str = "Bug",
-    category: str = "done",
-    status: str = "Done",
-    items: list[dict[str, Any]] | None = None,
-    account_id: str | None = "acc-1",
-    email: str | None = "dev@example.com",
-    event: str = "jira:issue_updated",
-) -> dict[str, Any]:
-    """A Jira Cloud `jira:issue_updated` payload (the fields the bot reads, and some it does not)."""
-    assignee = (
-        None
-        if account_id is None
-        else {
-            "accountId": account_id,
-            "displayName": "Dev",
-            "active": True,
-            **({"emailAddress": email} if email else {}),
-        }
-    )
-    changes = (
-        items
-        if items is not None
-        else [
-            {
-                "field": "status",
-                "fieldtype": "jira",
-                "fieldId": "status",
-                "from": "3",
-                "fromString": "In Progress",
-                "to": "10001",
-                "toString": status,
-            }
-        ]
-    )
-    return {
-        "timestamp": 1_700_000_000_000,
-        "webhookEvent": event,
-        "issue_event_type_name": "issue_generic",
-        "user": {"accountId": "acc-admin", "displayName": "Admin"},
-        "issue": {
-            "id": "10001",
-            "key": key,
-            "self": f"https://acme.atlassian.net/rest/api/3/issue/{key}",
-            "fields": {
-                "summary": "Hang on eviction",
-                "issuetype": {"name": issue_type},
-                "status": {"name": status, "statusCategory": {"key": category, "id": 3}},
-                "resolution": None,
-                "assignee": assignee,
-            },
-        },
-        "changelog": {"id": "99", "items": changes},
-    }
-
-
-def sign(body: bytes, secret: str = SECRET) -> str:
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
 @pytest.fixture
@@ -99,7 +34,7 @@ def queue() -> FakeQueue:
 def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
     return Deps(
         store=SessionStore(redis_conn),
-        queue=queue,  # type: ignore[arg-type]
+        queue=queue,
         redis=redis_conn,
         jira_webhook_secret=SecretStr(SECRET),
     )

@@ -20,9 +20,11 @@ from bot.settings import load_settings
 from emulators.driver import SlackDriver, modal_values
 from emulators.slack_api import SlackEmulator
 from renderers.modal import CALLBACK_ID
+from renderers.offers import ACTION_START
+from renderers.prompts import ACTION_CANCEL, ACTION_CHECKS, ACTION_CHOOSE, ACTION_EDIT, ACTION_HANDOFF, ACTION_RETRY
 from sessions.session import Session
 from sessions.store import SessionStore
-from tests.conftest import TEST_REDIS_URL
+from tests.helpers import TEST_REDIS_URL
 
 pytestmark = pytest.mark.unit
 
@@ -184,6 +186,34 @@ def test_a_strangers_cancel_click_is_answered_privately_and_changes_nothing(
     assert job.func_name == "workers.jobs.perform"
     assert [(e["kind"], e["user"]) for e in job.args[1]] == [("ephemeral", "U666")]
     assert store.get(session.id) == session
+
+
+def test_every_session_button_reaches_its_listener_with_the_edges_it_names(
+    bot: InProcess, redis_conn: redis.Redis, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Bolt passes each listener the arguments it names, `deps` and `calls` from the context: a stranger's
+    click on any session button is told privately who may act, and nothing is missing."""
+    store = SessionStore(redis_conn)
+    session = store.create(Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=THREAD))
+    clicks = (ACTION_EDIT, ACTION_CANCEL, ACTION_RETRY, ACTION_HANDOFF, f"{ACTION_CHOOSE}:summary:x")
+    for action in clicks:
+        assert bot.block_action(action, session.id, user_id="U666").status_code == 200
+    assert bot.block_action(f"{ACTION_CHECKS}:summary", session.id, user_id="U1").status_code == 200
+    told = [(j.func_name, [(e["kind"], e["user"]) for e in j.args[1]]) for j in jobs(redis_conn)]
+    assert told == [("workers.jobs.perform", [("ephemeral", "U666")])] * len(clicks)
+    assert store.get(session.id) == session
+    assert [r.getMessage() for r in caplog.records if "is not a valid argument" in r.getMessage()] == []
+
+
+def test_the_start_button_opens_the_modal_and_the_home_tab_is_made_due(
+    bot: InProcess, slack: SlackEmulator, redis_conn: redis.Redis
+) -> None:
+    value = json.dumps({"ticket": "PROJ-4", "channel": "C2", "lang": "en"})
+    assert bot.block_action(ACTION_START, value).status_code == 200
+    view = slack.wait_for(lambda s: s.views)[0]["view"]
+    assert view["callback_id"] == CALLBACK_ID and json.loads(view["private_metadata"])["channel"] == "C2"
+    assert bot.app_home_opened("U5").status_code == 200
+    assert redis_conn.zscore(SessionStore(redis_conn).users.due_key, "U5") is not None
 
 
 def test_the_url_handshake_is_answered(bot: InProcess) -> None:

@@ -29,7 +29,7 @@ def queue() -> FakeQueue:
 
 @pytest.fixture
 def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
-    return Deps(store=SessionStore(redis_conn), queue=queue, redis=redis_conn)  # type: ignore[arg-type]
+    return Deps(store=SessionStore(redis_conn), queue=queue, redis=redis_conn)
 
 
 def jobs(queue: FakeQueue) -> list[tuple[str, tuple[Any, ...]]]:

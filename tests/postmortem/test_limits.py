@@ -10,13 +10,13 @@ import pytest
 
 from postmortem.fieldtext import updates_from_text
 from postmortem.limits import MAX_BLOCKS, MAX_NESTING, postmortem_structure_error, structure_error
-from postmortem.model import ActionItem, InputError, PostMortem
+from postmortem.model import ActionItem, InputError, Lang, PostMortem
 from renderers.adf import render_adf
 from renderers.slack import render_slack
 
 pytestmark = pytest.mark.unit
 
-#: Issue 11: 248 nested list levels in 497 characters raised RecursionError.
+#: 248 nested list levels in 497 characters once raised RecursionError.
 DEEP_LIST = "- " * 248 + "x"
 DEEP_QUOTE = ">" * 300 + " x"
 DEEP_MIXED = "".join("  " * i + ("> " if i % 2 else "- ") + "x\n" for i in range(60))
@@ -32,8 +32,8 @@ DEEP_MIXED = "".join("  " * i + ("> " if i % 2 else "- ") + "x\n" for i in range
     ],
 )
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_nesting_past_the_limit_is_refused_with_the_field_named(text: str, lang: str) -> None:
-    error = structure_error("root_cause", text, lang)  # type: ignore[arg-type]
+def test_nesting_past_the_limit_is_refused_with_the_field_named(text: str, lang: Lang) -> None:
+    error = structure_error("root_cause", text, lang)
     assert error is not None and error.field == "root_cause"
     assert str(MAX_NESTING) in error.message and "\n" not in error.message
 

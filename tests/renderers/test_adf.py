@@ -24,8 +24,7 @@ from postmortem.model import TEXT_FIELDS, Lang, PostMortem
 from postmortem.sections import SECTIONS
 from renderers.adf import markdown_to_adf, render_adf
 from renderers.markdown import render_markdown, section_bodies, title
-from tests.renderers.strategies import postmortems, user_text
-from tests.renderers.test_markdown import (
+from tests.renderers.helpers import (
     BLOCK_OPENERS,
     FULL,
     GOLDEN,
@@ -36,6 +35,7 @@ from tests.renderers.test_markdown import (
     section_headings,
     with_field,
 )
+from tests.renderers.strategies import postmortems, user_text
 
 pytestmark = pytest.mark.unit
 

@@ -12,7 +12,7 @@ import pytest
 from postmortem.model import Lang, PostMortem
 from renderers.adf import render_adf
 from renderers.jira import JIRA_COMMENT_LIMIT, CommentTooLong, jira_request, with_requester
-from tests.renderers.test_markdown import GOLDEN, check_golden
+from tests.renderers.helpers import GOLDEN, check_golden
 
 pytestmark = pytest.mark.unit
 

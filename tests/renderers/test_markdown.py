@@ -2,53 +2,28 @@
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
-import pyromark
 import pytest
 
-from postmortem.model import ActionItem, PostMortem
+from postmortem.model import ActionItem, Lang, PostMortem
 from postmortem.sections import ACTION_ITEMS_NONE, SECTIONS
 from renderers.adf import render_adf
 from renderers.markdown import contained, render_markdown, section_bodies
+from tests.renderers.helpers import (
+    BLOCK_OPENERS,
+    GOLDEN,
+    INLINE_FIELDS,
+    STEMS,
+    blocks,
+    check_golden,
+    headings,
+    section_headings,
+    title_of,
+    with_field,
+)
 
 pytestmark = pytest.mark.unit
-
-GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-STEMS = ["cache-eviction.en", "tada-hang.ja", "refused-missing.en"]
-
-
-def blocks(md: str) -> list[tuple[str, str]]:
-    """(kind, text) of each top-level block, read as renderers/adf.py reads it: CR line ends normalised first."""
-    found: list[tuple[str, str]] = []
-    depth = 0
-    event: Any
-    for event in pyromark.events(re.sub(r"\r\n?", "\n", md)):
-        if isinstance(event, str):  # a rule or a break
-            if depth == 0:
-                found.append((event, ""))
-            continue
-        ((kind, value),) = event.items()
-        if kind == "Start":
-            if depth == 0:
-                found.append((value if isinstance(value, str) else next(iter(value)), ""))
-            depth += 1
-        elif kind == "End":
-            depth -= 1
-        elif kind in ("Text", "Code") and depth:
-            found[-1] = (found[-1][0], found[-1][1] + value)
-    return found
-
-
-def check_golden(path: Path, actual: str) -> None:
-    """Compare with a golden file; UPDATE_GOLDEN=1 rewrites it instead."""
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.write_text(actual, encoding="utf-8")
-    assert actual == path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -152,53 +127,6 @@ def test_contained_closes_where_commonmark_and_pulldown_cmark_both_close() -> No
     assert contained("<pre>\nx\n</script>") == "\\<pre>\nx\n</script>"
 
 
-#: A post-mortem with all nine sections, whose fields inline values are put into one at a time.
-FULL: dict[str, Any] = {
-    "ticket": "A-1",
-    "summary": "s",
-    "owner": "Alex",
-    "symptom": "sy",
-    "root_cause": "`rc`",
-    "why_symptom": "ws",
-    "fix_ref": "https://x.example/pull/3",
-    "fix": "f",
-    "how_found": "hf",
-    "why_missed": "wm",
-    "validation": "v",
-    "validation_scope": "x86",
-    "action_items": [{"what": "Add a test", "owner": "Bo", "tracking": "A-2"}],
-}
-#: Fields whose value goes inside one of our lines ("item_*": the first action item's), and values that would
-#: open a block if they started a line of their own.
-INLINE_FIELDS = ["owner", "fix_ref", "validation_scope", "item_owner", "item_tracking", "item_what"]
-BLOCK_OPENERS = ["\n```", "\n~~~", "\n<!--", "\n<pre>", "\n# heading", "\n- item", "\n> quote", "\r```", "\r\n<!--"]
-
-
-def with_field(field: str, value: str, lang: str = "en") -> PostMortem:
-    data = {**FULL, "lang": lang, "action_items": [dict(FULL["action_items"][0])]}
-    if field.startswith("item_"):
-        data["action_items"][0][field[5:]] = value
-    else:
-        data[field] = value
-    return PostMortem.model_validate(data)
-
-
-def headings(md: str) -> list[str]:
-    return [text for kind, text in blocks(md) if kind == "Heading"]
-
-
-def section_headings(pm: PostMortem) -> list[str]:
-    """The headings as the Slack preview shows them: the title, then each section with its body read alone."""
-    found = [title_of(pm)]
-    for _key, heading, body in section_bodies(pm):
-        found += [heading, *headings(body)]
-    return found
-
-
-def title_of(pm: PostMortem) -> str:
-    return render_markdown(pm).split("\n", 1)[0][2:]
-
-
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("opener", BLOCK_OPENERS)
 @pytest.mark.parametrize("field", INLINE_FIELDS)
@@ -269,15 +197,15 @@ def test_japanese_labels_use_full_width_colons_without_a_space_after(example: Ca
         ("en", "- A (owner: Bo, tracking: X-1)", "- A — owner: Bo, tracking: PR #5751 (merged)"),
     ],
 )
-def test_no_doubled_parentheses_after_an_action_item(lang: str, plain: str, bracketed: str) -> None:
+def test_no_doubled_parentheses_after_an_action_item(lang: Lang, plain: str, bracketed: str) -> None:
     tracking = "PR #5751（マージ済み）" if lang == "ja" else "PR #5751 (merged)"
     pm = PostMortem(
         ticket="A-1",
-        lang=lang,  # type: ignore[arg-type]
-        action_items=[  # type: ignore[arg-type]
-            {"what": "A", "owner": "Bo", "tracking": "X-1"},
-            {"what": "A", "owner": "Bo", "tracking": tracking},
-        ],
+        lang=lang,
+        action_items=(
+            ActionItem(what="A", owner="Bo", tracking="X-1"),
+            ActionItem(what="A", owner="Bo", tracking=tracking),
+        ),
     )
     body = section_bodies(pm)[-1][2]
     assert body.splitlines() == [plain, bracketed]

@@ -140,7 +140,7 @@ def test_action_items_prefill_is_one_line_each(example: Callable[[str], PostMort
     view = build_modal(ticket=None, values=example("tada-hang.ja").model_dump(), lang="ja")
     text = inputs(view)["action_items"]["element"]["initial_value"]
     assert text.splitlines()[1] == "CI の不足：夜間テストに単一ストリーム＋IPC の組み合わせを追加 | Alex | JIRA-12346"
-    # The seed's fourth item names no owner: its owner part stays empty.
+    # The example's fourth item names no owner: its owner part stays empty.
     assert text.splitlines()[3].endswith("バグがないか監査 | | JIRA-12347 として起票済み")
     none_view = build_modal(ticket=None, values=example("cache-eviction.en").model_dump())
     assert inputs(none_view)["action_items"]["element"]["initial_value"] == "none"

@@ -19,8 +19,8 @@ from renderers.markdown import contained, render_markdown, title
 from renderers.mrkdwn import escape_mrkdwn, mrkdwn_line
 from renderers.slack import HEADER_LIMIT, MAX_BLOCKS, MESSAGE_CHARS_LIMIT, SECTION_TEXT_LIMIT, render_slack
 from renderers.usertext import faithful
+from tests.renderers.helpers import BLOCK_OPENERS, GOLDEN, INLINE_FIELDS, check_golden, headings, with_field
 from tests.renderers.strategies import postmortems
-from tests.renderers.test_markdown import BLOCK_OPENERS, GOLDEN, INLINE_FIELDS, check_golden, headings, with_field
 
 pytestmark = pytest.mark.unit
 
@@ -61,7 +61,7 @@ def shown(value: str) -> str:
 
 
 #: Fields shown after a bold label (renderers/markdown.labelled): a one-line value continues the label's line.
-LABELLED = frozenset({"validation_scope", "confirmed_by"})
+LABELLED = frozenset(f.name for f in PostMortem.registry.fields if f.display == "labelled")
 
 
 def shown_in(name: str, value: str) -> str:

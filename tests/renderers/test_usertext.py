@@ -25,7 +25,7 @@ pytestmark = pytest.mark.unit
 
 Validate = Callable[[Any], Any]
 
-#: Identifiers from issue 11 and the seed: each must reach Jira with every character.
+#: Identifiers that once lost characters and those of the bundled example: each must reach Jira with every character.
 IDENTIFIERS = [
     "Cache::__init__",
     "self.__shards__",

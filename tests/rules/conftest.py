@@ -17,7 +17,7 @@ def clean(example: Example) -> Callable[[str], PostMortem]:
 
     def make(lang: str) -> PostMortem:
         if lang == "ja":
-            # The seed's fourth action item names no owner (the example keeps it faithful); give it one here.
+            # The example's fourth action item names no owner (and none is invented); give it one here.
             pm = example("tada-hang.ja")
             items = [{**item.model_dump(), "owner": item.owner or "Tada チーム"} for item in pm.action_items]
             return pm.replace(action_items=items)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from postmortem.model import PostMortem
+from postmortem.model import Lang, PostMortem
 from rules.gate import GATE_FIELDS, Missing, ScopeStop, check_field, check_inputs, check_scope, check_value
 
 pytestmark = pytest.mark.unit
@@ -184,7 +184,7 @@ VAGUE_REPROS = {
         "時々起きる。",
         "たまに停止します。",
         "ときどき評価ステップで止まります。",
-        # Steps that reproduce it only sometimes are not on demand (issue 10).
+        # Steps that reproduce it only sometimes are not on demand (docs/rules.md#four-inputs-or-no-post-mortem).
         "- ときどき起きる\n- 手順: 評価ステップを 1 回実行",
     ],
 }
@@ -256,11 +256,11 @@ def test_validation_with_a_passing_result_passes(good: Callable[[str], PostMorte
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_check_field_answers_in_the_given_language(lang: str) -> None:
-    reason = check_field("root_cause", "Probably a race in `ExportJob.finish`.", lang)  # type: ignore[arg-type]
+def test_check_field_answers_in_the_given_language(lang: Lang) -> None:
+    reason = check_field("root_cause", "Probably a race in `ExportJob.finish`.", lang)
     assert reason is not None and "Probably" in reason
     assert_in_lang(reason.replace("Probably", ""), lang)
-    assert check_field("root_cause", "`ExportJob.finish` drops the lock early.", lang) is None  # type: ignore[arg-type]
+    assert check_field("root_cause", "`ExportJob.finish` drops the lock early.", lang) is None
 
 
 def test_check_field_accepts_optional_fields_and_checks_the_category() -> None:

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from bot.cli import main
+from postmortem.model import Lang
 from rules.evidence import CHECKED_FIELDS, check_text
 from rules.gate import GATE_FIELDS, check_field
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.unit
 CORPUS = Path(__file__).with_name("gate_corpus.yaml")
 _JA_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
-#: The classes issue 10 names: the false accepts it found, and the false refusals.
+#: The corpus's classes: wordings that were once falsely accepted, and those once falsely refused.
 REFUSE_CLASSES = {
     "unknown",
     "unknown_ja",
@@ -104,12 +105,12 @@ def test_no_false_accept_and_at_most_one_percent_false_refusals() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_every_refusal_in_a_gate_field_quotes_its_phrase(lang: str) -> None:
+def test_every_refusal_in_a_gate_field_quotes_its_phrase(lang: Lang) -> None:
     for case in load():
         if case["expect"] != "refuse" or case["field"] not in GATE_FIELDS or not case["text"].strip():
             continue
         found = check_text(case["field"], case["text"])
-        reason = check_field(case["field"], case["text"], lang)  # type: ignore[arg-type]
+        reason = check_field(case["field"], case["text"], lang)
         assert found is not None and reason is not None, case
         assert found[1] in reason, (case, reason)
         assert "\n" not in reason

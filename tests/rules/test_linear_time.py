@@ -1,4 +1,4 @@
-"""Linear time (issue 10, step 10): the gate and the lint on pathological text at the largest sizes the product
+"""Linear time: the gate and the lint on pathological text at the largest sizes the product
 accepts (a 12,000-character thread answer, a 250 kB CLI file) each finish well under a second of CPU."""
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def test_clean_post_mortem_has_no_warning(clean: Callable[[str], PostMortem], la
 
 
 def test_seed_worked_example_warns_only_that_its_fourth_item_has_no_owner(example: Example) -> None:
-    # The seed names no owner for its fourth action item, and none is invented: the lint says so, once.
+    # The bundled example names no owner for its fourth action item, and none is invented: the lint says so, once.
     assert rules(example("tada-hang.ja")) == [("action_items", "item_owner")]
     assert "4" in lint(example("tada-hang.ja"))[0].text
 
@@ -56,7 +56,7 @@ def test_order_is_deterministic_by_field_then_rule(example: Example) -> None:
     # The same warnings whatever order the input's fields came in.
     reordered = PostMortem.model_validate(dict(reversed(pm.model_dump().items())))
     assert lint(reordered) == lint(pm)
-    # "a race" names a kind, not a mechanism, even beside one identifier (issue 10).
+    # "a race" names a kind, not a mechanism, even beside one identifier (docs/rules.md#mechanism-over-description).
     assert rules(pm) == [
         ("symptom", "empty_section"),
         ("root_cause", "vague_mechanism"),

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from rules import regex_guard
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 pytestmark = pytest.mark.unit
 

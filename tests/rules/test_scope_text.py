@@ -1,4 +1,4 @@
-"""Scope read from the text (issue 10, step 5): an outage or a trivial fix described in words makes the bot ask
+"""Scope read from the text (docs/rules.md#when-not-to): an outage or a trivial fix described in words makes the bot ask
 the scope question even with the box unticked; it never decides alone, and only the flags decide exit 4."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 import yaml
 
 from bot.cli import main
-from postmortem.model import PostMortem, load_postmortem
+from postmortem.model import Lang, PostMortem, load_postmortem
 from rules.scope_text import hint_text, scope_hints, scope_question
 from sessions.conversation import next_step, on_edit
 from sessions.replies import on_reply
 from sessions.session import Draft, Session, State
-from tests.conftest import EXAMPLES
+from tests.helpers import EXAMPLES
 
 pytestmark = pytest.mark.unit
 
@@ -77,7 +77,7 @@ def test_a_bug_customers_noticed_or_a_hang_is_not_an_outage(lang: str, field: st
 
 @pytest.mark.parametrize("stem", ["tada-hang.ja", "cache-eviction.en"])
 def test_the_examples_ask_no_scope_question(stem: str) -> None:
-    """The seed's worked example is a hang: its 停止 and 顧客 must not read as an outage."""
+    """The bundled example (tada-hang.ja) is a hang: its 停止 and 顧客 must not read as an outage."""
     assert scope_hints(load_postmortem(EXAMPLES / f"{stem}.yaml")) == []
 
 
@@ -87,9 +87,9 @@ def test_a_ticked_flag_is_not_asked_again_from_the_text() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_hint_text_names_the_flag_in_the_language(lang: str) -> None:
+def test_hint_text_names_the_flag_in_the_language(lang: Lang) -> None:
     hint = scope_hints(pm_with("en", "summary", OUTAGES[0][2]))[0]
-    text = hint_text(hint, lang)  # type: ignore[arg-type]
+    text = hint_text(hint, lang)
     assert "customer_impacting" in text and hint.found in text
     assert ("チェック" in text) == (lang == "ja")
 

@@ -1,4 +1,4 @@
-"""The tone lint's new rules (issue 10, step 4): what it must warn on and what it must not, in both languages."""
+"""The tone lint's readings (docs/rules.md#tone): what it must warn on and what it must not, in both languages."""
 
 from __future__ import annotations
 

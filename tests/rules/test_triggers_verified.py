@@ -1,5 +1,5 @@
-"""The offer after a fix needs a verified fix (issue 10, step 8): a merge with verification still to come gets
-no offer; a merge whose original repro now passes gets one. Both languages."""
+"""The offer after a fix needs a verified fix (docs/rules.md#when-to-write-one): a merge with verification still to
+come gets no offer; a merge whose original repro now passes gets one. Both languages."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ from sessions.conversation import model_of
 from sessions.session import Session, State, begin_render
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from tests.handlers.test_flow import APPROVER, drafted, keys_of, reply
-from tests.sessions.test_conversation import complete_pm
+from tests.handlers.helpers import APPROVER, drafted, keys_of, reply
+from tests.sessions.helpers import complete_pm
 from tests.workers.fakes import FakeQueue as FakeJobQueue
 from workers import context, jobs, permissions
 from workers.context import WorkerContext
@@ -41,7 +41,7 @@ def reviewer(redis_conn: redis.Redis) -> tuple[Deps, FakeQueue]:
     queue = FakeQueue()
     deps = Deps(
         store=SessionStore(redis_conn),
-        queue=queue,  # type: ignore[arg-type]
+        queue=queue,
         approvers=frozenset({APPROVER, "U1"}),
         approval="reviewer",
     )
@@ -102,8 +102,8 @@ def world(
         store=store,
         slack=SlackGateway(slack_client("xoxb-test", slack.base_url)),
         jira=JiraGateway(jira.base_url, "bot@example.com", "jira-token", timeout=5),
-        queue=FakeJobQueue(),  # type: ignore[arg-type]
-        handoff_queue=FakeJobQueue(),  # type: ignore[arg-type]
+        queue=FakeJobQueue(),
+        handoff_queue=FakeJobQueue(),
         permission_check=True,
     )
     monkeypatch.setattr(context, "_installed", [])

@@ -1,5 +1,5 @@
 """Links in the Jira body: only http(s) and mailto targets become links (the rule lives in the renderers;
-this is the security regression list of schemes from issue 13)."""
+this is the security regression list of hostile schemes)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from postmortem.model import PostMortem
 from renderers.adf import render_adf
 from renderers.jira import jira_request
-from tests.sessions.test_conversation import complete_pm
+from tests.sessions.helpers import complete_pm
 
 pytestmark = pytest.mark.unit
 
@@ -23,7 +23,7 @@ REFUSED = [
     "vbscript:msgbox(1)",
     "file:///etc/passwd",
 ]
-#: What issue 13 found reaching the Jira comment; only http(s) and mailto targets become links (renderers/links.py).
+#: Targets once found reaching the Jira comment; only http(s) and mailto targets become links (renderers/links.py).
 HOSTILE = [
     "intent://scan/#Intent;scheme=zxing;end",
     "ms-settings:privacy",

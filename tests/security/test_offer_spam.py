@@ -15,9 +15,9 @@ from handlers.jira_webhook import receive
 from handlers.mentions import MAX_KEYS_PER_MESSAGE
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from tests.handlers.test_jira_webhook import SECRET, jira_event, sign
+from tests.handlers.helpers import SECRET, jira_event, sign
+from tests.workers.fakes import FakeJira, FakeSlack
 from tests.workers.fakes import FakeQueue as FakeJobQueue
-from tests.workers.test_offers import Jira, Slack
 from workers import context, offers
 from workers.context import WorkerContext
 
@@ -25,10 +25,15 @@ pytestmark = pytest.mark.unit
 
 
 @pytest.fixture
-def deps(redis_conn: redis.Redis) -> Deps:
+def queue() -> FakeQueue:
+    return FakeQueue()
+
+
+@pytest.fixture
+def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
     return Deps(
         store=SessionStore(redis_conn),
-        queue=FakeQueue(),  # type: ignore[arg-type]
+        queue=queue,
         redis=redis_conn,
         jira_webhook_secret=SecretStr(SECRET),
     )
@@ -44,22 +49,22 @@ def announce(deps: Deps, text: str, *, ts: str = "100.1") -> None:
     )
 
 
-def test_a_message_naming_thousands_of_keys_claims_none(deps: Deps, redis_conn: redis.Redis) -> None:
+def test_a_message_naming_thousands_of_keys_claims_none(deps: Deps, queue: FakeQueue, redis_conn: redis.Redis) -> None:
     keys = [f"SPAM-{n}" for n in range(1, 5014)]
     announce(deps, "Fixed in #5751: " + " ".join(keys))
     assert claims(redis_conn) == []
     remembered = redis_conn.smembers(deps.store.seen_keys_key("C1", "100.1"))
     assert len(remembered) <= MAX_KEYS_PER_MESSAGE
-    assert len(deps.queue.calls) <= 1  # type: ignore[attr-defined]
+    assert len(queue.calls) <= 1
     body = json.dumps(jira_event("SPAM-4000")).encode()
     status, answer = receive(deps, body, signature=sign(body), delivery="d-spam")
     assert (status, answer.get("offered")) == (202, "SPAM-4000")  # its real resolution still gets its offer
 
 
-def test_an_offer_naming_one_key_claims_that_key_only(deps: Deps, redis_conn: redis.Redis) -> None:
+def test_an_offer_naming_one_key_claims_that_key_only(deps: Deps, queue: FakeQueue, redis_conn: redis.Redis) -> None:
     announce(deps, "Fixed in #5751 for ONE-1")
     assert claims(redis_conn) == [b"pm:claim:offer:ticket:ONE-1"]
-    assert [c.args[3] for c in deps.queue.calls] == ["ONE-1"]  # type: ignore[attr-defined]
+    assert [c.args[3] for c in queue.calls] == ["ONE-1"]
 
 
 def test_an_offer_that_cannot_be_sent_gives_its_claim_back(
@@ -72,10 +77,10 @@ def test_an_offer_that_cannot_be_sent_gives_its_claim_back(
     context.install(
         WorkerContext(
             store=deps.store,
-            slack=Slack(people={}, locales={}),  # type: ignore[arg-type]
-            jira=Jira(emails={}),  # type: ignore[arg-type]
-            queue=FakeJobQueue(),  # type: ignore[arg-type]
-            handoff_queue=FakeJobQueue(),  # type: ignore[arg-type]
+            slack=FakeSlack(),
+            jira=FakeJira(),
+            queue=FakeJobQueue(),
+            handoff_queue=FakeJobQueue(),
         )
     )
     offers.offer_assignee("GONE-1", "acc-1", "nobody@example.com", "en")

@@ -13,12 +13,12 @@ from emulators.driver import modal_values
 from handlers import flow
 from handlers.deps import Deps
 from postmortem.errors import plain_reason
-from postmortem.model import PostMortem, input_error
-from sessions import conversation
+from postmortem.model import Lang, PostMortem, input_error
+from sessions import replies
 from sessions.session import Session
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from tests.sessions.test_conversation import complete_pm
+from tests.sessions.helpers import complete_pm
 
 pytestmark = pytest.mark.unit
 
@@ -36,25 +36,25 @@ def session_error() -> ValidationError:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_pydantic_errors_become_plain_sentences(lang: str) -> None:
+def test_pydantic_errors_become_plain_sentences(lang: Lang) -> None:
     with pytest.raises(ValidationError) as bad_lang:
         PostMortem.model_validate({"ticket": "PROJ-1", "lang": "fr"})
     for exc in (session_error(), bad_lang.value, input_error(bad_lang.value)):
-        said = plain_reason(exc, lang)  # type: ignore[arg-type]
+        said = plain_reason(exc, lang)
         assert said and not raw(said), said
         if lang == "ja":
             assert any("\u3040" <= ch <= "\u30ff" for ch in said), said
 
 
 def test_a_thread_answer_never_shows_raw_validation_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(conversation, "updates_from_text", lambda *a, **k: {"ticket": "NOT A KEY"})
+    monkeypatch.setattr(replies, "updates_from_text", lambda *a, **k: {"ticket": "NOT A KEY"})
     session = Session(ticket="PROJ-1", requester="U1", channel="C1", inputs=complete_pm())
-    updated, reason = conversation.apply_answer(session, "ticket", "NOT A KEY")
+    updated, reason = replies.apply_answer(session, "ticket", "NOT A KEY")
     assert updated is None and reason and not raw(reason), reason
 
 
 def test_a_modal_error_is_a_plain_sentence(redis_conn: redis.Redis) -> None:
-    deps = Deps(store=SessionStore(redis_conn), queue=FakeQueue())  # type: ignore[arg-type]
+    deps = Deps(store=SessionStore(redis_conn), queue=FakeQueue())
     view: dict[str, Any] = {
         "private_metadata": json.dumps({"channel": "C1", "lang": "fr"}),
         "state": {"values": modal_values({"ticket": "PROJ-1", "summary": "x"})},

@@ -13,7 +13,7 @@ from rq.utils import import_attribute
 from bot.app import job_queue
 from bot.settings import load_settings
 from bot.worker import work
-from tests.conftest import TEST_REDIS_URL
+from tests.helpers import TEST_REDIS_URL
 from workers.allowed import ALLOWED_JOBS
 
 pytestmark = pytest.mark.unit

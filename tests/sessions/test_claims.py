@@ -81,7 +81,7 @@ def test_a_lock_taken_over_after_expiry_is_neither_released_nor_extended(redis_c
 
 def test_every_key_goes_through_the_prefix(redis_conn: redis.Redis) -> None:
     store = SessionStore(redis_conn, prefix="other:")
-    deps = Deps(store=store, queue=FakeQueue(), redis=redis_conn)  # type: ignore[arg-type]
+    deps = Deps(store=store, queue=FakeQueue(), redis=redis_conn)
     mentions.message(
         deps,
         channel="C1",

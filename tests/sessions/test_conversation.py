@@ -6,29 +6,16 @@ from typing import Any
 
 import pytest
 
-from postmortem.model import load_postmortem
 from rules.gate import GATE_FIELDS
 from sessions.conversation import OPTIONAL_ASKS, Effect, Outcome, next_step, on_edit
 from sessions.replies import on_choice, on_reply
 from sessions.session import Draft, Session, State
-from tests.conftest import EXAMPLES
+from tests.sessions.helpers import ROOT_CAUSE, complete_pm
 
 pytestmark = pytest.mark.unit
 
 SHA = "a" * 64
 NOBODY: frozenset[str] = frozenset()
-ROOT_CAUSE = (
-    "`Pool::release` returns the connection before `flush()` completes, so the next borrower reads stale bytes."
-)
-
-
-def complete_pm(**overrides: Any) -> dict[str, Any]:
-    """Every input and every usually-included section given (the cache-eviction example, filled out)."""
-    pm = load_postmortem(EXAMPLES / "cache-eviction.en.yaml")
-    data = pm.model_dump(mode="json", exclude={"ticket", "lang"})
-    data.update(why_symptom="Stale pages were served after compaction.", how_found="Bisected with --count 20.")
-    data.update(overrides)
-    return data
 
 
 def session(**changes: Any) -> Session:
@@ -71,7 +58,7 @@ def test_fresh_session_lists_every_missing_field_once_then_asks_the_first() -> N
     names = [name for name, _ in listed[0].params["missing"]]
     assert names == list(GATE_FIELDS)
     assert all(reason for _, reason in listed[0].params["missing"])
-    # Right after the list, the question does not repeat the reason the list gave (issue 11).
+    # Right after the list, the question does not repeat the reason the list gave.
     assert kinds(out)[-1] == ("say", "ask_field_next") and "reason" not in out.effects[-1].params
     assert out.effects[-1].params["field"] == "summary"
     assert out.session.pending_field == "summary" and out.session.listed_missing
@@ -528,7 +515,7 @@ def test_a_rendering_session_is_not_resumed() -> None:
 
 @pytest.mark.parametrize("deep", ["- " * 248 + "x", ">" * 300 + " x"])
 def test_an_answer_nested_too_deep_is_refused_plainly_and_the_session_kept(deep: str) -> None:
-    # Issue 11: 248 nested list levels raised RecursionError; now the field is named and nothing changes.
+    # 248 nested list levels once raised RecursionError; now the field is named and nothing changes.
     out = reply(session(pending_field="root_cause", listed_missing=True), deep)
     assert out.session is None
     assert kinds(out) == [("say", "answer_rejected")]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import threading
 
 import pytest
@@ -10,10 +9,9 @@ import redis
 
 from sessions.session import Session, State, begin_render
 from sessions.store import SessionExistsError, SessionStore, body_digest, connect
+from tests.sessions.helpers import TTL, body_of, to_drafted
 
 pytestmark = pytest.mark.unit
-
-TTL = 3600
 
 
 @pytest.fixture
@@ -21,23 +19,8 @@ def store(redis_conn: redis.Redis) -> SessionStore:
     return SessionStore(redis_conn, ttl_seconds=TTL)
 
 
-def body_of(version: int) -> bytes:
-    return f'{{"body": {{"version": {version}}}, "note": "caf\\u00e9"}}'.encode()
-
-
 def new(store: SessionStore, **changes: object) -> Session:
     return store.create(Session(ticket="PROJ-1", requester="U1", channel="C1").with_changes(**changes))
-
-
-def to_drafted(store: SessionStore, session_id: str) -> Session:
-    """Render and show the next version, as the render worker does."""
-    s = store.update(session_id, begin_render)
-    assert s is not None
-    body = body_of(s.version)
-    assert store.save_draft(session_id, s.version, body, hashlib.sha256(b"adf").hexdigest()) is not None
-    drafted = store.mark_drafted(session_id, version=s.version, shown_at=1000.0 + s.version, message_ts="1.2")
-    assert drafted is not None and drafted.state is State.drafted
-    return drafted
 
 
 def test_sessions_survive_a_new_store_and_connection(store: SessionStore, redis_conn: redis.Redis) -> None:
@@ -130,7 +113,8 @@ def test_approve_in_other_states_is_a_no_op(store: SessionStore) -> None:
     assert store.approve(s.id, version=0, user="U1") is None
     store.update(s.id, begin_render)
     assert store.approve(s.id, version=1, user="U1") is None
-    assert store.get(s.id).state is State.rendering  # type: ignore[union-attr]
+    now = store.get(s.id)
+    assert now is not None and now.state is State.rendering
 
 
 def test_twenty_threads_approve_one_version_exactly_once(store: SessionStore, redis_conn: redis.Redis) -> None:
@@ -196,7 +180,8 @@ def test_update_refuses_edits_after_approval(store: SessionStore) -> None:
     to_drafted(store, s.id)
     store.approve(s.id, version=1, user="U1")
     assert store.update(s.id, lambda x: x.with_changes(inputs={"summary": "b"})) is None
-    assert store.get(s.id).inputs == {"summary": "a"}  # type: ignore[union-attr]
+    now = store.get(s.id)
+    assert now is not None and now.inputs == {"summary": "a"}
 
 
 def test_only_approve_binds_an_approval(store: SessionStore) -> None:
@@ -206,7 +191,8 @@ def test_only_approve_binds_an_approval(store: SessionStore) -> None:
         store.transition(s.id, {State.drafted}, State.posting, approved_version=1, approved_by="U2")
     with pytest.raises(ValueError, match="approve"):
         store.update(s.id, lambda x: x.with_changes(approved_by="U2"))
-    assert store.get(s.id).state is State.drafted  # type: ignore[union-attr]
+    now = store.get(s.id)
+    assert now is not None and now.state is State.drafted
 
 
 def test_update_with_expected_states(store: SessionStore) -> None:

@@ -14,7 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from rules.classifier import Kind, classify_reply
 from sessions.session import FINAL_STATES, Session, State, allowed, begin_render, may_approve, revision_step
 from sessions.store import SessionStore
-from tests.conftest import TEST_REDIS_URL
+from tests.helpers import TEST_REDIS_URL
 
 pytestmark = pytest.mark.unit
 

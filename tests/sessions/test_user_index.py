@@ -8,7 +8,7 @@ import redis
 from sessions.session import Session, State
 from sessions.store import SessionStore
 from sessions.user_index import APPROVERS
-from tests.sessions.test_store import TTL, to_drafted
+from tests.sessions.helpers import TTL, to_drafted
 
 pytestmark = pytest.mark.unit
 

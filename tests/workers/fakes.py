@@ -21,6 +21,9 @@ class FakeSlack:
     refuse_channels: dict[str, str] = field(default_factory=dict)  # channel -> Slack error to answer
     refuse_uploads: str | None = None
     failures: deque[str] = field(default_factory=deque)  # Slack errors answered to the next posts/uploads
+    people: dict[str, str] = field(default_factory=dict)  # the directory: e-mail -> user id
+    locales: dict[str, str] = field(default_factory=dict)  # user id -> Slack locale
+    emails: dict[str, str] = field(default_factory=dict)  # user id -> e-mail
     _next: int = 100
 
     def post(self, channel: str, message: dict[str, Any], *, thread_ts: str | None = None) -> str:
@@ -54,6 +57,19 @@ class FakeSlack:
 
     def user_name(self, user: str) -> str:
         return {"U1": "Priya"}.get(user, user)
+
+    def user_locale(self, user: str) -> str | None:
+        return self.locales.get(user)
+
+    def user_email(self, user: str) -> str | None:
+        return self.emails.get(user)
+
+    def lookup_user_by_email(self, email: str) -> str | None:
+        self.calls.append(("lookup", {"email": email}))
+        return self.people.get(email)
+
+    def dm(self, user: str, message: dict[str, Any]) -> str:
+        return self.post(user, message)
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [call for name, call in self.calls if name == kind]
@@ -92,8 +108,8 @@ def _answer(script: deque[Any], default: Any) -> Any:
 
 @dataclass
 class FakeJira:
-    """Records find_own_comment / own_comments / post_comment / delete_comment; queue answers (a value or an
-    exception to raise) per call."""
+    """Records every call; find_own_comment / own_comments / post_comment / delete_comment take queued answers
+    (a value or an exception to raise), user_email answers from `emails`, and everyone may comment."""
 
     found: deque[Any] = field(default_factory=deque)
     posted: deque[Any] = field(default_factory=deque)
@@ -101,13 +117,20 @@ class FakeJira:
     deleted: deque[Any] = field(default_factory=deque)  # answers to delete_comment (an exception to raise)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     url: str = "https://jira.example"
-    timeout: int = 15
-
     missing_issues: set[str] = field(default_factory=set)
+    emails: dict[str, str] = field(default_factory=dict)  # account id -> e-mail
 
     def issue_exists(self, ticket: str) -> bool:
         self.calls.append(("issue_exists", {"ticket": ticket}))
         return ticket not in self.missing_issues
+
+    def user_email(self, account_id: str) -> str | None:
+        self.calls.append(("user_email", {"account_id": account_id}))
+        return self.emails.get(account_id)
+
+    def may_comment(self, ticket: str, email: str) -> bool:
+        self.calls.append(("may_comment", {"ticket": ticket, "email": email}))
+        return True
 
     def find_own_comment(self, ticket: str, *, session: str, version: int) -> PostedComment | None:
         self.calls.append(("find_own_comment", {"ticket": ticket, "session": session, "version": version}))
@@ -130,13 +153,6 @@ class FakeJira:
 
     def comment(self, cid: str, ticket: str = "PROJ-1") -> PostedComment:
         return PostedComment(cid, f"{self.url}/browse/{ticket}?focusedCommentId={cid}")
-
-    def permalink(self, channel: str, message_ts: str) -> str | None:
-        self.calls.append(("permalink", {"channel": channel, "message_ts": message_ts}))
-        return f"https://example.slack.com/archives/{channel}/p{message_ts.replace('.', '')}"
-
-    def user_name(self, user: str) -> str:
-        return {"U1": "Priya"}.get(user, user)
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [call for name, call in self.calls if name == kind]
@@ -164,10 +180,10 @@ class FakeQueue:
     enqueued: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
     scheduled: list[tuple[timedelta, str, tuple[Any, ...]]] = field(default_factory=list)
 
-    def enqueue(self, name: str, *args: Any, **kwargs: Any) -> Job:
+    def enqueue(self, name: str, /, *args: Any, **kwargs: Any) -> Job:
         self.enqueued.append((name, args, kwargs))
         return Job(f"job-{len(self.enqueued)}")
 
-    def enqueue_in(self, delay: timedelta, name: str, *args: Any, **kwargs: Any) -> Job:
+    def enqueue_in(self, delay: timedelta, name: str, /, *args: Any, **kwargs: Any) -> Job:
         self.scheduled.append((delay, name, args))
         return Job(f"later-{len(self.scheduled)}")

@@ -11,7 +11,7 @@ import redis
 from emulators.slack_api import SlackEmulator
 from sessions.session import Session, State
 from sessions.store import SessionStore
-from tests.sessions.test_store import to_drafted
+from tests.sessions.helpers import to_drafted
 from workers.home import HomePublisher
 from workers.slack_gateway import slack_client
 

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import pytest
-import redis
 
 from renderers.adf import render_adf
 from renderers.jira import jira_request, with_requester
@@ -19,69 +16,13 @@ from renderers.prompts import ACTION_HANDOFF, ACTION_RETRY
 from sessions.claims import post_lock
 from sessions.conversation import model_of
 from sessions.replies import on_reply
-from sessions.session import Session, State, begin_render
-from sessions.store import SessionStore
-from tests.sessions.test_conversation import complete_pm
-from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, retryable
+from sessions.session import Session, State
+from tests.sessions.helpers import complete_pm
+from tests.workers.fakes import fatal, retryable
+from tests.workers.helpers import PARENT_TS, World, buttons, new, posting, rendering
 from workers import context, jobs
-from workers.context import WorkerContext
 
 pytestmark = pytest.mark.unit
-
-PARENT_TS = "1699999999.000001"
-
-
-@dataclass
-class World:
-    store: SessionStore
-    slack: FakeSlack
-    jira: FakeJira
-    queue: FakeQueue
-    handoff: FakeQueue
-    redis: redis.Redis
-
-
-@pytest.fixture
-def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
-    monkeypatch.setattr(context, "_installed", [])  # restored after the test
-    w = World(SessionStore(redis_conn), FakeSlack(), FakeJira(), FakeQueue(), FakeQueue(), redis_conn)
-    context.install(
-        WorkerContext(
-            store=w.store,
-            slack=w.slack,  # type: ignore[arg-type]
-            jira=w.jira,  # type: ignore[arg-type]
-            queue=w.queue,  # type: ignore[arg-type]
-            handoff_queue=w.handoff,  # type: ignore[arg-type]
-        )
-    )
-    yield w
-
-
-def new(w: World, **changes: Any) -> Session:
-    base = Session(ticket="PROJ-1", requester="U1", channel="C1", thread_ts=PARENT_TS, inputs=complete_pm())
-    return w.store.create(base.with_changes(**changes))
-
-
-def rendering(w: World, **changes: Any) -> Session:
-    s = w.store.update(new(w, **changes).id, begin_render)
-    assert s is not None and s.state is State.rendering
-    return s
-
-
-def posting(w: World) -> tuple[Session, bytes]:
-    """A session approved at v1 with a real Jira request body stored for it."""
-    s = rendering(w)
-    request = jira_request(render_adf(model_of(s)), session=s.id, version=1)
-    assert w.store.save_draft(s.id, 1, request.body, request.sha256) is not None
-    assert w.store.mark_drafted(s.id, version=1, shown_at=1000.0) is not None
-    approved = w.store.approve(s.id, version=1, user="U1")
-    assert approved is not None and approved.state is State.posting
-    return approved, request.body
-
-
-def buttons(message: dict[str, Any]) -> list[str]:
-    return [e["action_id"] for b in message["blocks"] if b["type"] == "actions" for e in b["elements"]]
-
 
 # advance ------------------------------------------------------------------------------------------
 
@@ -144,11 +85,11 @@ def test_an_unknown_ticket_is_asked_for_again_before_anything_else(world: World)
     assert [u["filename"] for u in world.slack.of("upload")] == ["PROJ-2-postmortem-v1.json"]
 
 
-def test_jira_being_down_does_not_block_the_questions(world: World) -> None:
+def test_jira_being_down_does_not_block_the_questions(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     def down(ticket: str) -> bool:
         raise retryable()
 
-    world.jira.issue_exists = down  # type: ignore[method-assign]
+    monkeypatch.setattr(world.jira, "issue_exists", down)
     s = new(world)
     jobs.advance(s.id)
     after = world.store.get(s.id)
@@ -224,7 +165,7 @@ def test_other_destinations_attach_the_markdown_only(world: World, destination: 
     notice, offer = world.slack.posts[-2:]
     assert f"Destination `{destination}`" in notice["message"]["text"]
     assert "Nothing is posted" in notice["message"]["text"]
-    # Seed step 5 applies to output-only destinations too: the hand-off is offered (issue 10, step 7).
+    # The hand-off offer applies to output-only destinations too (docs/rules.md#from-inputs-to-a-posted-record).
     assert buttons(offer["message"]) == [ACTION_HANDOFF]
     assert offer["message"]["text"].startswith("Want a leadership-toned version?")
     after = world.store.get(s.id)
@@ -442,7 +383,7 @@ def test_slack_refusing_the_draft_fails_the_render_with_a_reason(world: World) -
     assert world.store.inflight_ids() == []
 
 
-def test_a_session_cancelled_while_rendering_gets_no_question(world: World) -> None:
+def test_a_session_cancelled_while_rendering_gets_no_question(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     s = rendering(world)
     original_upload = world.slack.upload
 
@@ -450,19 +391,19 @@ def test_a_session_cancelled_while_rendering_gets_no_question(world: World) -> N
         original_upload(*args, **kwargs)
         assert world.store.transition(s.id, {State.rendering}, State.cancelled) is not None
 
-    world.slack.upload = upload_then_cancel  # type: ignore[method-assign]
+    monkeypatch.setattr(world.slack, "upload", upload_then_cancel)
     jobs.render(s.id)
     assert not any("post it" in t for t in world.slack.texts)
 
 
-def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World) -> None:
+def test_a_post_that_lost_its_lock_before_the_post_does_not_post(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     session, _ = posting(world)
 
     def search_then_lose_the_lock(ticket: str, *, session: str, version: int) -> None:
         world.redis.delete(f"pm:claim:{post_lock(session, version)}")  # expired during a slow search
         world.store.claim_once(post_lock(session, version), 60, token="another run")
 
-    world.jira.find_own_comment = search_then_lose_the_lock  # type: ignore[method-assign]
+    monkeypatch.setattr(world.jira, "find_own_comment", search_then_lose_the_lock)
     jobs.post_comment(session.id, 1)
     assert world.jira.of("post_comment") == []
     assert world.store.claimed(post_lock(session.id, 1))  # the other run's lock is left alone

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -13,65 +11,20 @@ import redis
 from emulators.jira_cloud import JiraEmulator
 from emulators.slack_api import SlackEmulator
 from renderers.offers import ACTION_START
-from sessions.store import SessionStore
-from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack
+from tests.workers.fakes import FakeJira, FakeSlack
+from tests.workers.helpers import World, install_world
 from workers import context, offers
-from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
 
 pytestmark = pytest.mark.unit
 
 
-@dataclass
-class Slack(FakeSlack):
-    """FakeSlack plus the directory: e-mail → user id, user id → locale."""
-
-    people: dict[str, str] = field(default_factory=dict)
-    locales: dict[str, str] = field(default_factory=dict)
-
-    def lookup_user_by_email(self, email: str) -> str | None:
-        self.calls.append(("lookup", {"email": email}))
-        return self.people.get(email)
-
-    def dm(self, user: str, message: dict[str, Any]) -> str:
-        return self.post(user, message)
-
-    def user_locale(self, user: str) -> str | None:
-        return self.locales.get(user)
-
-
-@dataclass
-class Jira(FakeJira):
-    emails: dict[str, str] = field(default_factory=dict)
-
-    def user_email(self, account_id: str) -> str | None:
-        self.calls.append(("user_email", {"account_id": account_id}))
-        return self.emails.get(account_id)
-
-
-@dataclass
-class World:
-    slack: Slack
-    jira: Jira
-
-
 @pytest.fixture
-def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> World:
     monkeypatch.setattr(context, "_installed", [])
-    w = World(
-        Slack(people={"dev@example.com": "U2"}, locales={"U2": "ja-JP"}), Jira(emails={"acc-1": "dev@example.com"})
-    )
-    context.install(
-        WorkerContext(
-            store=SessionStore(redis_conn),
-            slack=w.slack,  # type: ignore[arg-type]
-            jira=w.jira,  # type: ignore[arg-type]
-            queue=FakeQueue(),  # type: ignore[arg-type]
-            handoff_queue=FakeQueue(),  # type: ignore[arg-type]
-        )
-    )
-    yield w
+    slack = FakeSlack(people={"dev@example.com": "U2"}, locales={"U2": "ja-JP"})
+    return install_world(redis_conn, slack=slack, jira=FakeJira(emails={"acc-1": "dev@example.com"}))
 
 
 def start_button(message: dict[str, Any]) -> dict[str, Any]:
@@ -189,13 +142,15 @@ def test_without_a_fallback_channel_one_clear_log_line(world: World, caplog: pyt
     assert len(lines) == 1 and "Hanako Yamada" in lines[0] and "POSTMORTEM_OFFER_FALLBACK_CHANNEL" in lines[0]
 
 
-def test_jira_failing_the_email_lookup_still_reaches_the_fallback(world: World) -> None:
+def test_jira_failing_the_email_lookup_still_reaches_the_fallback(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     world.jira.emails = {}
 
     def broken(account_id: str) -> str | None:
         raise JiraError("Jira answered 500.", status=500, retryable=True)
 
-    world.jira.user_email = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(world.jira, "user_email", broken)
     offers.offer_assignee("PROJ-1", "acc-1", None, "en", "Dev", "CFALL")
     assert [p["channel"] for p in world.slack.posts] == ["CFALL"]
 

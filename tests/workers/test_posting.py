@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,12 +11,11 @@ import redis
 from renderers.prompts import ACTION_CANCEL, ACTION_RETRY
 from sessions.claims import post_attempt_claim, post_doubt_claim
 from sessions.session import State
-from sessions.store import SessionStore
-from tests.workers.fakes import FakeJira, FakeQueue, FakeSlack, fatal, slack_error
-from tests.workers.test_jobs import World, buttons, posting, rendering
+from tests.workers.fakes import FakeSlack, fatal, slack_error
+from tests.workers.helpers import World, buttons, install_world, posting, rendering
 from workers import context, duplicates, jobs
 from workers import posting as posting_module
-from workers.context import Policy, WorkerContext
+from workers.context import Policy
 from workers.jira_gateway import JiraError
 from workers.slack_retry import MAX_STEP_ATTEMPTS, QUICK_STEP_ATTEMPTS, STEP_PAUSE_SECONDS
 
@@ -27,21 +25,10 @@ QUIET = 30.0
 
 
 @pytest.fixture
-def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> World:
     monkeypatch.setattr(context, "_installed", [])
-    w = World(SessionStore(redis_conn), FakeSlack(), FakeJira(), FakeQueue(), FakeQueue(), redis_conn)
     policy = Policy(quiet_seconds=QUIET, retry_after_cap=300.0, lease_seconds=2.0, wait_visibly_after=10.0)
-    context.install(
-        WorkerContext(
-            store=w.store,
-            slack=w.slack,  # type: ignore[arg-type]
-            jira=w.jira,  # type: ignore[arg-type]
-            queue=w.queue,  # type: ignore[arg-type]
-            handoff_queue=w.handoff,  # type: ignore[arg-type]
-            policy=policy,
-        )
-    )
-    yield w
+    return install_world(redis_conn, policy=policy)
 
 
 def timed_out() -> JiraError:
@@ -272,7 +259,8 @@ def test_past_its_last_try_the_link_goes_to_the_requester_by_dm(world: World) ->
     s, _ = posting(world)
     world.slack.refuse_channels[s.channel] = "service_unavailable"
     jobs.post_comment(s.id, 1)
-    assert world.store.get(s.id).state is State.posting  # type: ignore[union-attr]
+    now = world.store.get(s.id)
+    assert now is not None and now.state is State.posting
     jobs.post_comment(s.id, 1, MAX_STEP_ATTEMPTS)  # the run after about a day of Slack failing
     done = world.store.get(s.id)
     assert done is not None and done.state is State.posted and len(world.queue.scheduled) == 1
@@ -280,7 +268,7 @@ def test_past_its_last_try_the_link_goes_to_the_requester_by_dm(world: World) ->
     assert dm["channel"] == s.requester and "(Slack: service_unavailable)" in dm["message"]["text"]
 
 
-def fail_call(slack: FakeSlack, k: int, error: str = "internal_error") -> None:
+def fail_call(monkeypatch: pytest.MonkeyPatch, slack: FakeSlack, k: int, error: str = "internal_error") -> None:
     """Make the k-th Slack call from now on (posts and uploads counted together) fail once."""
     post, upload, seen = slack.post, slack.upload, [0]
 
@@ -297,8 +285,8 @@ def fail_call(slack: FakeSlack, k: int, error: str = "internal_error") -> None:
         gate()
         upload(channel, thread_ts, **kwargs)
 
-    slack.post = failing_post  # type: ignore[method-assign]
-    slack.upload = failing_upload  # type: ignore[method-assign]
+    monkeypatch.setattr(slack, "post", failing_post)
+    monkeypatch.setattr(slack, "upload", failing_upload)
 
 
 def shown(slack: FakeSlack) -> list[str]:
@@ -311,7 +299,9 @@ def shown(slack: FakeSlack) -> list[str]:
 
 
 @pytest.mark.parametrize("error", ["internal_error", "ratelimited", "service_unavailable"])
-def test_slack_failing_at_any_step_of_the_draft_resumes_without_repeating(world: World, error: str) -> None:
+def test_slack_failing_at_any_step_of_the_draft_resumes_without_repeating(
+    world: World, error: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     clean = rendering(world)
     jobs.render(clean.id)
     expected = shown(world.slack)
@@ -320,7 +310,7 @@ def test_slack_failing_at_any_step_of_the_draft_resumes_without_repeating(world:
         world.slack.calls.clear()
         world.queue.scheduled.clear()
         s = rendering(world)
-        fail_call(world.slack, k, error)
+        fail_call(monkeypatch, world.slack, k, error)
         jobs.render(s.id)
         _, name, args = world.queue.scheduled[-1]
         assert name == "workers.jobs.render" and args == (s.id, 2)
@@ -331,7 +321,9 @@ def test_slack_failing_at_any_step_of_the_draft_resumes_without_repeating(world:
         assert world.store.duties() == []
 
 
-def test_a_question_owed_after_drafted_is_asked_once_by_a_later_run(world: World) -> None:
+def test_a_question_owed_after_drafted_is_asked_once_by_a_later_run(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     s = rendering(world)
     original_post = world.slack.post
 
@@ -340,12 +332,12 @@ def test_a_question_owed_after_drafted_is_asked_once_by_a_later_run(world: World
             raise slack_error("fatal_error")
         return original_post(channel, message, thread_ts=thread_ts)
 
-    world.slack.post = fail_on_question  # type: ignore[method-assign]
+    monkeypatch.setattr(world.slack, "post", fail_on_question)
     jobs.render(s.id)
     drafted = world.store.get(s.id)
     assert drafted is not None and drafted.state is State.drafted
     assert world.store.duties() == [jobs.question_duty(s.id, 1)]
-    world.slack.post = original_post  # type: ignore[method-assign]
+    monkeypatch.setattr(world.slack, "post", original_post)
     jobs.render(*world.queue.scheduled[-1][2])
     assert sum(ACTION_CANCEL in buttons(p["message"]) for p in world.slack.posts) == 1
     assert world.store.duties() == []

@@ -10,9 +10,9 @@ from renderers import reminders as reminders_text
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from sessions.lifetime import Lifetime
 from sessions.session import Session, State, begin_render
-from tests.sessions.test_store import to_drafted
+from tests.sessions.helpers import to_drafted
 from tests.workers.fakes import slack_error
-from tests.workers.test_jobs import World, world  # noqa: F401 - fixture
+from tests.workers.helpers import World
 from workers import reminders
 from workers.context import current
 
@@ -33,7 +33,7 @@ def actions(message: dict[str, object]) -> list[str]:
     return [e["action_id"] for b in blocks if b["type"] == "actions" for e in b["elements"]]
 
 
-def test_one_reminder_then_the_expiry_notice(world: World) -> None:  # noqa: F811
+def test_one_reminder_then_the_expiry_notice(world: World) -> None:
     session = to_drafted(world.store, new(world).id)
     start = session.updated_at
     assert reminders.sweep(current(), LIFE, now=start + 600) == []
@@ -51,14 +51,14 @@ def test_one_reminder_then_the_expiry_notice(world: World) -> None:  # noqa: F81
     assert len(world.slack.posts) == 2
 
 
-def test_a_collecting_session_is_reminded_with_resume_and_cancel_in_its_language(world: World) -> None:  # noqa: F811
+def test_a_collecting_session_is_reminded_with_resume_and_cancel_in_its_language(world: World) -> None:
     session = new(world, lang="ja")
     assert reminders.sweep(current(), LIFE, now=session.updated_at + 701) == [f"remind:{session.id}"]
     message = world.slack.posts[-1]["message"]
     assert actions(message) == [ACTION_EDIT, ACTION_CANCEL] and "再開（編集）" in str(message)
 
 
-def test_a_failed_post_is_reminded_without_edit(world: World) -> None:  # noqa: F811
+def test_a_failed_post_is_reminded_without_edit(world: World) -> None:
     session = new(
         world,
         state=State.failed,
@@ -72,7 +72,7 @@ def test_a_failed_post_is_reminded_without_edit(world: World) -> None:  # noqa: 
     assert actions(message) == [ACTION_CANCEL] and "Open this thread" in message["text"]
 
 
-def test_activity_after_the_reminder_postpones_the_expiry(world: World) -> None:  # noqa: F811
+def test_activity_after_the_reminder_postpones_the_expiry(world: World) -> None:
     long_ago = time.time() - 5000
     session = new(world, updated_at=long_ago)
     assert reminders.sweep(current(), LIFE, now=long_ago + 701) == [f"remind:{session.id}"]
@@ -82,7 +82,7 @@ def test_activity_after_the_reminder_postpones_the_expiry(world: World) -> None:
     assert reminders.sweep(current(), LIFE, now=touched.updated_at + 1001) == [f"expire:{session.id}"]
 
 
-def test_in_flight_and_final_sessions_are_left_alone(world: World) -> None:  # noqa: F811
+def test_in_flight_and_final_sessions_are_left_alone(world: World) -> None:
     rendering = world.store.update(new(world).id, begin_render)
     cancelled = world.store.transition(new(world).id, {State.collecting}, State.cancelled)
     assert rendering is not None and cancelled is not None
@@ -90,13 +90,13 @@ def test_in_flight_and_final_sessions_are_left_alone(world: World) -> None:  # n
     assert world.slack.posts == []
 
 
-def test_a_session_without_a_thread_is_told_by_dm(world: World) -> None:  # noqa: F811
+def test_a_session_without_a_thread_is_told_by_dm(world: World) -> None:
     session = new(world, thread_ts=None)
     assert reminders.sweep(current(), LIFE, now=session.updated_at + 2000) == [f"expire:{session.id}"]
     assert world.slack.posts[-1]["channel"] == "U1"
 
 
-def test_slack_refusing_the_notice_is_logged(world: World, caplog: pytest.LogCaptureFixture) -> None:  # noqa: F811
+def test_slack_refusing_the_notice_is_logged(world: World, caplog: pytest.LogCaptureFixture) -> None:
     session = new(world)
     world.slack.refuse_channels["C1"] = "channel_not_found"
     assert reminders.sweep(current(), LIFE, now=session.updated_at + 2000) == [f"expire:{session.id}"]
