@@ -1,4 +1,4 @@
-"""The DESIGN §2 fields and the seed's nine sections, declared once (the registry's data; see postmortem/fields.py)."""
+"""The DESIGN §2 fields and the rules' nine sections, declared once (the registry's data; see postmortem/fields.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def _t(en: str, ja: str) -> dict[str, str]:
     return {"en": en, "ja": ja}
 
 
-#: Section order in every rendering (seed 構成; DESIGN §2).
+#: Section order in every rendering (docs/rules.md#the-sections-in-this-order; DESIGN §2).
 HEADS: tuple[SectionHead, ...] = (
     SectionHead("summary", _t("Summary", "概要")),
     SectionHead("symptom", _t("Symptom", "症状")),
@@ -26,7 +26,7 @@ HEADS: tuple[SectionHead, ...] = (
     SectionHead("action_items", _t("Action items", "対応項目")),
 )
 
-#: The seed's categories for "Why it was missed".
+#: The categories for "Why it was missed" (docs/rules.md#the-sections-in-this-order).
 WHY_MISSED_OPTIONS: tuple[Option, ...] = (
     _opt("ci_gap", "CI gap", "CI のギャップ"),
     _opt("latent_code", "Latent code", "潜在的なコード"),
@@ -45,7 +45,8 @@ REPRO_RATE_OPTIONS: tuple[Option, ...] = (
     _opt("rarely", "Rarely", "まれ"),
 )
 
-#: The seed's verifications; the first four show that the fix works, the last two alone do not.
+#: The verifications of "Validation" (docs/rules.md#the-sections-in-this-order); the first four show that the
+#: fix works, the last two alone do not.
 VALIDATION_KIND_OPTIONS: tuple[Option, ...] = (
     _opt("original_repro_passes", "Original repro passes", "元の再現手順が成功"),
     _opt("failing_test_passes", "Failing test passes", "失敗していたテストが成功"),
@@ -96,6 +97,7 @@ FIELDS: tuple[Field, ...] = (
             "修正を担当する人またはチーム。ボットが推測することはありません。",
         ),
         doc_label=_t("Owner", "担当者"),
+        show="facts",
     ),
     Field(
         "symptom",
@@ -119,6 +121,7 @@ FIELDS: tuple[Field, ...] = (
             "確実に再現する手順、またはフレークを高頻度で再現する手順。",
         ),
         doc_label=_t("Reproduction", "再現手順"),
+        show="below",
     ),
     Field(
         "repro_rate",
@@ -181,6 +184,7 @@ FIELDS: tuple[Field, ...] = (
             "修正の PR・コミット・ブランチ（例: org/repo#123、PR の URL）。",
         ),
         doc_label=_t("Fix reference", "修正の参照"),
+        show="refs",
     ),
     Field(
         "fix",
@@ -215,6 +219,7 @@ FIELDS: tuple[Field, ...] = (
         doc_label=_t("Category", "分類"),
         options=WHY_MISSED_OPTIONS,
         ask="none",
+        show="lead",
     ),
     Field(
         "why_missed",

@@ -10,7 +10,8 @@ from typing import Any
 
 import jinja2
 
-from postmortem.fields import Registry
+from postmortem.fields import Field, Registry, empty_value
+from postmortem.messages import say
 from postmortem.model import Lang, PostMortem
 from postmortem.sections import ACTION_ITEMS_NONE, LABELS
 from renderers.adf_input import PARSER
@@ -23,7 +24,7 @@ TEMPLATE = "postmortem.md.j2"
 #: What differs between the languages besides the words: the title, the punctuation around labels and items.
 PUNCTUATION: dict[str, dict[str, str]] = {
     "en": {
-        "title": "Post-mortem",
+        "title": say("document_title", "en"),
         "title_colon": ": ",
         "colon": ":",
         "sep": " · ",
@@ -33,7 +34,7 @@ PUNCTUATION: dict[str, dict[str, str]] = {
         "comma": ", ",
     },
     "ja": {
-        "title": "事後分析",
+        "title": say("document_title", "ja"),
         "title_colon": "：",
         "colon": "：",
         "sep": "、",
@@ -245,7 +246,7 @@ def _choice(value: str, labels: dict[str, str]) -> str:
 
 
 def language_table(registry: Registry, lang: Lang) -> dict[str, Any]:
-    """`L` in the template: punctuation, each field's document label, option labels, the seed's sentences."""
+    """`L` in the template: punctuation, each field's document label, option labels, the rules' fixed sentences."""
     labels = {name: texts[lang] for name, texts in LABELS.items()}
     labels |= {f.name: registry.doc_label(f.name, lang) for f in registry.fields}
     choices = {
@@ -260,14 +261,15 @@ def _template() -> jinja2.Template:
 
 @functools.cache
 def _macros() -> Any:
-    """The template's section macros, loaded once (the document part renders empty here)."""
+    """The template's macros, loaded once (the document part renders empty here)."""
     return _template().make_module({"doc_title": "", "sections": []})
 
 
 def section_bodies(pm: PostMortem, lang: Lang | None = None) -> list[tuple[str, str, str]]:
     """(key, heading, Markdown body) of each section with input, in the registry's order; Slack renders these.
 
-    A section with a macro of its own in the template uses it; any other shows its fields generically.
+    Each section shows every field the registry declares in it that holds something (with what it `also`
+    sets), so none can be left out of the document.
     """
     lang = lang or pm.lang
     registry = type(pm).registry
@@ -275,12 +277,16 @@ def section_bodies(pm: PostMortem, lang: Lang | None = None) -> list[tuple[str, 
     module = _macros()
     present = []
     for section in registry.sections:
-        macro = getattr(module, section.key, None)
-        body = str(macro(pm, table) if macro is not None else module.generic(pm, table, section.fields))
-        body = body.strip("\n")
+        given = [f for f in registry.shown_in(section.key) if _given(pm, f)]
+        body = str(module.section_body(pm, table, section.key, given)).strip("\n")
         if body.strip():
             present.append((section.key, section.heading[lang], body))
     return present
+
+
+def _given(pm: PostMortem, field: Field) -> bool:
+    """Whether the person gave the field, or what it also sets, something to show."""
+    return any(not empty_value(getattr(pm, name)) for name in (field.name, *field.also))
 
 
 def title(pm: PostMortem, lang: Lang | None = None) -> str:

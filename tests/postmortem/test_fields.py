@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+import types
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+from pydantic import BaseModel
 
+from postmortem import fields as fields_module
 from postmortem import messages, sections
 from postmortem.field_table import REGISTRY
 from postmortem.fields import Field, Registry, SectionHead
@@ -48,11 +53,60 @@ def _choice_values(annotation: Any) -> set[str]:
     return values
 
 
+def _shape(annotation: Any) -> str:
+    """A model field's type in the words of the checklist in postmortem/fields.py."""
+    origin, args = typing.get_origin(annotation), get_args(annotation)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        return f"{_shape(inner)} | None"
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return f"tuple[{_shape(args[0])}, ...]"
+    if origin is typing.Literal:
+        return "Literal"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "model"
+    return getattr(annotation, "__name__", repr(annotation))
+
+
+#: What each kind is in the model (postmortem/fields.py, "Adding a field takes", step 2): type and default.
+KIND_SHAPES: dict[str, tuple[str, object]] = {
+    "text": ("str | None", None),
+    "multiline": ("str | None", None),
+    "select": ("Literal | None", None),
+    "multiselect": ("tuple[Literal, ...]", ()),
+    "list": ("tuple[model, ...]", ()),
+    "flag": ("bool", False),
+}
+
+
 # The model and the registry agree -----------------------------------------------------------------
 
 
 def test_model_fields_are_the_registry_fields_in_registry_order() -> None:
     assert tuple(PostMortem.model_fields) == REGISTRY.model_order
+
+
+@pytest.mark.parametrize("field", REGISTRY.fields, ids=REGISTRY.names)
+def test_the_model_types_each_field_as_its_kind_says(field: Field) -> None:
+    def actual(name: str) -> tuple[str, object]:
+        info = PostMortem.model_fields[name]
+        return _shape(info.annotation), "required" if info.is_required() else info.default
+
+    expected: tuple[str, object]
+    if field.role == "meta":  # the session's identity, and choices that always have a value
+        expected = ("Literal", field.options[0].value) if field.options else ("str", "required")
+    else:
+        expected = KIND_SHAPES[field.kind]
+    assert actual(field.name) == expected
+    assert all(actual(name) == ("bool", False) for name in field.also)
+
+
+def test_the_checklist_for_a_new_field_names_files_that_exist() -> None:
+    root = Path(__file__).resolve().parents[2]
+    doc = fields_module.__doc__ or ""
+    named = set(re.findall(r"\b(?:postmortem|renderers|rules|docs|tests)/[\w/.]+\.(?:py|md|j2)\b", doc))
+    assert {"postmortem/field_table.py", "postmortem/model.py", "docs/architecture.md"} <= named
+    assert [p for p in sorted(named) if not (root / p).is_file()] == []
 
 
 @pytest.mark.parametrize("name", list(REGISTRY.choices))
@@ -71,6 +125,23 @@ def test_a_registry_refuses_a_field_twice_or_a_section_nobody_declared() -> None
         REGISTRY.extended(REGISTRY.field("summary"))
     with pytest.raises(ValueError, match="incident_notes"):
         REGISTRY.extended(NOTES)
+    with pytest.raises(ValueError, match="flag cannot be shown in a section: urgent"):
+        REGISTRY.extended(Field("urgent", "flag", "scope", "summary", NOTES.label, NOTES.hint))
+
+
+def test_sections_show_their_own_text_first_and_a_lead_line_above_it() -> None:
+    def before(section: str, first: str, then: str) -> bool:
+        names = [f.name for f in REGISTRY.shown_in(section)]
+        return names.index(first) < names.index(then)
+
+    assert before("how_found", "how_found", "confirmed_by")  # confirmed_by is declared first (§2)
+    assert before("fix", "fix", "fix_ref")
+    assert before("why_missed", "why_missed_category", "why_missed")
+    assert before("symptom", "symptom", "repro") and before("symptom", "repro", "repro_rate")
+    displays = {f.name: f.display for f in REGISTRY.fields}
+    assert displays["validation"] == "text" and displays["validation_kinds"] == "line"
+    assert displays["validation_scope"] == "labelled" and displays["action_items"] == "items"
+    assert NOTES.display == "text"
 
 
 # Everything derives from it ------------------------------------------------------------------------
