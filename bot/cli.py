@@ -18,6 +18,7 @@ from renderers.adf import render_adf
 from renderers.jira import CommentTooLong, jira_request
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
+from renderers.wiki import adf_to_wiki, wiki_request
 from rules.gate import check_inputs, check_scope
 from rules.lint import lint
 from rules.scope_text import hint_text, scope_hints
@@ -62,6 +63,16 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(render_markdown(pm))
         return EXIT_OK
     adf = render_adf(pm, jira_url=os.environ.get("JIRA_URL"))
+    if args.format == "wiki":
+        wiki = adf_to_wiki(adf)
+        if pm.destination == "jira_comment":
+            try:
+                wiki_request(wiki, session="cli", version=1)
+            except CommentTooLong as exc:
+                print(f"invalid input: too long for a Jira comment: {exc}", file=err)
+                return EXIT_INVALID
+        out.write(wiki + "\n")
+        return EXIT_OK
     if args.format == "adf":
         if pm.destination == "jira_comment":
             try:
@@ -153,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
             action="store_true",
             help="confirm a customer-facing case is to be written up as a bug-fix post-mortem",
         )
-    draft.add_argument("--format", choices=["markdown", "adf", "slack"], default="markdown")
+    draft.add_argument("--format", choices=["markdown", "adf", "slack", "wiki"], default="markdown")
     draft.set_defaults(run=cmd_draft)
     check.set_defaults(run=cmd_check)
     serve = sub.add_parser("serve", help="run the Slack app (HTTP on PORT, or Socket Mode with SLACK_APP_TOKEN)")

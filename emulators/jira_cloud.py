@@ -43,6 +43,10 @@ def _ok(payload: Any, status: int = 200) -> Response:
 class JiraEmulator(Emulator):
     """Jira Cloud on 127.0.0.1 with basic auth (email + API token); everything recorded thread-safely."""
 
+    #: The permission search's user parameter (Data Center: `username`).
+    user_query_arg = "query"
+    list_expands_properties = False
+
     def __init__(
         self,
         email: str = "bot@example.com",
@@ -326,9 +330,17 @@ class JiraEmulator(Emulator):
                 "startAt": start,
                 "maxResults": size,
                 "total": len(found),
-                "comments": [self._comment_json(c) for c in page],
+                "comments": [self._comment_json(c, properties=self._expands(request)) for c in page],
             }
         )
+
+    def _comment_problem(self, raw: bytes) -> tuple[Response | None, dict[str, Any]]:
+        """Jira's 400 for a comment body, or (None, the payload); the Data Center mode checks a wiki string."""
+        return comment_problem(raw, atlaskit=self._atlaskit, measure=self.comment_limit_measure)
+
+    def _expands(self, request: Request) -> bool:
+        """Whether a comment listing carries properties (documented for `expand=properties` on Data Center only)."""
+        return self.list_expands_properties and "properties" in (request.arg("expand") or "").split(",")
 
     def _comment_on(self, key: str, comment_id: str) -> JiraComment | None:
         """The comment with this id if it is on this issue (by key or id); Jira answers 404 otherwise."""
@@ -351,7 +363,7 @@ class JiraEmulator(Emulator):
             issue = self._issue(key)
         if issue is None:
             return jira_error(404)
-        refused, payload = comment_problem(request.body, atlaskit=self._atlaskit, measure=self.comment_limit_measure)
+        refused, payload = self._comment_problem(request.body)
         if refused is not None:
             return refused
         properties = payload.get("properties") or []
@@ -424,7 +436,7 @@ class JiraEmulator(Emulator):
             self._hidden_emails,
             issue=issue.key,
             wanted=wanted,
-            query=request.arg("query") or "",
+            query=request.arg(self.user_query_arg) or "",
         )
         return _ok([self._user_json(a, hide_email=a in self._hidden_emails) for a in found])
 

@@ -143,15 +143,18 @@ def test_check_reports_missing_like_draft() -> None:
     assert "warning: root_cause: hedging" in out
 
 
-def test_a_comment_over_jiras_limit_is_refused_naming_sections(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fmt", ["adf", "wiki"])
+def test_a_comment_over_jiras_limit_is_refused_naming_sections(tmp_path: Path, fmt: str) -> None:
     path = example(tmp_path, how_found="`step` " * 6000)
-    code, out, err = run("draft", path, "--format", "adf")
+    code, out, err = run("draft", path, "--format", fmt)
     assert code == 2 and out == ""
     assert "32,767" in err or "32767" in err
     assert "How it was found" in err
 
 
-@pytest.mark.parametrize("command", [["draft", "--format", "adf"], ["draft", "--format", "slack"], ["check"]])
+@pytest.mark.parametrize(
+    "command", [["draft", "--format", "adf"], ["draft", "--format", "slack"], ["draft", "--format", "wiki"], ["check"]]
+)
 def test_nesting_too_deep_exits_2_with_one_line_and_no_traceback(tmp_path: Path, command: list[str]) -> None:
     path = example(tmp_path, root_cause="- " * 248 + "x")  # this once raised RecursionError
     code, out, err = run(*command[:1], path, *command[1:])

@@ -1,0 +1,269 @@
+"""The post-mortem as Jira wiki markup (Data Center / Server, REST v2), made from the same ADF the Cloud comment is.
+
+Converting the ADF (itself made from the Markdown of renderers/markdown.py `section_bodies`) keeps one structure
+for every destination. The fidelity rule holds here too: every character the person typed shows as typed in
+Jira's wiki renderer. The rules relied on, with their sources, are in docs/platform-notes.md:
+- a backslash keeps a character of Jira's escaping set as text; it is put before each such character that wiki
+  markup reads (`* _ - + ^ ~ ? { } [ ] | ! # ( )`), and before nothing else (`\\.` would show the backslash);
+- `\\\\` is a line break, so a typed backslash stays bare only before a character that is neither a backslash nor
+  escapable, and is written `&#92;` otherwise; an `&` that starts an entity is written `&amp;`;
+- line starts that escapes cannot reach (`h1.` to `h6.`, `bq.`) get their first letter as an entity, and the
+  emoticons `:P` / `:D` their colon (`&#58;`);
+- code blocks are `{noformat}` (nothing inside is read), inline code `{{…}}` with its text escaped (Jira still
+  reads effects, links and macros inside); links only for http(s) and mailto (renderers/links.py);
+- headings are `h2.` (the title) and `h3.` (the sections): ADF level n becomes `h{n+1}.`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from postmortem.model import Lang, PostMortem
+from renderers.adf import render_adf
+from renderers.jira import (
+    INTERNAL_PROPERTY,
+    JIRA_COMMENT_LIMIT,
+    PROPERTY_KEY,
+    CommentTooLong,
+    JiraRequest,
+    visibility,
+)
+from renderers.links import is_safe_href
+
+Node = dict[str, Any]
+
+#: Characters of Jira's escaping set that wiki markup reads as markup somewhere; each takes a backslash.
+ESCAPED = frozenset("*_-+^~?{}[]|!#()")
+#: Jira's whole escaping set (BackslashEscapeRendererComponent): a backslash before any of these is consumed.
+ESCAPABLE = ESCAPED | frozenset("%@")
+_ENTITY_SHAPE = re.compile(r"&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)")
+_LINE_START_MARKUP = re.compile(r"([ \t]*)(h[1-6]\.|bq\.)")
+_EFFECT = {"strong": "*", "em": "_", "strike": "-"}
+_EFFECT_ORDER = ("strong", "em", "strike")
+#: Literal-region macros, in the order tried: the first whose closing tag the text does not hold is used.
+_LITERAL_MACROS = ("noformat", "code")
+_MACRO_AFTER_BRACE = re.compile(r"(?i)(?:noformat|code)(?:$|[}:])")
+
+
+def escape(text: str) -> str:
+    """Text that Jira's wiki renderer shows exactly as `text` (line breaks kept as line breaks)."""
+    out: list[str] = []
+    at_line_start = True
+    for i, char in enumerate(text):
+        if at_line_start and (start := _LINE_START_MARKUP.match(text, i)) and start.start(2) == i:
+            out.append(f"&#{ord(char)};")
+            at_line_start = False
+            continue
+        at_line_start = char == "\n" or (at_line_start and char in " \t")
+        after = text[i + 1 : i + 2]
+        if char == "\\":
+            bare = after and after != "\\" and after not in ESCAPABLE and after != "\n" and not _ends_in_escape(out)
+            out.append("\\" if bare else "&#92;")
+        elif char in ESCAPED:
+            out.append("\\" + char)
+        elif char == "&" and _ENTITY_SHAPE.match(text, i):
+            out.append("&amp;")
+        elif char == ":" and after in ("P", "D", "p", "d"):
+            out.append("&#58;")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _ends_in_escape(out: list[str]) -> bool:
+    return bool(out) and out[-1].endswith("\\")
+
+
+def safe_target(href: str) -> str:
+    """A link target that cannot end the `[text|target]` link early (its delimiters percent-encoded)."""
+    return re.sub(r"[\s\[\]|{}\\]", lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode()), href)
+
+
+class _Writer:
+    """ADF blocks to wiki lines; lists carry their marker prefix (`*`, `#`, `**`, `*#`, ...)."""
+
+    def document(self, doc: Node) -> str:
+        return "\n\n".join(self.block(node, "") for node in doc.get("content", []))
+
+    def block(self, node: Node, prefix: str) -> str:
+        kind = node.get("type")
+        content = node.get("content", [])
+        if kind == "paragraph":
+            return inline(content, "\n")
+        if kind == "heading":
+            level = min(int(node.get("attrs", {}).get("level", 1)) + 1, 6)
+            return f"h{level}. " + inline(content, " ")
+        if kind in ("bulletList", "orderedList"):
+            return self.list_block(node, prefix)
+        if kind == "blockquote":
+            return "{quote}\n" + self.quote_text(node) + "\n{quote}"
+        if kind == "codeBlock":
+            return literal_block("".join(n.get("text", "") for n in content))
+        if kind == "rule":
+            return "----"
+        return inline(content, "\n")  # not reached for the ADF renderers/adf.py builds
+
+    def quote_text(self, node: Node) -> str:
+        """A quote inside a quote: its blocks, in the outer one (a `{quote}` inside `{quote}` would close it)."""
+        return "\n\n".join(
+            self.quote_text(child) if child.get("type") == "blockquote" else self.block(child, "")
+            for child in node.get("content", [])
+        )
+
+    def list_block(self, node: Node, prefix: str) -> str:
+        order = node.get("attrs", {}).get("order", 1)
+        numbered = node["type"] == "orderedList" and order != 1  # wiki lists cannot start at n: numbers as text
+        marker = prefix + ("#" if node["type"] == "orderedList" and not numbered else "*")
+        if numbered and not prefix:
+            marker = ""
+        lines: list[str] = []
+        for n, item in enumerate(node.get("content", []), start=order if numbered else 1):
+            number = f"{n}. " if numbered else ""
+            lines.extend(self.item(item, marker, number))
+        return "\n".join(lines)
+
+    def item(self, item: Node, marker: str, number: str) -> list[str]:
+        """One list item: its text on the marker's line, nested lists and code blocks on lines of their own."""
+        lines: list[str] = []
+        texts: list[str] = []
+
+        def flush() -> None:
+            if texts or number:  # an item with no text of its own gets no marker line (a bare `*` would show)
+                lines.append((f"{marker} " if marker else "") + number + "\\\\".join(texts))
+            texts.clear()
+
+        for child in item.get("content", []):
+            kind = child.get("type")
+            if kind in ("bulletList", "orderedList"):
+                flush()
+                number = ""
+                lines.append(self.list_block(child, marker or "*"))
+            elif kind == "codeBlock":
+                flush()
+                number = ""
+                lines.append(self.block(child, marker))
+            elif kind == "blockquote":
+                texts.extend(t for t in (self.item_text(c) for c in child.get("content", [])) if t)
+            else:
+                texts.append(self.item_text(child))
+        flush()
+        return lines
+
+    def item_text(self, node: Node) -> str:
+        if node.get("type") in ("paragraph", "heading"):
+            return inline(node.get("content", []), "\\\\")
+        if node.get("type") == "blockquote":
+            return "\\\\".join(self.item_text(c) for c in node.get("content", []))
+        return self.block(node, "")
+
+
+def literal_block(text: str) -> str:
+    """A code block shown verbatim: `{noformat}`, else `{code}`, else each line as escaped `{{…}}`."""
+    lowered = text.lower()
+    for macro in _LITERAL_MACROS:
+        if "{" + macro not in lowered:
+            return "{" + macro + "}\n" + text + "\n{" + macro + "}"
+    return "\n".join(monospace(line) if line else "" for line in text.split("\n"))
+
+
+def monospace(text: str) -> str:
+    """Inline code: `{{…}}` around the escaped text; a text starting `code` or `noformat` gets its first letter as
+    an entity, so the braces and it cannot read as the `{code}` / `{noformat}` macro."""
+    inner = escape(text)
+    if _MACRO_AFTER_BRACE.match(inner):
+        inner = f"&#{ord(inner[0])};" + inner[1:]
+    return "{{" + inner + "}}"
+
+
+def inline(nodes: list[Node], line_break: str) -> str:
+    """Text nodes with their marks; effects only where Jira reads them (non-blank ends, no letter beside)."""
+    rendered = [_core(node) for node in nodes]
+    out: list[str] = []
+    for i, node in enumerate(nodes):
+        if node.get("type") == "hardBreak":
+            out.append(line_break)
+            continue
+        text = rendered[i]
+        marks = {m["type"]: m for m in node.get("marks", [])}
+        if "code" not in marks:
+            before = out[-1][-1:] if out and out[-1] else ""
+            following = next((r for r in rendered[i + 1 :] if r), "")
+            text = _effects(node.get("text", ""), text, marks, before, following[:1])
+        if "link" in marks:
+            href = str(marks["link"]["attrs"]["href"])
+            if is_safe_href(href):
+                text = f"[{text}|{safe_target(href)}]"
+        out.append(text)
+    return "".join(out)
+
+
+def _core(node: Node) -> str:
+    if node.get("type") == "hardBreak":
+        return "\n"
+    if any(m["type"] == "code" for m in node.get("marks", [])):
+        return monospace(node.get("text", ""))
+    return escape(node.get("text", ""))
+
+
+def _effects(raw: str, text: str, marks: dict[str, Node], before: str, after: str) -> str:
+    """`text` inside the effect markers its marks ask for, blanks kept outside; none where Jira would not read them."""
+    wanted = [_EFFECT[name] for name in _EFFECT_ORDER if name in marks]
+    if not wanted:
+        return text
+    core = text.strip(" \t")
+    if not core or raw.strip(" \t") != raw.strip(" \t").strip() or "\n" in core:
+        return text
+    lead = text[: len(text) - len(text.lstrip(" \t"))]
+    trail = text[len(text.rstrip(" \t")) :]
+    outside_before = lead[-1:] or before
+    outside_after = trail[:1] or after
+    if outside_before.isalnum() or outside_after.isalnum() or core.endswith("\\"):
+        return text
+    opened = "".join(wanted)
+    return lead + opened + core + opened[::-1] + trail
+
+
+def adf_to_wiki(doc: Node) -> str:
+    """An ADF document (as renderers/adf.py builds it) as wiki markup."""
+    return _Writer().document(doc)
+
+
+def render_wiki(pm: PostMortem, lang: Lang | None = None, *, jira_url: str | None = None) -> str:
+    """The post-mortem as wiki markup: the ADF posted to Jira Cloud, written for Jira Data Center."""
+    return adf_to_wiki(render_adf(pm, lang, jira_url=jira_url))
+
+
+def section_lengths(wiki: str) -> list[tuple[str, int]]:
+    """Each section's heading and its length in characters, longest first (ties in document order)."""
+    sizes: list[tuple[str, int]] = []
+    for block in wiki.split("\n\n"):
+        if block.startswith("h3. "):
+            sizes.append((block[4:], 0))
+        elif sizes:
+            name, size = sizes[-1]
+            sizes[-1] = (name, size + len(block) + 2)
+    return sorted(sizes, key=lambda pair: -pair[1])
+
+
+def wiki_request(wiki: str, *, session: str, version: int, visible_to: str | None = None) -> JiraRequest:
+    """The POST body for `/rest/api/2/issue/{ticket}/comment`: the same properties as on Cloud, a string body.
+
+    The sha256 is of the body's JSON as it appears in the request (`json.dumps(wiki)`), as on Cloud. Over
+    Jira's 32,767 characters the body is refused, never cut.
+    """
+    if len(wiki) > JIRA_COMMENT_LIMIT:
+        raise CommentTooLong(len(wiki), JIRA_COMMENT_LIMIT, section_lengths(wiki))
+    digest = hashlib.sha256(json.dumps(wiki).encode()).hexdigest()
+    request: dict[str, Any] = {
+        "body": wiki,
+        "properties": [
+            {"key": PROPERTY_KEY, "value": {"session": session, "version": version, "sha256": digest}},
+            INTERNAL_PROPERTY,
+        ],
+    }
+    if (limited := visibility(visible_to)) is not None:
+        request["visibility"] = limited
+    return JiraRequest(body=json.dumps(request).encode(), sha256=digest)
