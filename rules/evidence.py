@@ -11,13 +11,13 @@ it, and no more. Everything runs in time linear in the text (see tests/rules/tes
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
+from rules import evidence_clauses as clauses
 from rules import evidence_run as run
 from rules import evidence_words as words
 from rules.phrases import SCOPE_STATED
 from rules.refs import find_fix_refs
-from rules.textmask import mask, normalize, rates, sentences, visible
+from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
 Finding = tuple[str, str]
@@ -34,14 +34,13 @@ CHECKED_FIELDS: tuple[str, ...] = (
     "validation",
 )
 
-#: A high-frequency flake fails at least about one run in ten (DESIGN §2, `repro_rate`).
-HIGH_FREQUENCY = Fraction(1, 10)
+HIGH_FREQUENCY = clauses.HIGH_FREQUENCY
 
 _PLACEHOLDER_RE = re.compile(
     r"(?:tbd|tbc|tba|todo|fixme|xxx+|n/?a|none(?: yet)?|nothing(?: yet)?|null|nil|unknown|unsure|later|pending"
     r"|wip|placeholder|see (?:above|below|pr|ticket|jira)|same as above|fill(?: me)? in|coming soon|not sure"
     r"|no idea|dunno|idk|to be (?:added|filled(?: in)?|written|determined|confirmed|decided)|lorem ipsum.*"
-    r"|未定|未記入|未入力|なし|無し|不明|後で|あとで|後ほど|調査中|確認中|検討中|準備中|記入予定|わからない|分からない|未)"
+    r"|未定|未記入|未入力|(?:特に)?(?:なし|無し|ありません)|不明|後で|あとで|後ほど|調査中|確認中|検討中|準備中|記入予定|わからない|分からない|未)"
     r"|(?:tbd|tbc|todo|fixme|xxx)\b.*",
     re.IGNORECASE | re.DOTALL,
 )
@@ -50,8 +49,8 @@ _PLACEHOLDER_TOKEN_RE = re.compile(
     re.IGNORECASE,
 )
 _FAKE_REF_RE = re.compile(
-    r"(?:^|[/#!=:._-])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
-    r"(?=$|[/#!:._?-])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>",
+    r"(?:^|[/#!=:])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
+    r"(?=$|[/#!:?])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>",
     re.IGNORECASE,
 )
 _BECAUSE_RE = re.compile(r"\b(?:because|since|as long as)\b|ため|ので", re.IGNORECASE)
@@ -99,11 +98,13 @@ def check_text(field: str, text: str | None) -> Finding | None:
         return ("guessed", found.group(0)) if found else None
     masked = mask(text)
     if field == "repro":
-        return _repro(masked)
+        return _repro(masked) or clauses.repro(masked, _on_demand)
     if field == "validation":
-        return _validation(masked)
-    if field in ("root_cause", "confirmed_by"):
-        return _cause(masked, hedges=True) or (_pending(masked) if field == "confirmed_by" else None)
+        return _validation(masked) or clauses.validation(masked)
+    if field == "root_cause":
+        return _cause(masked, hedges=True) or clauses.mechanism(masked)
+    if field == "confirmed_by":
+        return _cause(masked, hedges=True) or _pending(masked) or clauses.experiment(masked)
     if field == "fix":
         return _cause(masked, hedges=False) or _finding("not_fixed", _search(NOT_FIXED, masked))
     return _cause(masked, hedges=False)  # summary
@@ -133,6 +134,8 @@ def _finding(kind: str, phrase: str | None) -> Finding | None:
 
 def _search(pair: Pair, text: str, start: int = 0) -> str | None:
     """The first phrase of either language's pattern, as written."""
+    if start == 0:
+        return clauses.search(pair, text)
     best: re.Match[str] | None = None
     for pattern in pair:
         m = pattern.search(text, start)
@@ -148,7 +151,7 @@ def _fix_ref(text: str) -> Finding | None:
         if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token):
             return ("placeholder", token)
     if find_fix_refs(text):
-        return None
+        return clauses.ref_pending(text)
     shown = _PLACEHOLDER_TOKEN_RE.search(text)
     return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
 
@@ -170,7 +173,7 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
 
 def _hedge(sentence: str, following: str) -> str | None:
     """A hedge in one sentence, unless negated, a condition on a modal, or an expectation met by reality."""
-    for pattern in words.HYPOTHESIS:
+    for pattern in words.HYPOTHESIS if has_words(sentence) else words.HYPOTHESIS[1:]:
         for m in pattern.finditer(sentence):
             before = sentence[max(0, m.start() - 30) : m.start()]
             if words.NEGATED_BEFORE.search(before) or words.NEGATED_AFTER_JA.match(sentence, m.end()):
@@ -205,6 +208,10 @@ def _repro(masked: str) -> Finding | None:
     return ("rare", stated[0][1]) if stated else None
 
 
+#: A new clause between the vague word and the marker: "the customer reported it, and `x.sh` fails every run".
+_CLAUSE_BREAK = re.compile(r",\s*(?:and|so|then|now)\b|;|、(?:そして|今は|手元では)", re.IGNORECASE)
+
+
 def _on_demand(sentence: str) -> bool:
     """An every-run marker not undercut by a vague word before it in its sentence (unless a "but" intervenes)."""
     for pattern in run.ON_DEMAND:
@@ -214,7 +221,7 @@ def _on_demand(sentence: str) -> bool:
             if vague is None:
                 return True
             tail = head[head.rfind(vague) + len(vague) :]
-            if _search(words.CONTRAST, tail):
+            if _search(words.CONTRAST, tail) or _CLAUSE_BREAK.search(tail):
                 return True
     return False
 
@@ -266,13 +273,7 @@ def _scope_or_condition(sentence: str) -> bool:
     )
 
 
-def _concrete_pass(sentence: str) -> bool:
-    """A sentence that shows something passing: a test, the repro, a workload, or a number or code beside it."""
-    if _search(run.PASSED, sentence) is None or _search(run.PENDING, sentence) or _search(run.HOPE, sentence):
-        return False
-    if _search(run.EVIDENCE_NOUN, sentence):
-        return True
-    return _search(run.STAND_IN, sentence) is None and bool(re.search(r"\bQ\b|\d", sentence))
+_concrete_pass = clauses.concrete_pass
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -104,7 +104,9 @@ HYPOTHESIS = (
         r"\bnot (?:entirely |completely |fully |100% )?(?:sure|certain|confirmed|clear|proven|verified)\b",
         r"\bun(?:confirmed|clear|proven|verified|certain)\b",
         r"\b(?:fairly|pretty|quite|reasonably|mostly|almost|somewhat|relatively) (?:sure|confident|certain)\b",
-        r"\bhypothes[ie]s\b",
+        # "Hypothesis" capitalised and doing something is the property-testing library, not a guess.
+        r"(?-i:\bhypothes[ie]s\b|\bHYPOTHES[IE]S\b)"
+        r"|(?-i:\bHypothes[ie]s\b)(?!-)(?=\s*[:,;.)]|\s+(?:is|was|were|are|that|being|here|remains|holds)\b|\s*$)",
         r"\btheor(?:y|ies)\b",
         r"\bguess(?:ing)?\b",
         r"\bhunch\b",
@@ -183,7 +185,8 @@ REJECTED = (
     any_of(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
-        r"|eliminated|excluded"
+        r"|eliminated|excluded|(?:tested|checked|verified|confirmed) (?:the|this|that|our|a) (?:hypothesis|theory)"
+        r"|as (?:we )?(?:hypothesi[sz]ed|predicted)"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
         flags=EN_FLAGS,
     ),
@@ -198,6 +201,9 @@ REJECTED = (
         "最初は",
         "当初",
         "除外",
+        "仮説を[^。]{0,40}?(?:検証|確かめ|テスト)",
+        "仮説(?:どおり|通り)",
+        "予想(?:どおり|通り)",
     ),
 )
 

@@ -9,6 +9,8 @@ from postmortem.field_table import REGISTRY
 from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.evidence import check_text
+from rules.evidence_clauses import not_every_run
+from rules.textmask import mask
 
 #: Fields the gate asks for, in DESIGN §2 order: the required inputs and the required sections (registry).
 GATE_FIELDS: tuple[str, ...] = REGISTRY.required
@@ -42,9 +44,45 @@ def check_inputs(pm: PostMortem) -> list[Missing]:
     missing: list[Missing] = []
     for field in GATE_FIELDS:
         reason = check_value(field, getattr(pm, field), pm.lang)
+        if field in _PARTNER and reason is not None:
+            reason = _disagreement(pm, field) or reason
+        elif field == "repro" and reason is None:
+            reason = _disagreement(pm, field)
         if reason is not None:
             missing.append(Missing(field, reason))
     return missing
+
+
+#: Text fields with a structured answer beside them; the two must agree (docs/rules.md#text-and-answers-agree).
+_PARTNER: dict[str, str] = {"repro": "repro_rate", "validation": "validation_kinds"}
+#: What a text says that its ticked answer denies: an occasional failure, a check not done, a guess.
+_DENIES: dict[str, frozenset[str]] = {
+    "repro": frozenset({"rare", "not_on_demand", "not_done", "planned", "hearsay", "appearance", "conjecture"}),
+    "validation": frozenset({"pending", "not_done", "planned", "hope", "hearsay", "appearance", "conjecture"}),
+}
+
+
+def _disagreement(pm: PostMortem, field: str) -> str | None:
+    """The text against its structured answer: "1 run in 500" beside high_frequency, "not yet" beside ticked
+    kinds. Names both; None when they agree or the answer is not given or already refused."""
+    partner = _PARTNER[field]
+    answer = getattr(pm, partner)
+    labels = REGISTRY.choices[partner]
+    if field == "repro":
+        if answer not in ("every_run", "high_frequency"):
+            return None
+        chosen = [labels[answer][pm.lang]]
+    else:
+        chosen = [labels[k][pm.lang] for k in answer or () if k in labels and k not in _WEAK_KINDS]
+        if not chosen:
+            return None
+    text = getattr(pm, field)
+    found = check_text(field, text)
+    if found is None and field == "repro" and answer == "every_run":
+        found = not_every_run(mask(text or ""))
+    if found is None or found[0] not in _DENIES[field] | {"not_every_run"}:
+        return None
+    return _reason(field, "contradicts", [found[1]], pm.lang, answer=_join(chosen, pm.lang))
 
 
 def check_value(field: str, value: object, lang: Lang) -> str | None:
@@ -79,9 +117,9 @@ def check_field(field: str, value: str | None, lang: Lang) -> str | None:
     return _reason(field, kind, found, lang)
 
 
-def _reason(field: str, kind: str, found: list[str], lang: Lang) -> str:
+def _reason(field: str, kind: str, found: list[str], lang: Lang, **extra: str) -> str:
     """What is wrong, then what is needed, in the session's language."""
-    text = say(f"gate_{kind}", lang, found=_join(found, lang))
+    text = say(f"gate_{kind}", lang, found=_join(found, lang), **extra)
     if field not in GATE_FIELDS:
         return text
     return say("gate_needed", lang, reason=text, needed=say(f"needed_{field}", lang))

@@ -37,6 +37,27 @@ HEDGING_EN: tuple[str, ...] = (
     r"\bnot (?:sure|certain)\b",
     r"\bshould (?:now )?(?:work|pass|help|be fine|be fixed)\b",
 )
+#: Japanese hedges that are words, not grammar; the grammatical ones (らしい, ようだ, かもしれない, と思う,
+#: だろう) are read by the analyser (`rules.japanese.modality`) in the lint, never as substrings.
+HEDGING_JA_WORDS: tuple[str, ...] = (
+    "可能性が(?:あります|ある|高い)",
+    "はずです",
+    "気がします",
+    "と推測",
+    "疑われ(?:ます|る)",
+    "推定(?:され|し|です|だ|。|$|、)",
+    "と推定",
+    "とみられ",
+    "と見られ",
+    "(?:ではない|のではない|んじゃない)(?:か|でしょうか)",
+    "模様(?:です|だ)",
+    "っぽい",
+    "と推察",
+    "思しき",
+    "気がする",
+    "断定でき(?:ない|ません)",
+)
+#: The full list, as phrases, for chat messages (rules/triggers.py), where a false hedge only withholds an offer.
 HEDGING_JA: tuple[str, ...] = (
     "かもしれ(?:ません|ない)",
     "と思われ(?:ます|る)",
@@ -128,11 +149,23 @@ ADVOCACY_EN: tuple[str, ...] = (
     r"\bshould be (?:refactored|rewritten|redesigned|replaced|re-?architected)\b",
     r"\b(?:I|we) (?:propose|recommend|suggest|advocate)\b",
     r"\bit would be (?:better|nice|good) to\b",
+    r"\b(?:should|must|needs? to|ought to|has to|have to) (?:be )?(?:completely |fully |eventually |really )?"
+    r"(?:redesign(?:ed)?|replac(?:e|ed)|rewr(?:ite|itten)|re-?architect(?:ed)?|rebuil(?:d|t)|thrown away|scrapped"
+    r"|ripped out|overhaul(?:ed)?)\b",
+    r"\b(?:let's|let us|it's time to|time to) (?:redesign|replace|rewrite|re-?architect|refactor|rebuild|overhaul"
+    r"|migrate|switch|move)\b",
+    r"\bneeds? (?:a|an) (?:full |complete |proper |total )?"
+    r"(?:redesign|rewrite|re-?architecture|overhaul|replacement)\b",
+    r"\b(?:a|the) (?:full |complete |proper )?(?:redesign|rewrite|overhaul|replacement) (?:is|would be) "
+    r"(?:needed|required|overdue|necessary|the (?:only|real|right) (?:fix|answer|way))\b",
 )
 ADVOCACY_JA: tuple[str, ...] = (
     "(?:リファクタリング|リファクタ|書き直|作り直|再設計|再実装|刷新|置き換え|移行)[^。\n]{0,6}?べき(?!でした|だった)",
     "(?:を|ことを)(?:提案|推奨|提言)します",
     "(?:た|る)(?:方|ほう)が(?:よい|良い|いい)",
+    "(?:再設計|作り直し|書き直し|刷新|リプレース|置き換え|全面改修|再実装)(?:が|は)(?:必要|不可欠|望ましい|急務)",
+    "(?:再設計|作り直|書き直|置き換え|刷新|リプレース|リファクタ(?:リング)?|再実装|移行)(?:し|す)?"
+    "(?:ましょう|たい(?:です)?|てほしい|るべき|べき(?!でした|だった))",
 )
 
 #: The validation is not done yet (docs/rules.md#when-not-to). "not tested on ARM" is an
@@ -225,6 +258,7 @@ def _compile(*lists: Iterable[str]) -> re.Pattern[str]:
 
 
 HEDGING = _compile(HEDGING_EN, HEDGING_JA)
+HEDGING_WORDS = _compile(HEDGING_EN, HEDGING_JA_WORDS)
 BLAME = _compile(BLAME_EN, BLAME_JA)
 VAGUE_MECHANISM = _compile(VAGUE_MECHANISM_EN, VAGUE_MECHANISM_JA)
 ADVOCACY = _compile(ADVOCACY_EN, ADVOCACY_JA)

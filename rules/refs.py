@@ -6,15 +6,17 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-RefKind = Literal["url", "repo_pr", "pr", "commit", "branch"]
+RefKind = Literal["url", "repo_pr", "pr", "commit", "branch", "change"]
 
 # One alternation, tried left to right at each position, so a URL is never also read as a SHA or branch.
 _REF_RE = re.compile(
     r"(?P<url>https?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
     r"|(?P<repo_pr>(?<![\w.-])[\w.-]+/[\w.-]+[#!]\d+\b)"
     r"|(?P<pr>(?<![\w/])[#!]\d+\b)"
-    r"|(?:\bbranch(?:\s*[:=]\s*|\s+)`?(?P<named_branch>[\w./-]*\w)`?)"
+    # After "branch", a name only when it looks like one: in backticks, or with a separator or a digit.
+    r"|(?:\bbranch(?:\s*[:=]\s*|\s+)(?:`(?P<named_branch>[^`\s]+)`|(?P<bare_branch>[\w.-]*[/_.\d-][\w./-]*\w)))"
     r"|(?P<branch>(?<![\w/.-])[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"
+    r"|(?P<change>(?:\b(?:CL|changelist|change|revision|rev\.?|svn)|リビジョン|チェンジリスト)\s*[#:]?\s*r?\d{3,}\b)"
     r"|(?P<commit>\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)",
     re.IGNORECASE,
 )
@@ -43,7 +45,7 @@ def find_fix_refs(text: str | None) -> list[FixRef]:
     for match in _REF_RE.finditer(text or ""):
         kind = match.lastgroup
         value = match.group(kind or 0)
-        if kind == "named_branch":
+        if kind in ("named_branch", "bare_branch"):
             kind = "branch"
         if kind == "branch" and value.lower() in _PLACEHOLDERS:
             continue

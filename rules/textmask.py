@@ -40,7 +40,7 @@ _LOG_LINE_RE = re.compile(
 
 #: Identifiers: dotted / scoped names, paths, words with `_` or an inner capital, names called with `(`.
 _DOTTED_RE = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)+\(?")
-_PATH_RE = re.compile(r"(?<![\w./-])[\w.-]*\w/[\w./-]*")
+_PATH_RE = re.compile(r"(?<![\w./-])(?![\d,]+/[\d,]+(?![\w./-]))[\w.-]*\w/[\w./-]*")
 _NAME_RE = re.compile(
     r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\(\)?"  # called: `likely()`
     r"|(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"  # snake, camel
@@ -89,11 +89,36 @@ _RATE_RE = re.compile(
 )
 
 
+#: "ran it 500 times, it failed 3 times": runs first, then failures, in one sentence.
+_TIMES_RE = re.compile(
+    r"\b(?:ran|run|executed|tried|repeated|looped)\b[^.;\n]{0,60}?\b(\d{1,6}) ?(?:times|runs|iterations|attempts|x)\b"
+    r"[^.;\n]{0,60}?\b(?:fail\w*|crash\w*|hung|hangs?|hit|reproduc\w*|broke)\s+(\d{1,6}|once|twice)(?: times?)?\b",
+    re.IGNORECASE,
+)
+_WORD_COUNTS = {"once": 1, "twice": 2}
+#: 「100 回回して 2 回失敗」: runs, then failures, in Japanese.
+_TIMES_JA_RE = re.compile(
+    r"(\d{1,6})\s*回(?:回|実行|試|走ら|流|繰り返)[^。\n]{0,30}?(\d{1,6})\s*回(?:だけ|ほど|程度)?"
+    r"(?:失敗|落ち|発生|再現|クラッシュ|ハング|タイムアウト|エラー|止ま)"
+)
+
+
 def _number(digits: str, k: str | None) -> int:
     return int(digits.replace(",", "")) * (1000 if k else 1)
 
 
-def rates(text: str) -> list[tuple[Fraction, str]]:
+@lru_cache(maxsize=64)
+def has_words(text: str) -> bool:
+    """Whether English patterns can match at all: every one needs a word of two letters or a digit. Text of
+    single letters and punctuation (a pasted blob, a pathological input) skips them, in one quick scan."""
+    return _WORDISH_RE.search(text) is not None
+
+
+_WORDISH_RE = re.compile(r"[A-Za-z]{2}|\d")
+
+
+@lru_cache(maxsize=64)
+def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
     """Every failure rate stated in the text, with the words that state it."""
     found: list[tuple[Fraction, str]] = []
     for m in _RATE_RE.finditer(text):
@@ -111,4 +136,10 @@ def rates(text: str) -> list[tuple[Fraction, str]]:
             hits, total = 1, _number(g[13], g[14])
         if 0 < total and hits <= total:
             found.append((Fraction(hits, total), m.group(0)))
-    return found
+    for pattern in (_TIMES_RE, _TIMES_JA_RE):
+        for m in pattern.finditer(text):
+            total, count = int(m.group(1)), m.group(2).lower()
+            hits = _WORD_COUNTS.get(count) or int(count)
+            if 0 < total and hits <= total:
+                found.append((Fraction(hits, total), m.group(0)))
+    return tuple(found)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import evidence_words as words
-from rules import phrases
+from rules import japanese, japanese_verbs, phrases
 from rules.textmask import mask, normalize, sentences
 
 _EN = re.IGNORECASE | re.ASCII
@@ -165,7 +165,9 @@ def hedges(text: str) -> list[str]:
             continue
         conditional = bool(words.CONDITION[0].search(sentence) or words.CONDITION[1].search(sentence))
         contrasted = bool(words.CONTRAST[0].search(sentence) or words.CONTRAST[1].search(sentence))
-        for m in phrases.HEDGING.finditer(sentence):
+        if (modal := japanese.modality(sentence)) is not None:
+            _add(found, modal[1])
+        for m in phrases.HEDGING_WORDS.finditer(sentence):
             phrase = m.group(0).strip(" 、,")
             if conditional and re.match(r"(?:might|may|could)\b", phrase, re.I):
                 continue  # "the loop may exit early if …" says when the code does something
@@ -185,6 +187,9 @@ def blames(text: str) -> list[str]:
             _add(found, m.group(0))
     for m in _PERSON_BLAME_JA.finditer(masked):
         _add(found, m.group(0))
+    for sentence in sentences(masked):
+        if (named := japanese_verbs.blamed_person(sentence)) is not None:
+            _add(found, named)
     for m in phrases.BLAME.finditer(masked):
         if not _PROCESS_SUBJECT.search(masked[max(0, m.start() - 30) : m.start()]):
             _add(found, m.group(0).strip(" 、,"))

@@ -85,6 +85,59 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": '"{found}" is not a category',
         "ja": "「{found}」は分類ではありません",
     },
+    # Clause readings and positive evidence (rules/reading.py, rules/evidence_clauses.py).
+    "gate_hearsay": {
+        "en": 'is someone else\'s word, not what you ran or saw ("{found}")',
+        "ja": "伝聞であって、自分で実行・確認した結果ではありません（「{found}」）",
+    },
+    "gate_appearance": {
+        "en": 'says how it looks, not what was observed ("{found}")',
+        "ja": "様子・印象であって、観測した結果ではありません（「{found}」）",
+    },
+    "gate_conjecture": {
+        "en": 'is a conjecture, not a result ("{found}")',
+        "ja": "推測であって、結果ではありません（「{found}」）",
+    },
+    "gate_not_done": {
+        "en": 'says it has not been done yet ("{found}")',
+        "ja": "まだ実施されていないと書かれています（「{found}」）",
+    },
+    "gate_planned": {
+        "en": 'is a plan, not something done ("{found}")',
+        "ja": "予定であって、実施済みのことではありません（「{found}」）",
+    },
+    "gate_watching": {
+        "en": 'watching dashboards or waiting for a recurrence is not a check ("{found}")',
+        "ja": "監視や再発待ちは検証ではありません（「{found}」）",
+    },
+    "gate_inference": {
+        "en": 'a reading of the code, a review or an agreement is not an experiment ("{found}")',
+        "ja": "コードの読解・レビュー・合意は実験ではありません（「{found}」）",
+    },
+    "gate_alternatives": {
+        "en": 'offers more than one possible cause ("{found}"): the mechanism is not settled',
+        "ja": "原因の候補が複数挙げられています（「{found}」）。メカニズムが確定していません",
+    },
+    "gate_no_mechanism": {
+        "en": 'names no element and what it does wrong; it restates the symptom or only names a kind of bug ("{found}")',
+        "ja": "どの要素が何を誤るのかが書かれていません。症状の言い換えか、不具合の種類だけです（「{found}」）",
+    },
+    "gate_no_experiment": {
+        "en": 'states no experiment and what it showed ("{found}")',
+        "ja": "実施した実験とその結果が書かれていません（「{found}」）",
+    },
+    "gate_no_pass": {
+        "en": 'states no completed check and its outcome ("{found}")',
+        "ja": "実施済みの確認とその結果が書かれていません（「{found}」）",
+    },
+    "gate_ref_pending": {
+        "en": 'the reference does not resolve yet ("{found}")',
+        "ja": "参照先がまだ存在しません（「{found}」）",
+    },
+    "gate_contradicts": {
+        "en": 'the text ("{found}") contradicts the answer "{answer}"',
+        "ja": "本文（「{found}」）が回答「{answer}」と矛盾しています",
+    },
     # What each gate field needs, said once: every reason for that field ends with it.
     "gate_needed": {"en": "{reason} — needed: {needed}", "ja": "{reason}。必要なもの：{needed}"},
     "needed_summary": {

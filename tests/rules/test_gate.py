@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from postmortem.field_table import REGISTRY
 from postmortem.model import Lang, PostMortem
 from rules.gate import GATE_FIELDS, Missing, ScopeStop, check_field, check_inputs, check_scope, check_value
 
@@ -337,7 +338,6 @@ def test_structured_evidence_missing_or_not_enough_is_refused(
 @pytest.mark.parametrize(
     ("field", "value"),
     [
-        ("repro_rate", "every_run"),
         ("repro_rate", "high_frequency"),
         ("validation_kinds", ["stress_soak", "perf_restored"]),
         ("validation_kinds", ["failing_test_passes"]),
@@ -345,6 +345,38 @@ def test_structured_evidence_missing_or_not_enough_is_refused(
 )
 def test_structured_evidence_that_shows_it_passes(good: Callable[[str], PostMortem], field: str, value: object) -> None:
     assert check_inputs(good("en").replace(**{field: value})) == []
+
+
+def test_every_run_passes_beside_a_text_that_fails_every_run(good: Callable[[str], PostMortem]) -> None:
+    pm = good("en").replace(repro_rate="every_run", repro="`make repro` fails 20 of 20 runs with a checksum mismatch.")
+    assert check_inputs(pm) == []
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "answer", "quoted"),
+    [
+        ("repro", "`make soak` fails about once every 200 runs.", "high_frequency", "once every 200"),
+        ("repro", "`make repro` fails 7 of 20 runs.", "every_run", "7 of 20"),
+        (
+            "validation",
+            "Haven't re-run the original repro yet; the soak is clean.",
+            ["original_repro_passes"],
+            "re-run",
+        ),
+        ("validation", "元の再現手順での確認はまだできていません。", ["original_repro_passes"], "まだ"),
+    ],
+)
+def test_a_text_that_contradicts_its_structured_answer_is_refused_naming_both(
+    good: Callable[[str], PostMortem], field: str, text: str, answer: object, quoted: str
+) -> None:
+    partner = {"repro": "repro_rate", "validation": "validation_kinds"}[field]
+    lang = "ja" if quoted == "まだ" else "en"
+    missing = only_missing(good(lang).replace(**{field: text, partner: answer}))
+    assert missing.field == field
+    assert quoted in missing.reason
+    key = answer if isinstance(answer, str) else str(answer[0]) if isinstance(answer, list) else ""
+    label = REGISTRY.choices[partner][key][lang]
+    assert label in missing.reason
 
 
 def test_confirmed_by_reason_says_the_fix_and_its_revert_are_a_valid_answer() -> None:

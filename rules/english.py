@@ -1,0 +1,163 @@
+"""English read clause by clause: whether an action is done, planned, ongoing or negated, whether a
+claim is hearsay or an appearance, and whether a clause says what some element does (a mechanism).
+
+Rule-based over a small lexicon of auxiliaries, negators and tense markers: no English model installs
+from PyPI without downloading data at run time (docs/architecture.md). Every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_words import EN_FLAGS, any_of
+
+#: Where one clause ends and the next begins inside a sentence: a semicolon, a contrast, a dash.
+_CLAUSE_RE = re.compile(
+    r";|\s[—–-]\s|,?\s+(?=(?:but|however|although|though|whereas|yet)\b)|,\s+(?=(?:and|so|then|while)\b)",
+    re.IGNORECASE,
+)
+
+#: Someone else's word for it: "QA said", "according to the vendor", "the customer confirmed".
+HEARSAY = any_of(
+    r"\baccording to\b",
+    r"\breportedly\b",
+    r"\bsupposedly\b",
+    r"\b(?:i|we) (?:heard|were told|was told)\b",
+    r"\b(?:qa|support|they|he|she|the (?:customer|vendor|client|user|reporter|other team|qa team|ticket|report))"
+    r" (?:said|says|told us|claims?|claimed|reported|mentioned|confirmed (?:over|by|via|on) \w+)\b",
+    r"(?-i:\b[A-Z][a-z]+) (?:said|says|told us|claims|claimed|mentioned)\b",
+    flags=EN_FLAGS,
+)
+
+#: How it looks, not what was seen: "looks like it would repro", "seems to".
+APPEARANCE = any_of(
+    r"\blooks? like\b",
+    r"\bseem(?:s|ed|ingly)?\b",
+    r"\bappears? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
+    r"\b(?:would|should) (?:repro|reproduce|trigger|fail|crash|hang|hit)\b",
+    flags=EN_FLAGS,
+)
+
+#: The action is not done: negated, or "yet to", or "not … yet", or still local / unpushed.
+NOT_DONE = any_of(
+    r"\b(?:haven't|have not|hasn't|has not|didn't|did not|never|not)\s+(?:yet\s+|been\s+|even\s+|actually\s+){0,2}"
+    r"(?:gotten|got|get|managed|able|had (?:a|the) chance)\b",
+    r"\b(?:isn't|aren't|wasn't|weren't|not|hasn't been|haven't been|has not been|have not been)\s+(?:yet\s+)?"
+    r"(?:written|pushed|opened|created|run|re-?run|tried|added|landed|merged|filed|raised|published)\b",
+    r"\b(?:haven't|have not|hasn't|has not|didn't|did not)\s+(?:yet\s+|actually\s+|even\s+|really\s+){0,2}(?:re-?)?"
+    r"(?:run|ran|tried|tested|verified|checked|confirmed|measured|written|pushed|opened|reproduced|repro'd|hit"
+    r"|triggered)\b",
+    r"n't (?:[a-z-]+ ){1,5}yet\b",
+    r"\byet to\b",
+    r"\bnot (?:[a-z-]+ ){1,5}yet\b",
+    r"\blocal(?:ly)? only\b|\bonly (?:local(?:ly)?|on my (?:machine|laptop|box|branch))\b",
+    r"\bnot (?:yet )?pushed\b",
+    flags=EN_FLAGS,
+)
+
+#: The action is ahead: an intention or a plan.
+PLANNED = any_of(
+    # A person's intention; "you will see it fail" in a repro is what the steps show, not a plan.
+    r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
+    r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)) (?:\w+ )?(?:try|test|run|re-?run"
+    r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look)\b",
+    r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
+    r"|measured|confirmed)\b",
+    r"\bnext (?:sprint|week|release|month|iteration)\b",
+    r"\b(?:plan|next steps?|to ?do)\s*:",
+    r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
+    r"\b(?:tomorrow|later this week|once (?:the next|it lands|it merges|ci is green))\b",
+    r"\bwill (?:ship|land|release|publish|merge|provide|include)\b",
+    flags=EN_FLAGS,
+)
+
+#: Watching instead of verifying: dashboards, monitoring, "no new X since Friday", "so far".
+WATCHING = any_of(
+    r"\bdashboards?\b",
+    r"\bgraphs?\b",
+    r"\b(?:monitor(?:ing|ed)?|watch(?:ing|ed)?)\b",
+    r"\bkeep(?:ing)? an eye\b",
+    r"\bsince (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|last \w+|the (?:deploy|release"
+    r"|rollout))\b",
+    r"\bso far\b",
+    r"\bno (?:new|more|further) (?:\w+ )?(?:alerts?|errors?|deadlocks?|crash(?:es)?|incidents?|reports?"
+    r"|occurrences?|failures?|pages?|tickets?)\b",
+    flags=EN_FLAGS,
+)
+
+#: A conclusion drawn, not observed: "so it must be that", "must have been the lock".
+CONJECTURE = any_of(
+    r"\bmust (?:be|have been) (?:that|it|this|the (?:cause|reason|culprit|problem))\b",
+    r"\bso it must\b",
+    flags=EN_FLAGS,
+)
+
+#: An inference standing in for an experiment: a review, reading the code, an agreement.
+INFERENCE = any_of(
+    r"\bwould (?:repro|reproduce|trigger|fail|crash|hang)\b",
+    r"\b(?:read|reading|inspect(?:ed|ing)?|reviewed|looked at) (?:the )?(?:code|diff|source|stack ?trace|logs)\b",
+    r"\b(?:agreed|agree|consensus|signed off)\b",
+    flags=EN_FLAGS,
+)
+
+#: Two causes offered where one is needed: "either … or …", "both fit".
+ALTERNATIVES = any_of(
+    r"\beither\b[^.;]{1,200}\bor\b",
+    r"\bboth (?:fit|match|explain|are consistent|are possible|are plausible)\b",
+    r"\bone of (?:two|these|the following|several)\b",
+    r"\bor (?:maybe|possibly|perhaps|alternatively)\b",
+    flags=EN_FLAGS,
+)
+
+#: What a failure looks like from outside, and verbs that only link cause to effect: neither is a mechanism.
+_SYMPTOM = (
+    r"fail|fails|failed|failing|crash|crashes|crashed|hang|hangs|hung|freeze|freezes|froze|frozen|stall|stalls"
+    r"|stalled|stop|stops|stopped|throw|throws|threw|thrown|raise|raises|raised|error|errors|errored|break|breaks"
+    r"|broke|broken|die|dies|died|panic|panics|panicked|abort|aborts|aborted|misbehave|misbehaves|misbehaved"
+    r"|occur|occurs|occurred|happen|happens|happened|make|makes|made|cause|causes|caused|lead|leads|led|result"
+    r"|results|resulted|trigger|triggers|triggered|seems|appears|looks|has|does|was|is|as|its|this|thus|plus"
+    r"|always|sometimes|perhaps|unless|across|less|yes|whereas|towards|afterwards|needs|need|seed|speed|indeed"
+    r"|hundred|red|bed|kind|issues|problems|bugs|conditions|glitches|the|and|for|our|all|any|one|two|that|which|with|goes|go|went|gone|becomes|become|became|turns|turned|gets"
+    r"|jitter|jitters|flicker|flickers|lag|lags|stutter|stutters|spikes|slows|degrades|shows|seen|saw"
+    r"|from|into|only|also|each|every|some|more|been|being|get|have|then|when|there|their|them|they"
+)
+_VERB_RE = re.compile(
+    r"(?<!fail )(?<!fails )(?<!failed )(?<!failing )"
+    r"\b(?:does not|doesn't|did not|didn't|never|not|to|can|cannot|may|might|could|will|would|must)\s+([a-z]{3,})\b"
+    r"|\b([a-z]{2,}(?:[^su\W]s|ed))\b"
+    r"|\b(?:without|by|before|after|while|instead of)\s+([a-z]{3,}ing)\b"
+    r"|\b(held|kept|took|sent|left|went|read|reads|wrote|got|set|ran|put|built|lost|found|hit|let|uses|skips)\b",
+    re.ASCII,
+)
+_SYMPTOM_RE = re.compile(rf"(?:{_SYMPTOM})", re.IGNORECASE)
+#: What "never" or "doesn't" turn into a symptom: the job never finishes, the call doesn't return.
+_NEGATED_SYMPTOM_RE = re.compile(
+    r"(?:finish|complete|respond|return|progress|proceed|terminate|exit|load|start|work|run|end|succeed|recover"
+    r"|resume|arrive|appear|show)(?:s|es|ed)?",
+    re.IGNORECASE,
+)
+_NEGATORS = ("does not", "doesn't", "did not", "didn't", "never", "not")
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of one sentence: a "but" or a semicolon starts a new claim."""
+    return [c for c in _CLAUSE_RE.split(sentence) if c and c.strip()]
+
+
+#: Symptoms said in more than one word: "runs out of memory", "times out", "falls over".
+_SYMPTOM_PHRASE_RE = re.compile(
+    r"\b(?:runs?|ran|running) out of \w+|\btim(?:es|ed|ing) out\b|\b(?:goes|go|went) (?:down|wrong|away|away)\b"
+    r"|\b(?:falls?|fell) over\b|\b(?:blows?|blew) up\b",
+    re.IGNORECASE,
+)
+
+
+def action_verbs(clause: str) -> list[str]:
+    """Verbs of a clause that say what something does, leaving out symptoms and mere links (fails, causes)."""
+    found: list[str] = []
+    for m in _VERB_RE.finditer(_SYMPTOM_PHRASE_RE.sub(" ", clause)):
+        verb = next(g for g in m.groups() if g is not None)
+        negated = m.group(1) is not None and m.group(0).lower().startswith(_NEGATORS)
+        if not _SYMPTOM_RE.fullmatch(verb) and not (negated and _NEGATED_SYMPTOM_RE.fullmatch(verb)):
+            found.append(verb)
+    return found

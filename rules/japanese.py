@@ -1,0 +1,224 @@
+"""Japanese read by its grammar: the analyser tells the auxiliary らしい from the end of あたらしい, and whose
+negation ends a clause, so the gate and the lint decide on auxiliaries and endings, not on substrings.
+
+One tagger per process, loaded on first use (fugashi + unidic-lite: about 30 ms and 13 MB; see
+docs/architecture.md). Text with no Japanese never loads it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+#: Kana or kanji: the only text worth analysing.
+JA_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+#: Each analysed piece stays short, so a 250 kB field costs linear time in pieces, not one huge lattice.
+_PIECE = 2000
+
+
+@dataclass(frozen=True)
+class Morph:
+    """One word: as written, its part of speech (two levels) and its dictionary form."""
+
+    surface: str
+    pos: str
+    pos2: str
+    lemma: str
+    pos3: str = ""
+
+
+@cache
+def _tagger() -> Any:
+    import fugashi
+
+    return fugashi.Tagger()
+
+
+@lru_cache(maxsize=1024)
+def _analyse(piece: str) -> tuple[Morph, ...]:
+    out: list[Morph] = []
+    for word in _tagger()(piece):
+        # The raw feature string: building fugashi's named tuple for every word costs twice as much.
+        fields = word.feature_raw.split(",", 8)
+        lemma = fields[7] if len(fields) > 7 and fields[7] not in ("", "*") else word.surface
+        pos2 = fields[1] if len(fields) > 1 else ""
+        pos3 = fields[2] if len(fields) > 2 else ""
+        out.append(Morph(word.surface, fields[0], pos2, lemma.split("-")[0], pos3))
+    return tuple(out)
+
+
+def pieces(text: str) -> Iterator[tuple[Morph, ...]]:
+    """The words of `text`, a piece (a sentence or at most `_PIECE` characters) at a time, so a reader can
+    stop at the first answer; nothing when the text has no Japanese."""
+    if not JA_RE.search(text):
+        return
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + _PIECE)
+        cut = max(text.rfind("。", start, end), text.rfind("\n", start, end))
+        end = cut + 1 if end < len(text) and cut > start else end
+        yield _analyse(text[start:end])
+        start = end
+
+
+def near(text: str, hint: re.Pattern[str], before: int = 16, after: int = 12) -> Iterator[tuple[Morph, ...]]:
+    """The words around each place `hint` matches (overlapping windows merged), in order: the markers are
+    local, so a long text is analysed only where it could hold one."""
+    if not JA_RE.search(text):
+        return
+    lo = hi = -1
+    for m in hint.finditer(text):
+        if lo >= 0 and m.start() - before <= hi and hi - lo < _PIECE:
+            hi = max(hi, m.end() + after)
+            continue
+        if lo >= 0:
+            yield _analyse(text[lo:hi])
+        lo, hi = max(0, m.start() - before), m.end() + after
+    if lo >= 0:
+        yield _analyse(text[lo:hi])
+
+
+def morphs(text: str) -> tuple[Morph, ...]:
+    """All the words of `text` (empty when it has no Japanese)."""
+    return tuple(w for piece in pieces(text) for w in piece)
+
+
+#: Characters every marker of `modality` contains: a text without any is not analysed for it.
+_MODAL_HINT = re.compile(
+    "らし|こと|よう|様|みたい|そう|だろ|でしょ|かも|思|考|見|推|感じ|言|いっ|多分|たぶん|恐らく|おそらく|きっと|どうやら|によ"
+)
+
+
+def modality(text: str) -> tuple[str, str] | None:
+    """Hearsay, conjecture or appearance marked by grammar (らしい, とのこと, と思われる, ようだ, みたい, だろう,
+    かもしれない, おそらく), with the words that mark it and the auxiliaries after them; None when plain."""
+    for words in near(text, _MODAL_HINT):
+        for i in range(len(words)):
+            found = _hearsay(words, i) or _conjecture(words, i)
+            if found is not None:
+                kind, end = found
+                while end < len(words) and words[end].pos == "助動詞":
+                    end += 1  # quote the whole ending: かもしれ + ません, と思わ + れ + ます
+                return (kind, "".join(w.surface for w in words[i:end]))
+    return None
+
+
+_CONJECTURE_ADVERBS = frozenset({"恐らく", "多分", "たぶん", "きっと", "どうやら"})
+_THINK = frozenset({"思う", "考える", "見る", "推測", "推定", "推察"})
+_COPULA = ("だ", "です", "でした", "だった")
+
+#: A marker found at a word: its kind and the index just past it.
+Span = tuple[str, int]
+
+
+def word_at(words: tuple[Morph, ...], i: int) -> Morph | None:
+    return words[i] if 0 <= i < len(words) else None
+
+
+def _is(words: tuple[Morph, ...], i: int, *surfaces: str) -> bool:
+    w = word_at(words, i)
+    return w is not None and w.surface in surfaces
+
+
+def _ends(words: tuple[Morph, ...], i: int, *surfaces: str) -> bool:
+    """The clause ends at word i: punctuation, the end, or one of `surfaces`."""
+    w = word_at(words, i)
+    return w is None or w.pos == "補助記号" or w.surface in surfaces
+
+
+def _hearsay(words: tuple[Morph, ...], i: int) -> Span | None:
+    w, nxt = words[i], word_at(words, i + 1)
+    if w.pos == "助動詞" and w.lemma == "らしい":
+        return ("hearsay", i + 1)
+    if w.surface == "と" and _is(words, i + 1, "の") and _is(words, i + 2, "こと"):
+        return ("hearsay", i + 3)
+    if w.surface == "に" and nxt is not None and nxt.lemma in ("因る", "依る") and _is(words, i + 2, "と", "ば"):
+        return ("hearsay", i + 3)
+    # "…って言ってた", "…と言われた": a report; "という" before a noun only names something.
+    if w.surface in ("って", "と") and nxt is not None and nxt.lemma == "言う" and nxt.surface[-1] in "っわ":
+        return ("hearsay", i + 2)
+    return None
+
+
+def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
+    w, nxt = words[i], word_at(words, i + 1)
+    if w.pos2 == "助動詞語幹" and w.lemma in ("様", "みたい", "そう") and _ends(words, i + 1, *_COPULA, "で"):
+        return ("appearance", i + 1)
+    if w.lemma == "感じ" and _ends(words, i + 1, *_COPULA):
+        return ("appearance", i + 1)
+    if w.pos == "助動詞" and w.surface.startswith(("だろ", "でしょ")):
+        return ("conjecture", i + 1)
+    if w.surface == "か" and _is(words, i + 1, "も"):
+        after = word_at(words, i + 2)
+        if after is not None and after.lemma == "知れる":
+            return ("conjecture", i + 3)
+        if _ends(words, i + 2, "です", "ね", "な"):
+            return ("conjecture", i + 2)
+    if w.pos == "副詞" and w.lemma in _CONJECTURE_ADVERBS:
+        return ("conjecture", i + 1)
+    if w.surface == "と" and nxt is not None and nxt.lemma in _THINK and nxt.pos == "動詞":
+        return ("conjecture", i + 2)
+    return None
+
+
+_SHOULD_HINT = re.compile("はず|筈")
+
+
+def expectation(text: str) -> str | None:
+    """はず (an expectation), as a word: never the はず of 外す."""
+    for words in near(text, _SHOULD_HINT):
+        for w in words:
+            if w.lemma == "筈":
+                return w.surface
+    return None
+
+
+#: An action still to come: a plan, an intention, a time ahead.
+_PLANNED = frozenset(
+    {"予定", "つもり", "積もり", "これから", "今後", "後日", "明日", "来週", "次回", "後で", "あとで", "後ほど"}
+)
+
+
+_PLANNED_HINT = re.compile("|".join(sorted(_PLANNED)))
+
+
+def planned(text: str) -> str | None:
+    """A plan or intention (予定, つもり, これから, 明日): the action is not done."""
+    for words in near(text, _PLANNED_HINT):
+        for i, w in enumerate(words):
+            pair = w.surface + (words[i + 1].surface if i + 1 < len(words) else "")
+            if w.lemma in _PLANNED or w.surface in _PLANNED:
+                return w.surface
+            after_something = i > 0 and words[i - 1].surface in ("の", "た", "だ", "て", "この", "その")
+            if pair in _PLANNED and not after_something:  # 後で is two words; デプロイの後で is "after", no plan
+                return pair
+    return None
+
+
+def not_yet(text: str) -> str | None:
+    """まだ with a negated verb in the same clause: "not done yet" (まだ試していません)."""
+    for words in near(text, _YET_HINT, before=2, after=40):
+        found = _not_yet(words)
+        if found is not None:
+            return found
+    return None
+
+
+_YET_HINT = re.compile("まだ|未だ")
+
+
+def _not_yet(words: tuple[Morph, ...]) -> str | None:
+    for i, w in enumerate(words):
+        if w.lemma == "未だ" and w.pos == "副詞":
+            rest = words[i + 1 :]
+            if not rest or rest[0].pos == "補助記号" or rest[0].surface in ("です", "だ"):
+                return w.surface  # "repro まだ。": not there yet
+            for j, v in enumerate(rest):
+                if v.pos == "補助記号" and v.surface in ("。", "、"):
+                    break
+                if v.pos == "助動詞" and v.lemma in ("ない", "ず", "ぬ"):
+                    return w.surface + "".join(x.surface for x in rest[: j + 1])
+    return None

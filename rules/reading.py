@@ -1,0 +1,128 @@
+"""How a clause is meant, in either language: a plain statement of what was done or is so, or someone
+else's word (hearsay), an appearance or a conjecture, an action not done or only planned, or watching in
+place of checking. The gate believes only the plain statements (docs/rules.md#four-inputs-or-no-post-mortem).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from rules import english, japanese
+from rules import evidence_words as words
+from rules.evidence_words import any_of
+from rules.textmask import has_words, sentences
+
+Reading = tuple[str, str]
+
+_JA_CLAUSE_RE = re.compile("(?<=が、)|(?<=けど、)|(?<=けど)(?!、)|(?=しかし)|(?<=ですが)|(?<=一方、)")
+
+#: Japanese: an action not done (未検証, 試していません, していない) or a plan.
+_NOT_DONE_JA = any_of(
+    "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測|作成|プッシュ|着手|対応)",
+    "(?:確認|検証|テスト|試験|実験|実行|実施|計測|測定|作成|プッシュ|試)(?:は|も)?(?:特に|まだ|一度も)?"
+    "(?:して|し|でき|され)(?:て)?(?:い|お)?(?:ない|ません|らず|ず)(?!と|なら|場合|とき|時)",
+    "(?:試|作|書|回|走らせ|流)(?:して|って|いて|して)(?:い|お)?(?:ない|ません|らず)",
+    "(?:できていません|できていない)",
+)
+#: Japanese: watching instead of checking.
+_WATCHING_JA = any_of(
+    "監視",
+    "様子(?:を)?見",
+    "経過観察",
+    "モニタリング",
+    "今のところ",
+    "(?:アラート|再発|苦情|報告)(?:は|が|も)?(?:なし|無し|出て(?:い)?(?:ない|ません)|ありません|していない|していません)",
+)
+#: Japanese: an inference or a review standing in for an experiment.
+_INFERENCE_JA = any_of("コードを?(?:読|確認)", "レビュー", "合意", "一致するので", "に違いない")
+
+
+def search(pair: tuple[re.Pattern[str], re.Pattern[str]], text: str) -> str | None:
+    """The first phrase of either language's pattern."""
+    for pattern in pair:
+        if (m := pattern.search(text)) is not None:
+            return m.group(0)
+    return None
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence, in either language."""
+    out: list[str] = []
+    for part in english.clauses(sentence):
+        out.extend(p for p in _JA_CLAUSE_RE.split(part) if p.strip())
+    return out
+
+
+@lru_cache(maxsize=512)
+def all_clauses(masked: str) -> tuple[str, ...]:
+    """Every clause of a masked text, sentence by sentence."""
+    return tuple(c for s in sentences(masked) for c in clauses(s))
+
+
+def _english(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+    """An English pattern's match, skipped on a clause without a word."""
+    return pattern.search(clause) if has_words(clause) else None
+
+
+@lru_cache(maxsize=512)
+def modality(clause: str) -> Reading | None:
+    """Hearsay, an appearance or a conjecture, marked by grammar (ja) or by the clause's wording (en)."""
+    if (found := japanese.modality(clause)) is not None:
+        return found
+    if (should := _guess_should(clause)) is not None:
+        return ("conjecture", should)
+    kinds = (("hearsay", english.HEARSAY), ("appearance", english.APPEARANCE), ("conjecture", english.CONJECTURE))
+    for kind, pattern in kinds:
+        m = _english(pattern, clause)
+        if m is not None:
+            return (kind, m.group(0))
+    return None
+
+
+def _guess_should(clause: str) -> str | None:
+    """はず as a guess; not when set against what happens (しかし, 本来) or past (はずでした: the design intent)."""
+    should = japanese.expectation(clause)
+    if should is None or search(words.CONTRAST, clause) is not None:
+        return None
+    return None if re.search(should + "(?:でした|だった)", clause) else should
+
+
+@lru_cache(maxsize=512)
+def not_done(clause: str) -> Reading | None:
+    """An action negated, still to come, or planned ("haven't re-run", "will open the PR", 予定, まだ…ない)."""
+    for kind, pattern in (("not_done", english.NOT_DONE), ("planned", english.PLANNED), ("not_done", _NOT_DONE_JA)):
+        m = _english(pattern, clause) if pattern.flags & re.ASCII else pattern.search(clause)
+        if m is not None:
+            return (kind, m.group(0).strip())
+    if (phrase := japanese.not_yet(clause)) is not None:
+        return ("not_done", phrase)
+    if (phrase := japanese.planned(clause)) is not None:
+        return ("planned", phrase)
+    return None
+
+
+@lru_cache(maxsize=512)
+def watching(clause: str) -> Reading | None:
+    """Dashboards, monitoring or "no alerts so far" standing in for a check."""
+    for pattern in (english.WATCHING, _WATCHING_JA):
+        m = _english(pattern, clause) if pattern.flags & re.ASCII else pattern.search(clause)
+        if m is not None:
+            return ("watching", m.group(0).strip())
+    return None
+
+
+@lru_cache(maxsize=512)
+def inference(clause: str) -> Reading | None:
+    """A reading of code, a review or an agreement standing in for an experiment."""
+    for pattern in (english.INFERENCE, _INFERENCE_JA):
+        m = _english(pattern, clause) if pattern.flags & re.ASCII else pattern.search(clause)
+        if m is not None:
+            return ("inference", m.group(0).strip())
+    return None
+
+
+@lru_cache(maxsize=512)
+def read(clause: str) -> Reading | None:
+    """The first thing that keeps a clause from being a plain statement of fact; None when it is one."""
+    return modality(clause) or not_done(clause) or watching(clause)

@@ -1,0 +1,43 @@
+"""The blind batches: the whole gate, one field of a complete post-mortem replaced per case, as
+bench/heldout.py measures it. No false accept, at most 1% false refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bench.heldout import measure
+
+pytestmark = pytest.mark.unit
+
+BATCHES = sorted(Path(__file__).with_name("heldout").glob("batch*.yaml"))
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return cases
+
+
+def test_the_batches_are_there_and_balanced() -> None:
+    assert len(BATCHES) >= 2
+    for path in BATCHES:
+        cases = load(path)
+        assert len(cases) >= 150, path.name
+        assert {c["expect"] for c in cases} == {"accept", "refuse"}
+        assert {c["lang"] for c in cases} == {"en", "ja"}
+        assert len({c["id"] for c in cases}) == len(cases)
+
+
+@pytest.mark.parametrize("path", BATCHES, ids=lambda p: p.stem)
+def test_no_false_accept_and_at_most_one_percent_false_refusals(path: Path) -> None:
+    cases = load(path)
+    counts, wrong = measure(cases)
+    false_accepts = [case["id"] for kind, case, _ in wrong if kind == "false accept"]
+    false_refusals = [(case["id"], reason) for kind, case, reason in wrong if kind == "false refusal"]
+    assert false_accepts == []
+    accepts = sum(c["expect"] == "accept" for c in cases)
+    assert len(false_refusals) <= accepts // 100, false_refusals
+    assert counts["all"]["tp"] == sum(c["expect"] == "refuse" for c in cases)
