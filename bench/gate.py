@@ -63,7 +63,8 @@ def cold() -> None:
     """Forget every reading cached from an earlier field, so each measurement pays for its own text."""
     for cached in (textmask.mask, textmask.rates, textmask.has_words, evidence_clauses.search,
                    evidence_clauses.concrete_pass, japanese._analyse, reading.modality, reading.not_done,
-                   reading.watching, reading.inference, reading.read, reading.all_clauses):  # fmt: skip
+                   reading.watching, reading.inference, reading.read, reading.all_clauses, reading.readings,
+                   reading.by_sentence, reading._rejects):  # fmt: skip
         cached.cache_clear()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from rules.evidence_words import EN_FLAGS, any_of
+from rules.regex_guard import compile_guarded
 
 #: Where one clause ends and the next begins inside a sentence: a semicolon, a contrast, a dash.
 _CLAUSE_RE = re.compile(
@@ -26,6 +27,15 @@ HEARSAY = any_of(
     r"\b(?:qa|support|they|he|she|the (?:customer|vendor|client|user|reporter|other team|qa team|ticket|report))"
     r" (?:said|says|told us|claims?|claimed|reported|mentioned|confirmed (?:over|by|via|on) \w+)\b",
     r"(?-i:\b[A-Z][a-z]+) (?:said|says|told us|claims|claimed|mentioned)\b",
+    r"(?<!trace )(?<!log )(?<!logs )(?<!output )(?<!dump )(?<!profiler )\b(?:told|tells|tell) (?:me|us)\b",
+    # Another team's run, reported: "QA confirmed it in staging", "support can reproduce it".
+    r"\b(?:qa|support|they|the (?:customer|vendor|client|qa team|other team|reporter))"
+    r" (?:can |could |was able to |were able to )?"
+    r"(?:confirmed|verified|checked|tested|reproduced|reproduce|repro|saw|see)\b",
+    # "fails every time per QA": someone else's count; "per run", "per second" are rates.
+    r"\b(?:as per|per) (?:qa|support|ops|the (?:customer|vendor|client|user|reporter|ticket|qa team|other team|report"
+    r"|docs?|manual|vendor's)|(?-i:[A-Z][a-z]+\b)(?! (?:run|second|minute|hour|day)))\b",
+    r"\bconfirmed (?:it |this |that |the (?:fix|bug|issue) )?(?:in|on) (?:their|his|her) (?:own )?\w+",
     flags=EN_FLAGS,
 )
 
@@ -46,7 +56,7 @@ NOT_DONE = any_of(
     r"(?:written|pushed|opened|created|run|re-?run|tried|added|landed|merged|filed|raised|published)\b",
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not)\s+(?:yet\s+|actually\s+|even\s+|really\s+){0,2}(?:re-?)?"
     r"(?:run|ran|tried|tested|verified|checked|confirmed|measured|written|pushed|opened|reproduced|repro'd|hit"
-    r"|triggered)\b",
+    r"|triggered|count|counted|timed|tracked)\b",
     r"n't (?:[a-z-]+ ){1,5}yet\b",
     r"\byet to\b",
     r"\bnot (?:[a-z-]+ ){1,5}yet\b",
@@ -97,6 +107,9 @@ INFERENCE = any_of(
     r"\bwould (?:repro|reproduce|trigger|fail|crash|hang)\b",
     r"\b(?:read|reading|inspect(?:ed|ing)?|reviewed|looked at) (?:the )?(?:code|diff|source|stack ?trace|logs)\b",
     r"\b(?:agreed|agree|consensus|signed off)\b",
+    # A coincidence in time is a correlation, not an experiment.
+    r"\b(?:correlat\w+|coincides? with|coincided with|timestamps? (?:match|line up|overlap)\w*"
+    r"|lines? up (?:in time|with the (?:time|timing|timestamps?|deploy\w*|spikes?|pauses?|restarts?)))\b",
     flags=EN_FLAGS,
 )
 
@@ -145,9 +158,16 @@ def clauses(sentence: str) -> list[str]:
 
 
 #: Symptoms said in more than one word: "runs out of memory", "times out", "falls over".
-_SYMPTOM_PHRASE_RE = re.compile(
+_SYMPTOM_PHRASE_RE = compile_guarded(
     r"\b(?:runs?|ran|running) out of \w+|\btim(?:es|ed|ing) out\b|\b(?:goes|go|went) (?:down|wrong|away|away)\b"
-    r"|\b(?:falls?|fell) over\b|\b(?:blows?|blew) up\b",
+    r"|\b(?:falls?|fell) over\b|\b(?:blows?|blew) up\b"
+    # Producing the symptom is not a mechanism: "returns a 500 error", "shows the wrong name", "throws an exception".
+    r"|\b(?:returns?|returned|throws?|threw|raises?|raised|gives?|gave|shows?|showed|displays?|displayed|emits?"
+    r"|emitted|responds? with|responded with|produces?|produced)\s+(?:back\s+)?(?:an?\s+|the\s+|some\s+)?(?:http\s+)?"
+    r"(?:\d{3}\b|(?:[a-z]+\s+)?(?:errors?|exceptions?|failures?)\b|nothing\b|zero\b|no\s+\w+|empty\b|wrong\b"
+    r"|incorrect\b|garbage\b)"
+    # Not doing anything at all says what is seen, not why: "queries do not match anything".
+    r"|\b(?:do|does|did)(?: not|n't) \w+ (?:anything|properly|correctly|at all|as expected)\b",
     re.IGNORECASE,
 )
 

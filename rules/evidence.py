@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from rules import evidence_checks as checks
 from rules import evidence_clauses as clauses
 from rules import evidence_run as run
 from rules import evidence_words as words
@@ -53,6 +54,16 @@ _FAKE_REF_RE = re.compile(
     r"(?=$|[/#!:?])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>",
     re.IGNORECASE,
 )
+#: A placeholder left inside a text that must state facts: "Steps: <fill in from the ticket>", 【要記入】, TBD.
+_PLACEHOLDER_INSIDE = re.compile(
+    r"<[^<>\n]{0,40}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^<>\n]{0,40}>"
+    r"|\[[^\[\]\n]{0,30}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^\[\]\n]{0,30}\]"
+    r"|(?-i:\bTBD\b|\bTBC\b|\bXXX+\b)|\?{3,}"
+    r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書)[^<>\[\]()【】\n]{0,30}[>\])】]",
+    re.IGNORECASE,
+)
+#: Texts that must state what was done and seen, where a placeholder inside is no statement.
+_STATED_FIELDS = frozenset({"repro", "root_cause", "confirmed_by", "validation", "fix"})
 _BECAUSE_RE = re.compile(r"\b(?:because|since|as long as)\b|ため|ので", re.IGNORECASE)
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 _OWNER_RE = re.compile(
@@ -97,6 +108,8 @@ def check_text(field: str, text: str | None) -> Finding | None:
         found = _OWNER_RE.search(normalize(text))
         return ("guessed", found.group(0)) if found else None
     masked = mask(text)
+    if field in _STATED_FIELDS and (token := _PLACEHOLDER_INSIDE.search(masked)) is not None:
+        return ("placeholder_inside", token.group(0))
     if field == "repro":
         return _repro(masked) or clauses.repro(masked, _on_demand)
     if field == "validation":
@@ -168,6 +181,8 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
         following = parts[i + 1] if i + 1 < len(parts) else ""
         if not _search(words.REJECTED, sentence) and (phrase := _hedge(sentence, following)):
             return ("hypothesis", phrase)
+        if (phrase := _search(words.UNCONFIRMED, sentence)) and not _scope_or_condition(sentence):
+            return ("hypothesis", phrase)
     return None
 
 
@@ -204,6 +219,9 @@ def _repro(masked: str) -> Finding | None:
         return None
     for sentence in parts:
         if (phrase := _search(run.NOT_ON_DEMAND, sentence)) and not _search(run.CONTRAST_REPRO, sentence):
+            return ("not_on_demand", phrase)
+    for sentence in parts:
+        if (phrase := _search(checks.VAGUE_TIMING, sentence)) and not stated:
             return ("not_on_demand", phrase)
     return ("rare", stated[0][1]) if stated else None
 

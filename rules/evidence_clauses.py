@@ -14,11 +14,13 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules import english, japanese_verbs, reading
+from rules import evidence_checks as checks
 from rules import evidence_run as run
 from rules import evidence_words as words
 from rules.evidence_words import EN_FLAGS, any_of
 from rules.phrases import SCOPE_STATED
 from rules.refs import find_fix_refs
+from rules.restatement import restated
 from rules.textmask import has_words, rates
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
@@ -44,7 +46,7 @@ BEFORE_AFTER = (
     any_of(
         r"\b(?:before the fix|before|previously|was \d|were \d|down from|up from|versus|vs\.?|from \d)", flags=EN_FLAGS
     ),
-    any_of("修正前", "以前は", "従来", "から"),
+    any_of("修正前", "以前は", "従来", "から", "障害(?:時|前|中)", "不具合(?:時|中)"),
 )
 #: "with compactions in progress": a state during the check, not a check still in progress.
 _IN_PROGRESS_STATE = re.compile(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", re.I | re.A)
@@ -84,7 +86,7 @@ CORE_EVIDENCE = (
 #: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
 _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)
 _SCOPE_ON = re.compile(
-    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版)(?:は|で|では|でも)|他の|ほかの|その他|別の"
+    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の"
 )
 
 
@@ -106,9 +108,16 @@ def concrete_pass(clause: str) -> bool:
     """A clause that shows something passing: a test, the repro, a workload, or a number or code beside it."""
     digit = re.search(r"\d", clause) is not None
     measured = digit and search(BEFORE_AFTER, clause) is not None  # a figure set against the one before the fix
-    if not measured and search(run.PASSED, clause) is None and japanese_verbs.failure_negated(clause) is None:
+    if (
+        not measured
+        and search(run.PASSED, clause) is None
+        and japanese_verbs.failure_negated(clause) is None
+        and japanese_verbs.completed_outcome(clause) is None
+    ):
         return False
     if (search(run.PENDING, clause) and not _IN_PROGRESS_STATE.search(clause)) or search(run.HOPE, clause):
+        return False
+    if search(checks.PASSED_BEFORE, clause):
         return False
     if measured or search(run.EVIDENCE_NOUN, clause):
         return True
@@ -119,11 +128,10 @@ def plain(masked: str) -> tuple[list[str], list[Finding]]:
     """The plain clauses of a text, and what keeps each other clause from being one."""
     clean: list[str] = []
     found: list[Finding] = []
-    for clause in reading.all_clauses(masked):
-        why = reading.read(clause)
+    for clause, why in reading.readings(masked):
         if why is None:
             clean.append(clause)
-        else:
+        elif why[0] != reading.TESTED:
             found.append(why)
     return clean, found
 
@@ -174,14 +182,17 @@ def mechanism(masked: str) -> Finding | None:
         return ("alternatives", alt)
     if (vague := search(_VAGUE_CAUSE, masked)) is not None:
         return ("no_mechanism", vague)
-    for clause in reading.all_clauses(masked):
-        if (why := reading.modality(clause)) is not None:
+    for _clause, why in reading.readings(masked):
+        if why is not None and why[0] in ("hearsay", "appearance", "conjecture"):
             return why
-    for clause in reading.all_clauses(masked):
-        if search(_VAGUE_SUBJECT, clause) or search(_CORRELATION, clause):
-            continue
-        if english.action_verbs(clause) or japanese_verbs.action_verbs(clause):
-            return None
+    for sentence, parts in reading.by_sentence(masked):
+        if restated(sentence):
+            continue  # "it hangs because it stops responding": the symptom twice
+        for clause in parts:
+            if search(_VAGUE_SUBJECT, clause) or search(_CORRELATION, clause):
+                continue
+            if english.action_verbs(clause) or japanese_verbs.action_verbs(clause):
+                return None
     return ("no_mechanism", _clip(masked))
 
 
@@ -209,7 +220,7 @@ def _outcome(clause: str) -> bool:
 
 def validation(masked: str) -> Finding | None:
     """A completed check with its observed outcome; a not-done clause about the check itself refuses."""
-    parts = [(c, reading.read(c)) for c in reading.all_clauses(masked)]
+    parts = [(c, why) for c, why in reading.readings(masked) if why is None or why[0] != reading.TESTED]
     passed = any(concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts)
     for clause, why in parts:
         if why is None:
@@ -224,6 +235,19 @@ def validation(masked: str) -> Finding | None:
 def _clip(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def only_soak(masked: str) -> Finding | None:
+    """A soak or stress run is the only check that passed: it does not show the original repro or test passing."""
+    soak = search(checks.SOAK, masked)
+    if soak is None:
+        return None
+    for clause in reading.all_clauses(masked):
+        for pattern in checks.SOAK:
+            clause = pattern.sub(" ", clause)
+        if concrete_pass(clause):
+            return None
+    return ("only_soak", soak)
 
 
 def ref_pending(text: str) -> Finding | None:

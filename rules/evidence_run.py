@@ -9,16 +9,24 @@ import re
 
 from rules.evidence_words import EN_FLAGS, SCOPE_AFTER, any_of
 
+#: After a frequency word, a verb of use: "a rarely used option", 「まれにしか使われない機能」 say how often a
+#: feature is used, not how often the failure happens.
+_USED_EN = (
+    r"(?![ -](?:used|called|invoked|visited|accessed|touched|enabled|selected|chosen|exercised|configured|opened"
+    r"|clicked|edited|changed|set)\b)"
+)
+_USED_JA = "(?!(?:しか)?(?:使|呼ば|呼び|選|触|利用|アクセス|押|参照|開か|操作|実行され|設定され|変更され))"
+
 #: Not on demand: sometimes, rare, once, a customer report, cannot reproduce
 #: (docs/rules.md#four-inputs-or-no-post-mortem).
 NOT_ON_DEMAND = (
     any_of(
-        r"\bsometimes\b",
+        r"\bsometimes\b" + _USED_EN,
         r"\bintermittent\w*",
         r"\brandomly\b",
         r"\bat random\b",
         r"\brandom (?:failures?|crash(?:es)?|hangs?|errors?|timeouts?)\b",
-        r"\boccasional(?:ly)?\b",
+        r"\boccasional(?:ly)?\b" + _USED_EN,
         r"\bsporadic\w*",
         r"\bflak(?:y|iness|es)\b",
         r"\bnow and then\b",
@@ -30,12 +38,17 @@ NOT_ON_DEMAND = (
         r"\bunreliabl[ey]\b",
         r"\bnot (?:every|all|each)\b",
         r"\bheisenbug\b",
+        # A count per period of time is how often it happened, not a rate over runs.
+        r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint)\b",
+        r"\b(?:not sure|unclear|unknown|no idea|(?:don't|do not|didn't) know) (?:what|which|how|when|why)\b"
+        r"|\b(?:conditions?|triggers?) (?:is |are )?(?:unclear|unknown|not (?:clear|known))\b",
         r"\bnot (?:every time|always|consistently|reliably)\b",
-        r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b",
+        r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b" + _USED_EN,
         r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
         r"(?:hours?|days?|weeks?|months?|years?|nights?)\b",
         r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
-        r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared) (?:only )?(?:twice|two times|three times"
+        r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|noticed) (?:it )?(?:only )?(?:twice|two times"
+        r"|three times"
         r"|a few times|a couple of times|a handful of times)\b",
         r"\b(?:trigger|steps|repro)s? (?:is |are )?(?:unknown|unclear|tbd)\b",
         r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|triggered|failed|crashed|hung|fired|spotted"
@@ -62,15 +75,15 @@ NOT_ON_DEMAND = (
         flags=EN_FLAGS,
     ),
     any_of(
-        "時々",
-        "ときどき",
+        "時々" + _USED_JA,
+        "ときどき" + _USED_JA,
         "時折",
         "ときおり",
-        "たま[ーー〜~]*に",
-        "まれ(?:に|な|で|にしか)",
-        "稀(?:に|な|で)",
-        "めったに",
-        "滅多に",
+        "たま[ーー〜~]*に" + _USED_JA,
+        "まれ(?:に|な|で)" + _USED_JA,
+        "稀(?:に|な|で)" + _USED_JA,
+        "めったに" + _USED_JA,
+        "滅多に" + _USED_JA,
         "不定期",
         "ランダムに(?:失敗|発生|落ち|ハング|起き|止ま)",
         "間欠",
@@ -95,6 +108,9 @@ NOT_ON_DEMAND = (
         "(?:顧客|お客様|ユーザー|利用者)(?:から|より)?の?(?:報告|問い合わせ|申告|クレーム)",
         "(?:数|何)(?:時間|日|週間|か月|ヶ月|カ月)に(?:一度|1度|一回|1回)",
         "(?:日|月|週|年)に(?:一度|1度|一回|1回|数回)",
+        "(?:時間|日|週|月|年|晩|夜|週間|か月|ヶ月|カ月)に\\s*(?:\\d+|一|二|三|数|何)(?:\\s*[〜~-]\\s*\\d+)?\\s*(?:回|度)",
+        "(?:何|数)(?:回|度)か(?:見|発生|起き|遭遇|出|落ち|止ま)",
+        "条件(?:は|が|も)?(?:よく|まだ|はっきり)?(?:わから|分から|不明|わかって(?:い)?な|分かって(?:い)?な)",
     ),
 )
 
@@ -299,10 +315,18 @@ PASSED = (
         "(?:発生|再現)(?:しません|しなかった|せず)",
         "消え",
         "(?:正常|元)に戻り",
+        "に戻(?:った|りました|っている|っています)",
         "回復",
         "(?<![\\d.])0 ?(?:回|件)(?!中)",
         "(?:なし|無し)(?![にで])",
         "一度も",
+        "皆無",
+        "(?:は|が|も)(?:ゼロ|0)(?:件|回)?(?:で|だ|です|でした|。|$)",
+        "正常(?:に)?(?:終了|完了|動作|稼働)",
+        "最後まで(?:終わ|完了|走|動|通)",
+        "走り(?:きっ|切っ)",
+        "完走",
+        "(?:出|見られ|観測され|検出され|記録され|再現され)(?:なかった|ませんでした|ず(?:に|、|。|$))",
         "(?:全部|全て|すべて)(?:OK|成功|通|パス)",
         "(?<![A-Za-z])OK(?![A-Za-z])",
         "(?:こと|の)を確認",

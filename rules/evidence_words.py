@@ -92,8 +92,9 @@ HYPOTHESIS = (
         r"\bapparently\b",
         r"\bplausibl[ey]\b",
         r"\bconceivabl[ey]\b",
-        r"\b(?:i|we|they|the team)(?:'re| are)? (?:still )?(?:think|believe|suspect|guess|assume|suppose|reckon"
-        r"|feel|speculate|hypothesi[sz]e|presume)s?\b",
+        r"\b(?:i|we|they|the team)(?:'m| am|'re| are| was| were|'ve been| have been)? (?:still )?(?:think|believe"
+        r"|suspect|guess|assume|suppose|reckon|feel|speculate|hypothesi[sz]e|presume|thinking|suspecting|guessing"
+        r"|assuming|wondering)s?\b",
         r"\bseem(?:s|ed|ingly)?\b",
         r"\bappear(?:s|ed)? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
         r"\bit looks like\b",
@@ -122,6 +123,7 @@ HYPOTHESIS = (
         r"\b(?:should|must|would) (?:have been|be) (?:the|a|an) (?:cause|culprit|reason|problem|issue|trigger)\b",
         r"\bmust have (?:been|caused|triggered|happened)\b",
         r"^\s*(?:could|might|may|is|was|are|were|does|did|maybe|perhaps|or)\b[^?\n]{0,200}\?",
+        r"\bmy (?:guess|hunch|bet|theory|suspicion|thinking)\b|\bgut feeling\b|\bby feel\b|\bfeels like\b",
         flags=EN_FLAGS,
     ),
     any_of(
@@ -161,6 +163,31 @@ HYPOTHESIS = (
         "思しき",
         "と見て(?:いる|います)",
         "(?:断定|特定)(?:は)?(?:でき|し)て(?:い)?(?:ません|ない)",
+        "体感(?:で|では|的に|だと)",
+        "感覚(?:で|的に)",
+        "(?:くらい|ぐらい|程度)[?？]",
+    ),
+)
+
+_NEED_TO_CONFIRM = (
+    r"(?:need|needs|have|has) to (?:be )?(?:confirm(?:ed)?|verif(?:y|ied)|prove[dn]?|double-check(?:ed)?)\b"
+)
+#: A cause or an experiment still to be confirmed: "need to confirm with more logs", 要確認.
+UNCONFIRMED = (
+    any_of(
+        # Without a subject or with the writer as one: "need to confirm" (not "the handler needs to verify …").
+        r"\b(?:we|i|still|will) " + _NEED_TO_CONFIRM,
+        r"(?<![A-Za-z] )\b" + _NEED_TO_CONFIRM,
+        r"\bto be (?:confirmed|verified|proven)\b",
+        r"\b(?:needs?|requires?|pending|awaiting) (?:confirmation|verification|more (?:logs|data|evidence))\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "要確認",
+        "(?:確認|検証|調査|裏付け)(?:する|が|の)必要",
+        "確認が必要",
+        "裏(?:付け|取り)(?:が|は)?(?:必要|まだ|取れて(?:い)?(?:ない|ません))",
+        "(?:これから|今後|後で|あとで)(?:確認|検証)",
     ),
 )
 
@@ -202,6 +229,14 @@ REJECTED = (
         "当初",
         "除外",
         "仮説を[^。]{0,40}?(?:検証|確かめ|テスト)",
+        "違(?:った|ってた|っていた|ってました)(?=[。、,.!！?？]|$|けど|けれど|が|ね|よ|ので|から|わ)",
+        "(?:では|じゃ)な(?:かった|かったです)",
+        "関係(?:なかった|ありませんでした)",
+        "外れ(?:た|でした|ました)",
+        "思って(?:た|いた|いました|ました)(?:けど|けれど|が|ものの)",
+        # A guess that led to a check with another outcome: 「…かもと思って `pg_locks` を見たけど…」.
+        "(?:と|って)思って[^。]{0,40}?(?:見た|見て|確認し|調べ|試し|計測し|測っ|入れ替え|外し|無効化し|戻し)"
+        "[^。]{0,40}?(?:けど|けれど|が、|ものの|ところ)",
         "仮説(?:どおり|通り)",
         "予想(?:どおり|通り)",
     ),

@@ -9,7 +9,7 @@ from postmortem.field_table import REGISTRY
 from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.evidence import check_text
-from rules.evidence_clauses import not_every_run
+from rules.evidence_clauses import not_every_run, only_soak
 from rules.textmask import mask
 
 #: Fields the gate asks for, in DESIGN §2 order: the required inputs and the required sections (registry).
@@ -20,6 +20,8 @@ STRUCTURED_FIELDS: tuple[str, ...] = ("repro_rate", "validation_kinds")
 #: A repro rate that is not a repro, and verifications that alone do not show that the fix works.
 _REFUSED_RATES: frozenset[str] = frozenset({"rarely"})
 _WEAK_KINDS: frozenset[str] = frozenset({"stress_soak", "other_configs"})
+#: Verifications the text must name when they are ticked: a soak run alone is none of them.
+_SHOWN_BY_NAME: frozenset[str] = frozenset({"original_repro_passes", "failing_test_passes", "workload_completes"})
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,8 @@ def check_inputs(pm: PostMortem) -> list[Missing]:
     missing: list[Missing] = []
     for field in GATE_FIELDS:
         reason = check_value(field, getattr(pm, field), pm.lang)
-        if field in _PARTNER and reason is not None:
+        if field in _PARTNER:
             reason = _disagreement(pm, field) or reason
-        elif field == "repro" and reason is None:
-            reason = _disagreement(pm, field)
         if reason is not None:
             missing.append(Missing(field, reason))
     return missing
@@ -80,7 +80,9 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
     found = check_text(field, text)
     if found is None and field == "repro" and answer == "every_run":
         found = not_every_run(mask(text or ""))
-    if found is None or found[0] not in _DENIES[field] | {"not_every_run"}:
+    if found is None and field == "validation" and set(answer or ()) & _SHOWN_BY_NAME:
+        found = only_soak(mask(text or ""))
+    if found is None or found[0] not in _DENIES[field] | {"not_every_run", "only_soak"}:
         return None
     return _reason(field, "contradicts", [found[1]], pm.lang, answer=_join(chosen, pm.lang))
 

@@ -50,6 +50,11 @@ def _analyse(piece: str) -> tuple[Morph, ...]:
     return tuple(out)
 
 
+def analyse(piece: str) -> tuple[Morph, ...]:
+    """The words of one short piece of text (cached)."""
+    return _analyse(piece)
+
+
 def pieces(text: str) -> Iterator[tuple[Morph, ...]]:
     """The words of `text`, a piece (a sentence or at most `_PIECE` characters) at a time, so a reader can
     stop at the first answer; nothing when the text has no Japanese."""

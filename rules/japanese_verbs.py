@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from rules.japanese import Morph, near, pieces, word_at
+from rules.japanese import JA_RE, Morph, analyse, near, pieces, word_at
 
 #: Verbs that describe a failure from outside, or only link a cause to its effect: not a mechanism.
 _SYMPTOM_JA = frozenset(
@@ -73,6 +73,124 @@ def _failure_negated(words: tuple[Morph, ...]) -> str | None:
     return None
 
 
+#: What the writer did to run a check, or did instead of one: running, writing or shipping is no outcome.
+_DOING_JA = frozenset(
+    {
+        "実行",
+        "再実行",
+        "実施",
+        "流す",
+        "流し直す",
+        "回す",
+        "走らせる",
+        "試す",
+        "投入",
+        "動かす",
+        "行う",
+        "確認",
+        "検証",
+        "テスト",
+        "計測",
+        "測定",
+        "適用",
+        "デプロイ",
+        "マージ",
+        "リリース",
+        "レビュー",
+        "反映",
+        "ビルド",
+        "見る",
+        "調べる",
+        "為る",
+        "追加",
+        "書く",
+        "作成",
+        "作る",
+        "用意",
+        "準備",
+        "修正",
+        "直す",
+        "変更",
+        "対応",
+        "実装",
+        "入れる",
+        "置く",
+        "送る",
+        "依頼",
+        "共有",
+        "報告",
+        "開始",
+        "始める",
+        "着手",
+        "設定",
+        "有る",
+        "居る",
+        "出る",
+        "検出",
+        "観測",
+        "記録",
+        "現れる",
+        "見付かる",
+        "残る",
+        "再発",
+        "思う",
+        "考える",
+        "言う",
+        "見える",
+    }
+)
+#: Words that make an outcome a failure however it is phrased (間違った名前が表示された, エラーが返った).
+_BAD_JA = re.compile(
+    "間違|誤|異常|エラー|失敗|タイムアウト|クラッシュ|ハング|フリーズ|再発|再現|不正|空|重複|二重|ずれ|遅延|例外|警告|落ち|止ま|固ま|別の|また|再び|依然|やはり"
+)
+
+
+def completed_outcome(text: str) -> str | None:
+    """A clause ending in an affirmative past outcome with its own subject, not the writer's action:
+    全ジョブが 3 サイクル以内にスケジュールされた, 最後まで終わった; None for 再現手順を実行した or テストを追加した."""
+    if not JA_RE.search(text):
+        return None
+    return _outcome(analyse(text[-_TAIL:]))  # the final predicate is all it reads
+
+
+#: How much of a clause's end holds its final predicate.
+_TAIL = 80
+
+
+def _outcome(words: tuple[Morph, ...]) -> str | None:
+    end = len(words)
+    while end > 0 and (words[end - 1].pos in ("補助記号", "助詞") and words[end - 1].pos2 in ("句点", "終助詞", "*")):
+        end -= 1
+    tail = words[:end]
+    past = [i for i, w in enumerate(tail) if w.pos == "助動詞" and w.lemma == "た"]
+    if not past or past[-1] != len(tail) - 1 or any(w.lemma in ("ない", "ず", "ぬ") for w in tail[-4:]):
+        return None
+    start = max((i + 1 for i, w in enumerate(tail) if w.surface == "、" or w.pos2 == "接続助詞"), default=0)
+    segment = tail[start:]
+    verbs = [i for i, w in enumerate(segment) if w.pos == "動詞"]
+    if not verbs or (any(w.surface == "を" for w in segment) and not _own_subject(segment)):
+        return None  # 再現手順を実行した: the writer's action; バナーが正しい名前を表示した: an outcome
+    i = verbs[-1]
+    lemma = segment[i - 1].lemma if segment[i].lemma == "為る" and i > 0 else segment[i].lemma
+    shown = "".join(w.surface for w in segment)
+    if lemma in _DOING_JA or lemma in _SYMPTOM_JA - {"成る"} or lemma in _FAILURE_JA or _BAD_JA.search(shown):
+        return None
+    if lemma == "成る" and any(w.lemma in ("様", "よう") for w in segment):
+        return None  # 落ちるようになった: it started failing
+    return shown
+
+
+_FIRST_PERSON = frozenset({"私", "僕", "俺", "我々", "私たち", "こちら", "自分", "チーム"})
+
+
+def _own_subject(segment: tuple[Morph, ...]) -> bool:
+    """A subject marked by が or は that is not the writer: the clause says what something else did."""
+    for i, w in enumerate(segment[1:], start=1):
+        if w.surface in ("が", "は") and w.pos == "助詞" and segment[i - 1].pos == "名詞":
+            return segment[i - 1].surface not in _FIRST_PERSON
+    return False
+
+
 def action_verbs(text: str) -> list[str]:
     """Verbs (a サ変 noun with する counts as its noun) that say what something does, not how it failed."""
     found: list[str] = []
@@ -91,9 +209,24 @@ def _verbs(words: tuple[Morph, ...]) -> list[str]:
         lemma = w.lemma
         if lemma == "為る" and i > 0 and words[i - 1].pos in ("名詞", "接尾辞"):
             lemma = words[i - 1].lemma
-        if lemma not in _SYMPTOM_JA:
+        if lemma not in _SYMPTOM_JA and not _produces_symptom(words, i, lemma):
             found.append(lemma)
     return found
+
+
+#: Verbs that only hand out what is seen: 500 エラーを返す, 例外を投げる, 空のデータを出力する.
+_PRODUCE_JA = frozenset({"返す", "出す", "投げる", "表示", "出力", "吐く", "返却", "送出", "戻す"})
+_SHOWN_JA = re.compile("エラー|例外|失敗|異常|空|0件|ゼロ|間違|誤|不正|\\d{3}")
+
+
+def _produces_symptom(words: tuple[Morph, ...], i: int, lemma: str) -> bool:
+    """The verb's object (before を) is the symptom itself: producing it is no mechanism."""
+    if lemma not in _PRODUCE_JA:
+        return False
+    start = i - 1 if words[i].lemma == "為る" else i
+    before = "".join(w.surface for w in words[max(0, start - 6) : start])
+    obj = before.rsplit("を", 1)
+    return len(obj) == 2 and obj[1] == "" and _SHOWN_JA.search(obj[0][-8:]) is not None
 
 
 #: Blame words: forgetting, overlooking, a mistake, someone's fault.

@@ -57,7 +57,8 @@ HEDGING_JA_WORDS: tuple[str, ...] = (
     "気がする",
     "断定でき(?:ない|ません)",
 )
-#: The full list, as phrases, for chat messages (rules/triggers.py), where a false hedge only withholds an offer.
+#: The full list as substrings; kept for reference and the regex guard, no longer read by chat (rules/triggers.py
+#: reads Japanese hedges by the analyser too, so あたらしい is no らしい there either).
 HEDGING_JA: tuple[str, ...] = (
     "かもしれ(?:ません|ない)",
     "と思われ(?:ます|る)",

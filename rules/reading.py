@@ -24,6 +24,15 @@ _NOT_DONE_JA = any_of(
     "(?:して|し|でき|され)(?:て)?(?:い|お)?(?:ない|ません|らず|ず)(?!と|なら|場合|とき|時)",
     "(?:試|作|書|回|走らせ|流)(?:して|って|いて|して)(?:い|お)?(?:ない|ません|らず)",
     "(?:できていません|できていない)",
+    "(?:数え|測っ|計っ|記録し|ログを取っ|控え)て(?:い|お)?(?:ない|ません|らず)",
+)
+#: Japanese hearsay said in words, not by an auxiliary: QA曰く, …と聞いた, …との報告.
+_HEARSAY_JA = any_of(
+    "曰く",
+    "いわく",
+    "(?:と|って)聞(?:いた|いて|きました|いています)",
+    "との(?:報告|連絡|話)",
+    "(?:QA|サポート|顧客|お客様|ベンダー|担当者?|ユーザー?)(?:の)?談",
 )
 #: Japanese: watching instead of checking.
 _WATCHING_JA = any_of(
@@ -35,7 +44,16 @@ _WATCHING_JA = any_of(
     "(?:アラート|再発|苦情|報告)(?:は|が|も)?(?:なし|無し|出て(?:い)?(?:ない|ません)|ありません|していない|していません)",
 )
 #: Japanese: an inference or a review standing in for an experiment.
-_INFERENCE_JA = any_of("コードを?(?:読|確認)", "レビュー", "合意", "一致するので", "に違いない")
+_INFERENCE_JA = any_of(
+    "コードを?(?:読|確認)",
+    "レビュー",
+    "合意",
+    "一致するので",
+    "に違いない",
+    # A coincidence in time is a correlation, not an experiment.
+    "(?:時刻|時間|タイミング|タイムスタンプ|時期)[^。]{0,30}(?:一致|重な|符合|揃)",
+    "相関",
+)
 
 
 def search(pair: tuple[re.Pattern[str], re.Pattern[str]], text: str) -> str | None:
@@ -54,10 +72,16 @@ def clauses(sentence: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=256)
+def by_sentence(masked: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each sentence of a masked text with its clauses."""
+    return tuple((s, tuple(clauses(s))) for s in sentences(masked))
+
+
 @lru_cache(maxsize=512)
 def all_clauses(masked: str) -> tuple[str, ...]:
     """Every clause of a masked text, sentence by sentence."""
-    return tuple(c for s in sentences(masked) for c in clauses(s))
+    return tuple(c for _, parts in by_sentence(masked) for c in parts)
 
 
 def _english(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
@@ -70,6 +94,8 @@ def modality(clause: str) -> Reading | None:
     """Hearsay, an appearance or a conjecture, marked by grammar (ja) or by the clause's wording (en)."""
     if (found := japanese.modality(clause)) is not None:
         return found
+    if (heard := _HEARSAY_JA.search(clause)) is not None:
+        return ("hearsay", heard.group(0))
     if (should := _guess_should(clause)) is not None:
         return ("conjecture", should)
     kinds = (("hearsay", english.HEARSAY), ("appearance", english.APPEARANCE), ("conjecture", english.CONJECTURE))
@@ -120,6 +146,29 @@ def inference(clause: str) -> Reading | None:
         if m is not None:
             return ("inference", m.group(0).strip())
     return None
+
+
+#: What a hypothesis that was tested or ruled out reads as: neither a guess nor evidence.
+TESTED = "tested"
+
+
+@lru_cache(maxsize=256)
+def readings(masked: str) -> tuple[tuple[str, Reading | None], ...]:
+    """Each clause with `read`, sentence by sentence; in a sentence that rejects or tests a hypothesis
+    ("we thought …, so we swapped …", 最初は…と思ってたけど違った) its guesses read as `TESTED`."""
+    out: list[tuple[str, Reading | None]] = []
+    for sentence, parts in by_sentence(masked):
+        for clause in parts:
+            why = read(clause)
+            if why is not None and why[0] in ("hearsay", "appearance", "conjecture") and _rejects(sentence):
+                why = (TESTED, why[1])
+            out.append((clause, why))
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _rejects(sentence: str) -> bool:
+    return search(words.REJECTED, sentence) is not None
 
 
 @lru_cache(maxsize=512)

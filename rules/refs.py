@@ -16,7 +16,9 @@ _REF_RE = re.compile(
     # After "branch", a name only when it looks like one: in backticks, or with a separator or a digit.
     r"|(?:\bbranch(?:\s*[:=]\s*|\s+)(?:`(?P<named_branch>[^`\s]+)`|(?P<bare_branch>[\w.-]*[/_.\d-][\w./-]*\w)))"
     r"|(?P<branch>(?<![\w/.-])[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"
-    r"|(?P<change>(?:\b(?:CL|changelist|change|revision|rev\.?|svn)|リビジョン|チェンジリスト)\s*[#:]?\s*r?\d{3,}\b)"
+    r"|(?P<change>(?:\b(?:CL|changelist|change|revision|rev\.?|svn)|リビジョン|チェンジリスト)\s*[#:]?\s*r?\d{3,}\b"
+    # Gerrit's Change-Id, Phabricator's differential revision.
+    r"|\bChange-Id\s*:?\s*I[0-9a-f]{40}\b|\b(?:phabricator|differential(?: revision)?|diff)\s*[#:]?\s*D\d{2,}\b)"
     r"|(?P<commit>\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)",
     re.IGNORECASE,
 )

@@ -40,7 +40,10 @@ _LOG_LINE_RE = re.compile(
 
 #: Identifiers: dotted / scoped names, paths, words with `_` or an inner capital, names called with `(`.
 _DOTTED_RE = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)+\(?")
-_PATH_RE = re.compile(r"(?<![\w./-])(?![\d,]+/[\d,]+(?![\w./-]))[\w.-]*\w/[\w./-]*")
+#: ASCII only: 「118 件/時」 is a unit in Japanese prose, not a path; "15/15." ending a sentence is a rate.
+_PATH_RE = re.compile(
+    r"(?<![\w./-])(?![\d,]+/[\d,]+(?![\w/-]|\.[\w/-]))[\w.-]*\w/(?![\u3040-\u30ff\u4e00-\u9fff])[\w./-]*", re.ASCII
+)
 _NAME_RE = re.compile(
     r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\(\)?"  # called: `likely()`
     r"|(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"  # snake, camel

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from rules import japanese
 from rules.evidence import unverified
-from rules.phrases import HEDGING, NOT_VERIFIED, prose
+from rules.phrases import HEDGING_WORDS, NOT_VERIFIED, prose
 from rules.textmask import sentences
 
 Trigger = Literal["request", "announcement"]
@@ -132,12 +133,17 @@ def announces_fix(text: str) -> bool:
     words = strip_markup(text)
     if not _FIX_DONE.search(words):
         return False
-    if NOT_VERIFIED.search(words) or HEDGING.search(words) or unverified(words):
+    if NOT_VERIFIED.search(words) or _hedged(words) or unverified(words):
         return False  # an offer only once the fix is verified (docs/rules.md#when-to-write-one), not before
     for sentence in sentences(words):
         if _FIX_DONE.search(sentence) and (_FIX_NOT_DONE.search(sentence) or _QUESTION.search(sentence)):
             return False
     return not _FIX_NOT_DONE.search(words)
+
+
+def _hedged(words: str) -> bool:
+    """A hedge, read like the lint reads it: Japanese auxiliaries by the analyser (あたらしい is no らしい)."""
+    return HEDGING_WORDS.search(words) is not None or japanese.modality(words) is not None
 
 
 def classify(text: str, *, mentioned: bool) -> Trigger | None:

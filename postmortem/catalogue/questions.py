@@ -29,6 +29,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     # The gate's reasons (rules/gate.py); `{found}` quotes the words that showed the problem.
     "gate_absent": {"en": "not given", "ja": "入力がありません"},
     "gate_placeholder": {"en": 'only a placeholder ("{found}")', "ja": "「{found}」は仮の値です"},
+    "gate_placeholder_inside": {
+        "en": 'a placeholder stands where the facts belong ("{found}")',
+        "ja": "事実を書くべきところが仮の記述のままです（「{found}」）",
+    },
     "gate_degenerate": {
         "en": 'has no words, only punctuation, spaces or invisible characters ("{found}")',
         "ja": "文字がありません。句読点・空白・不可視文字だけです（「{found}」）",

@@ -22,7 +22,7 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def test_the_batches_are_there_and_balanced() -> None:
-    assert len(BATCHES) >= 2
+    assert len(BATCHES) >= 3
     for path in BATCHES:
         cases = load(path)
         assert len(cases) >= 150, path.name

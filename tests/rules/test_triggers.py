@@ -91,6 +91,9 @@ ANNOUNCEMENTS = [
     "直りました！",
     "修正がマージされました",
     "修正をデプロイしました",
+    # あたらしい and めずらしい end in らしい but are words, not the hedge (the analyser reads them).
+    "あたらしいキャッシュ層の修正をマージしました。元の再現テストが通りました。",
+    "めずらしいケースでしたが修正をマージしました。再現手順も通りました",
 ]
 
 NOT_ANNOUNCEMENTS = [
@@ -121,6 +124,9 @@ NOT_ANNOUNCEMENTS = [
     "修正予定です",
     "まだ直っていません",
     "修正中です",
+    "修正をマージしました。直ったらしい",
+    "修正をデプロイしました、たぶん直ったと思います",
+    "修正をマージしました。これで直るかもしれません",
     # unrelated
     "postmortem is tomorrow's meeting topic",
     "fixed the typo",

@@ -1,0 +1,49 @@
+"""What a check was, beyond passing or failing, en and ja: vague timing instead of steps, a test that passed
+before the fix as well, a soak run standing alone. Each is an (English, Japanese) pair of linear patterns,
+read by `rules.evidence` and `rules.evidence_clauses` (docs/rules.md#what-each-input-must-state).
+"""
+
+from __future__ import annotations
+
+from rules.evidence_words import EN_FLAGS, any_of
+
+#: Vague timing: "use it for a while, eventually …", 「そのうち」. Unlike a vague rate, an every-run marker after it
+#: in the same sentence still counts ("after a while it hangs, every run").
+VAGUE_TIMING = (
+    any_of(
+        r"\beventually\b|\b(?:after|for) a while\b|\bat some point\b|\bsooner or later\b|\bover time\b",
+        flags=EN_FLAGS,
+    ),
+    any_of("そのうち", "いつの間にか", "いつか", "しばらく(?:使|操作|触|動かし|放置)"),
+)
+#: A test that passed before the fix too shows nothing about the fix: "it was already passing", 元々パスしていた.
+PASSED_BEFORE = (
+    any_of(
+        r"\b(?:already|also|even) pass\w* (?:before|without)\b"
+        r"|\b(?:was|were) (?:already )?passing (?:before|all along)\b"
+        r"|\bpass\w* (?:even |also )?(?:before the fix|without the fix|on the old (?:code|build|version))\b"
+        r"|\b(?:pass\w*|green|succeed\w*|fine) (?:even|also|already) (?:before|without) (?:the|this)"
+        r" (?:fix|change|patch)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of("(?:元々|もともと|修正前から|修正(?:前|なし)でも|以前から|最初から)[^。、]{0,20}(?:パス|通|成功|問題な|OK)"),
+)
+#: A long or heavy run: on its own it does not show that the original repro or the failing test passes.
+SOAK = (
+    any_of(
+        r"\b\d+[- ]?(?:h|hours?|days?|nights?)(?: long)?(?:\s+(?:soak|stress|burn-in|endurance|overnight))?"
+        r"(?:\s+(?:tests?|runs?|testing))?\b"
+        r"|\b(?:soak|stress|burn-in|endurance|long-running|overnight)(?:\s+(?:tests?|runs?|testing))?\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "ソーク(?:テスト)?",
+        "連続稼働",
+        "長時間(?:稼働|運転|試験|テスト)?",
+        "耐久(?:テスト|試験)?",
+        "エージング",
+        "ストレス(?:テスト|試験)?",
+        "負荷(?:テスト|試験)",
+        "\\d+\\s*(?:時間|日間)",
+    ),
+)
