@@ -44,7 +44,9 @@ APPEARANCE = any_of(
     r"\blooks? like\b",
     r"\bseem(?:s|ed|ingly)?\b",
     r"\bappears? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
-    r"\b(?:would|should) (?:repro|reproduce|trigger|fail|crash|hang|hit)\b",
+    r"\b(?:would|should|ought to)(?: (?:also|still|then|now))? (?:be )?"
+    r"(?:repro\w*|reproduc\w*|trigger\w*|fail|crash|hang|hit|break)\b",
+    r"\b(?:we|i|you|they|one)(?:'d| would) expect\b",
     flags=EN_FLAGS,
 )
 
@@ -62,6 +64,8 @@ NOT_DONE = any_of(
     r"\bnot (?:[a-z-]+ ){1,5}yet\b",
     r"\blocal(?:ly)? only\b|\bonly (?:local(?:ly)?|on my (?:machine|laptop|box|branch))\b",
     r"\bnot (?:yet )?pushed\b",
+    # Still open: "still investigating the gap", "still looking into why".
+    r"\bstill (?:investigating|looking into|digging|trying to (?:figure|work|find) out|working out|unexplained)\b",
     flags=EN_FLAGS,
 )
 
@@ -78,6 +82,9 @@ PLANNED = any_of(
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
     r"\b(?:tomorrow|later this week|once (?:the next|it lands|it merges|ci is green))\b",
     r"\bwill (?:ship|land|release|publish|merge|provide|include)\b",
+    r"\bnext steps? (?:is|are|will be|would be)\b",
+    r"\bonce (?:i|we|they|someone|the team) (?:push|open|create|merge|land|submit|file|raise|send)\w*\b",
+    r"\b(?:pr|mr|pull request|change|patch|branch|commit|number|link) (?:will|would) be\b",
     flags=EN_FLAGS,
 )
 
@@ -165,19 +172,83 @@ _SYMPTOM_PHRASE_RE = compile_guarded(
     r"|\b(?:returns?|returned|throws?|threw|raises?|raised|gives?|gave|shows?|showed|displays?|displayed|emits?"
     r"|emitted|responds? with|responded with|produces?|produced)\s+(?:back\s+)?(?:an?\s+|the\s+|some\s+)?(?:http\s+)?"
     r"(?:\d{3}\b|(?:[a-z]+\s+)?(?:errors?|exceptions?|failures?)\b|nothing\b|zero\b|no\s+\w+|empty\b|wrong\b"
-    r"|incorrect\b|garbage\b)"
+    r"|incorrect\b|garbage\b|[\w -]{1,30}? (?:later|earlier|larger|smaller|greater|bigger|higher|lower|longer"
+    r"|shorter|older|newer) than\b)"
     # Not doing anything at all says what is seen, not why: "queries do not match anything".
     r"|\b(?:do|does|did)(?: not|n't) \w+ (?:anything|properly|correctly|at all|as expected)\b",
     re.IGNORECASE,
 )
 
 
+#: Words after which an -s or -ed word is a noun or an adjective: "the affected passes", "for quizzes".
+_NOUN_BEFORE = frozenset(
+    "the a an its their his her our your my this these those some any all each every no both many several few"
+    " of for in on at by with from to into onto between among across over under about per than and or"
+    " two three four five six seven eight nine ten".split()
+)
+#: The words just before a position (lowercase), and whether only a clause end follows it.
+_WORD_BEFORE_RE = re.compile(r"([\w'-]+)\W*$")
+_ENDS_RE = re.compile(r"\s*(?:[.,;:!?)]|$)")
+
+
+def _is_noun(clause: str, start: int, end: int) -> bool:
+    """An -s or -ed word read as a noun or an adjective by its neighbours, not as a verb ("validator threads.",
+    "the GS-04 passes went", "for zero-minute quizzes")."""
+    head = clause[max(0, start - 80) : start]
+    prev = _WORD_BEFORE_RE.search(head)
+    if prev is None:
+        return False
+    word = prev.group(1).lower()
+    if word in _NOUN_BEFORE or "-" in word or any(ch.isdigit() for ch in word):
+        return True
+    before = _WORD_BEFORE_RE.search(head[: prev.start()])
+    word2 = before.group(1).lower() if before else ""
+    if word.endswith(("ed", "ing")) and word2 in _NOUN_BEFORE:
+        return True  # "the affected passes"
+    return word2 in _NOUN_BEFORE and bool(_ENDS_RE.match(clause, end)) and word2 not in ("the", "a", "an")
+
+
+#: A bare verb between its subject and its object: "firmware compute the id", "the layer see the conflict".
+_BARE_VERB_RE = re.compile(r"\b([a-z]+)\s+([a-z]{3,})\s+(?:the|a|an|its|their|every|each|both)\b", re.ASCII)
+#: Words before a determiner that are not verbs: conjunctions, prepositions, adverbs.
+_NOT_VERB = frozenset(
+    "because since while after before if so once until unless whether where like as about during unlike via except"
+    " than what who how why onto upon near behind beyond within without against toward towards same also just even"
+    " still only not never yet but nor than inside outside through throughout around along despite per whereas"
+    " whenever wherever and or are were was has had have does did can could will would may might must shall should"
+    " off out down away back over into then there when which with from that this".split()
+)
+
+
+_CAUSATIVE_RE = re.compile(
+    r"\b(?:makes?|made|making|lets?|letting|causes?|caused|causing|forces?|forced)\s+(?:the\s+|a\s+|an\s+|its\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _bare_verbs(clause: str) -> list[str]:
+    """Verbs in their plain form, known by their place: after a content word, before a determiner."""
+    found: list[str] = []
+    for m in _BARE_VERB_RE.finditer(clause):
+        subject, verb = m.group(1).lower(), m.group(2).lower()
+        if subject in _NOUN_BEFORE or subject in _NOT_VERB or verb in _NOT_VERB or verb in _NOUN_BEFORE:
+            continue
+        if _CAUSATIVE_RE.search(clause, max(0, m.start() - 40), m.start()):
+            continue  # "which makes the scheduler reject the plan": an effect down the chain
+        if not _SYMPTOM_RE.fullmatch(verb) and not verb.endswith(("ly", "ing")):
+            found.append(m.group(2))
+    return found
+
+
 def action_verbs(clause: str) -> list[str]:
     """Verbs of a clause that say what something does, leaving out symptoms and mere links (fails, causes)."""
     found: list[str] = []
-    for m in _VERB_RE.finditer(_SYMPTOM_PHRASE_RE.sub(" ", clause)):
+    text = _SYMPTOM_PHRASE_RE.sub(" ~ ", clause)  # a mark, so no bare verb is read across the gap
+    for m in _VERB_RE.finditer(text):
         verb = next(g for g in m.groups() if g is not None)
+        if m.group(2) is not None and _is_noun(text, m.start(), m.end()):
+            continue
         negated = m.group(1) is not None and m.group(0).lower().startswith(_NEGATORS)
         if not _SYMPTOM_RE.fullmatch(verb) and not (negated and _NEGATED_SYMPTOM_RE.fullmatch(verb)):
             found.append(verb)
-    return found
+    return found or _bare_verbs(text)

@@ -58,6 +58,9 @@ _FAKE_REF_RE = re.compile(
 _PLACEHOLDER_INSIDE = re.compile(
     r"<[^<>\n]{0,40}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^<>\n]{0,40}>"
     r"|\[[^\[\]\n]{0,30}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^\[\]\n]{0,30}\]"
+    # A slot to fill: "<test name>", "<before>" (a word or two in angle brackets, not a tag or a type).
+    r"|<[a-z]+(?:[ _-][a-z]+){1,3}>|<(?:before|after|n|x|value|number|name|date|id|result|count|time|ms|sha|here"
+    r"|command|steps?|test|output)>"
     r"|(?-i:\bTBD\b|\bTBC\b|\bXXX+\b)|\?{3,}"
     r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書)[^<>\[\]()【】\n]{0,30}[>\])】]",
     re.IGNORECASE,
@@ -159,11 +162,13 @@ def _search(pair: Pair, text: str, start: int = 0) -> str | None:
 
 def _fix_ref(text: str) -> Finding | None:
     """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
+    refs = find_fix_refs(text)
+    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text)]
     for token in text.split():
         token = token.strip("`'\"()[]{},.;:")
-        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token):
-            return ("placeholder", token)
-    if find_fix_refs(text):
+        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:
+            return ("placeholder", token)  # a fake beside a real reference is an old name, not the answer
+    if refs:
         return clauses.ref_pending(text)
     shown = _PLACEHOLDER_TOKEN_RE.search(text)
     return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))

@@ -76,6 +76,15 @@ _CORRELATION = (
         "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え)て(?:から|以来|以降)",
     ),
 )
+#: The author's own doing: "we recomputed", "I reverted".
+_FIRST_PERSON = re.compile(r"\b(?:we|i)\b", re.IGNORECASE)
+#: The fix already in: merged, landed, committed (not "will be merged", which `reading.read` refuses).
+_MERGED = re.compile(
+    r"\b(?:already |been )?(?:merged|landed|committed)\b|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み",
+    re.IGNORECASE,
+)
+#: A check negated in a root cause: the mechanism is not yet tied to the failure.
+_UNCHECKED = re.compile(r"check|verif|confirm|test|measur|tried|確認|検証|実験|試", re.IGNORECASE)
 #: Two causes offered where one is needed (ja): "A か B のどちらか", "いずれか".
 _ALTERNATIVES_JA = any_of("(?:の)?(?:どちらか|いずれか|どっちか)(?!一方を|を選)")
 #: What the validation's check is about: the repro, a test, a workload (a not-done clause naming it is no scope).
@@ -87,6 +96,14 @@ CORE_EVIDENCE = (
 _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)
 _SCOPE_ON = re.compile(
     r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の"
+)
+
+
+#: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
+_SCOPE_LABEL = re.compile(
+    r"\s*(?:not (?:yet )?(?:verified|tested|covered|checked)|untested|unverified|out of scope|未検証|未確認|未テスト"
+    r"|対象外|検証(?:範囲)?外)\s*[:：]",
+    re.IGNORECASE,
 )
 
 
@@ -163,7 +180,7 @@ def _first(pattern: re.Pattern[str], text: str) -> str | None:
 
 def _scope_only(clause: str) -> bool:
     """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
-    if SCOPE_STATED.search(clause):
+    if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause):
         return True
     return bool(_SCOPE_ON.search(clause)) and not _OWN_PLACE.search(clause) and not search(CORE_EVIDENCE, clause)
 
@@ -185,6 +202,8 @@ def mechanism(masked: str) -> Finding | None:
     for _clause, why in reading.readings(masked):
         if why is not None and why[0] in ("hearsay", "appearance", "conjecture"):
             return why
+        if why is not None and why[0] == "not_done" and _UNCHECKED.search(why[1]):
+            return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
     for sentence, parts in reading.by_sentence(masked):
         if restated(sentence):
             continue  # "it hangs because it stops responding": the symptom twice
@@ -199,7 +218,10 @@ def mechanism(masked: str) -> Finding | None:
 def experiment(masked: str) -> Finding | None:
     """A confirming experiment the author ran, stated plainly, and what it showed."""
     clean, found = plain(masked)
+    own = any(_outcome(c) and _FIRST_PERSON.search(c) for c in clean)
     for kind, phrase in found:
+        if kind == "hearsay" and own:
+            continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
         if kind != "watching" or not any(_outcome(c) for c in clean):
             return (kind, phrase)
     for clause in reading.all_clauses(masked):
@@ -254,6 +276,8 @@ def ref_pending(text: str) -> Finding | None:
     """A reference resolves when one clause names it plainly; "to be opened", "local only", 予定 do not."""
     why: Finding | None = None
     for clause in reading.all_clauses(text):
+        if _MERGED.search(clause) and reading.read(clause) is None:
+            return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
         if not find_fix_refs(clause):
             why = why or reading.not_done(clause)
             continue

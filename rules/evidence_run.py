@@ -72,6 +72,13 @@ NOT_ON_DEMAND = (
         r"\bwithout a repro\w*\b",
         r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:always )?reproduce\b",
         r"\b(?:still trying|still working|trying|working) (?:to reproduce|on a repro)\w*\b",
+        # Not made to fail by the author: "couldn't get it to fail", "never made it crash".
+        r"\b(?:can't|cannot|can not|couldn't|could not|unable to|failed to|not able to|never)"
+        r" (?:\w+ )?(?:get|got|make|made|gotten) (?:it|this|the \w+) (?:to )?"
+        r"(?:fail|crash|hang|happen|break|occur|show up|trigger|misbehave)\w*",
+        # Waiting for the next one: "we'll catch the next occurrence", "wait for it to recur".
+        r"\b(?:catch|wait(?:ing)? for|until) (?:the |it |a )?(?:next (?:occurrence|time|one|incident|failure)"
+        r"|to (?:recur|happen again|fail again))\b",
         flags=EN_FLAGS,
     ),
     any_of(
@@ -99,7 +106,8 @@ NOT_ON_DEMAND = (
         "再現(?:が|は)?(?:難しい|困難|不可|できていない)",
         "再現待ち",
         "再現条件(?:は|が)?(?:不明|わかって|分かって|特定できて)",
-        "(?:一度|1度|一回|1回)しか",
+        "(?:一度|1度|一回|1回)(?:しか|だけ|きり|のみ)",
+        "未再現",
         "本番(?:環境)?でしか",
         "再現を試み",
         "(?:一度|1度|一回|1回)(?:だけ|きり|のみ)?(?:発生|起き|観測|見られ|確認され|報告)",
@@ -299,6 +307,13 @@ PASSED = (
         r"\bexactly (?:once|one|as expected)\b",
         r"\ball (?:\d+ )?(?:of them )?(?:passed|ok|green|succeeded|completed)\b",
         r"\bnow (?:[a-z]+s|returns|reports|receives|shows|holds|keeps|reads|writes)\b",
+        # Agreement with a reference, or the workload getting past where it failed.
+        r"\b(?:all|every|each) (?:\w+ ){0,3}match(?:es|ed)?\b|\bmatch(?:es|ed)? (?:the )?(?:source|reference|expected"
+        r"|baseline|original|old (?:system|output))\b",
+        r"\b\d[\d,]* (?:\w+ )?(?:rows?|records?|items?|files?|blocks?|messages?) (?:were )?(?:imported|processed|loaded"
+        r"|written|migrated|synced|sent|delivered|applied)\b",
+        r"\b(?:got|gets|made it|went|goes|moved) past\b|\b(?:is|was) now at (?:the )?(?:tip|head|latest)\b"
+        r"|\bcaught up\b",
         flags=EN_FLAGS,
     ),
     any_of(

@@ -212,6 +212,7 @@ REJECTED = (
     any_of(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
+        r"|rul(?:e|es|ed|ing) (?:\w+ ){1,3}out|(?:didn't|did not|doesn't|does not) change anything"
         r"|eliminated|excluded|(?:tested|checked|verified|confirmed) (?:the|this|that|our|a) (?:hypothesis|theory)"
         r"|as (?:we )?(?:hypothesi[sz]ed|predicted)"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",

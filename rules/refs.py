@@ -18,7 +18,8 @@ _REF_RE = re.compile(
     r"|(?P<branch>(?<![\w/.-])[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"
     r"|(?P<change>(?:\b(?:CL|changelist|change|revision|rev\.?|svn)|リビジョン|チェンジリスト)\s*[#:]?\s*r?\d{3,}\b"
     # Gerrit's Change-Id, Phabricator's differential revision.
-    r"|\bChange-Id\s*:?\s*I[0-9a-f]{40}\b|\b(?:phabricator|differential(?: revision)?|diff)\s*[#:]?\s*D\d{2,}\b)"
+    r"|\b(?:Change-Id|(?:gerrit\s+)?change)\s*:?\s*I[0-9a-f]{7,40}\b"
+    r"|\b(?:phabricator|differential(?: revision)?|diff)\s*[#:]?\s*D\d{2,}\b)"
     r"|(?P<commit>\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)",
     re.IGNORECASE,
 )

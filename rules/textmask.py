@@ -98,7 +98,14 @@ _TIMES_RE = re.compile(
     r"[^.;\n]{0,60}?\b(?:fail\w*|crash\w*|hung|hangs?|hit|reproduc\w*|broke)\s+(\d{1,6}|once|twice)(?: times?)?\b",
     re.IGNORECASE,
 )
-_WORD_COUNTS = {"once": 1, "twice": 2}
+#: "Out of 40 attempts it showed up twice": the total first, then how often it happened.
+_OUT_OF_RE = re.compile(
+    r"\b(?:out of|of|in|across|over)\s+(\d{1,6}) ?(?:times|runs|iterations|attempts|tries|executions|x)\b"
+    r"[^.;\n]{0,60}?\b(?:show\w* up|turn\w* up|appear\w*|happen\w*|occur\w*|fail\w*|crash\w*|hung|hangs?|hit"
+    r"|reproduc\w*|broke|trigger\w*)\s+(\d{1,6}|once|twice|three)(?: times?)?\b",
+    re.IGNORECASE,
+)
+_WORD_COUNTS = {"once": 1, "twice": 2, "three": 3}
 #: 「100 回回して 2 回失敗」: runs, then failures, in Japanese.
 _TIMES_JA_RE = re.compile(
     r"(\d{1,6})\s*回(?:回|実行|試|走ら|流|繰り返)[^。\n]{0,30}?(\d{1,6})\s*回(?:だけ|ほど|程度)?"
@@ -139,7 +146,7 @@ def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
             hits, total = 1, _number(g[13], g[14])
         if 0 < total and hits <= total:
             found.append((Fraction(hits, total), m.group(0)))
-    for pattern in (_TIMES_RE, _TIMES_JA_RE):
+    for pattern in (_TIMES_RE, _OUT_OF_RE, _TIMES_JA_RE):
         for m in pattern.finditer(text):
             total, count = int(m.group(1)), m.group(2).lower()
             hits = _WORD_COUNTS.get(count) or int(count)

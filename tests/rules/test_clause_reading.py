@@ -260,3 +260,42 @@ def test_a_soak_alone_contradicts_a_ticked_repro_or_test(
     assert reasons and ("Original repro passes" in reasons[0] or "元の再現手順が成功" in reasons[0]), reasons
     with_repro = f"{text} `./repro.sh` 30/30 passes." if lang == "en" else f"{text}再現手順も 30 回中 0 回の失敗。"
     assert not [m for m in check_inputs(pm.replace(validation=with_repro)) if m.field == "validation"]
+
+
+#: Neighbouring wordings of the classes read in the latest round: other tenses, word orders, both languages.
+ROUND3_REFUSED = [
+    ("repro", "We never managed to make it crash on staging; we'll wait for it to happen again."),
+    ("repro", "Could not get the importer to fail locally."),
+    ("repro", "本番で一回だけ落ちた。手元では未再現。"),
+    ("repro", "It would probably be reproducible with a larger mempool, we'd expect."),
+    ("confirmed_by", "再現環境が無いので、実験は行わなかった。"),
+    ("confirmed_by", "Logged every INSERT: the duplicate shows up 3 times in 10 runs. Next step is to find out why."),
+    ("root_cause", "A lock-ordering issue between the reader and writer threads."),
+    ("root_cause", "The exporter hangs in an endless loop in `flush()` for empty batches."),
+    ("fix_ref", "The PR will be #91 when we open it."),
+    ("validation", "Run <failing test>: passed."),
+]
+ROUND3_ACCEPTED = [
+    ("root_cause", "Billing service compute the total with an int16 counter, so order 40000 wrap to a negative total."),
+    ("fix_ref", "#512 (the old branch name `todo/xx` was renamed before the merge)"),
+    ("fix_ref", "Gerrit change I0a1b2c3d4e (merged)"),
+    ("fix_ref", "PR #77 — the release is planned for Friday, but the fix is already merged."),
+    (
+        "confirmed_by",
+        "Support said totals looked off, so we replayed the 120 orders with the fix: all matched the ledger.",
+    ),
+    (
+        "validation",
+        "Re-ran the nightly import with the file that failed: 9,210 rows imported, every total matches the source.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("field", "text"), ROUND3_REFUSED)
+def test_round3_neighbours_are_refused(field: str, text: str) -> None:
+    assert check_text(field, text) is not None
+
+
+@pytest.mark.parametrize(("field", "text"), ROUND3_ACCEPTED)
+def test_round3_neighbours_are_accepted(field: str, text: str) -> None:
+    assert check_text(field, text) is None
