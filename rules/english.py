@@ -21,6 +21,10 @@ _CLAUSE_RE = re.compile(
 #: Someone else's word for it: "QA said", "according to the vendor", "the customer confirmed".
 HEARSAY = any_of(
     r"\baccording to\b",
+    # Someone else's word carried by a noun: "per the maintainer's comment", "going by the vendor's note".
+    r"\b(?:per|from|going by|based on) (?:the |a |an |our |their |his |her )?[\w' -]{0,40}?\b(?:comments?|reports?"
+    r"|notes?|messages?|replies|reply|emails?|answers?|word|statements?|analysis|post|advisory)\b"
+    r"(?! (?:field|table|queue|id)\b)",
     r"\breportedly\b",
     r"\bsupposedly\b",
     r"\b(?:i|we) (?:heard|were told|was told)\b",
@@ -52,8 +56,10 @@ APPEARANCE = any_of(
 
 #: The action is not done: negated, or "yet to", or "not … yet", or still local / unpushed.
 NOT_DONE = any_of(
-    r"\b(?:haven't|have not|hasn't|has not|didn't|did not|never|not)\s+(?:yet\s+|been\s+|even\s+|actually\s+){0,2}"
-    r"(?:gotten|got|get|managed|able|had (?:a|the) chance)\b",
+    # "could not get a stale point" reports an attempt and its outcome; "could not get to it" is not done.
+    r"\b(?<!could )(?<!can )(?:haven't|have not|hasn't|has not|didn't|did not|never|not)\s+"
+    r"(?:yet\s+|been\s+|even\s+|actually\s+){0,2}(?:gotten|got|get|managed|able|had (?:a|the) chance)\b",
+    r"\b(?:could|can) not get (?:to|around|a chance|the chance|time)\b",
     r"\b(?:isn't|aren't|wasn't|weren't|not|hasn't been|haven't been|has not been|have not been)\s+(?:yet\s+)?"
     r"(?:written|pushed|opened|created|run|re-?run|tried|added|landed|merged|filed|raised|published)\b",
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not)\s+(?:yet\s+|actually\s+|even\s+|really\s+){0,2}(?:re-?)?"
@@ -74,7 +80,8 @@ PLANNED = any_of(
     # A person's intention; "you will see it fail" in a repro is what the steps show, not a plan.
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
     r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)) (?:\w+ )?(?:try|test|run|re-?run"
-    r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look)\b",
+    r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
+    r"|submit|put up)\b",
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
     r"|measured|confirmed)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
@@ -84,7 +91,13 @@ PLANNED = any_of(
     r"\bwill (?:ship|land|release|publish|merge|provide|include)\b",
     r"\bnext steps? (?:is|are|will be|would be)\b",
     r"\bonce (?:i|we|they|someone|the team) (?:push|open|create|merge|land|submit|file|raise|send)\w*\b",
-    r"\b(?:pr|mr|pull request|change|patch|branch|commit|number|link) (?:will|would) be\b",
+    r"\b(?:pr|mr|pull request|change|patch|branch|commit|number|link|repro\w*|steps?|tests?|experiment)"
+    r" (?:will|would) be\b",
+    # A clause that starts with its future: "will open it once I rebase", "going to cut it tomorrow" (the
+    # lookbehinds, not `^`, keep the phrase's first-character guard, rules/regex_guard.py).
+    r"(?<!\w )(?<![\w'])(?:will|going to|gonna|about to|plan to|planning to) (?:\w+ )?(?:open|create|push|cut"
+    r"|submit|file|raise|send|put|merge|rebase|land|branch|run|test|try|check|write|do)\b",
+    r"\b(?:i'm|i am|we're|we are) (?:still |now |currently )?(?:setting up|preparing|getting|building|writing)\b",
     flags=EN_FLAGS,
 )
 
@@ -92,7 +105,8 @@ PLANNED = any_of(
 WATCHING = any_of(
     r"\bdashboards?\b",
     r"\bgraphs?\b",
-    r"\b(?:monitor(?:ing|ed)?|watch(?:ing|ed)?)\b",
+    # As a verb only: "the legality monitor" is a component, "we monitored it" is watching.
+    r"\b(?:monitor(?:ing|ed)|watch(?:ing|ed))\b|\b(?:to|will|'ll|we|i|they|and|then|keep|just) (?:monitor|watch)\b",
     r"\bkeep(?:ing)? an eye\b",
     r"\bsince (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|last \w+|the (?:deploy|release"
     r"|rollout))\b",
@@ -111,9 +125,18 @@ CONJECTURE = any_of(
 
 #: An inference standing in for an experiment: a review, reading the code, an agreement.
 INFERENCE = any_of(
-    r"\bwould (?:repro|reproduce|trigger|fail|crash|hang)\b",
-    r"\b(?:read|reading|inspect(?:ed|ing)?|reviewed|looked at) (?:the )?(?:code|diff|source|stack ?trace|logs)\b",
-    r"\b(?:agreed|agree|consensus|signed off)\b",
+    # A conditional is what would happen, not what did: "would make them agree", "could explain".
+    r"\b(?:would|could|might) (?:\w+ )?(?:repro|reproduce|trigger|fail|crash|hang|make|fix|explain|cause|produce"
+    r"|lead|result|account|give|prevent|stop|resolve|work)\b",
+    # Reading or tracing code, a trace or a diff: wherever the object sits in the clause.
+    r"\b(?:read|reading|inspect(?:ed|ing)?|review(?:ed|ing)?|looked at|stepp(?:ed|ing) through|walk(?:ed|ing) through"
+    r"|trac(?:ed|ing) through|went through|going through|audit(?:ed|ing)?) (?:\w+ ){0,4}?(?:the |a |our )?"
+    r"(?:code|diff|source|stack ?traces?|logs|implementation|patch|changes?|Q)\b",
+    r"\bin the (?:source|code|diff|implementation)\b",
+    r"\bstack ?traces? (?:\w+ )?(?:match\w*|(?:is|are|was|were) (?:identical|the same)|lines? up)\b"
+    r"|\bmatch\w* (?:the |our )?(?:stack ?trace|backtrace|crash dump)\b",
+    r"\bon paper\b|\b(?:arithmetic|math|maths|numbers) (?:works?|worked|checks?|checked) out\b",
+    r"\b(?:agreed|agrees?|consensus|signed off|everyone (?:thinks|says|believes))\b",
     # A coincidence in time is a correlation, not an experiment.
     r"\b(?:correlat\w+|coincides? with|coincided with|timestamps? (?:match|line up|overlap)\w*"
     r"|lines? up (?:in time|with the (?:time|timing|timestamps?|deploy\w*|spikes?|pauses?|restarts?)))\b",

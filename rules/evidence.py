@@ -14,6 +14,7 @@ import re
 
 from rules import evidence_checks as checks
 from rules import evidence_clauses as clauses
+from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
 from rules.phrases import SCOPE_STATED
@@ -254,7 +255,7 @@ def _validation(masked: str) -> Finding | None:
     parts = sentences(masked)
     problems: dict[str, str] = {}
     for sentence in parts:
-        for kind, pair in (("pending", run.PENDING), ("hope", run.HOPE), ("stand_in", run.STAND_IN)):
+        for kind, pair in (("pending", run.PENDING), ("hope", run.HOPE), ("stand_in", passing.STAND_IN)):
             if kind in problems or (kind == "pending" and _scope_or_condition(sentence)):
                 continue
             if (phrase := _search(pair, sentence)) is not None:

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rules import english, japanese_verbs, reading
 from rules import evidence_checks as checks
+from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
 from rules.evidence_words import EN_FLAGS, any_of
@@ -67,8 +68,12 @@ _VAGUE_CAUSE = (
 #: "since we upgraded", "v4.2.1 に上げてから…ようになった": a correlation in time, not a mechanism.
 _CORRELATION = (
     any_of(
-        r"\b(?:since|after|ever since) (?:we |i |they |the team )?(?:upgrad|updat|bump|deploy|install|switch|roll)\w*",
-        r"\bstarted (?:\w+ing )?(?:after|since|once|with)\b",
+        r"\b(?:since|after|ever since) (?:we |i |they |the team )?(?:upgrad|updat|bump|deploy|install|switch|roll"
+        r"|mov|migrat|chang|went|port|releas)\w*",
+        r"\b(?:started|began|appeared|showed up) (?:\w+ )?(?:after|since|once|with|when)\b",
+        # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
+        r"\b(?:it's|it is|it was|must be|blame) (?:the |our |this )?(?:\w+ ){0,2}(?:upgrade|update|deploy\w*|release"
+        r"|migration|bump|version|switch)\b",
         flags=EN_FLAGS,
     ),
     any_of(
@@ -95,6 +100,8 @@ CORE_EVIDENCE = (
 #: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
 _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)
 _SCOPE_ON = re.compile(
+    # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
+    r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
     r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の"
 )
 
@@ -127,7 +134,7 @@ def concrete_pass(clause: str) -> bool:
     measured = digit and search(BEFORE_AFTER, clause) is not None  # a figure set against the one before the fix
     if (
         not measured
-        and search(run.PASSED, clause) is None
+        and search(passing.PASSED, clause) is None
         and japanese_verbs.failure_negated(clause) is None
         and japanese_verbs.completed_outcome(clause) is None
     ):
@@ -136,9 +143,9 @@ def concrete_pass(clause: str) -> bool:
         return False
     if search(checks.PASSED_BEFORE, clause):
         return False
-    if measured or search(run.EVIDENCE_NOUN, clause):
+    if measured or search(passing.EVIDENCE_NOUN, clause):
         return True
-    return search(run.STAND_IN, clause) is None and (digit or re.search(r"\bQ\b", clause) is not None)
+    return search(passing.STAND_IN, clause) is None and (digit or re.search(r"\bQ\b", clause) is not None)
 
 
 def plain(masked: str) -> tuple[list[str], list[Finding]]:
@@ -217,6 +224,8 @@ def mechanism(masked: str) -> Finding | None:
 
 def experiment(masked: str) -> Finding | None:
     """A confirming experiment the author ran, stated plainly, and what it showed."""
+    if (running := search(_RUNNING, masked)) is not None:
+        return ("not_done", running)
     clean, found = plain(masked)
     own = any(_outcome(c) and _FIRST_PERSON.search(c) for c in clean)
     for kind, phrase in found:
@@ -233,11 +242,26 @@ def experiment(masked: str) -> Finding | None:
 
 
 def _names_check(clause: str) -> bool:
-    return search(run.EVIDENCE_NOUN, clause) is not None
+    return search(passing.EVIDENCE_NOUN, clause) is not None
+
+
+#: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
+_COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
+#: A check still going: "the replay is running now", 「リプレイを実行中」. A condition ("while the job is running")
+#: is a step of a repro, not a check.
+_RUNNING = (
+    any_of(
+        r"(?<!while )(?<!when )(?<!whenever )(?<!as )\b(?:is|are) (?:still |currently |now )?"
+        r"(?:running|under ?way|in flight|being (?:run|replayed|tested))\b"
+        r"(?! (?:fine|normally|smoothly|ok|okay|well|again|correctly|stabl[ey])\b)",
+        flags=EN_FLAGS,
+    ),
+    any_of("(?:実行|検証|テスト|試験|リプレイ|再生|計測|測定)(?:を)?(?:実施)?中(?:です|だ|。|で(?!は)|、|$)"),
+)
 
 
 def _outcome(clause: str) -> bool:
-    return re.search(r"\d", clause) is not None or search(OUTCOME, clause) is not None or concrete_pass(clause)
+    return _COUNT.search(clause) is not None or search(OUTCOME, clause) is not None or concrete_pass(clause)
 
 
 def validation(masked: str) -> Finding | None:
@@ -275,14 +299,23 @@ def only_soak(masked: str) -> Finding | None:
 def ref_pending(text: str) -> Finding | None:
     """A reference resolves when one clause names it plainly; "to be opened", "local only", 予定 do not."""
     why: Finding | None = None
-    for clause in reading.all_clauses(text):
-        if _MERGED.search(clause) and reading.read(clause) is None:
-            return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
-        if not find_fix_refs(clause):
-            why = why or reading.not_done(clause)
-            continue
-        found = reading.not_done(clause) or reading.modality(clause)
-        if found is None:
-            return None
-        why = why or found
+    for _sentence, parts in reading.by_sentence(text):
+        for i, clause in enumerate(parts):
+            if _MERGED.search(clause) and reading.read(clause) is None:
+                return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
+            if not find_fix_refs(clause):
+                why = why or reading.not_done(clause)
+                continue
+            found = reading.not_done(clause) or reading.modality(clause)
+            if found is None and _bare(clause):
+                # "#4480, will open it": a reference with no verb of its own is what the next clause says of it
+                found = next((f for c in parts[i + 1 :] if (f := reading.not_done(c)) is not None), None)
+            if found is None:
+                return None
+            why = why or found
     return ("ref_pending", why[1]) if why else None
+
+
+def _bare(clause: str) -> bool:
+    """A clause that only names a reference: "#4480", "branch `fix/x`", 「MR !842」."""
+    return len(re.findall(r"[A-Za-z]{2,}|[\u3040-\u30ff\u4e00-\u9fff]+", clause)) <= 2

@@ -107,11 +107,16 @@ HYPOTHESIS = (
         r"\b(?:fairly|pretty|quite|reasonably|mostly|almost|somewhat|relatively) (?:sure|confident|certain)\b",
         # "Hypothesis" capitalised and doing something is the property-testing library, not a guess.
         r"(?-i:\bhypothes[ie]s\b|\bHYPOTHES[IE]S\b)"
-        r"|(?-i:\bHypothes[ie]s\b)(?!-)(?=\s*[:,;.)]|\s+(?:is|was|were|are|that|being|here|remains|holds)\b|\s*$)",
+        r"|(?-i:(?<!\()\bHypothes[ie]s\b)(?!-)(?=\s*[:,;.)]|\s+(?:is|was|were|are|that|being|here|remains|holds)\b|\s*$)"
+        # "(Hypothesis, `@given`)" names the library in an aside; "(Hypothesis: …)" still states one.
+        r"|(?-i:(?<=\()Hypothes[ie]s\b)(?=\s*:)",
         r"\btheor(?:y|ies)\b",
         r"\bguess(?:ing)?\b",
         r"\bhunch\b",
-        r"\bsuspect(?:ed|s)?\b",
+        # As a verb or the noun of an inquiry; "suspect results", "the `suspect` flag" name a thing.
+        r"\bsuspected\b|\b(?:i|we|they|you|also|still|strongly|now) suspects?\b|\bsuspects? (?:that|it|this|the|a|an)\b"
+        r"|\b(?:main|prime|likely|top|chief|first|primary|one|only|obvious|usual|our) suspects?\b"
+        r"|(?<!\w )(?<!\w)suspect\b",
         r"\bsuspicion\b",
         r"\bspeculat\w*",
         r"\bcandidate (?:cause|explanation)s?\b",
@@ -122,7 +127,9 @@ HYPOTHESIS = (
         r"\bwould (?:explain|account for)\b",
         r"\b(?:should|must|would) (?:have been|be) (?:the|a|an) (?:cause|culprit|reason|problem|issue|trigger)\b",
         r"\bmust have (?:been|caused|triggered|happened)\b",
-        r"^\s*(?:could|might|may|is|was|are|were|does|did|maybe|perhaps|or)\b[^?\n]{0,200}\?",
+        # At the start of the text (a lookbehind, not `^`, so the phrases keep their first-character guard).
+        r"(?<![\s\S])\s+(?:could|might|may|is|was|are|were|does|did|maybe|perhaps|or)\b[^?\n]{0,200}\?"
+        r"|(?<![\s\S])(?:could|might|may|is|was|are|were|does|did|maybe|perhaps|or)\b[^?\n]{0,200}\?",
         r"\bmy (?:guess|hunch|bet|theory|suspicion|thinking)\b|\bgut feeling\b|\bby feel\b|\bfeels like\b",
         flags=EN_FLAGS,
     ),

@@ -192,15 +192,38 @@ _PLANNED_HINT = re.compile("|".join(sorted(_PLANNED)))
 
 def planned(text: str) -> str | None:
     """A plan or intention (予定, つもり, これから, 明日): the action is not done."""
-    for words in near(text, _PLANNED_HINT):
+    for words in near(text, _PLANNED_HINT, after=40):
         for i, w in enumerate(words):
             pair = w.surface + (words[i + 1].surface if i + 1 < len(words) else "")
-            if w.lemma in _PLANNED or w.surface in _PLANNED:
+            if (w.lemma in _PLANNED or w.surface in _PLANNED) and not _schedule_noun(words, i):
                 return w.surface
             after_something = i > 0 and words[i - 1].surface in ("の", "た", "だ", "て", "この", "その")
             if pair in _PLANNED and not after_something:  # 後で is two words; デプロイの後で is "after", no plan
                 return pair
     return None
+
+
+def _schedule_noun(words: tuple[Morph, ...], i: int) -> bool:
+    """予定 naming a thing, not a plan: 「乗務予定の差し替えを直した」 modifies a noun of a clause whose own verb
+    comes later; 予定通り is "as planned", done; a 「title」 quotes someone's words."""
+    if words[i].surface != "予定":
+        return False
+    if sum(w.surface == "「" for w in words[:i]) > sum(w.surface == "」" for w in words[:i]):
+        return True  # inside 「…」: a title or a quoted name
+    rest = [w for w in words[i + 1 :] if w.pos != "補助記号" or w.surface not in "（()）"]
+    if rest and rest[0].surface == "通り":
+        return True
+    depth = 0
+    for j, w in enumerate(words[i + 1 :]):
+        depth += (w.surface in "（(") - (w.surface in "）)")
+        if depth == 0 and w.pos != "補助記号":
+            if w.surface != "の":
+                return False
+            after = words[i + 2 + j :]
+            return any(
+                v.pos == "動詞" for v in after[: next((k for k, v in enumerate(after) if v.surface == "。"), None)]
+            )
+    return False
 
 
 def not_yet(text: str) -> str | None:

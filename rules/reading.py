@@ -40,6 +40,9 @@ _HEARSAY_JA = any_of(
 #: Japanese: watching instead of checking.
 _WATCHING_JA = any_of(
     "監視",
+    "ダッシュボード",
+    "(?i:watch|monitor)\\s*(?:して|する|中|し)",
+    "グラフ",
     "様子(?:を)?見",
     "経過観察",
     "モニタリング",
@@ -48,7 +51,12 @@ _WATCHING_JA = any_of(
 )
 #: Japanese: an inference or a review standing in for an experiment.
 _INFERENCE_JA = any_of(
-    "コードを?(?:読|確認)",
+    # Reading or tracing the code, a diff or a trace, in any wording.
+    "(?:コード|ソース|実装|差分|diff|処理|ロジック)(?:を|の)?(?:[^。、]{0,12}(?:を|の))?(?:読|追|精査|眺め|目視|確認|見直)",
+    "(?:スタックトレース|バックトレース|クラッシュダンプ|ダンプ)[^。]{0,40}(?:一致|同じ|同一)",
+    "一致(?:する|した|している|していた)?(?:ので|ため|から)",
+    "机上",
+    "計算上",
     "レビュー",
     "合意",
     "一致するので",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from rules import japanese
+from rules import english, japanese, japanese_verbs
 
 #: "EFFECT because CAUSE" (en); 「EFFECT のは、CAUSE ため」 and 「CAUSE ため、EFFECT」 (ja).
 _BECAUSE_EN = re.compile(r"^(?P<effect>.+?)\b(?:because|since)\b(?P<cause>.+)$", re.IGNORECASE | re.ASCII)
@@ -31,6 +31,17 @@ _FILLER = frozenset(
     " didn't any anything nothing something all match matches matched work works properly correctly at as expected"
     " and or so there their they them".split()
 )
+#: A symptom said of another part: it stops, fails or does not answer, match or finish.
+_SYMPTOM_CAUSE = re.compile(
+    r"\b(?:isn't|is not|aren't|are not|wasn't|weren't|doesn't|does not|didn't|did not|won't|never|no longer|stops?"
+    r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
+    r"|answer|react|reply|progress)\w*"
+    r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?)\b"
+    r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
+    r"|(?:動か|終わら|返ら|届か|繋がら|つながら)(?:ない|ず|なかった)"
+    r"|(?:失敗|フリーズ|ハング|クラッシュ)(?:する|した|して)|(?:落ち|止ま|固ま)(?:る|った|って)",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 
@@ -42,6 +53,10 @@ def restated(sentence: str) -> bool:
     effect, cause = parts
     if _SPECIFIC.search(cause):
         return False
+    if _SYMPTOM_CAUSE.search(cause):
+        rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
+        if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
+            return True  # "locks up because the pinpad isn't responding": a second symptom, no mechanism
     effect_states = {m.group(0).lower() for m in _STATE.finditer(effect)}
     if any(m.group(0).lower() in effect_states for m in _STATE.finditer(cause)):
         return True

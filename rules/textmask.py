@@ -79,15 +79,20 @@ def sentences(text: str) -> list[str]:
 #: Rates: "7 of 20", "1 in 500 runs", "3/10", "1 in ~1,000", "1 in 10k", "20 回中 19 回", "10回に1回", "40%",
 #: "once every 200 runs". Numbers may carry thousands separators or a `k`.
 _N = r"(\d{1,3}(?:,\d{3})+|\d+)(k\b)?"
+#: An approximate count is still a count: "in about 400 runs", "~400", 「100 回ほど」「約 100 回」.
+_ABOUT_EN = r"(?:~\s*|(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|over|more than|under) )?"
+_ABOUT_JA = r"(?:\s*(?:ほど|程度|くらい|ぐらい|位|前後|弱|強|近く|以上|余り|あまり))?"
 _RATE_RE = re.compile(
     r"(?=[\dOo])(?:"
     rf"(?<![\d.,]){_N}\s*(?:(?:runs?|times?|failures?|attempts?|iterations?|requests?|calls?)\s*)?"
-    rf"(?:of|in|out of|/)\s*~?{_N}(?!\.?\d)"
+    rf"(?:of|in|out of|/)\s*{_ABOUT_EN}{_N}(?!\.?\d)"
     r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"
-    rf"|(?<![\d.,]){_N}\s*回中\s*{_N}\s*回"
+    # A date, not a rate: 「10/27 の夜間便」「10/27 から」.
+    r"(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))"
+    rf"|(?<![\d.,]){_N}\s*回{_ABOUT_JA}(?:中|のうち)\s*(?:約\s*)?{_N}\s*回"
     rf"|(?<![\d.,]){_N}\s*回に\s*{_N}\s*回"
     r"|(?<![\d.])(\d+(?:\.\d+)?)\s*%"
-    rf"|\bonce (?:every|per|in) (?:~|about |roughly |approximately |around )?{_N})",
+    rf"|\bonce (?:every|per|in) {_ABOUT_EN}{_N})",
     re.IGNORECASE,
 )
 
@@ -100,7 +105,9 @@ _TIMES_RE = re.compile(
 )
 #: "Out of 40 attempts it showed up twice": the total first, then how often it happened.
 _OUT_OF_RE = re.compile(
-    r"\b(?:out of|of|in|across|over)\s+(\d{1,6}) ?(?:times|runs|iterations|attempts|tries|executions|x)\b"
+    r"\b(?:out of|of|in|across|over)\s+"
+    + _ABOUT_EN
+    + r"(\d{1,6}) ?(?:times|runs|iterations|attempts|tries|executions|x)\b"
     r"[^.;\n]{0,60}?\b(?:show\w* up|turn\w* up|appear\w*|happen\w*|occur\w*|fail\w*|crash\w*|hung|hangs?|hit"
     r"|reproduc\w*|broke|trigger\w*)\s+(\d{1,6}|once|twice|three)(?: times?)?\b",
     re.IGNORECASE,
@@ -108,7 +115,9 @@ _OUT_OF_RE = re.compile(
 _WORD_COUNTS = {"once": 1, "twice": 2, "three": 3}
 #: 「100 回回して 2 回失敗」: runs, then failures, in Japanese.
 _TIMES_JA_RE = re.compile(
-    r"(\d{1,6})\s*回(?:回|実行|試|走ら|流|繰り返)[^。\n]{0,30}?(\d{1,6})\s*回(?:だけ|ほど|程度)?"
+    r"(\d{1,6})\s*回"
+    + _ABOUT_JA
+    + r"(?:回|実行|試|走ら|流|繰り返|やっ|行)[^。\n]{0,30}?(\d{1,6})\s*回(?:だけ|ほど|程度|とも|すべて|全て|中)?"
     r"(?:失敗|落ち|発生|再現|クラッシュ|ハング|タイムアウト|エラー|止ま)"
 )
 

@@ -4,6 +4,7 @@ blind batches have their own test), and the Japanese analyser loaded once and on
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
 
@@ -12,6 +13,7 @@ from rules import japanese
 from rules.evidence import CHECKED_FIELDS, check_text
 from rules.gate import check_inputs
 from rules.lint import lint
+from rules.textmask import mask, rates
 
 pytestmark = pytest.mark.unit
 
@@ -299,3 +301,90 @@ def test_round3_neighbours_are_refused(field: str, text: str) -> None:
 @pytest.mark.parametrize(("field", "text"), ROUND3_ACCEPTED)
 def test_round3_neighbours_are_accepted(field: str, text: str) -> None:
     assert check_text(field, text) is None
+
+
+#: Neighbours of the fourth blind batch's classes: reading or matching is no experiment, a check still running
+#: is not done, a second symptom or an upgrade in time is no mechanism, a bare reference takes its clause's tense;
+#: and nouns that look like hedges or plans (a `suspect` flag, a legality monitor, 乗務予定, a scope beside a pass).
+ROUND4_REFUSED = [
+    ("confirmed_by", "Went through the diff of `Pool.release()` with the team and we all agree the lease leaks."),
+    ("confirmed_by", "Walked through `Scheduler.tick()` in the code; it plainly cannot handle a negative offset."),
+    ("confirmed_by", "Reading the implementation of `LeaseMap.evict()` shows the entry is never removed."),
+    ("confirmed_by", "The backtrace from the customer crash matches the one from staging, so that settles it."),
+    ("confirmed_by", "Reordering the locks would fix it; on paper all 12 interleavings work out."),
+    ("confirmed_by", "Raising the pool size could explain all 4 incidents."),
+    ("confirmed_by", "The replay with the fix is still running; 5 of 40 batches are clean so far."),
+    ("confirmed_by", "A re-run of the full import is currently underway; the first 2 of 9 files matched."),
+    ("confirmed_by", "実装を読み直して、`flush()` が二重に呼ばれる経路があることを確認しました。"),
+    ("confirmed_by", "差分を精査したところ、ロックの順序が逆になっていた。"),
+    ("confirmed_by", "本番のバックトレースが手元のものと同じだったので、原因は確定。"),
+    ("confirmed_by", "修正版のリリース後、ダッシュボード上でエラー率は 0 のまま 3 日経過。"),
+    ("confirmed_by", "修正版で 1 か月分のリプレイを実行中です。最初の 3 日分は問題なし。"),
+    ("root_cause", "The kiosk freezes because the card reader stops responding."),
+    ("root_cause", "Payments time out since the gateway doesn't answer anymore."),
+    ("root_cause", "決済がタイムアウトするのは、ゲートウェイが応答しないためです。"),
+    ("root_cause", "画面が固まるのは、カードリーダーが反応しなくなるからだ。"),
+    ("root_cause", "It began right after we migrated to Postgres 16, so it's the database upgrade."),
+    ("root_cause", "Appeared when we switched to the new JDK; must be the version bump."),
+    ("root_cause", "According to the vendor's advisory, `decode()` overflows on long frames. Not checked by us."),
+    ("root_cause", "Going by the maintainer's reply on the tracker, `scan()` reads past the buffer."),
+    ("fix_ref", "#912, will push it after lunch"),
+    ("fix_ref", "branch `fix/tz`, going to rebase it onto main first"),
+    ("fix_ref", "MR !77 — about to open it"),
+    ("repro", "Repro steps will be: start two workers, kill one; the lease is lost. Setting up the rig now."),
+]
+ROUND4_ACCEPTED = [
+    ("validation", "Replayed 200 orders: no unmatched lines. Not re-tested on the EU cluster."),
+    ("validation", "Ran the reset at 23:59:58 with the fix: kept the streak 20/20 on Android 14."),
+    ("validation", "The 30 original repro runs with the fix: 30/30 matched the ledger."),
+    ("validation", "Resent the 80 messages: 0 duplicated orders, and the nightly job finished."),
+    ("validation", "Reran the repro 40 times on the patched build and could not get a lost lease (was 40/40 before)."),
+    ("validation", "元の再現手順を 20 回実行し、二重計上は 0 回。macOS は未検証。"),
+    ("validation", "再現スクリプトを修正版で 50 回流して失敗 0 回。Windows では未確認（対象外）。"),
+    (
+        "confirmed_by",
+        "Replayed the 500 flagged suspect samples with the fix: all went to manual review; reverted, 41 auto-released.",
+    ),
+    (
+        "confirmed_by",
+        "出発予定の変更を 20 回流したところ、修正版では 20 回とも通知が正しく消え、元のビルドでは 20 回とも残った。",
+    ),
+    ("fix_ref", "PR #88「出発予定の再計算を修正」（マージ済み）"),
+    (
+        "root_cause",
+        "The `risk` flag is mapped to `H` in `flags.yaml`, so suspect orders are auto-approved by `Router.route()`.",
+    ),
+    ("repro", "勤務予定の CSV を `import --month 10` で取り込むと、毎回 10/27 の夜勤で休憩が 1 時間短くなる。"),
+    ("validation", "Replayed the week through the rate monitor with the fix: 0 false alerts (was 9)."),
+]
+
+
+@pytest.mark.parametrize(("field", "text"), ROUND4_REFUSED)
+def test_round4_neighbours_are_refused(field: str, text: str) -> None:
+    assert check_text(field, text) is not None
+
+
+@pytest.mark.parametrize(("field", "text"), ROUND4_ACCEPTED)
+def test_round4_neighbours_are_accepted(field: str, text: str) -> None:
+    assert check_text(field, text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [
+        ("Saw it 3 times in about 400 runs.", Fraction(3, 400)),
+        ("It failed 2 times in roughly 1,000 runs.", Fraction(2, 1000)),
+        ("Of around 200 attempts it crashed twice.", Fraction(2, 200)),
+        ("今週 100 回ほど流して 2 回発生しました。", Fraction(2, 100)),
+        ("約 200 回中 3 回程度。", Fraction(3, 200)),
+        ("100 回のうち 2 回。", Fraction(2, 100)),
+        ("5 回実行し、5 回とも発生しました。", Fraction(1)),
+    ],
+)
+def test_an_approximate_count_is_still_a_rate(text: str, rate: Fraction) -> None:
+    assert [r for r, _ in rates(mask(text))] == [rate]
+
+
+def test_a_date_is_not_a_rate() -> None:
+    assert rates(mask("10/27 の夏時間終了をまたぐ夜間便")) == ()
+    assert [r for r, _ in rates(mask("3/10 の確率で失敗"))] == [Fraction(3, 10)]

@@ -1,0 +1,142 @@
+"""What a passing check reads as, en and ja, and what stands in for one (a review, a merge, a deploy, a
+build): the positive evidence a validation or an experiment needs. Each is an (English, Japanese) pair of
+linear patterns, read by `rules.evidence` and `rules.evidence_clauses`.
+"""
+
+from __future__ import annotations
+
+from rules.evidence_words import EN_FLAGS, any_of
+
+#: A review, a merge, a deploy or a build standing in for a verification.
+STAND_IN = (
+    any_of(
+        r"\b(?:code|peer|pr)[- ]review(?:ed|s)?\b",
+        r"\breviewed (?:by|and|in)\b",
+        r"\breviewers?\b",
+        r"\b(?:passed|in|through|after) (?:code )?review\b",
+        r"\breview (?:passed|approved|done|complete[d]?)\b",
+        r"\bapprov(?:ed|als?)\b",
+        r"\blgtm\b",
+        r"\bsigned off\b",
+        r"\bmerged?\b",
+        r"\bdeploy(?:ed|ment|s)?\b",
+        r"\bshipped\b",
+        r"\breleased\b",
+        r"\brolled out\b",
+        r"\blanded\b",
+        r"\bpushed to (?:prod|production|main|master)\b",
+        r"\b(?:compiles|compiled|builds|built)\b",
+        r"\bbuild (?:passes|passed|succeeds|succeeded|is green|was green)\b",
+        r"\blint(?:er)? (?:passes|passed|is clean)\b",
+        r"\btype[- ]?checks?\b",
+        r"\bby (?:code )?inspection\b",
+        r"\bby reading the code\b",
+        r"\b(?:looks|look) (?:correct|right)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "レビュー",
+        "承認",
+        "マージ",
+        "デプロイ",
+        "リリース",
+        "本番(?:環境)?(?:に|へ)(?:反映|適用|投入)",
+        "反映(?:済み|しました|されました)",
+        "(?:ビルド|コンパイル)(?:が|は|も)?(?:通|成功|完了|でき|OK|パス)",
+        "LGTM",
+        "適用(?:済み|しました)",
+    ),
+)
+
+#: Something shown passing, and what it was: a test, the repro, a workload (or a number or code beside it).
+PASSED = (
+    any_of(
+        r"\bpass(?:es|ed|ing)?\b",
+        r"\bsucceed(?:s|ed)?\b",
+        r"\bsuccessful(?:ly)?\b",
+        r"\bcomplete[sd]\b",
+        r"\b(?:to completion|finished|finishes)\b",
+        r"\bgreen\b",
+        r"\bno longer\b",
+        r"\b(?:now works|works (?:now|again|correctly))\b",
+        r"\b(?:right|correct|expected) (?:results?|reports?|values?|outputs?|answers?|responses?|data)\b",
+        r"\b(?:0|zero|no) (?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?)\b",
+        # None of the bad kind: "no unmatched orders", "0 stale points", "0 false rest violations".
+        r"\b(?:0|zero|no) (?:\w+ )?(?:un[a-z]+ed|mis[a-z]+|false|stale|wrong|duplicated?|lost|missing|dropped"
+        r"|corrupt\w*|failed|bad|broken|orphan\w*)\b",
+        # Every run good, stated as a full rate: "kept the reward 15/15", "50/50 matched".
+        r"\b(?:kept|held|matched|correct|succeeded|worked|ok|right|clean)\b(?: \w+){0,3} (?P<all1>\d+) ?/ ?(?P=all1)\b"
+        r"|\b(?P<all2>\d+) ?/ ?(?P=all2) (?:\w+ ){0,2}(?:matched|kept|held|correct|succeeded|worked|ok|right|clean)\b",
+        r"\b0\s*(?:/|of|out of|in)\s*\d+",
+        r"\bclean\b",
+        r"\bdisappear(?:s|ed)\b",
+        r"\bwent away\b",
+        r"\brestored\b",
+        r"\bback (?:to|under|below|within)\b",
+        r"\b(?:verified|validated)\b",
+        r"\bexactly (?:once|one|as expected)\b",
+        r"\ball (?:\d+ )?(?:of them )?(?:passed|ok|green|succeeded|completed)\b",
+        r"\bnow (?:[a-z]+s|returns|reports|receives|shows|holds|keeps|reads|writes)\b",
+        # Agreement with a reference, or the workload getting past where it failed.
+        r"\b(?:all|every|each) (?:\w+ ){0,3}match(?:es|ed)?\b|\bmatch(?:es|ed)? (?:the )?(?:source|reference|expected"
+        r"|baseline|original|old (?:system|output))\b",
+        r"\b\d[\d,]* (?:\w+ )?(?:rows?|records?|items?|files?|blocks?|messages?) (?:were )?(?:imported|processed|loaded"
+        r"|written|migrated|synced|sent|delivered|applied)\b",
+        r"\b(?:got|gets|made it|went|goes|moved) past\b|\b(?:is|was) now at (?:the )?(?:tip|head|latest)\b"
+        r"|\bcaught up\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "成功",
+        "正しい(?:結果|値|レポート|出力|応答)",
+        "完了",
+        "通(?:った|りました|過|る)",
+        "パス(?:し|する)",
+        "停止なし",
+        "問題なく",
+        "解消",
+        "なくなり",
+        "(?:発生|再現)しなく",
+        "(?:発生|再現)(?:しません|しなかった|せず)",
+        "消え",
+        "(?:正常|元)に戻り",
+        "に戻(?:った|りました|っている|っています)",
+        "回復",
+        "(?<![\\d.])0 ?(?:回|件)(?!中)",
+        "(?:なし|無し)(?![にで])",
+        "一度も",
+        "皆無",
+        "(?:は|が|も)(?:ゼロ|0)(?:件|回)?(?:で|だ|です|でした|。|$)",
+        "正常(?:に)?(?:終了|完了|動作|稼働)",
+        "最後まで(?:終わ|完了|走|動|通)",
+        "走り(?:きっ|切っ)",
+        "完走",
+        "(?:出|見られ|観測され|検出され|記録され|再現され)(?:なかった|ませんでした|ず(?:に|、|。|$))",
+        "(?:全部|全て|すべて)(?:OK|成功|通|パス)",
+        "(?<![A-Za-z])OK(?![A-Za-z])",
+        "(?:こと|の)を確認",
+        "(?:は|が|も)(?:一度も)?(?:ありませんでした|なかった|起きなかった|起きませんでした|発生しなかった|発生しませんでした)",
+    ),
+)
+EVIDENCE_NOUN = (
+    any_of(
+        r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
+        r"|scenario|load|traffic|steps|p\d\d|latency|throughput|requests|calls|queries|iterations|transactions"
+        r"|messages|batches|nights|exports)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "テスト",
+        "再現",
+        "ワークロード",
+        "ベンチマーク",
+        "スイート",
+        "実行",
+        "ソーク",
+        "連続稼働",
+        "手順",
+        "ジョブ",
+        "負荷",
+        "ケース",
+    ),
+)
