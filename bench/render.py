@@ -1,6 +1,7 @@
-"""Rendering benchmark: our Markdown->ADF beside marklassian (npm), and the whole render pipeline, in one run.
+"""Rendering benchmark: our Markdown->ADF beside marklassian (npm), the whole render pipeline, and `draft` with
+100 kB in every field (each format, beside the figure measured before the renderers were made linear).
 
-Run: `.venv/bin/python bench/render.py [--runs N]`. Not a test: it prints figures with their goals.
+Run: `.venv/bin/python bench/render.py [--runs N] [--sizes-only]`. Not a test: it prints figures with their goals.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -27,7 +29,7 @@ from renderers.adf import markdown_to_adf  # noqa: E402
 from renderers.adf_input import PARSER  # noqa: E402
 from renderers.markdown import render_markdown  # noqa: E402
 from renderers.slack import render_slack  # noqa: E402
-from renderers.usertext import faithful  # noqa: E402
+from renderers.usertext import read  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "tada-hang.ja.yaml"
 NODE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "postmortem-bot" / "bench-node"
@@ -102,10 +104,123 @@ def lint_step() -> Callable[[Any], Any] | None:
     return lint
 
 
+#: 100 kB in every text field and in an action item's text, owner and tracking, as `draft` reads them.
+FIELD_BYTES = 100_000
+_SNIPPETS = [
+    "**bold**", "*em*", "_em_", "`code`", "[`code` link](https://example.com/a)", "<https://example.com/x>",
+    "~~gone~~", "\n```python\nprint(1)\n```\n", "\n- a\n  - b\n    1. c\n", "\n> quote\n> > deeper\n",
+    "\n# heading\n", "\n---\n", "<b>inline html</b>", "![alt](https://example.com/i.png)", "<!channel>",
+    "<!subteam^S1|@team>", "<@U123ABC>", "<https://evil.example|click here>", "&", "&amp;", "<", ">", "\\",
+    "\\*", "\u202eRTL", "👩‍👩‍👧", "日本語のテキスト", "| a | b |\n|---|---|\n", "[ref]: https://example.com",
+    "a*b*c", "__init__", "[](https://日本.example/ä)", "[x](javascript:alert(1))", " `open",
+]  # fmt: skip
+_INLINE = " ".join(s for s in _SNIPPETS if "\n" not in s)
+#: name: (what fills every field, what fills the fix reference, which must still read as one for the gate).
+INPUTS: dict[str, tuple[str, str]] = {
+    "fidelity corpus": (" ".join([_INLINE] * 4) + "".join(s for s in _SNIPPETS if "\n" in s) + "\n\n", "a*b*c "),
+    "\\* x 50,000": ("\\*", "\\*"),
+    "one link, 100 kB target": ("", ""),
+    "Japanese prose": ("日本語の文章です。`scratchBuf` が NULL でした。\n", "日本語 "),
+    "English prose": ("The cache skipped the last shard, so reads served stale pages after compaction. ", "x "),
+}
+#: CPU seconds of each (input, format) before the renderers were made linear, on this machine (2 shared cores),
+#: measured the same way; None: no end within 60 s (the Slack preview appended empty parts forever).
+BEFORE: dict[str, dict[str, float | None]] = {
+    "fidelity corpus": {"markdown": 2.16, "adf": 3.92, "slack": 4.99},
+    "\\* x 50,000": {"markdown": 6.27, "adf": 5.88, "slack": None},
+    "one link, 100 kB target": {"markdown": 0.08, "adf": 0.81, "slack": None},
+    "Japanese prose": {"markdown": 0.20, "adf": 1.21, "slack": 1.13},
+}
+#: The `draft` command in a child process: CPU seconds of the command itself (reading the file, rendering,
+#: writing JSON), imports left out. The gate is left out too: bench/gate.py measures it.
+DRAFT_CHILD = """
+import io, json, sys, time
+import bot.cli
+bot.cli._gate = lambda *args, **kwargs: 0
+out, err = io.StringIO(), io.StringIO()
+start = time.process_time()
+code = bot.cli.main(["draft", sys.argv[1], "--format", sys.argv[2]], out=out, err=err)
+print(json.dumps({"cpu": time.process_time() - start, "code": code, "err": err.getvalue()[:200]}))
+"""
+
+
+def sized_input(name: str) -> dict[str, Any]:
+    """The bundled cache-eviction example with `FIELD_BYTES` of the named text in every field."""
+    import yaml
+
+    from postmortem.model import TEXT_FIELDS
+
+    base = yaml.safe_load((ROOT / "examples" / "cache-eviction.en.yaml").read_text(encoding="utf-8"))
+    unit, ref_unit = INPUTS[name]
+    data = {k: v for k, v in base.items() if k != "action_items_none"}
+
+    def fill(start: str, piece: str) -> str:
+        text = start + "\n\n"
+        return text + piece * ((FIELD_BYTES - len(text.encode())) // len(piece.encode()) + 1)
+
+    if not unit:  # the hang: a link whose target, %-encoded, is far past the 3,000 characters of a Slack block
+        link = "[the runbook](https://wiki.example/" + "日本語" * (FIELD_BYTES // 9) + ")"
+        data |= {field: f"{base.get(field) or 'x'} {link}" for field in TEXT_FIELDS}
+        data["fix_ref"] = "https://github.com/example/storage/pull/412/" + "a" * FIELD_BYTES
+        data["action_items"] = [{"what": link, "owner": link, "tracking": link}]
+    else:
+        data |= {f: fill(str(base.get(f) or "x"), ref_unit if f == "fix_ref" else unit) for f in TEXT_FIELDS}
+        data["action_items"] = [
+            {"what": fill("Add a test", unit), "owner": fill("Bo", unit), "tracking": fill("A-2", unit)}
+        ]
+    data["destination"] = "pr_description"  # the ADF is written out whole (a Jira comment would be refused as long)
+    return data
+
+
+def draft_cpu(path: str, fmt: str, timeout: float) -> float | None:
+    """CPU seconds of `draft --format fmt` on the file (JIRA_URL set, so references are linked too); None when
+    it did not end within `timeout` seconds (the child is killed; its memory is capped at 3 GiB)."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    env = {**os.environ, "JIRA_URL": "https://acme.atlassian.net"}
+    command = [sys.executable, "-c", DRAFT_CHILD, path, fmt]
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env, preexec_fn=cap, check=True
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    result = json.loads(done.stdout)
+    if result["code"]:
+        raise RuntimeError(f"draft --format {fmt} failed: {result['err']}")
+    return float(result["cpu"])
+
+
+def sizes(timeout: float) -> None:
+    """`draft` with 100 kB in every field, each input and format, beside the figure from before."""
+    print(f"(c) draft with {FIELD_BYTES // 1000} kB in every field (16 texts), CPU seconds, goal < 1.00 each:")
+    for name in INPUTS:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as handle:
+            json.dump(sized_input(name), handle, ensure_ascii=False)
+        try:
+            for fmt in ("markdown", "adf", "slack"):
+                now = draft_cpu(handle.name, fmt, timeout)
+                then = BEFORE.get(name, {}).get(fmt, 0.0)
+                shown = f"{now:6.2f}" if now is not None else f" > {timeout:.0f}"
+                before = "   n/a" if then == 0.0 else (f"{then:6.2f}" if then is not None else "no end")
+                ok = now is not None and now < 1.0
+                print(f"    {name:26} {fmt:9} {shown} s   before {before}   {verdict(ok)}")
+        finally:
+            os.unlink(handle.name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=2000)
-    runs = parser.parse_args().runs
+    parser.add_argument("--sizes-only", action="store_true", help="only (c), draft with 100 kB in every field")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a draft counts as no end")
+    args = parser.parse_args()
+    if args.sizes_only:
+        sizes(args.timeout)
+        return
+    runs = args.runs
     pm = load_postmortem(EXAMPLE)
     md = render_markdown(pm)
     validate = adf_validator()
@@ -125,7 +240,7 @@ def main() -> None:
     whole = median_ms(pipeline, runs)
 
     def first_render() -> None:  # a text never seen before: the text rule's cache does not help
-        faithful.cache_clear()
+        read.cache_clear()
         pipeline()
 
     fresh = median_ms(first_render, runs)
@@ -141,6 +256,7 @@ def main() -> None:
     steps = "Markdown + ADF + Slack + " + ("lint + " if lint else "") + "schema check"
     print(f"(b) pipeline ({steps}): {whole:.3f} ms median  goal <= 5.00 ms  {verdict(whole <= 5.0)}")
     print(f"(b) the same, each field's text new: {fresh:.3f} ms median  goal <= 5.00 ms  {verdict(fresh <= 5.0)}")
+    sizes(args.timeout)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ renderers/adf_input.py, the schema's rules for assembling nodes in renderers/adf
 - inline code keeps only the `code` mark, plus `link` when it sits in a link (the schema allows no other
   mark with `code`); bold/italic/strike around it are dropped for that piece, its text never is;
 - HTML (blocks and inline) becomes plain text; images become their alt text linked to the image URL;
+- a link's text is shown as written: an autolink's URL keeps its %-escapes, `[](url)` shows the URL as typed
+  (the href is the encoded form);
 - `~single tildes~` stay text (only `~~two~~` strike), as in CommonMark with the GFM strikethrough rule.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from postmortem.model import Lang, PostMortem
-from renderers.adf_input import PARSER, decode_escapes, normalize_link, parser_source, written
+from renderers.adf_input import PARSER, normalize_link, parser_source, written
 from renderers.adf_nodes import Mark, Node, append_block, append_text, code_block, finish, plain_lines, same_marks
 from renderers.links import is_safe_href
 from renderers.markdown import render_markdown
@@ -55,7 +57,7 @@ class _Builder:
         self.implicit = False  # that paragraph was opened for a tight list item's text
         self.depth = dict.fromkeys(_MARK_ORDER, 0)
         self.links: list[Mark] = []
-        self.starts: list[int] = []
+        self.starts: list[tuple[int, str]] = []  # per open link: where its text starts, its target as typed
         self.rejected: list[tuple[str, str]] = []  # refused link targets, as Markdown to write back
         self.link_kinds: list[bool] = []  # per open link: True when it is a real link mark
         self.image: list[str] | None = None  # alt text being collected
@@ -63,7 +65,6 @@ class _Builder:
         self.image_src = ""
         self.code: list[str] | None = None  # text of the open code block or HTML block
         self.language = ""
-        self.autolink = False  # inside `<https://...>`: its text is shown decoded
         self.current: list[Mark] = []  # the marks in force for text, recomputed when they change
 
     def build(self, md: str) -> Node:
@@ -76,7 +77,7 @@ class _Builder:
             ((kind, value),) = event.items()
             if kind == "Text":
                 out = self.out
-                if out is None or self.code is not None or self.image is not None or self.autolink:
+                if out is None or self.code is not None or self.image is not None:
                     self.text(value)
                 elif out and "text" in (last := out[-1]) and same_marks(last.get("marks", ()), self.current):
                     last["text"] += value  # the common case, inlined: text continuing the previous node
@@ -219,8 +220,6 @@ class _Builder:
             if self.out is None:
                 self.open_implicit()
             assert self.out is not None
-            if self.autolink and "%" in text:
-                text = decode_escapes(text)
             append_text(self.out, text, self.current)
 
     def code_span(self, text: str) -> None:
@@ -256,25 +255,24 @@ class _Builder:
         if data["title"]:
             attrs["title"] = data["title"]
         self.link_kinds.append(True)
-        self.autolink = data["link_type"] == "Autolink"
         self.links.append({"type": "link", "attrs": attrs})
         self.current = self.marks(self.links)
         if self.out is None:
             self.open_implicit()
         assert self.out is not None
-        self.starts.append(len(self.out))
+        self.starts.append((len(self.out), data["dest_url"]))
 
     def close_link(self) -> None:
         if self.image is not None:
             self.image_depth -= 1
             return
-        self.autolink = False
         if not self.link_kinds.pop():
             self.text(self.rejected.pop()[1])
             return
         assert self.out is not None
-        if self.starts.pop() == len(self.out):  # `[](url)`: no text to carry the link, so the URL is the text
-            append_text(self.out, str(self.links[-1]["attrs"]["href"]), self.current)
+        start, typed = self.starts.pop()
+        if start == len(self.out):  # `[](url)`: no text to carry the link, so the URL as typed is the text
+            append_text(self.out, typed, self.current)
         self.links.pop()
         self.current = self.marks(self.links)
 

@@ -11,6 +11,7 @@ Kept apart from the tree builder (renderers/adf.py) because these are input rule
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -21,13 +22,13 @@ _OPTIONS = pyromark.Options.ENABLE_STRIKETHROUGH | pyromark.Options.ENABLE_SUBSC
 PARSER = pyromark.Markdown(options=_OPTIONS)
 
 _CR_RE = re.compile(r"\r\n?")
+#: Rounds of escaping reference definitions: a bound on the work, whatever the input.
+_DEFINITION_ROUNDS = 8
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 #: Characters kept as they are in a URL (mdurl's encode set); `%XX` escapes already there are kept too.
 _URL_UNSAFE_RE = re.compile(r"%(?![0-9a-fA-F]{2})|[^A-Za-z0-9;/?:@&=+$,\-_.!~*'()#%]+")
+_IPV6_RE = re.compile(r"https?://(?:[^@/?#\[\]]*@)?\[[0-9A-Fa-f:.]+\]", re.IGNORECASE)
 _HOST_RE = re.compile(r"((?:https?|mailto):|(?=//))(//)?([^@/?#]*@)?([^/?#:]*)", re.IGNORECASE)
-#: Escapes an autolink's text shows decoded, unless they stand for a character with a meaning in URLs.
-_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
-_KEEP_ESCAPED = frozenset(";/?:@&=+$,#%")
 
 
 def parser_source(md: str) -> str:
@@ -41,14 +42,19 @@ def parser_source(md: str) -> str:
             md.encode()
         except UnicodeEncodeError:
             md = _SURROGATE_RE.sub("\ufffd", md)
-    while "]:" in md and (definitions := PARSER.reference_definitions(md)):
+    for _ in range(_DEFINITION_ROUNDS):
+        if "]:" not in md or not (definitions := PARSER.reference_definitions(md)):
+            break
         # Spans are UTF-8 byte offsets of each `[label]:`; a backslash before its `[` keeps it text. Repeated
-        # because a definition whose label was already defined is not reported until the first is gone.
+        # because a definition whose label was already defined is not reported until the first is gone (the
+        # text rule, renderers/usertext.py, leaves no definition in a person's text: this is for our own).
         data = md.encode()
-        for start in sorted((d["span"]["start"] for d in definitions.values()), reverse=True):
-            start = data.index(b"[", start)
-            data = data[:start] + b"\\" + data[start:]
-        md = data.decode()
+        pieces: list[bytes] = []
+        previous = 0
+        for start in sorted(data.index(b"[", d["span"]["start"]) for d in definitions.values()):
+            pieces += [data[previous:start], b"\\"]
+            previous = start
+        md = b"".join([*pieces, data[previous:]]).decode()
     return md
 
 
@@ -61,6 +67,7 @@ def written(data: dict[str, Any]) -> tuple[str, str]:
     return "[", f"]({url}{title})"
 
 
+@functools.lru_cache(maxsize=1024)
 def normalize_link(url: str) -> str:
     """A link target percent-encoded and its host punycoded, as CommonMark renderers write it."""
     if not url.isascii():
@@ -75,33 +82,9 @@ def normalize_link(url: str) -> str:
                 pass
             else:
                 url = url[: match.start(4)] + host + url[match.end(4) :]
+    if ip := _IPV6_RE.match(url):  # `http://[::1]/`: the brackets belong to the host
+        return ip.group(0) + _URL_UNSAFE_RE.sub(_percent, url[ip.end() :])
     return _URL_UNSAFE_RE.sub(_percent, url)
-
-
-def decode_escapes(text: str) -> str:
-    """Percent escapes decoded where they spell UTF-8 text, except reserved characters (kept escaped)."""
-    data = bytearray()
-    pos = 0
-    out: list[str] = []
-    for match in _ESCAPE_RE.finditer(text):
-        if match.start() != pos:
-            out.append(_decoded(data))
-            out.append(text[pos : match.start()])
-        data.append(int(match.group(0)[1:], 16))
-        pos = match.end()
-    out.append(_decoded(data))
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def _decoded(data: bytearray) -> str:
-    """A run of escaped bytes as text: valid UTF-8 decoded, anything else (and reserved ASCII) escaped."""
-    text = data.decode("utf-8", "surrogateescape")
-    data.clear()
-    return "".join(
-        f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else f"%{ord(c):02X}" if c in _KEEP_ESCAPED else c
-        for c in text
-    )
 
 
 def _percent(match: re.Match[str]) -> str:

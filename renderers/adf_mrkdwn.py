@@ -26,7 +26,7 @@ _FORMAT_MARKS = frozenset("*_~`")
 _WRAP = (("code", "`"), ("strike", "~"), ("em", "_"), ("strong", "*"))
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Span:
     """A piece of a line: its text as shown, its ADF marks, its link, and whether it is shown verbatim."""
 
@@ -69,24 +69,23 @@ def protect(text: str) -> str:
     text = escape_mrkdwn(text)
     if not _MARKER_RUN_RE.search(text):
         return text
+    parts = _FENCED_RUN_RE.split(text)  # text, run, text, run, ..., text
+    parts[1::2] = [f"{WORD_JOINER}{run}{WORD_JOINER}" for run in parts[1::2]]
+    return "".join(parts)
 
-    def fence(match: re.Match[str]) -> str:
-        start, end = match.span()
-        inner = (
-            start > 0
-            and text[start - 1].isalnum()
-            and end < len(text)
-            and text[end].isalnum()
-            and "`" not in match.group(0)
-        )  # a backtick may open code even inside a word
-        return match.group(0) if inner else f"{WORD_JOINER}{match.group(0)}{WORD_JOINER}"
 
-    return _MARKER_RUN_RE.sub(fence, text)
+#: A whole run of markers (never part of one) that is not inside a word: not between two letters or digits, or
+#: holding a backtick (which may open code even inside a word). Possessive, so it is read in linear time.
+_FENCED_RUN_RE = re.compile(r"(?<![*_~`])((?:(?<![^\W_])[*_~`]++|[*_~`]++(?![^\W_])|[*_~]*+`[*_~`]*+))")
 
 
 def line_mrkdwn(line: Line) -> str:
     """The line as mrkdwn; a format that touches a letter of the next or previous span gets a boundary."""
-    parts = [span.mrkdwn() for span in line]
+    return join_mrkdwn([span.mrkdwn() for span in line])
+
+
+def join_mrkdwn(parts: list[str]) -> str:
+    """Spans already written as mrkdwn, joined into a line (see `line_mrkdwn`)."""
     for i in range(1, len(parts)):
         before, after = parts[i - 1], parts[i]
         if before[-1:].isalnum() and after[:1] in _FORMAT_MARKS or before[-1:] in _FORMAT_MARKS and after[:1].isalnum():
@@ -151,17 +150,31 @@ def _item(item: dict[str, Any], indent: str, bullet: str) -> list[tuple[Line, bo
 
 
 def _inline(nodes: list[dict[str, Any]], extra: frozenset[str]) -> list[Line]:
-    lines: list[Line] = [[]]
+    line: Line = []
+    lines: list[Line] = [line]
     for node in nodes:
         if node["type"] == "hardBreak":
-            lines.append([])
+            line = []
+            lines.append(line)
             continue
-        marks = set(extra)
+        marks = node.get("marks")
+        if not marks:  # plain text, the most frequent
+            line.append(Span(node.get("text", ""), extra))
+            continue
         href = None
-        for mark in node.get("marks", []):
+        kinds: list[str] = []
+        for mark in marks:
             if mark["type"] == "link":
                 href = str(mark["attrs"]["href"])
             else:
-                marks.add(mark["type"])
-        lines[-1].append(Span(node.get("text", ""), frozenset(marks), href))
+                kinds.append(mark["type"])
+        key = (extra, *kinds)
+        names = _MARK_SETS.get(key)
+        if names is None:
+            names = _MARK_SETS[key] = extra.union(kinds)
+        line.append(Span(node.get("text", ""), names, href))
     return lines
+
+
+#: The set of marks for each combination met: a few, made once instead of once a text node.
+_MARK_SETS: dict[tuple[Any, ...], frozenset[str]] = {}

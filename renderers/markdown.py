@@ -14,9 +14,11 @@ from postmortem.fields import Field, Registry, empty_value
 from postmortem.messages import say
 from postmortem.model import Lang, PostMortem
 from postmortem.sections import ACTION_ITEMS_NONE, LABELS
+from renderers import budget
 from renderers.adf_input import PARSER
-from renderers.usertext import faithful
-from rules.refs import find_fix_refs
+from renderers.links import is_safe_href
+from renderers.usertext import faithful_inline, read
+from rules.refs import FixRef, find_fix_refs
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "postmortem.md.j2"
@@ -50,8 +52,6 @@ _LINE_BREAK_RE = re.compile(r"(\r\n|\r|\n)")
 
 #: Leading spaces and the fence characters of a fenced code block's opening line.
 _FENCE_RE = re.compile(rb" {0,3}(`{3,}|~{3,})")
-#: A line that can close a code fence (nothing after the fence characters but blanks).
-_CLOSING_FENCE_RE = re.compile(r" {0,3}(?:`{3,}|~{3,})[ \t]*")
 
 
 def _last_block(md: str) -> tuple[Any, int]:
@@ -75,6 +75,8 @@ def _last_block(md: str) -> tuple[Any, int]:
 
 #: After this many one-line fixes, `contained` escapes every opener of a block that runs to the end at once.
 _PASSES_BEFORE_BULK = 8
+#: A fence line with a tab among the blanks after it (pulldown-cmark does not close a fence there).
+_TABBED_FENCE_RE = re.compile(r"(?m)^( {0,3}(?:`{3,}|~{3,}))[ \t]*\t[ \t]*$")
 #: Line starts that open an HTML block which only a matching end closes (CommonMark kinds 1 to 5).
 _HTML_BLOCK_OPENER = re.compile(r"(?im)^( {0,3})<(?=!--|\?|![a-z]|!\[CDATA\[|(?:script|pre|style|textarea)(?:[\s>]|$))")
 
@@ -91,11 +93,13 @@ def contained(text: str) -> str:
     """
     if "```" not in text and "~~~" not in text and "<" not in text:
         return text
-    for attempt in range(text.count("\n") + text.count("\r") + 2):  # each pass changes one line, at most once
+    for attempt in range(_PASSES_BEFORE_BULK + 2):  # a bound on the work: a parse a pass
         if attempt == _PASSES_BEFORE_BULK:
-            # Many lines that each open a block to the end (a pasted XML or HTML dump): escape every such
-            # opener at once instead of re-parsing once per line. `\<` shows as `<`, outside code blocks.
+            # Many lines that each open a block to the end (a pasted XML or HTML dump) or that close a fence for
+            # CommonMark only: fix every such line at once instead of re-parsing once per line. `\<` shows as
+            # `<`, outside code blocks; the blanks after a fence are not shown.
             text = _HTML_BLOCK_OPENER.sub(r"\1\\<", text)
+            text = _TABBED_FENCE_RE.sub(r"\1", text)
         parts = _LINE_BREAK_RE.split(text)  # lines at even indexes, their breaks between
         # One `\n` a break, as renderers/adf_input.py normalises before parsing (a lone CR ends no HTML block line
         # in pulldown-cmark); byte offsets then map to line numbers by counting `\n`.
@@ -121,7 +125,7 @@ def contained(text: str) -> str:
         else:
             return text  # not reached: only fences and HTML blocks run to the end of a document
         text = "".join(parts)
-    return text
+    return text  # not reached: after the bulk fix no tabbed closer and no opener to the end is left
 
 
 def indent_continuation(text: str, width: int) -> str:
@@ -133,29 +137,41 @@ def indent_continuation(text: str, width: int) -> str:
     return _LINE_BREAK_RE.sub(lambda m: m.group(0) + " " * width, text)
 
 
+def block(text: str) -> str:
+    """A value that is a block of its own (a section's text, a value below its label): read by the text rule,
+    and contained, so an unclosed fence cannot swallow what follows."""
+    reading = read(text)
+    return contained(reading.markdown) if reading.last == "CodeBlock" else reading.markdown
+
+
 def inline(text: str) -> str:
     """A value placed inside a line of ours (after a label, in an action item's parentheses), kept on that line.
 
     Its line breaks become spaces; every other character stays as written. Block syntax only counts at the
     start of a line, so on one line the value cannot open a code fence, an HTML block, a heading, a list or a
     quote: an owner of "Alex\n```" would otherwise turn every later section into one code block in the Markdown
-    and the ADF posted to Jira, while the Slack preview (rendered per section) still showed them all.
+    and the ADF posted to Jira, while the Slack preview (rendered per section) still showed them all. It is read
+    as the line it joins and closed (renderers/usertext.py `faithful_inline`): a marker it leaves open cannot
+    pair with one in our label or in the next value.
     """
-    return _LINE_BREAK_RE.sub(" ", text)
+    return faithful_inline(text)
 
 
-def ending(text: str, suffix: str) -> str:
-    """A block value with `suffix` (an action item's owner and tracking) after its last line.
+def item(text: str, suffix: str) -> str:
+    """An action item's text with `suffix` (its owner and tracking) after it.
 
-    When that last line closes a code fence, the suffix goes on a line of its own instead: text after a
-    closing fence would stop it closing, and the code block would run on to the end of the list item.
+    The suffix joins the last line only when that line is a paragraph's, and the text is then closed like an
+    inline value; after a code block, a list or a quote it is a paragraph of its own, which nothing before it
+    can swallow (an indented code line would take it into the code, a quote or a list would continue).
     """
     if not suffix:
-        return text
-    last = _LINE_BREAK_RE.split(text)[-1]
-    if last != text and _CLOSING_FENCE_RE.fullmatch(last):
-        return f"{text}\n{suffix.lstrip()}"
-    return text + suffix
+        return block(text)
+    reading = read(text, closed=True)
+    if reading.last == "Paragraph":
+        return reading.markdown + suffix
+    if reading.last == "CodeBlock":  # a line after a closed fence, or less indented than code, is a paragraph
+        return f"{contained(reading.markdown)}\n{suffix.lstrip()}"
+    return f"{reading.markdown}\n\n{suffix.lstrip()}"  # a list or a quote would take a line after it in
 
 
 def code_span(text: str) -> str:
@@ -166,41 +182,64 @@ def code_span(text: str) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+#: A URL an autolink can hold as it is (no blank, no angle bracket, no backslash, no Slack `|` label).
+_AUTOLINK_RE = re.compile(r"[^\s<>\\|]+")
+
+
 def fix_refs(text: str) -> str:
-    """The fix reference as written, each URL made a link and each other reference inline code."""
+    """The fix reference on one line as written, each URL made a link and each other reference inline code.
+
+    The text between references is read like any inline value, each piece closed, so no marker pairs across a
+    reference. A value with Markdown of its own (a link, code, `<...>`) is read as written instead.
+    """
+    with budget.reading(text):  # a render out of time here names the fix reference
+        return _fix_refs(_LINE_BREAK_RE.sub(" ", text))
+
+
+def _fix_refs(text: str) -> str:
+    if any(mark in text for mark in "[`<"):
+        return faithful_inline(text)
     out: list[str] = []
     pos = 0
     for ref in find_fix_refs(text):
         start = text.find(ref.text, pos)
-        if start < 0:
+        written = _ref_markdown(ref)
+        if start < 0 or written is None:
             continue
-        out.append(text[pos:start])
-        if ref.url:
-            out.append(f"<{ref.url}>")  # an autolink: the URL is its own text, no escaping needed
-        else:
-            out.append(code_span(ref.text))
+        out.append(faithful_inline(text[pos:start]))
+        out.append(written)
         pos = start + len(ref.text)
-    out.append(text[pos:])
+    out.append(faithful_inline(text[pos:]))
     return "".join(out)
 
 
-def labelled(text: str, label: str, colon: str = ":") -> str:
+def _ref_markdown(ref: FixRef) -> str | None:
+    """A reference as Markdown of ours: an autolink for a URL (the URL is its own text), else inline code."""
+    if ref.url is None:
+        return code_span(ref.text)
+    return f"<{ref.url}>" if is_safe_href(ref.url) and _AUTOLINK_RE.fullmatch(ref.url) else None
+
+
+def labelled(text: str, label: str, colon: str = ":", refs: bool = False) -> str:
     """A bold label before a value: on the same line when the value is one line, else above it.
 
     A full-width colon goes after the bold (no space follows it): `**ラベル：**値` would not close the bold.
+    On the label's line the value is read as that line's text (`inline`, or `fix_refs` for references).
     """
     head = f"**{label}**{colon}" if colon == "：" else f"**{label}{colon}**"
     if _LINE_BREAK_RE.search(text):  # a lone CR breaks a line too
-        return f"{head}\n\n{text}"
-    return f"{head}{text}" if colon == "：" else f"{head} {text}"
+        return f"{head}\n\n{block(text)}"
+    value = fix_refs(text) if refs else inline(text)
+    return f"{head}{value}" if colon == "：" else f"{head} {value}"
 
 
-def aside(parts: list[str], table: dict[str, Any]) -> str:
-    """An action item's owner and tracking after it: in parentheses, or after a dash when they hold some."""
+def aside(parts: list[str], table: dict[str, Any], typed: str = "") -> str:
+    """An action item's owner and tracking after it: in parentheses, or after a dash when they hold some (as
+    typed: a parenthesis of Markdown syntax, a link's, is not shown)."""
     if not parts:
         return ""
     joined = table["comma"].join(parts)
-    if any(bracket in joined for bracket in "()（）"):  # no doubled parentheses: 「（マージ済み））」
+    if any(bracket in (typed or joined) for bracket in "()（）"):  # no doubled parentheses: 「（マージ済み））」
         return f" — {joined}"
     return f"{table['open']}{joined}{table['close']}"
 
@@ -226,15 +265,14 @@ def environment() -> jinja2.Environment:
     )
     # User text is read by the text rule (renderers/usertext.py) wherever the template places it.
     env.filters.update(
-        contained=lambda text: contained(faithful(text)),
+        block=block,
         fix_refs=fix_refs,
-        code_span=code_span,
         labelled=labelled,
         indent_continuation=indent_continuation,
         aside=aside,
         head=head,
-        inline=lambda text: inline(faithful(text)),
-        ending=ending,
+        inline=inline,
+        item=item,
         choice=_choice,
     )
     return env

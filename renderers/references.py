@@ -88,9 +88,15 @@ def _walk(node: Node, target: Any) -> Node:
     content: list[Node] = []
     for child in node["content"]:
         if child.get("type") == "text":
-            content.extend(_split(child, target))
-        else:
+            text = child["text"]
+            if "://" not in text and "-" not in text:  # the common case: nothing that could be a reference
+                content.append(child)
+            else:
+                content.extend(_split(child, target))
+        elif "content" in child:
             content.append(_walk(child, target))
+        else:
+            content.append(child)  # a hardBreak, a rule
     return {**node, "content": content}
 
 

@@ -2,8 +2,9 @@
 
 Each section is read into ADF exactly as the Jira comment is, and written as mrkdwn from that ADF
 (renderers/adf_mrkdwn.py), so the preview shows the text and structure Jira will show. Nothing the person
-wrote can ping, link or format on its own: `<!channel>`, `<@U123>` and `<https://x|y>` show as typed; the
-only `<...>` sequences in the output are the ADF's links, whose targets are http(s) or mailto.
+wrote can ping or format on its own: `<!channel>`, `<!subteam^…|@team>` and `<@U123>` show as typed; a link
+they wrote (`[text](url)`, Slack's `<url|text>`) is the ADF's link, so the only `<...>` sequences in the output
+are links whose targets are http(s) or mailto. Every loop here ends: each turn places text or starts a part.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 
 from postmortem.model import Lang, PostMortem
 from renderers.adf import markdown_to_adf, render_adf
-from renderers.adf_mrkdwn import FENCE, Line, Span, adf_lines, line_mrkdwn, line_text
+from renderers.adf_mrkdwn import FENCE, Line, Span, adf_lines, join_mrkdwn, line_mrkdwn, line_text
+from renderers.budget import check
 from renderers.mrkdwn import escape_mrkdwn
 
 #: Slack's limits (docs/platform-notes.md): blocks a message, characters a section text, a header, a message's blocks.
@@ -39,47 +41,84 @@ class _Piece:
         self.size += len(slack) + 1
 
 
+#: Room a link's target may take in a block: a longer one (a 3,000-character URL) could never share a block
+#: with even one character of its text, so the preview shows that text unlinked (Jira keeps the link).
+_LINK_ROOM = SECTION_TEXT_LIMIT // 2
+
+
 def _line_parts(line: Line, limit: int) -> list[tuple[Line, str]]:
-    """A line cut between spans (else inside one, at a space if possible) into parts whose mrkdwn fits."""
-    whole = line_mrkdwn(line)
-    if len(whole) <= limit:
-        return [(line, whole)]
+    """A line cut between spans (else inside one, at a space if possible) into parts whose mrkdwn fits.
+
+    Every turn of the loop adds a span or part of one to a part, or starts a new part after a full one, so it
+    ends; a span too long to write whole is measured only once its text could fit.
+    """
+    line = [_unlinked(span) for span in line]
+    if sum(len(span.text) for span in line) <= limit:  # each character writes at least one: else it cannot fit
+        whole = line_mrkdwn(line)
+        if len(whole) <= limit:
+            return [(line, whole)]
     parts: list[Line] = [[]]
+    written: list[list[str]] = [[]]  # each span of each part as mrkdwn, written once
     size = 0
     for span in line:
         while True:
-            width = len(span.mrkdwn()) + 1  # a zero-width space may join it to the span before
+            check()
+            # Each character writes at least one: a span longer than the room left cannot fit whole.
+            text = span.mrkdwn() if len(span.text) < limit - size else ""
+            width = len(text) + 1 if text or not span.text else limit + 1  # a zero-width space may join it
             if size + width <= limit:
                 parts[-1].append(span)
+                written[-1].append(text)
                 size += width
                 break
             if parts[-1] and width <= limit:
                 parts.append([])
+                written.append([])
                 size = 0
                 continue
             cut = _longest_prefix(span, limit - size - 1)
-            if cut == 0:  # not even one character fits after what the part holds: start a new part
-                parts.append([])
-                size = 0
-                continue
-            parts[-1].append(span.cut(0, cut))
+            if cut == 0:
+                if not parts[-1]:  # not even one character fits in an empty part: not reached (see _unlinked)
+                    cut = 1
+                else:  # not even one character fits after what the part holds: start a new part
+                    parts.append([])
+                    written.append([])
+                    size = 0
+                    continue
+            head = span.cut(0, cut)
+            parts[-1].append(head)
+            written[-1].append(head.mrkdwn())
             parts.append([])
+            written.append([])
             size = 0
             span = span.cut(cut, len(span.text))
-    return [(part, line_mrkdwn(part)) for part in parts if part]
+    return [(part, join_mrkdwn(text)) for part, text in zip(parts, written, strict=True) if part]
+
+
+def _unlinked(span: Span) -> Span:
+    """The span without its link when the target alone would take most of a block."""
+    if span.href is None or len(escape_mrkdwn(span.href)) + span.href.count("|") * 2 <= _LINK_ROOM:
+        return span
+    return Span(span.text, span.marks, None, span.verbatim)
 
 
 def _longest_prefix(span: Span, limit: int) -> int:
-    """How many characters of the span fit in `limit` once written, ending at a space when one is near."""
-    low, high = 0, min(len(span.text), limit)  # each character writes at least one
-    while low < high:  # the largest n whose mrkdwn fits (binary search)
-        mid = (low + high + 1) // 2
-        if len(span.cut(0, mid).mrkdwn()) <= limit:
-            low = mid
-        else:
-            high = mid - 1
-    space = span.text.rfind(" ", 0, low)
-    return space + 1 if space > low // 2 else low
+    """How many characters of the span fit in `limit` once written (nearly the most), ending at a space when
+    one is near.
+
+    Guessed from how much its first characters grow when written, then shrunk a tenth at a time until it
+    fits: one or two conversions of at most `limit` characters, where a binary search took a dozen.
+    """
+    most = min(len(span.text), limit)  # each character writes at least one
+    if most <= 0:
+        return 0
+    sample = min(most, 256)
+    growth = max(len(span.cut(0, sample).mrkdwn()), sample) / sample
+    fits = min(most, int(limit / growth * 0.95))
+    while fits and len(span.cut(0, fits).mrkdwn()) > limit:
+        fits = fits * 9 // 10
+    space = span.text.rfind(" ", 0, fits)
+    return space + 1 if space > fits // 2 else fits
 
 
 def _split_body(body: str, limit: int = SECTION_TEXT_LIMIT) -> list[_Piece]:

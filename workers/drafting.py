@@ -16,10 +16,9 @@ from postmortem.limits import postmortem_structure_error
 from postmortem.messages import field_label, say
 from postmortem.model import PostMortem
 from renderers import prompts
-from renderers.adf import render_adf
-from renderers.jira import CommentTooLong, jira_request, with_requester
-from renderers.markdown import render_markdown
-from renderers.slack import render_slack
+from renderers.draft import RenderTooSlow, render_draft, too_slow_text
+from renderers.jira import CommentTooLong, with_requester
+from renderers.jira_comment import comment_request
 from rules.lint import lint
 from sessions.claims import draft_steps_scope, question_duty, render_lock, render_scheduled_claim
 from sessions.conversation import model_of
@@ -88,13 +87,18 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
         named = field_label(refused.field.partition(".")[0], "ja") + "：" if session.lang == "ja" else ""
         _fail(ctx, session, f"{named}{refused.message}" if named else str(refused))
         return
-    markdown = render_markdown(pm)
-    adf = render_adf(pm, jira_url=ctx.jira_url, markdown=markdown)  # the Slack preview is made from it too
+    try:  # under a watchdog: out of time, the step fails naming the field, and this worker goes on
+        draft = render_draft(pm, jira_url=ctx.jira_url)
+    except RenderTooSlow as exc:
+        _fail(ctx, session, too_slow_text(exc, session.lang))
+        return
+    markdown, adf = draft.markdown, draft.adf  # the Slack preview is made from the ADF too
     to_jira = pm.destination == "jira_comment"
     if to_jira:
         try:
-            request = jira_request(
+            request = comment_request(
                 _with_requester(ctx, session, adf),
+                deployment=ctx.jira_deployment,
                 session=session.id,
                 version=session.version,
                 visible_to=ctx.jira_visibility,
@@ -108,7 +112,7 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
         digest = body_digest(body)
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
-    _show_draft(ctx, session, pm, body, steps, to_jira=to_jira, adf=adf)
+    _show_draft(ctx, session, pm, body, steps, to_jira=to_jira, messages=draft.slack)
 
 
 def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -> dict[str, Any]:
@@ -125,7 +129,7 @@ def _show_draft(
     steps: Steps,
     *,
     to_jira: bool,
-    adf: dict[str, Any] | None = None,
+    messages: list[dict[str, Any]],
 ) -> None:
     """Draft, tone notes, the exact body as a file, a line saying it was shown, then the question.
 
@@ -133,7 +137,7 @@ def _show_draft(
     reply typed once the question is visible is always handled, and none typed before the file was visible
     can approve it (it binds to the version shown before its timestamp). The question is a duty from then
     until it is in the thread, so a worker dying in between is covered by the watchdog."""
-    for i, message in enumerate(render_slack(pm, adf=adf)):
+    for i, message in enumerate(messages):
         steps.once(f"message-{i}", lambda m=message: ctx.say(session, m))  # type: ignore[misc]
     if warnings := lint(pm):
         notes = prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang)

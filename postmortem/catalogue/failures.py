@@ -49,12 +49,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Jira rejected the comment ({status}): no reason given",
         "ja": "Jira がコメントを拒否しました（{status}）。理由は示されていません。",
     },
+    "jira_properties_refused": {
+        "en": "Jira refused the comment's properties ({status}: {detail}). Without them the bot cannot tell its "
+        "own comment from others, so it posted nothing rather than risk posting twice. This Jira must accept "
+        "comment properties (Data Center / Server 8.14 or later): ask its administrator, then press Retry.",
+        "ja": "Jira がコメントのプロパティを拒否しました（{status}：{detail}）。プロパティがないと自分のコメントを"
+        "見分けられず二重投稿の恐れがあるため、何も投稿していません。この Jira はコメントのプロパティを受け付ける"
+        "必要があります（Data Center / Server 8.14 以降）。管理者に確認してから「再試行」を押してください。",
+    },
     # A request body that cannot be posted.
     "comment_too_long": {
         "en": "the Jira comment would be {length:,} characters; Jira allows {limit:,}. Shorten the longest sections: {sections}. Nothing was truncated.",
         "ja": "Jira コメントは {length:,} 文字になりますが、Jira の上限は {limit:,} 文字です。長いセクションを短くしてください：{sections}。何も切り詰めていません。",
     },
     "comment_too_long_no_sections": {"en": "none", "ja": "なし"},
+    # A draft that took longer than its render budget (renderers/draft.py); `field` is a label.
+    "render_too_slow": {
+        "en": "{field} took more than {seconds:g} s to lay out. Shorten it, or attach the rest as a file.",
+        "ja": "「{field}」の整形に {seconds:g} 秒以上かかりました。短くするか、残りをファイルで添付してください。",
+    },
+    "render_too_slow_document": {"en": "The draft", "ja": "本文"},
     "post_body_mismatch": {
         "en": "the approved request body is missing or no longer matches its sha256",
         "ja": "承認されたリクエスト本文が見つからないか、その sha256 と一致しなくなっています",
@@ -71,7 +85,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "postmortem-bot は現在利用できません（ストアが応答しません）。データは失われていません。少し後で再度お試しください。",
     },
     "session_gone": {
-        "en": "This post-mortem session has ended or expired.",
-        "ja": "この事後分析のセッションは終了したか期限切れです。",
+        "en": "This post-mortem session has ended or expired (or the bot lost its record), so that did nothing: "
+        "nothing was posted. To start again, run /post-mortem with the issue key.",
+        "ja": "この事後分析のセッションは終了したか期限切れです（またはボットが記録を失いました）。そのため何も"
+        "行っておらず、何も投稿していません。やり直すには、課題キーを付けて /post-mortem を実行してください。",
     },
 }

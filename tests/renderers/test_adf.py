@@ -146,7 +146,7 @@ def _visible(text: str) -> Counter[str]:
     return Counter(c for c in text if unicodedata.category(c)[0] in "LS" and c not in "`*_~|<>=+^$")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(postmortems())
 def test_any_input_gives_valid_adf_keeping_the_text(validate_adf: Validate, pm: PostMortem) -> None:
     adf = render_adf(pm)
@@ -202,7 +202,8 @@ def test_links_empty_adjacent_autolinks_and_refused_targets(validate_adf: Valida
         "https://xn--wgv71a.example/%C3%A4%20b",
     ]
     texts = [n["text"] for n in para["content"]]
-    assert texts[0] == "https://a.example/x" and "https://a.example/ä" in texts
+    # The URL shows as typed: an empty link's target, an autolink's text with its %-escapes.
+    assert texts[0] == "https://a.example/x" and "https://a.example/%C3%A4" in texts
     assert texts[-1].endswith("[d](javascript:alert(1))")
 
 
@@ -248,7 +249,7 @@ def test_inline_values_cannot_swallow_later_sections_in_adf(
 inline_values = st.one_of(user_text, st.sampled_from(BLOCK_OPENERS).map("Alex".__add__))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["en", "ja"]), st.fixed_dictionaries({}, optional={f: inline_values for f in INLINE_FIELDS}))
 def test_inline_fields_never_change_the_heading_sequence(
     validate_adf: Validate, lang: str, values: dict[str, str]
