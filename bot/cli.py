@@ -126,9 +126,22 @@ def cmd_worker(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if (settings := _settings(err)) is None:
         return EXIT_INVALID
     from bot.worker import work
+    from workers.jira_gateway import JiraError, start_up
 
+    try:
+        deployment, line = start_up(
+            settings.jira_url,
+            settings.jira_email,
+            settings.jira_api_token.get_secret_value(),
+            deployment=settings.jira_deployment,
+            timeout=settings.jira_timeout,
+        )
+    except JiraError as exc:  # wrong credentials, unreachable: one line, no traceback
+        print(f"cannot start: {exc}", file=err)
+        return EXIT_INVALID
     _logging()
-    work(settings, burst=args.burst)
+    logging.getLogger("bot.worker").info("%s", line)
+    work(settings.model_copy(update={"jira_deployment": deployment}), burst=args.burst)
     return EXIT_OK
 
 
@@ -140,7 +153,12 @@ def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(line, file=out, flush=True)
 
     result = run_demo(
-        Path(args.input) if args.input else None, lang=args.lang, out_dir=Path(args.out), environ=os.environ, emit=emit
+        Path(args.input) if args.input else None,
+        lang=args.lang,
+        out_dir=Path(args.out),
+        environ=os.environ,
+        emit=emit,
+        jira=args.jira,
     )
     if result.code:
         print(f"demo failed: {result.message}", file=err)
@@ -181,6 +199,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         default="postmortem-demo-out",
         help="where the rendered Markdown and the posted request body are written",
+    )
+    demo.add_argument(
+        "--jira",
+        choices=["cloud", "datacenter"],
+        default="cloud",
+        help="the Jira emulated: cloud (REST v3, ADF) or datacenter (Data Center / Server: REST v2, wiki markup)",
     )
     demo.set_defaults(run=cmd_demo)
     return parser

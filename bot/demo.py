@@ -28,7 +28,7 @@ from bot.demo_transcript import (
     short,
 )
 from bot.embedded_redis import DemoRedis, NoRedis, demo_redis
-from bot.localstack import LocalStack
+from bot.localstack import LocalStack, jira_emulator
 from emulators.driver import modal_values
 from emulators.jira_cloud import JiraEmulator
 from emulators.jira_records import JiraComment
@@ -103,10 +103,12 @@ def run_demo(
     environ: Mapping[str, str],
     emit: Callable[[str], None] = print,
     prepare: Callable[[LocalStack], None] | None = None,
+    jira: str = "cloud",
 ) -> DemoResult:
     """Play the conversation, narrating through `emit`; code 0 only when the bytes shown were posted exactly once.
 
-    `prepare` gets the started stack before the conversation (tests use it to queue emulator faults).
+    `prepare` gets the started stack before the conversation (tests use it to queue emulator faults); `jira` is the
+    deployment emulated: `cloud` (REST v3, ADF) or `datacenter` (REST v2, wiki markup, a personal access token).
     """
     try:
         pm = load_input(input_path, lang)
@@ -114,7 +116,7 @@ def run_demo(
     except (DemoError, NoRedis) as exc:
         return DemoResult(1, message=str(exc))
     emit(f"postmortem-bot demo on {store.description}.")
-    stack = LocalStack(redis_url=store.url)
+    stack = LocalStack(redis_url=store.url, jira=jira_emulator(jira))
     play = Play(stack, pm, emit)
     try:
         stack.start()
@@ -123,6 +125,7 @@ def run_demo(
             f"(serve, HTTP) and an RQ worker run as child processes. No credentials; nothing leaves this machine."
         )
         emit(stack.jira.validator_note)
+        emit(_deployment_line(stack))
         if prepare is not None:
             prepare(stack)
         play.run()
@@ -219,7 +222,8 @@ class Play:
 
     def _react(self, message: dict[str, Any]) -> bool:
         """Narrate one bot message and answer it; True once the flow is over."""
-        text = str(message.get("text", ""))
+        # As Slack shows it: the bot escapes `<`, `>` and `&` in its mrkdwn (renderers/mrkdwn.py `escape_own`).
+        text = str(message.get("text", "")).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
         key, params = recognise(text)
         if key in FAILURES:
             self.say(Event("bot", key, text), f"[thread] bot: {text}")
@@ -328,6 +332,12 @@ def _finish(play: Play, store: DemoRedis, out_dir: Path) -> DemoResult:
     play.say(Event("output", "body", str(result.body_path)), f"posted request body: {result.body_path}")
     result.code = 0
     return result
+
+
+def _deployment_line(stack: LocalStack) -> str:
+    """What the worker said it found at start-up (it asks Jira's serverInfo, JIRA_DEPLOYMENT being unset)."""
+    found = next((ln for ln in stack.processes["worker"].lines if "found by serverInfo" in ln), "")
+    return "worker: " + found.partition("INFO bot.worker: ")[2] if found else f"Jira deployment: {stack.deployment}"
 
 
 def _ok(response: Any, what: str) -> None:

@@ -16,12 +16,22 @@ from pathlib import Path
 
 from emulators.driver import SlackDriver
 from emulators.jira_cloud import JiraEmulator
+from emulators.jira_datacenter import DataCenterJiraEmulator
 from emulators.slack_api import SlackEmulator
 
 SIGNING_SECRET = "local-signing-secret"
 BOT_TOKEN = "xoxb-local-bot-token"
 JIRA_EMAIL = "postmortem-bot@example.com"
 JIRA_TOKEN = "local-jira-api-token"
+#: The Jira emulators by deployment: `demo --jira datacenter` and the Data Center end-to-end tests use the second.
+JIRA_DEPLOYMENTS = ("cloud", "datacenter")
+
+
+def jira_emulator(deployment: str = "cloud") -> JiraEmulator:
+    """The Jira emulator of a deployment: Cloud with basic auth, Data Center with a personal access token."""
+    if deployment == "datacenter":
+        return DataCenterJiraEmulator(api_token=JIRA_TOKEN)
+    return JiraEmulator(email=JIRA_EMAIL, api_token=JIRA_TOKEN)
 
 
 def free_port() -> int:
@@ -86,13 +96,21 @@ class LocalStack:
     redis_url: str
     extra_env: dict[str, str] = field(default_factory=dict)
     slack: SlackEmulator = field(default_factory=lambda: SlackEmulator(bot_token=BOT_TOKEN))
-    jira: JiraEmulator = field(default_factory=lambda: JiraEmulator(email=JIRA_EMAIL, api_token=JIRA_TOKEN))
+    jira: JiraEmulator = field(default_factory=jira_emulator)
     port: int = field(default_factory=free_port)
     processes: dict[str, Process] = field(default_factory=dict)
 
     @property
     def bot_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def deployment(self) -> str:
+        return "datacenter" if isinstance(self.jira, DataCenterJiraEmulator) else "cloud"
+
+    def comment_path(self, ticket: str) -> str:
+        """The route the bot POSTs a comment to: REST v2 on Data Center, v3 on Cloud."""
+        return f"/rest/api/{2 if self.deployment == 'datacenter' else 3}/issue/{ticket}/comment"
 
     def env(self) -> dict[str, str]:
         """The environment `serve` and `worker` get: everything points at loopback."""
@@ -101,6 +119,8 @@ class LocalStack:
         # working directory can never reach the children; SLACK_APP_TOKEN empty keeps HTTP mode regardless.
         # The Jira permission check is off unless a stack turns it on: the emulators' people have no e-mails
         # or Jira accounts unless a test gives them some (tests/e2e/test_security.py does).
+        # JIRA_DEPLOYMENT stays unset, so the worker finds it by serverInfo at start-up as a real one would; on
+        # Data Center JIRA_EMAIL is empty and the token goes as a personal access token (Bearer).
         return {
             **keep,
             "POSTMORTEM_ENV_FILE": "",
@@ -110,7 +130,7 @@ class LocalStack:
             "POSTMORTEM_JIRA_PERMISSION_CHECK": "off",
             "SLACK_API_URL": self.slack.base_url,
             "JIRA_URL": self.jira.base_url,
-            "JIRA_EMAIL": JIRA_EMAIL,
+            "JIRA_EMAIL": "" if self.deployment == "datacenter" else JIRA_EMAIL,
             "JIRA_API_TOKEN": JIRA_TOKEN,
             "REDIS_URL": self.redis_url,
             "PORT": str(self.port),

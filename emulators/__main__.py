@@ -1,4 +1,4 @@
-"""Run both emulators as a separate process: `python -m emulators [--issue PROJ-1 ...]`.
+"""Run both emulators as a separate process: `python -m emulators [--jira datacenter] [--issue PROJ-1 ...]`.
 
 Prints one JSON line with the URLs (SLACK_API_URL, JIRA_URL and the credentials the emulators accept),
 then serves until stdin closes or the process is terminated, so a parent process can own its lifetime.
@@ -14,6 +14,7 @@ import threading
 from types import FrameType
 
 from emulators.jira_cloud import JiraEmulator
+from emulators.jira_datacenter import DataCenterJiraEmulator
 from emulators.slack_api import SlackEmulator
 
 
@@ -29,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--issue", action="append", default=[], help="Jira issue key to create (repeatable)")
     parser.add_argument("--slack-port", type=int, default=0)
     parser.add_argument("--jira-port", type=int, default=0)
+    parser.add_argument("--jira", choices=["cloud", "datacenter"], default="cloud", help="the Jira emulated")
     args = parser.parse_args(argv)
     done = threading.Event()
 
@@ -37,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    with SlackEmulator(port=args.slack_port) as slack, JiraEmulator(port=args.jira_port) as jira:
+    kind = DataCenterJiraEmulator if args.jira == "datacenter" else JiraEmulator
+    with SlackEmulator(port=args.slack_port) as slack, kind(port=args.jira_port) as jira:
         for key in args.issue:
             jira.add_issue(key)
         print(
@@ -46,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
                     "SLACK_API_URL": slack.base_url,
                     "SLACK_BOT_TOKEN": slack.bot_token,
                     "JIRA_URL": jira.base_url,
-                    "JIRA_EMAIL": jira.email,
+                    "JIRA_EMAIL": "" if args.jira == "datacenter" else jira.email,  # "": a Bearer token
                     "JIRA_API_TOKEN": jira.api_token,
                 }
             ),

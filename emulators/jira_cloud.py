@@ -87,6 +87,7 @@ class JiraEmulator(Emulator):
             ("GET", re.compile(rf"{_API}/user"), self._get_user),
             ("GET", re.compile(rf"{_API}/user/permission/search"), self._permission_search),
             ("GET", re.compile(rf"{_API}/myself"), lambda req: _ok(self._user_json(self.bot_account_id))),
+            ("GET", re.compile(r"/rest/api/2/serverInfo"), self._server_info),
         ]
 
     def start(self) -> str:
@@ -182,7 +183,8 @@ class JiraEmulator(Emulator):
         """Queue a fault for the next `times` requests to exactly `method path` (no query string).
 
         `status` answers that error without doing anything; `timeout_after_store` does the work and then
-        holds the reply `stall` seconds or until `release()`; `delay` waits before doing anything.
+        holds the reply `stall` seconds or until `release()`; both do the work and then answer `status` (a
+        comment stored, then a 503 from Jira or a proxy in front of it); `delay` waits before doing anything.
         """
         injection = Injection(status, retry_after, rate_limit_reason, body, timeout_after_store, stall, delay)
         with self._cond:
@@ -221,7 +223,9 @@ class JiraEmulator(Emulator):
         else:
             response = self._route(request)
         with self._cond:
-            if injection and injection.timeout_after_store:
+            if injection and injection.timeout_after_store and injection.status:
+                response = injected_error(injection)  # the work is done; the answer says otherwise
+            elif injection and injection.timeout_after_store:
                 response.stall, response.stall_seconds = self._stall_event(), injection.stall
             if request.method == "POST":
                 self._posts.append(
@@ -439,6 +443,10 @@ class JiraEmulator(Emulator):
             query=request.arg(self.user_query_arg) or "",
         )
         return _ok([self._user_json(a, hide_email=a in self._hidden_emails) for a in found])
+
+    def _server_info(self, request: Request) -> Response:
+        """What the bot asks at start-up to tell Cloud from Data Center (REST v2 answers on both)."""
+        return _ok({"baseUrl": self.origin, "version": "1001.0.0-SNAPSHOT", "deploymentType": "Cloud"})
 
     def _get_user(self, request: Request) -> Response:
         account_id = request.arg("accountId")

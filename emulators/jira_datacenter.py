@@ -59,7 +59,6 @@ class DataCenterJiraEmulator(JiraEmulator):
         self.accepts_properties = True
         v3 = "/rest/api/3"
         self._routes = [(m, re.compile(p.pattern.replace(v3, _API2)), h) for m, p, h in self._routes]
-        self._routes.append(("GET", re.compile(rf"{_API2}/serverInfo"), self._server_info))
 
     def start(self) -> str:
         self.validator_note = "Jira emulator (Data Center): comments are wiki-markup strings, checked for length."
@@ -74,6 +73,21 @@ class DataCenterJiraEmulator(JiraEmulator):
         if refused is None and payload.get("properties") and not self.accepts_properties:
             return jira_error(400, errors={"properties": 'Unrecognized field "properties"'}), {}
         return refused, payload
+
+    def _user_json(self, account_id: str, *, hide_email: bool = False) -> dict[str, Any]:
+        """Data Center names a user by key and login name (no account id); the emulator's id is both."""
+        shown = super()._user_json(account_id, hide_email=hide_email)
+        del shown["accountId"], shown["accountType"]
+        shown["self"] = f"{self.origin}{_API2}/user?key={account_id}"
+        return {"key": account_id, "name": account_id, **shown}
+
+    def _get_user(self, request: Request) -> Response:
+        wanted = request.arg("key") or request.arg("username")
+        if not wanted:
+            return jira_error(400, "Either the 'username' or the 'key' query parameter is required.")
+        if wanted not in self._users:
+            return jira_error(404, f"The user named '{wanted}' does not exist")
+        return _ok(self._user_json(wanted))
 
     def _server_info(self, request: Request) -> Response:
         return _ok(

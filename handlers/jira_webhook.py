@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -64,7 +64,8 @@ class _Status(_Loose):
 
 
 class _User(_Loose):
-    account_id: str | None = Field(default=None, alias="accountId")
+    #: Cloud names a user by accountId; Data Center / Server by its user key (workers look the user up by either).
+    account_id: str | None = Field(default=None, validation_alias=AliasChoices("accountId", "key"))
     email: str | None = Field(default=None, alias="emailAddress")
     display_name: str | None = Field(default=None, alias="displayName")
 
@@ -97,7 +98,8 @@ class _Changelog(_Loose):
 
 
 class JiraEvent(_Loose):
-    """The part of a Jira Cloud webhook payload the bot reads (Jira sends much more; the rest is ignored)."""
+    """The part of a Jira webhook payload the bot reads, Cloud or Data Center (Jira sends much more; the rest is
+    ignored)."""
 
     webhook_event: str = Field(alias="webhookEvent", min_length=1)
     issue: _Issue | None = None

@@ -1,14 +1,16 @@
-"""Jira Cloud REST v3 through atlassian-python-api, with every blind retry switched off (a POST must happen once)."""
+"""Jira through atlassian-python-api, with every blind retry switched off (a POST must happen once): Cloud on REST v3,
+Data Center / Server on REST v2. One gateway, parametrised by the deployment (`JiraApi`): paths, the permission
+search's user parameter, and how comments are read back with their properties."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import requests
-from atlassian import JiraCloud
+from atlassian import JiraCloud, JiraServer
 
 from postmortem.messages import say
 from postmortem.model import Lang
@@ -17,6 +19,29 @@ from postmortem.model import Lang
 PROPERTY_KEY = "postmortem-bot"
 #: How many of the newest comments are searched for our own before a retry.
 SEARCH_DEPTH = 100
+
+Deployment = Literal["cloud", "datacenter"]
+
+
+@dataclass(frozen=True)
+class JiraApi:
+    """What differs between the deployments in the calls the bot makes (DESIGN §4, "Jira Data Center / Server")."""
+
+    deployment: Deployment
+    #: The REST root: v3 (ADF bodies) on Cloud, v2 (wiki-markup bodies) on Data Center.
+    root: str
+    #: `user/permission/search`'s parameter matched against the e-mail.
+    user_param: str
+    #: `GET user`'s parameter naming a user as webhooks do (Cloud: accountId; Data Center: the user key).
+    user_id_param: str
+    #: Data Center lists comments with `expand=properties`; Cloud needs `POST comment/list` for them.
+    list_expands_properties: bool
+
+    @classmethod
+    def of(cls, deployment: Deployment) -> JiraApi:
+        if deployment == "datacenter":
+            return cls(deployment, "rest/api/2", "username", "key", list_expands_properties=True)
+        return cls(deployment, "rest/api/3", "query", "accountId", list_expands_properties=False)
 
 
 @dataclass(frozen=True)
@@ -82,27 +107,22 @@ class JiraError(Exception):
 
 class JiraGateway:
     """The calls the worker makes: read an issue and who may comment, find our comments, post one, delete a
-    duplicate."""
+    duplicate. An empty `email` sends `api_token` as a Bearer token (a Data Center personal access token)."""
 
-    def __init__(self, url: str, email: str, api_token: str, *, timeout: int = 15) -> None:
+    def __init__(
+        self, url: str, email: str, api_token: str, *, timeout: int = 15, deployment: Deployment = "cloud"
+    ) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
-        # retry_with_header would sleep inside the call on a 429; backoff_and_retry would repeat POSTs.
-        self._client = JiraCloud(
-            self.url,
-            username=email,
-            password=api_token,
-            timeout=timeout,
-            backoff_and_retry=False,
-            retry_with_header=False,
-        )
+        self.api = JiraApi.of(deployment)
+        self._client = _client(self.url, email, api_token, timeout=timeout, deployment=deployment)
 
     def comment_url(self, ticket: str, comment_id: str) -> str:
         return f"{self.url}/browse/{ticket}?focusedCommentId={comment_id}"
 
     def issue_exists(self, ticket: str) -> bool:
         try:
-            self._call("GET", f"rest/api/3/issue/{ticket}", params={"fields": "summary"})
+            self._call("GET", f"{self.api.root}/issue/{ticket}", params={"fields": "summary"})
         except JiraError as exc:
             if exc.status == 404:
                 return False
@@ -110,9 +130,10 @@ class JiraGateway:
         return True
 
     def user_email(self, account_id: str) -> str | None:
-        """A user's e-mail from GET /rest/api/3/user (webhook payloads may omit it); None when hidden or unknown."""
+        """A user's e-mail from GET user (webhook payloads may omit it); None when hidden or unknown. `account_id` is
+        the id a webhook names the user by: the account id on Cloud, the user key on Data Center."""
         try:
-            user = self._call("GET", "rest/api/3/user", params={"accountId": account_id})
+            user = self._call("GET", f"{self.api.root}/user", params={self.api.user_id_param: account_id})
         except JiraError as exc:
             if exc.status == 404:
                 return None
@@ -126,8 +147,13 @@ class JiraGateway:
         try:
             found: Any = self._call(
                 "GET",
-                "rest/api/3/user/permission/search",
-                params={"permissions": "ADD_COMMENTS", "issueKey": ticket, "query": email, "maxResults": 50},
+                f"{self.api.root}/user/permission/search",
+                params={
+                    "permissions": "ADD_COMMENTS",
+                    "issueKey": ticket,
+                    self.api.user_param: email,
+                    "maxResults": 50,
+                },
             )
         except JiraError as exc:
             if exc.status == 404:
@@ -153,33 +179,28 @@ class JiraGateway:
     def own_comments(self, ticket: str, *, session: str, version: int) -> list[PostedComment]:
         """Every comment of ours for (session, version) among the newest SEARCH_DEPTH, newest first, read
         through their properties (more than one only when Jira stored a POST the bot thought lost)."""
-        page = self._call(
-            "GET", f"rest/api/3/issue/{ticket}/comment", params={"orderBy": "-created", "maxResults": SEARCH_DEPTH}
-        )
-        ids = [str(c["id"]) for c in page.get("comments", [])]
+        params: dict[str, Any] = {"orderBy": "-created", "maxResults": SEARCH_DEPTH}
+        if self.api.list_expands_properties:
+            params["expand"] = "properties"
+        page = self._call("GET", f"{self.api.root}/issue/{ticket}/comment", params=params)
+        comments = [c for c in page.get("comments", []) if isinstance(c, dict)]
+        ids = [str(c["id"]) for c in comments]
         if not ids:
             return []
-        listed = self._call(
-            "POST",
-            "rest/api/3/comment/list",
-            params={"expand": "properties"},
-            data={"ids": [int(i) if i.isdigit() else i for i in ids]},
-        )
-        ours = {
-            str(comment["id"])
-            for comment in listed.get("values", [])
-            if any(
-                prop.get("key") == PROPERTY_KEY
-                and (prop.get("value") or {}).get("session") == session
-                and (prop.get("value") or {}).get("version") == version
-                for prop in comment.get("properties", [])
+        if not self.api.list_expands_properties:
+            listed = self._call(
+                "POST",
+                f"{self.api.root}/comment/list",
+                params={"expand": "properties"},
+                data={"ids": [int(i) if i.isdigit() else i for i in ids]},
             )
-        }
+            comments = [c for c in listed.get("values", []) if isinstance(c, dict)]
+        ours = {str(c["id"]) for c in comments if _marks(c, session=session, version=version)}
         return [PostedComment(cid, self.comment_url(ticket, cid)) for cid in ids if cid in ours]
 
     def delete_comment(self, ticket: str, comment_id: str) -> None:
         """Delete one of the bot's comments (Jira lets an account delete its own)."""
-        self._call("DELETE", f"rest/api/3/issue/{ticket}/comment/{comment_id}")
+        self._call("DELETE", f"{self.api.root}/issue/{ticket}/comment/{comment_id}")
 
     def post_comment(self, ticket: str, body: bytes) -> PostedComment:
         """POST the exact request body shown for approval.
@@ -190,9 +211,14 @@ class JiraGateway:
         data = json.loads(body)
         if json.dumps(data).encode() != body:
             raise ValueError("request body is not in the client's serialisation; refusing to send other bytes")
-        created = self._call("POST", f"rest/api/3/issue/{ticket}/comment", data=data)
+        created = self._call("POST", f"{self.api.root}/issue/{ticket}/comment", data=data)
         cid = str(created["id"])
         return PostedComment(cid, self.comment_url(ticket, cid))
+
+    def myself(self) -> str:
+        """The bot account's name as Jira knows it: the start-up check that the credentials work."""
+        me = self._call("GET", f"{self.api.root}/myself")
+        return str(me.get("displayName") or me.get("name") or me.get("accountId") or "")
 
     def _call(
         self, method: str, path: str, *, params: dict[str, Any] | None = None, data: dict[str, Any] | None = None
@@ -209,6 +235,52 @@ class JiraGateway:
         return result
 
 
+def server_deployment(url: str, email: str, api_token: str, *, timeout: int = 15) -> Deployment:
+    """`GET /rest/api/2/serverInfo` (answered by both): `deploymentType` "Cloud" is Cloud, anything else (or none, as
+    on Server) is Data Center / Server."""
+    info = JiraGateway(url, email, api_token, timeout=timeout, deployment="datacenter")._call(
+        "GET", "rest/api/2/serverInfo"
+    )
+    return "cloud" if str(info.get("deploymentType") or "").lower() == "cloud" else "datacenter"
+
+
+def start_up(
+    url: str, email: str, api_token: str, *, deployment: Deployment | None, timeout: int = 15
+) -> tuple[Deployment, str]:
+    """The worker's start-up check: the deployment (as configured, else asked of Jira) and the line saying it; the
+    credentials are tried once (`myself`). Raises JiraError (one plain line) when they fail or Jira is unreachable."""
+    found = deployment or server_deployment(url, email, api_token, timeout=timeout)
+    if found == "cloud" and not email:
+        raise JiraError("JIRA_EMAIL is empty: Jira Cloud takes the account's e-mail with its API token.")
+    me = JiraGateway(url, email, api_token, timeout=timeout, deployment=found).myself()
+    how = "set by JIRA_DEPLOYMENT" if deployment else "found by serverInfo"
+    name = "Jira Cloud (REST v3)" if found == "cloud" else "Jira Data Center / Server (REST v2, wiki markup)"
+    auth = "basic auth" if email else "a personal access token (Bearer)"
+    return found, f"{name} at {url}, {how}; signed in as {me or 'the bot account'} with {auth}"
+
+
+def _client(url: str, email: str, api_token: str, *, timeout: int, deployment: Deployment) -> JiraCloud | JiraServer:
+    """The HTTP client: basic auth with an e-mail, else the token as Bearer (a personal access token)."""
+    # retry_with_header would sleep inside the call on a 429; backoff_and_retry would repeat POSTs.
+    kind = JiraCloud if deployment == "cloud" else JiraServer
+    if email:
+        return kind(
+            url, username=email, password=api_token, timeout=timeout, backoff_and_retry=False, retry_with_header=False
+        )
+    return kind(url, token=api_token, timeout=timeout, backoff_and_retry=False, retry_with_header=False)
+
+
+def _marks(comment: dict[str, Any], *, session: str, version: int) -> bool:
+    """Whether the comment carries our property for (session, version)."""
+    return any(
+        isinstance(prop, dict)
+        and prop.get("key") == PROPERTY_KEY
+        and (prop.get("value") or {}).get("session") == session
+        and (prop.get("value") or {}).get("version") == version
+        for prop in comment.get("properties", [])
+    )
+
+
 def _error_for(response: requests.Response) -> JiraError:
     status = response.status_code
     detail = _jira_messages(response)
@@ -223,9 +295,21 @@ def _error_for(response: requests.Response) -> JiraError:
         return JiraError.of("jira_rate_limited", status=429, retry_after=retry_after, seconds=retry_after)
     if status >= 500:
         return JiraError.of("jira_server_error", status=status, ambiguous=True)
+    if status == 400 and _refuses_properties(response):  # never posted without the marker: said plainly
+        return JiraError.of("jira_properties_refused", status=400, detail=detail)
     if detail:
         return JiraError.of("jira_rejected", status=status, detail=detail)
     return JiraError.of("jira_rejected_no_reason", status=status)
+
+
+def _refuses_properties(response: requests.Response) -> bool:
+    """A 400 naming the comment's `properties` (a site that does not take them): Jira puts it under `errors`."""
+    try:
+        payload = response.json()
+    except ValueError:
+        return False
+    errors = payload.get("errors") if isinstance(payload, dict) else None
+    return isinstance(errors, dict) and "properties" in errors
 
 
 def _jira_messages(response: requests.Response) -> str:

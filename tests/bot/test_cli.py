@@ -161,3 +161,31 @@ def test_nesting_too_deep_exits_2_with_one_line_and_no_traceback(tmp_path: Path,
     assert code == 2 and out == ""
     assert err.splitlines() == [err.strip()] and err.startswith("invalid input: root_cause: ")
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("deployment", ["cloud", "datacenter"])
+def test_the_worker_stops_at_start_up_with_one_line_on_wrong_credentials_or_an_unreachable_jira(
+    monkeypatch: pytest.MonkeyPatch, deployment: str
+) -> None:
+    from bot.localstack import free_port, jira_emulator
+
+    emulator = jira_emulator(deployment)
+    env = {
+        "POSTMORTEM_ENV_FILE": "",
+        "SLACK_BOT_TOKEN": "xoxb-test",
+        "SLACK_SIGNING_SECRET": "s3cret",
+        "JIRA_EMAIL": emulator.email if deployment == "cloud" else "",
+        "JIRA_API_TOKEN": "not-" + emulator.api_token,
+        "JIRA_TIMEOUT": "2",
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with emulator:
+        monkeypatch.setenv("JIRA_URL", emulator.base_url)
+        code, out, err = run("worker", "--burst")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("cannot start: Jira rejected the bot's credentials") and "not-" not in err
+    monkeypatch.setenv("JIRA_URL", f"http://127.0.0.1:{free_port()}")
+    code, out, err = run("worker", "--burst")
+    assert code == 2 and err.startswith("cannot start: Jira is unreachable at http://127.0.0.1:")
+    assert err.count("\n") == 1

@@ -15,7 +15,8 @@ from bot.cli import main
 from bot.demo import APPROVAL, LEFT_OUT, DemoResult, run_demo, seed_path
 from bot.demo_transcript import Event, recognise
 from bot.embedded_redis import answers, redacted
-from bot.localstack import free_port
+from bot.localstack import LocalStack, free_port
+from emulators.jira_datacenter import DataCenterJiraEmulator
 from postmortem.field_table import REGISTRY
 from postmortem.model import Lang, load_postmortem
 from tests.helpers import EXAMPLES
@@ -25,10 +26,15 @@ DEMO_REDIS_URL = os.environ.get("DEMO_REDIS_URL", "redis://127.0.0.1:6379/12")
 
 
 def _demo(
-    tmp_path: Path, environ: dict[str, str], *, input_path: Path | None = None, lang: Lang | None = None
+    tmp_path: Path,
+    environ: dict[str, str],
+    *,
+    input_path: Path | None = None,
+    lang: Lang | None = None,
+    jira: str = "cloud",
 ) -> tuple[DemoResult, list[str]]:
     lines: list[str] = []
-    result = run_demo(input_path, lang=lang, environ=environ, out_dir=tmp_path / "out", emit=lines.append)
+    result = run_demo(input_path, lang=lang, environ=environ, out_dir=tmp_path / "out", emit=lines.append, jira=jira)
     assert result.code == 0, result.message + "\n" + "\n".join(lines)
     return result, lines
 
@@ -37,8 +43,9 @@ def _index(events: list[Event], kind: str, key: str | None = None) -> int:
     return next(i for i, e in enumerate(events) if e.kind == kind and (key is None or e.key == key))
 
 
-def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> None:
-    """The events of DESIGN §1 in order, and exactly one comment whose bytes are the file shown."""
+def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str, jira: str = "cloud") -> None:
+    """The events of DESIGN §1 in order, and exactly one comment whose bytes are the file shown (REST v3 with an
+    ADF body on Cloud, REST v2 with a wiki-markup string on Data Center)."""
     events = result.events
     assert events[_index(events, "command")].text == f"/post-mortem {ticket}"
     assert events[_index(events, "modal", "submitted")].text == LEFT_OUT
@@ -66,7 +73,8 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     )
     approved = _index(events, "reply", "approve")
     assert events[approved].text == APPROVAL[lang]
-    posted = [e for e in events if e.kind == "jira" and e.text == f"/rest/api/3/issue/{ticket}/comment"]
+    api = 2 if jira == "datacenter" else 3
+    posted = [e for e in events if e.kind == "jira" and e.text == f"/rest/api/{api}/issue/{ticket}/comment"]
     assert [e.key for e in posted] == ["201"]
     link = _index(events, "link")
     assert f"/browse/{ticket}?focusedCommentId=" in events[link].text
@@ -80,6 +88,7 @@ def _assert_flow(result: DemoResult, *, ticket: str, lang: str, answer: str) -> 
     assert result.body_path is not None and result.markdown_path is not None
     assert comments[0].raw == result.body_path.read_bytes()
     assert json.loads(comments[0].raw)["properties"][0]["value"]["version"] == 1
+    assert isinstance(json.loads(comments[0].raw)["body"], str if jira == "datacenter" else dict)
     markdown = result.markdown_path.read_text(encoding="utf-8")
     assert f"## {REGISTRY.heading('validation', lang)}" in markdown
     assert answer.strip().splitlines()[0] in markdown
@@ -89,11 +98,14 @@ _SKIPPABLE = ("symptom", "why_symptom", "how_found", "why_missed", "action_items
 
 
 @pytest.mark.e2e
-def test_seed_example_in_japanese_on_embedded_redis(tmp_path: Path) -> None:
-    result, lines = _demo(tmp_path, environ={})
+@pytest.mark.parametrize("jira", ["cloud", "datacenter"])
+def test_seed_example_in_japanese_on_embedded_redis(tmp_path: Path, jira: str) -> None:
+    result, lines = _demo(tmp_path, environ={}, jira=jira)
     seed = load_postmortem(seed_path())
     assert lines[0].startswith("postmortem-bot demo on an embedded Redis") and "REDIS_URL is not set" in lines[0]
-    _assert_flow(result, ticket=seed.ticket, lang="ja", answer=seed.validation or "")
+    found = [line for line in lines if "found by serverInfo" in line]
+    assert len(found) == 1 and ("Data Center" in found[0]) == (jira == "datacenter")
+    _assert_flow(result, ticket=seed.ticket, lang="ja", answer=seed.validation or "", jira=jira)
     assert lines[-2:] == [f"rendered Markdown: {result.markdown_path}", f"posted request body: {result.body_path}"]
 
 
@@ -136,19 +148,36 @@ def test_cli_falls_back_to_embedded_redis_when_redis_url_does_not_answer(
 
 
 @pytest.mark.e2e
-def test_a_failed_post_is_exit_1_with_the_bots_words_and_no_comment(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jira", ["cloud", "datacenter"])
+def test_a_failed_post_is_exit_1_with_the_bots_words_and_no_comment(tmp_path: Path, jira: str) -> None:
     seed = load_postmortem(seed_path())
-    path = f"/rest/api/3/issue/{seed.ticket}/comment"
+    path = f"/rest/api/{2 if jira == 'datacenter' else 3}/issue/{seed.ticket}/comment"
     lines: list[str] = []
     result = run_demo(
         environ={},
         out_dir=tmp_path,
         emit=lines.append,
         prepare=lambda stack: stack.jira.inject("POST", path, status=403),
+        jira=jira,
     )
     assert result.code == 1
     assert result.message.startswith("the bot said: ") and result.events[-1].key == "post_failed"
     assert [e.key for e in result.events if e.kind == "jira"] == ["403"]
+    assert result.comments() == [] and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.e2e
+def test_a_data_center_that_refuses_the_properties_is_said_in_the_thread_and_nothing_is_posted(tmp_path: Path) -> None:
+    lines: list[str] = []
+
+    def refuse_properties(stack: LocalStack) -> None:
+        assert isinstance(stack.jira, DataCenterJiraEmulator)
+        stack.jira.accepts_properties = False
+
+    result = run_demo(environ={}, out_dir=tmp_path, emit=lines.append, prepare=refuse_properties, jira="datacenter")
+    assert result.code == 1 and result.events[-1].key == "post_failed"
+    assert "プロパティ" in result.events[-1].text and "8.14" in result.events[-1].text
+    assert [e.key for e in result.events if e.kind == "jira"] == ["400"]
     assert result.comments() == [] and list(tmp_path.iterdir()) == []
 
 

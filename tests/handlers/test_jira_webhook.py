@@ -248,3 +248,20 @@ def test_the_configured_issue_types_earn_the_offer(
 def test_the_fallback_channel_and_display_name_ride_along(deps: Deps, queue: FakeQueue) -> None:
     assert deliver(replace(deps, offer_fallback_channel="CFALL"), jira_event())[0] == 202
     assert queue.calls[0].args[-2:] == ("Dev", "CFALL")
+
+
+def test_a_data_center_payload_offers_to_the_assignee_named_by_user_key(deps: Deps, queue: FakeQueue) -> None:
+    """Data Center / Server names users by key and login (no accountId) and its changelog items have no fieldId."""
+    payload = jira_event()
+    payload["issue"]["fields"]["assignee"] = {
+        "self": "https://jira.example.com/rest/api/2/user?username=dev",
+        "name": "dev",
+        "key": "JIRAUSER10100",
+        "emailAddress": "dev@example.com",
+        "displayName": "Dev",
+        "active": True,
+    }
+    for item in payload["changelog"]["items"]:
+        item.pop("fieldId", None)
+    assert deliver(deps, payload)[0] == 202
+    assert queue.calls[0].args == ("PROJ-1", "JIRAUSER10100", "dev@example.com", None, "Dev", None)
