@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
+from slack_bolt import BoltResponse
 from slack_bolt.adapter.starlette.async_handler import AsyncSlackRequestHandler
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
@@ -20,8 +23,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.http_guard import BodyLimit, quiet_bolt_verification, slack_body_readable, slack_signature_ok
+from bot.http_guard import BodyBudget, BodyLimit, quiet_bolt_verification, slack_signature_ok
+from bot.memory import cgroup_memory_limit, rss_bytes
 from bot.settings import Settings
+from bot.slack_shapes import slack_body_readable
 from handlers import jira_webhook
 from handlers.deps import Deps
 from handlers.listeners import register
@@ -30,6 +35,15 @@ from sessions.store import SessionStore, connect
 from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME
 
 log = logging.getLogger(__name__)
+
+#: How long the first request after start waits for Slack's `auth.test` before it is answered 503.
+AUTH_TEST_SECONDS = 2.0
+#: What Bolt answers (with a 200) when it cannot authorize; serve turns it into a 503 (`slack_events`).
+CANNOT_AUTHORIZE = "postmortem-bot cannot reach Slack's auth.test right now; Slack will send this again."
+#: Requests that need no authorization (Bolt's own list, slack_bolt/middleware/authorization).
+_NO_AUTH_TYPES = frozenset({"url_verification", "ssl_check"})
+_NO_AUTH_EVENTS = frozenset({"app_uninstalled", "tokens_revoked"})
+MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,8 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         client=client,
         signing_secret=settings.slack_signing_secret.get_secret_value(),
         process_before_response=True,
+        before_authorize=AuthorizeFirst(),
+        user_facing_authorize_error_message=CANNOT_AUTHORIZE,
     )
     deps = Deps(
         store=SessionStore(conn, ttl_seconds=settings.lifetime.store_ttl),
@@ -92,7 +108,14 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         if not slack_body_readable(body, request.headers.get("content-type", "")):
             log.warning("refused a signed Slack request whose body is not readable JSON or UTF-8")
             return Response("unreadable body", status_code=400)
-        response = await handler.handle(request)
+        try:
+            response = await handler.handle(request)
+        except Exception as exc:  # Bolt could not even read it (its own error path failed): the payload's shape
+            log.warning("refused a signed Slack request Bolt could not read (%s)", type(exc).__name__)
+            return Response("unreadable payload", status_code=400)
+        if response.status_code == 200 and response.body == CANNOT_AUTHORIZE.encode():
+            log.warning("answered 503: Bolt could not authorize with Slack (auth.test); Slack sends it again")
+            return Response("cannot authorize with Slack yet", status_code=503)
         if response.status_code == 404:
             # A signed request no listener matches (an old button, a payload missing its parts): Slack
             # would show the person an error; acknowledge it and say so in the log instead.
@@ -100,8 +123,20 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
             return Response(status_code=200)
         return response
 
+    memory_limit = (
+        settings.postmortem_memory_limit_mb * MIB
+        if settings.postmortem_memory_limit_mb is not None
+        else cgroup_memory_limit()
+    )
+    memory_high = None if memory_limit is None else int(memory_limit * settings.postmortem_memory_unhealthy_fraction)
+
     async def healthz(_: Request) -> Response:
-        """Redis answers a PING within the store's budget, off the event loop."""
+        """Redis answers a PING within the store's budget, off the event loop; the process's resident memory
+        is below its share of the memory limit (so an orchestrator hears of it before the kernel kills it)."""
+        rss = rss_bytes() if memory_high is not None else None
+        if rss is not None and memory_high is not None and rss > memory_high:
+            log.warning("unhealthy: resident memory %d MiB is past %d MiB", rss // MIB, memory_high // MIB)
+            return JSONResponse({"ok": False, "memory": "high"}, status_code=503)
         try:
             await calls.run(conn.ping)
         except StoreUnavailable:
@@ -113,8 +148,42 @@ def create_app(settings: Settings, *, redis_conn: redis.Redis | None = None) -> 
         Route("/healthz", healthz, methods=["GET"]),
         Route("/jira/webhook", jira_webhook.endpoint(deps, calls), methods=["POST"]),
     ]
-    http = Starlette(routes=routes, middleware=[Middleware(BodyLimit)], lifespan=lambda _: slack_session(bolt))
+    budget = BodyBudget(settings.postmortem_http_body_budget_mb * MIB)
+    http = Starlette(
+        routes=routes, middleware=[Middleware(BodyLimit, budget=budget)], lifespan=lambda _: slack_session(bolt)
+    )
     return Service(bolt=bolt, http=http, redis=conn)
+
+
+class AuthorizeFirst:
+    """Bolt's middleware before its own authorization: Slack's `auth.test` once per process, and a 503
+    (Slack sends the request again) while it fails, instead of Bolt's 200 with a "reinstall" text, which
+    would drop the request: an approval lost right after a restart. Any failure counts (429, 5xx, a timeout,
+    no connection)."""
+
+    def __init__(self, timeout: float = AUTH_TEST_SECONDS) -> None:
+        self.timeout = timeout
+        self.authorized = False
+        self._lock = asyncio.Lock()
+
+    async def __call__(
+        self, body: dict[str, Any], client: AsyncWebClient, next_: Callable[[], Awaitable[None]]
+    ) -> BoltResponse | None:
+        event = body.get("event")
+        event_type = event.get("type") if isinstance(event, dict) else None
+        if self.authorized or body.get("type") in _NO_AUTH_TYPES or event_type in _NO_AUTH_EVENTS:
+            await next_()
+            return None
+        async with self._lock:  # one auth.test at a time, however many requests arrive first
+            if not self.authorized:
+                try:
+                    await asyncio.wait_for(client.auth_test(), self.timeout)
+                    self.authorized = True
+                except Exception as exc:  # whatever it was, Slack must send the request again
+                    log.warning("answered 503: Slack's auth.test failed (%s)", type(exc).__name__)
+                    return BoltResponse(status=503, body="cannot authorize with Slack yet")
+        await next_()
+        return None
 
 
 @contextlib.asynccontextmanager

@@ -1,34 +1,43 @@
-"""Size and shape before anything else: what every HTTP request passes before Bolt or a handler reads it.
+"""What every HTTP request passes before Bolt or a handler reads it: size, the signature's headers, the signature.
 
-Bolt reads and parses a whole body before it checks Slack's signature, and logs the body of a request
-whose signature is bad. So the body is bounded here first (the Content-Length header, then counted while
-it streams), and a Slack request is authenticated here before Bolt sees it: an unsigned sender gets a 4xx,
-quickly, and nothing it chose reaches the log.
+Bolt reads and parses a whole body before it checks Slack's signature, and logs the body of a request whose
+signature is bad. So, after the connection limits of `bot/connections.py`:
+
+- `BodyLimit` (ASGI): a body is refused (413) past its route's limit, from the Content-Length before
+  anything is read; Slack's timestamp and the shape of either signature header are checked before the body
+  is read (401 costs the sender's bytes nothing); the body is then counted against one budget shared by
+  every request in flight (503 past it: Slack and Jira send again), and replayed to the app.
+- `slack_signature_ok`: a Slack request is authenticated before Bolt sees it, so an unsigned sender gets a
+  4xx quickly and nothing it chose reaches the log; `bot/slack_shapes.py` then checks the payload's shape.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
+import re
 import time
-from typing import Any
-from urllib.parse import parse_qs
+from collections.abc import Callable, Mapping
 
-from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 
-#: Slack's own payloads (commands, events, interactivity) are far below this.
-MAX_SLACK_BODY_BYTES = 1024 * 1024
+#: The largest modal submission this product's form can make is 1,418,493 bytes: every text input (15) at
+#: Slack's 3,000-character limit of 4-byte emoji, sent as JSON `\u` escapes and form-encoded, twice (the
+#: Edit modal's prefilled blocks and the typed state) (tests/bot/test_http_guard.py measures it with the
+#: emulators' driver). Japanese text in every field makes 810,663; events and commands are a few kB.
+MAX_SLACK_BODY_BYTES = 2 * 1024 * 1024
 #: Jira's issue payloads carry every field of the issue, descriptions included.
 MAX_JIRA_BODY_BYTES = 5 * 1024 * 1024
 #: Any other route (`/healthz` and the unknown) takes no body worth more than this.
 MAX_OTHER_BODY_BYTES = 64 * 1024
 #: Slack signs `v0:<timestamp>:<body>`; a request older (or newer) than this is a replay.
 SLACK_MAX_AGE_SECONDS = 300
+
+_SLACK_SIGNATURE = re.compile(rb"v0=[0-9a-f]{64}")
+_TIMESTAMP = re.compile(rb"[0-9]{1,12}")
 
 
 def body_limit(path: str) -> int:
@@ -40,30 +49,111 @@ def body_limit(path: str) -> int:
     return MAX_OTHER_BODY_BYTES
 
 
-class BodyLimit:
-    """ASGI middleware: read the body up to its route's limit, answer 413 past it, then replay it to the app."""
+class BodyBudget:
+    """The bytes of request bodies every request in flight holds together: past `limit`, the request that
+    would pass it is refused (503), so memory for bodies is bounded whatever the number of senders."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def take(self, size: int) -> bool:
+        if self.used + size > self.limit:
+            return False
+        self.used += size
+        return True
+
+    def give_back(self, size: int) -> None:
+        self.used -= size
+
+
+class _Refused(Exception):
+    """A body refused while it is read: 413 past its route's limit, 503 past the shared budget."""
+
+    def __init__(self, status: int, text: bytes) -> None:
+        super().__init__(status)
+        self.status, self.text = status, text
+
+
+class _Gone(Exception):
+    """The client disconnected before its body was whole: nothing to answer, nothing to run."""
+
+
+class BodyLimit:
+    """ASGI middleware: refuse by the headers what can be refused unread, read the body within its route's
+    limit and the shared budget, then replay it to the app (the budget is given back once the app is done)."""
+
+    def __init__(
+        self, app: ASGIApp, *, budget: BodyBudget | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
         self.app = app
+        self.budget = budget or BodyBudget(4 * MAX_JIRA_BODY_BYTES)
+        self.clock = clock
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = body_limit(str(scope.get("path", "")))
+        path = str(scope.get("path", ""))
+        limit = body_limit(path)
         declared = _content_length(scope)
-        if declared is None or declared > limit:
-            await _answer(
-                send,
-                413 if declared is not None else 400,
-                b"payload too large" if declared is not None else b"bad Content-Length",
-            )
+        if declared is None:
+            await _answer(send, 400, b"bad Content-Length")
             return
-        body = await _read_bounded(receive, limit)
-        if body is None:
+        if declared > limit:
             await _answer(send, 413, b"payload too large")
             return
-        await self.app(scope, _replay(body, receive), send)
+        refusal = unsigned_refusal(path, _headers(scope), now=self.clock())
+        if refusal is not None:
+            log.info("refused a request to %s by its signature headers (%d bytes declared, none read)", path, declared)
+            await _answer(send, 401, *refusal)
+            return
+        held = [0]
+        try:
+            body = await _read_bounded(receive, limit, self.budget, held)
+            await self.app(scope, _replay(body, receive), send)
+        except _Refused as refused:
+            if refused.status == 503:
+                log.warning("refused a request body: bodies in flight passed %d bytes", self.budget.limit)
+            await _answer(send, refused.status, refused.text)
+        except _Gone:
+            return
+        finally:
+            self.budget.give_back(held[0])
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    """The request's headers by lower-case name (the first of each, as Slack and Jira send one)."""
+    found: dict[bytes, bytes] = {}
+    for name, value in scope.get("headers", []):
+        found.setdefault(bytes(name).lower(), bytes(value))
+    return found
+
+
+def unsigned_refusal(path: str, headers: Mapping[bytes, bytes], *, now: float) -> tuple[bytes, bytes] | None:
+    """For a request whose signature headers already fail, the 401's (text, content type); None otherwise.
+
+    Slack's timestamp must be a number within `SLACK_MAX_AGE_SECONDS` of `now` and its signature `v0=` and
+    64 hex digits; Jira's `X-Hub-Signature` must be `sha256=…` (as handlers/jira_webhook.py requires). The
+    body is read only when these hold, so a missing, malformed or stale header costs the sender's bytes
+    nothing; the HMAC over the body is checked after it is read.
+    """
+    if path == "/slack/events":
+        timestamp = headers.get(b"x-slack-request-timestamp", b"")
+        signature = headers.get(b"x-slack-signature", b"")
+        if not slack_timestamp_fresh(timestamp, now=now) or not _SLACK_SIGNATURE.fullmatch(signature):
+            return b"invalid signature", b"text/plain; charset=utf-8"
+    elif path == "/jira/webhook" and not headers.get(b"x-hub-signature", b"").startswith(b"sha256="):
+        return b'{"ok": false, "error": "bad or missing X-Hub-Signature"}', b"application/json"
+    return None
+
+
+def slack_timestamp_fresh(timestamp: bytes | str | None, *, now: float) -> bool:
+    """Whether `X-Slack-Request-Timestamp` is a number of seconds within Slack's replay window of `now`."""
+    if timestamp is None:
+        return False
+    raw = timestamp.encode("utf-8", "surrogateescape") if isinstance(timestamp, str) else timestamp
+    return bool(_TIMESTAMP.fullmatch(raw)) and abs(now - int(raw)) <= SLACK_MAX_AGE_SECONDS
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -74,22 +164,25 @@ def _content_length(scope: Scope) -> int | None:
     return 0
 
 
-async def _read_bounded(receive: Receive, limit: int) -> bytes | None:
-    """The whole body, or None as soon as it passes `limit` (never buffered past it)."""
+async def _read_bounded(receive: Receive, limit: int, budget: BodyBudget, held: list[int]) -> bytes:
+    """The whole body, each chunk taken from `budget` as it arrives (`held[0]` counts what was taken);
+    `_Refused` as soon as it passes `limit` or the budget, `_Gone` when the client leaves first."""
     chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            break
+            raise _Gone
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
-            return None
+            raise _Refused(413, b"payload too large")
+        if not budget.take(len(chunk)):
+            raise _Refused(503, b"busy, try again")
+        held[0] += len(chunk)
         chunks.append(chunk)
         if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
+            return b"".join(chunks)
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
@@ -105,19 +198,22 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-async def _answer(send: Send, status: int, text: bytes) -> None:
+async def _answer(send: Send, status: int, text: bytes, content_type: bytes = b"text/plain; charset=utf-8") -> None:
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-type", content_type),
                 (b"connection", b"close"),
                 (b"content-length", str(len(text)).encode()),
             ],
         }
     )
     await send({"type": "http.response.body", "body": text})
+
+
+# --- The connection: uvicorn's h11 protocol with a deadline per request and a cap on connections ---------
 
 
 #: The loggers Bolt's own signature check writes to (with the whole body, at INFO, on a bad signature).
@@ -149,73 +245,10 @@ def slack_signature_ok(
 
     Any header that is missing, not a number, not ASCII or too old is simply a bad signature (never an error).
     """
-    if not secret or not timestamp or not signature or not timestamp.isascii() or not timestamp.isdigit():
+    if not secret or not timestamp or not signature:
         return False
-    if len(timestamp) > 12 or abs((time.time() if now is None else now) - int(timestamp)) > SLACK_MAX_AGE_SECONDS:
+    if not slack_timestamp_fresh(timestamp, now=time.time() if now is None else now):
         return False
     base = b"v0:" + timestamp.encode() + b":" + body
     expected = b"v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest().encode()
     return hmac.compare_digest(expected, signature.encode("utf-8", "surrogateescape"))
-
-
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-class _Typed(_Part):
-    type: str
-
-
-class _Action(_Part):
-    action_id: str = ""
-    value: str | None = None
-
-
-class _View(_Typed):
-    id: str = ""
-    callback_id: str = ""
-    private_metadata: str = ""
-    state: dict[str, dict[str, Any]] | None = None
-
-
-class _Event(_Typed):
-    ts: str | None = None
-    thread_ts: str | None = None
-    user: str | dict[str, Any] | None = None
-    text: str | None = None
-
-
-class SlackEnvelope(_Part):
-    """The parts of a Slack payload that Bolt and the listeners index into, with the types Slack sends.
-
-    Signed by Slack, so never hostile in practice; but a payload of another shape must be a 400, not a
-    KeyError deep inside Bolt (a 500).
-    """
-
-    type: str | None = None
-    user: dict[str, Any] | None = None
-    team: str | dict[str, Any] | None = None
-    channel: dict[str, Any] | None = None
-    container: dict[str, Any] | None = None
-    message: dict[str, Any] | None = None
-    view: _View | None = None
-    event: _Event | None = None
-    actions: list[_Action] | None = None
-    authorizations: list[dict[str, Any]] | None = None
-    trigger_id: str | None = None
-    response_url: str | None = None
-
-
-def slack_body_readable(body: bytes, content_type: str) -> bool:
-    """Whether a signed Slack body is UTF-8 and its JSON (the body, or a form's `payload`) has Slack's shape."""
-    try:
-        text = body.decode("utf-8")
-        if content_type.startswith("application/json"):
-            SlackEnvelope.model_validate(json.loads(text))
-            return True
-        form: dict[str, Any] = parse_qs(text, keep_blank_values=True)
-        if "payload" in form:
-            SlackEnvelope.model_validate(json.loads(form["payload"][0]))
-        return True
-    except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
-        return False

@@ -87,8 +87,12 @@ class Settings(BaseSettings):
 
     # --- Jira: the site, the bot's account, its webhook and who may see its comment ------------------------
     jira_url: str
-    jira_email: str
+    #: Empty sends JIRA_API_TOKEN as a Bearer token: a Data Center / Server personal access token.
+    jira_email: str = ""
     jira_api_token: SecretStr
+    #: `cloud` (REST v3, ADF) or `datacenter` (Data Center / Server: REST v2, wiki markup); unset: the worker asks
+    #: Jira's serverInfo at start-up.
+    jira_deployment: Literal["cloud", "datacenter"] | None = None
     jira_webhook_secret: SecretStr | None = None
     #: Seconds the worker waits for one Jira call.
     jira_timeout: int = Field(default=15, ge=1, le=120)
@@ -100,6 +104,11 @@ class Settings(BaseSettings):
     def _jira_url(cls, value: str) -> str:
         _https_or_loopback(value, "https://your-site.atlassian.net")
         return value.rstrip("/")
+
+    @field_validator("jira_deployment", mode="before")
+    @classmethod
+    def _jira_deployment(cls, value: object) -> object:
+        return value.strip().lower() or None if isinstance(value, str) else value  # empty is unset: detected
 
     @field_validator("jira_webhook_secret")
     @classmethod
@@ -123,6 +132,23 @@ class Settings(BaseSettings):
     # --- Redis (the session store and the job queue) and the HTTP port ------------------------------------
     redis_url: str = "redis://localhost:6379/0"
     port: int = Field(default=3000, ge=1, le=65535)
+
+    # --- What `serve`'s clients may hold: connections, time, request bodies, memory (SECURITY.md, Limits) --
+    #: Open connections; one more is answered 503 and closed before anything is read from it.
+    postmortem_http_max_connections: int = Field(default=1000, ge=1, le=100_000)
+    #: Seconds a client has to send one whole request, headers and body; past it the connection is closed.
+    postmortem_http_read_seconds: float = Field(default=10.0, gt=0, le=120)
+    #: MiB of request bodies all requests in flight may hold together; past it a request is answered 503.
+    postmortem_http_body_budget_mb: int = Field(default=32, ge=8, le=4096)
+    #: The memory `serve` may use, in MiB; unset, the container's limit (its cgroup), if it has one.
+    postmortem_memory_limit_mb: int | None = Field(default=None, ge=64)
+    #: /healthz answers 503 once the process's resident memory passes this fraction of that limit.
+    postmortem_memory_unhealthy_fraction: float = Field(default=0.8, gt=0, le=1)
+
+    @field_validator("postmortem_memory_limit_mb", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
 
     # --- Sessions and approval: their language, who approves, how long an idle session lives -------------
     #: The language of headings and messages; unset, the requester's Slack locale decides.
@@ -178,13 +204,13 @@ class Settings(BaseSettings):
 
     # --- Limits and timing: waits, retries, leases and the request path's budget (DESIGN §4) ---------------
     #: How often each worker looks for work a dead worker left behind, and for reminders due.
-    postmortem_watchdog_seconds: float = Field(default=2.0, gt=0, le=600)
+    postmortem_watchdog_seconds: float = Field(default=1.0, gt=0, le=600)
     #: How long after an ambiguous POST (timeout, reset, 5xx) a search that finds no comment is trusted.
     postmortem_post_quiet_seconds: float = Field(default=30.0, ge=0, le=3600)
     #: The longest Jira Retry-After the bot waits for by itself; past it the thread is offered Retry.
     postmortem_retry_after_cap_seconds: float = Field(default=300.0, gt=0, le=86400)
     #: A worker's lock lifetime; its heartbeat renews it, so a dead worker's work is picked up this soon.
-    postmortem_lease_seconds: float = Field(default=6.0, ge=2, le=300)
+    postmortem_lease_seconds: float = Field(default=3.0, ge=2, le=300)
     #: How long one Slack call from a worker retries before its step is rescheduled.
     postmortem_slack_retry_seconds: float = Field(default=15.0, ge=0, le=300)
     #: The request path's budget for Redis before Slack is told the bot is unavailable.

@@ -13,10 +13,11 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.job import Job
+from rq.scheduler import SCHEDULER_LOCKING_KEY_TEMPLATE, RQScheduler
+from rq.scripts import release_lock
 from rq.serializers import JSONSerializer
 from rq.worker import WorkerStatus
 
-from bot.app import handoff_queue, job_queue
 from bot.settings import Settings
 from sessions.store import SessionStore, connect
 
@@ -24,7 +25,7 @@ from sessions.store import SessionStore, connect
 # spares the first job the import.
 from workers import home, jobs, offers, reminders, watchdog  # noqa: F401
 from workers.allowed import AllowListJob
-from workers.context import QUEUE_NAME, Policy, WorkerContext, install
+from workers.context import HANDOFF_QUEUE_NAME, QUEUE_NAME, Policy, WorkerContext, install
 from workers.jira_gateway import JiraGateway
 from workers.slack_gateway import SlackGateway, slack_client
 
@@ -33,6 +34,11 @@ log = logging.getLogger(__name__)
 #: How often the worker looks for jobs whose worker died (RQ's default is 600 s; a post must not wait that)
 #: and restarts its scheduler if that died (e.g. with Redis).
 MAINTENANCE_INTERVAL_SECONDS = 10
+#: RQ's scheduler (delayed retries, waits: `WorkerContext.later`) runs in one worker, which holds a lock
+#: it refreshes every second for a minute ahead. A lock not refreshed for this long belongs to a scheduler
+#: that died with its worker: another worker frees it and starts its own scheduler at once, rather than
+#: letting delayed work wait out the rest of the minute.
+SCHEDULER_STALE_SECONDS = 10
 #: The longest pause between the worker's attempts to reach a Redis that went away (RQ's default is 60 s).
 REDIS_WAIT_SECONDS = 2.0
 
@@ -86,6 +92,48 @@ class StoppableWorker(SimpleWorker):
         _HOLDING.clear()
         super().execute_job(job, queue)
 
+    @property
+    def should_run_maintenance_tasks(self) -> bool:
+        return True  # every turn of the loop (a few seconds): the scheduler check; RQ's clean-up keeps its pace
+
+    def run_maintenance_tasks(self) -> None:
+        scheduler = self.scheduler
+        if scheduler is not None and not _running(scheduler) and _orphaned_lock_freed(self.connection, scheduler):
+            scheduler.acquire_locks(auto_start=True)  # type: ignore[no-untyped-call]
+        if super().should_run_maintenance_tasks:
+            super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
+
+
+def _running(scheduler: RQScheduler) -> bool:
+    process = scheduler._process  # RQ keeps the scheduler's process here and checks it the same way
+    return process is not None and process.is_alive()
+
+
+def _orphaned_lock_freed(connection: redis.Redis, scheduler: RQScheduler) -> bool:
+    """Whether the queue's scheduler lock is free now: absent, or held by a scheduler that stopped refreshing it
+    (its worker died), which is then released (only if that scheduler still holds it)."""
+    key = SCHEDULER_LOCKING_KEY_TEMPLATE % QUEUE_NAME
+    with connection.pipeline(transaction=False) as pipe:
+        pipe.get(key)
+        pipe.ttl(key)
+        holder, left = pipe.execute()
+    if holder is None:
+        return True
+    if left < 0 or left > scheduler.interval + 60 - SCHEDULER_STALE_SECONDS:
+        return False  # refreshed lately (or kept for good): its scheduler is alive
+    name = holder.decode() if isinstance(holder, bytes) else str(holder)
+    if not release_lock(connection, key, name):
+        return False
+    log.warning("the scheduler %s stopped refreshing its lock (its worker died?); this worker takes over", name)
+    return True
+
+
+def _queue(conn: redis.Redis, name: str) -> Queue:
+    """A queue as `serve` makes it (bot/app.py `job_queue`): JSON arguments, never pickle. Made here so the worker
+    does not load the Slack app's modules: a worker started to replace a dead one is at work a second or two
+    sooner (its start-up is part of the recovery)."""
+    return Queue(name, connection=conn, serializer=JSONSerializer)
+
 
 def worker_context(settings: Settings) -> WorkerContext:
     """The worker's edges, built from Settings."""
@@ -102,6 +150,7 @@ def worker_context(settings: Settings) -> WorkerContext:
         settings.jira_email,
         settings.jira_api_token.get_secret_value(),
         timeout=settings.jira_timeout,
+        deployment=settings.jira_deployment or "cloud",
     )
     policy = Policy(
         quiet_seconds=settings.postmortem_post_quiet_seconds,
@@ -113,12 +162,13 @@ def worker_context(settings: Settings) -> WorkerContext:
         store=store,
         slack=slack,
         jira=jira,
-        queue=job_queue(conn),
-        handoff_queue=handoff_queue(conn),
+        queue=_queue(conn, QUEUE_NAME),
+        handoff_queue=_queue(conn, HANDOFF_QUEUE_NAME),
         policy=policy,
         permission_check=settings.postmortem_jira_permission_check == "on",
         jira_visibility=settings.postmortem_jira_visibility,
         jira_url=settings.jira_url,
+        jira_deployment=settings.jira_deployment or "cloud",
     )
 
 
@@ -176,6 +226,9 @@ def _work_once(connection: redis.Redis, *, burst: bool) -> bool:
         job_class=AllowListJob,
         queue_class=_StoppableQueue,
         worker_ttl=WORKER_TTL_SECONDS,
+        # RQ logs each job's call string at INFO: its arguments carry people's words and addresses (SECURITY.md:
+        # the log holds ids and keys). The job id and its queue are logged instead.
+        log_job_description=False,
     )
     worker.max_connection_wait_time = REDIS_WAIT_SECONDS
     try:

@@ -317,6 +317,9 @@ class SlackDriver:
         }
         if thread_ts:
             event["thread_ts"] = thread_ts
+            parent = next((m for m in self.slack.messages(channel=channel) if m["ts"] == thread_ts), None)
+            if parent is not None:  # Slack names who posted a reply's parent (here: only the app's are known)
+                event["parent_user_id"] = parent["user"]
         if subtype:
             event["subtype"] = subtype
         if bot_id:

@@ -79,6 +79,7 @@ class SlackMethods:
             "users.info": self._users_info,
             "users.lookupByEmail": self._lookup_by_email,
             "conversations.info": self._conversations_info,
+            "conversations.replies": self._conversations_replies,
             "files.getUploadURLExternal": self._get_upload_url,
             "files.completeUploadExternal": self._complete_upload,
         }
@@ -138,6 +139,15 @@ class SlackMethods:
     def _conversations_info(self, params: Params) -> Result:
         _require(params, "channel")
         return {"channel": self._channel(params["channel"])}
+
+    def _conversations_replies(self, params: Params) -> Result:
+        """A thread's parent (only the app's own messages are kept here); its metadata when asked for, as Slack."""
+        _require(params, "channel", "ts")
+        found = next((m for m in self._messages if m["channel"] == params["channel"] and m["ts"] == params["ts"]), None)
+        if found is None:
+            raise SlackApiError("thread_not_found")
+        with_metadata = str(params.get("include_all_metadata")).lower() in ("true", "1")
+        return {"messages": [{k: v for k, v in found.items() if k != "metadata" or with_metadata}], "has_more": False}
 
     # views --------------------------------------------------------------------------------------
     def _use_trigger(self, trigger_id: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
@@ -19,8 +19,9 @@ from postmortem.messages import say
 from postmortem.model import InputError, Lang, parse_postmortem
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 from renderers.prompts import answer_of_action
+from rules.triggers import language_of
 from sessions import replies
-from sessions.claims import advance_duty, event_claim
+from sessions.claims import advance_duty, event_claim, gone_told_claim, submission_claim, view_claim
 from sessions.conversation import Effect, Outcome, apply_step, on_edit
 from sessions.session import (
     CANCELLABLE_STATES,
@@ -42,43 +43,97 @@ def open_view(*, ticket: str | None, channel: str, lang: str) -> dict[str, Any]:
     return build_modal(ticket=ticket, lang=lang, private_metadata=meta)  # type: ignore[arg-type]
 
 
+#: A second submission of the form for the same ticket by the same person within this time finds the session
+#: the first one stored, while that is open, instead of starting another (the first answer may have said it
+#: could not confirm; the person was right to submit again).
+SUBMISSION_WINDOW_SECONDS = EVENT_DEDUP_SECONDS
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A submitted form's answer: field errors to show in it, or the session that goes on (`found`: one an
+    earlier submission of the same ticket by the same person stored)."""
+
+    errors: dict[str, str] | None = None
+    session_id: str | None = None
+    found: bool = False
+    ticket: str = ""
+
+
 def submit(deps: Deps, *, user: str, view: dict[str, Any]) -> dict[str, str] | None:
     """A submitted modal: a new session (or an edit); field errors keyed by block_id, or None when accepted."""
+    accepted = accept(deps, user=user, view=view)
+    follow_up(deps, accepted, user=user)
+    return accepted.errors
+
+
+def accept(
+    deps: Deps, *, user: str, view: dict[str, Any], digest: str | None = None, deadline: float | None = None
+) -> Accepted:
+    """The form's answer, with the one write it takes: a new session is stored with everything that must land
+    with it in one step (sessions/store.py `start`), or, past `deadline` (epoch seconds), not at all. `digest`
+    (of the signed body) makes a replay of the same bytes do nothing (Slack's signature stays valid for 5
+    minutes); a corrected resubmission after a field error has new bytes and goes through. What follows the
+    answer (a job to enqueue) is `follow_up`'s, so it never holds the answer back."""
     meta = _metadata(view)
     if meta.get("session"):
-        return _submit_edit(deps, user=user, session_id=str(meta["session"]), view=view, version=meta.get("version"))
+        return Accepted(errors=_submit_edit_once(deps, digest=digest, user=user, meta=meta, view=view))
     fields, errors = fields_from_view_state(_state_values(view))
     if errors:
-        return errors
+        return Accepted(errors=errors)
     ticket = fields.pop("ticket", None)
     lang = fields.pop("lang", None) or meta.get("lang") or deps.default_lang or "en"
     try:
         ticket = parse_postmortem({**fields, "ticket": ticket, "lang": lang}).ticket
     except InputError as exc:
-        return {_block_of(exc.field): plain_reason(exc, _shown(lang))}
+        return Accepted(errors={_block_of(exc.field): plain_reason(exc, _shown(lang))})
     if not meta.get("channel"):
-        return {"ticket": say("form_lost_channel", _shown(lang))}
+        return Accepted(errors={"ticket": say("form_lost_channel", _shown(lang))})
     session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, inputs=fields)
-    deps.store.create(session)
-    deps.store.owe(advance_duty(session.id))  # until a worker started the thread (its watchdog covers a crash)
-    deps.enqueue("advance", session.id)
-    return None
+    started = deps.store.start(
+        session,
+        once=submission_claim(user, session.ticket),
+        window=SUBMISSION_WINDOW_SECONDS,
+        replay=view_claim(digest) if digest else None,
+        duty=advance_duty(session.id),  # until a worker started the thread (its watchdog covers a crash)
+        deadline=deadline,
+    )
+    if started.outcome == "replay":
+        log.info("a view submission was received again (a replay); ignored")
+        return Accepted()
+    if started.outcome == "found" and started.session is not None:
+        log.info("a submission found session %s, stored by an earlier one", started.session.id)
+        return Accepted(session_id=started.session.id, found=True, ticket=started.session.ticket)
+    return Accepted(session_id=session.id)
 
 
-def submit_once(deps: Deps, *, digest: str, user: str, view: dict[str, Any]) -> dict[str, str] | None:
-    """`submit`, once per signed body: a replay of the same bytes (Slack's signature stays valid for 5 minutes)
-    does nothing. Keyed by the body's digest, not the view id: a corrected resubmission after a field error
-    has the same view id and must go through. An error gives the claim back, so the same bytes may try again."""
-    claim = f"view:{digest}"
-    if not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
+def follow_up(deps: Deps, accepted: Accepted, *, user: str) -> None:
+    """After the form's answer: a worker starts the new session's thread (the duty stored with the session has
+    the watchdog do it if this never runs), or the person is told where the one they started already is."""
+    if accepted.session_id is None:
+        return
+    if accepted.found:
+        found = Effect("ephemeral", "submission_found", {"ticket": accepted.ticket}, user=user)
+        _enqueue(deps, accepted.session_id, [found])
+    else:
+        deps.enqueue("advance", accepted.session_id)
+
+
+def _submit_edit_once(
+    deps: Deps, *, digest: str | None, user: str, meta: dict[str, Any], view: dict[str, Any]
+) -> dict[str, str] | None:
+    """An Edit form, once per signed body; an error gives the claim back, so the same bytes may try again."""
+    claim = view_claim(digest) if digest else None
+    if claim and not deps.store.claim_once(claim, EVENT_DEDUP_SECONDS):
         log.info("a view submission was received again (a replay); ignored")
         return None
     try:
-        errors = submit(deps, user=user, view=view)
+        errors = _submit_edit(deps, user=user, session_id=str(meta["session"]), view=view, version=meta.get("version"))
     except Exception:
-        deps.store.release_claim(claim)
+        if claim:
+            deps.store.release_claim(claim)
         raise
-    if errors:
+    if errors and claim:
         deps.store.release_claim(claim)
     return errors
 
@@ -96,6 +151,13 @@ def _submit_edit(
     fields, errors = fields_from_view_state(_state_values(view), previous=previous)
     if errors:
         return errors
+    ticket = str(fields.get("ticket") or session.ticket)
+    if ticket != session.ticket:  # a new start on that ticket: checked, in a worker (Jira), before any change
+        holder = deps.store.open_for_ticket(ticket)
+        if holder is not None and holder.id != session.id:
+            return {"ticket": say("form_ticket_taken", session.lang, ticket=ticket, current=session.ticket)}
+        deps.enqueue("edit_ticket", session.id, session.version, fields, user)
+        return None
     _apply_and_enqueue(deps, session_id, lambda s: on_edit(s, dict(fields)))
     return None
 
@@ -135,6 +197,22 @@ def thread_reply(
     return True
 
 
+#: A person writing in a thread whose session is gone is told so at most this often.
+GONE_TOLD_SECONDS = 600
+
+
+def reply_without_session(deps: Deps, *, channel: str, thread_ts: str, user: str, text: str) -> None:
+    """A reply in a thread the bot started whose session is gone (expired, or lost with a Redis that kept
+    nothing): a worker looks at the thread's parent, and if it is a post-mortem's, tells the person privately
+    (workers/jobs.py `session_gone`); other threads of the bot's stay silent. Once a while per person and thread."""
+    if deps.store.claim_once(gone_told_claim(channel, thread_ts, user), GONE_TOLD_SECONDS):
+        deps.enqueue("session_gone", channel, thread_ts, user, deps.default_lang or language_of(text))
+
+
+class SessionGone(Exception):
+    """A button named a session that is no longer stored, or expired: the listener tells the person who clicked."""
+
+
 def answer_click(deps: Deps, *, body: dict[str, Any]) -> None:
     """A question's button or Done (DESIGN §4 "Modal"): the options given become that field's answer."""
     action = (body.get("actions") or [{}])[0]
@@ -143,6 +221,9 @@ def answer_click(deps: Deps, *, body: dict[str, Any]) -> None:
     if answer is None or not session_id:
         return
     field, values = answer
+    found = deps.store.get(session_id)
+    if found is None or found.state is State.expired:
+        raise SessionGone(session_id)
     _apply_and_enqueue(
         deps, session_id, lambda s: replies.on_choice(s, field, values, user=user, approvers=deps.approvers)
     )
@@ -200,9 +281,12 @@ def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | Non
 
 
 def _session_for(deps: Deps, session_id: str, user: str) -> Session | None:
-    """The session a button acts on, if `user` may act on it; anyone else is told privately who may."""
+    """The session a button acts on, if `user` may act on it; anyone else is told privately who may. Raises
+    SessionGone when it is no longer stored."""
     session = deps.store.get(session_id)
-    if session is not None and not may_approve(session, user, deps.approvers):
+    if session is None or session.state is State.expired:
+        raise SessionGone(session_id)
+    if not may_approve(session, user, deps.approvers):
         _enqueue(deps, session.id, [_ephemeral_only(session, user)])
         return None
     return session

@@ -15,26 +15,25 @@ the ack) and `locales`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import json
 import logging
 import re
-import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_bolt import BoltResponse
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext, AsyncRespond
 from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from handlers import flow, home, mentions
 from handlers.deps import Deps
+from handlers.edges import Background, Locales
 from handlers.storecalls import StoreCalls, StoreUnavailable
-from postmortem.messages import lang_of_locale, say
-from postmortem.model import Lang
+from postmortem.messages import say
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
 from renderers.prompts import (
@@ -46,14 +45,12 @@ from renderers.prompts import (
     ACTION_HANDOFF,
     ACTION_RETRY,
 )
+from rules.triggers import language_of
 
 log = logging.getLogger(__name__)
 
 #: The first word of `/post-mortem PROJ-123`; the modal validates it.
 _FIRST_WORD = re.compile(r"\S+")
-
-#: How long a requester's Slack locale is remembered in this process.
-LOCALE_TTL_SECONDS = 3600
 
 #: Message subtypes that are still a person talking: a plain message, "also send to channel", a file with
 #: a comment. Edits, deletions, joins and bot messages are not replies.
@@ -83,39 +80,6 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
     app.action(re.compile(rf"^{ACTION_CHOOSE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_DONE}:"))(on_answer)
     app.action(re.compile(rf"^{ACTION_CHECKS}:"))(on_check)
-
-
-class Background:
-    """Work started after the ack (a modal, a private answer), held until it ends (the loop's reference is weak)."""
-
-    def __init__(self) -> None:
-        self._running: set[asyncio.Task[None]] = set()
-
-    def start(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self._running.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        """Forget a finished background task; a failure is logged, never lost silently."""
-        self._running.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a background Slack call failed", exc_info=task.exception())
-
-
-class Locales:
-    """The requester's language from their Slack locale, remembered for an hour (one users.info each)."""
-
-    def __init__(self) -> None:
-        self._known: dict[str, tuple[Lang, float]] = {}
-
-    async def lang_of(self, client: AsyncWebClient, user: str) -> Lang:
-        cached = self._known.get(user)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
-        lang = await _user_lang(client, user)
-        self._known[user] = (lang, time.monotonic() + LOCALE_TTL_SECONDS)
-        return lang
 
 
 # The listeners, in the order `register` attaches them.
@@ -152,20 +116,29 @@ async def on_command(
 
 
 async def on_submit(
-    ack: AsyncAck, body: dict[str, Any], request: AsyncBoltRequest, deps: Deps, calls: StoreCalls
+    ack: AsyncAck,
+    body: dict[str, Any],
+    request: AsyncBoltRequest,
+    deps: Deps,
+    calls: StoreCalls,
+    tasks: Background,
 ) -> None:
-    """The modal submitted: a new session or an edit; field errors are shown in the same form."""
+    """The modal submitted: a new session or an edit; field errors are shown in the same form. The answer says
+    what the store did: stored (the form closes), or not confirmed in time, when nothing was stored or, if the
+    store's answer was lost on its way back, a resubmission finds what was (handlers/flow.py `accept`)."""
     user = str(body.get("user", {}).get("id", ""))
     raw = request.raw_body or json.dumps(body, sort_keys=True)  # Socket Mode has no raw body
     digest = hashlib.sha256(raw.encode()).hexdigest()  # a replay of the same signed bytes does nothing
     try:
-        errors = await calls.run(flow.submit_once, deps, digest=digest, user=user, view=body.get("view") or {})
+        accepted = await calls.commit(flow.accept, deps, digest=digest, user=user, view=body.get("view") or {})
     except StoreUnavailable:  # told in the same response; the form keeps everything typed
-        errors = {"ticket": say("unavailable", deps.default_lang or "en")}
-    if errors:
-        await ack(response_action="errors", errors=errors)
+        accepted = flow.Accepted(errors={"ticket": say("form_unconfirmed", deps.default_lang or "en")})
+    if accepted.errors:
+        await ack(response_action="errors", errors=accepted.errors)
     else:
         await ack()
+    if accepted.session_id:  # once answered: a job to enqueue, which the answer does not wait for
+        tasks.start(_follow_up(deps, calls, accepted, user))
 
 
 async def on_message(
@@ -193,6 +166,16 @@ async def on_message(
         )
         if in_session:  # a session's reply: nothing more to read
             return
+        if context.bot_user_id and event.get("parent_user_id") == context.bot_user_id:  # a thread the bot began
+            with contextlib.suppress(StoreUnavailable):  # telling that a session is gone may wait for the next reply
+                await calls.run(
+                    flow.reply_without_session,
+                    deps,
+                    channel=str(event.get("channel", "")),
+                    thread_ts=str(thread_ts),
+                    user=str(event["user"]),
+                    text=str(event.get("text") or ""),
+                )
     # Outside a session's thread: keys named, and the one offer after a verified fix (handlers/mentions.py).
     # Chatter: acknowledged even when the store is down (an offer missed is not a request lost).
     with contextlib.suppress(StoreUnavailable):
@@ -264,6 +247,9 @@ async def on_edit(
     except StoreUnavailable:
         _tell_unavailable(deps, tasks, respond)
         return
+    except flow.SessionGone:
+        _tell_gone(deps, tasks, respond, body)
+        return
     if view is not None:
         await _open(client, body, view)
 
@@ -298,6 +284,8 @@ async def on_answer(
         await calls.run(flow.answer_click, deps, body=body)
     except StoreUnavailable:
         _tell_unavailable(deps, tasks, respond)
+    except flow.SessionGone:
+        _tell_gone(deps, tasks, respond, body)
 
 
 async def on_check(ack: AsyncAck) -> None:
@@ -322,6 +310,15 @@ async def _session_button(
             await calls.run(action, deps, session_id=session_id, user=user)
         except StoreUnavailable:
             _tell_unavailable(deps, tasks, respond)
+        except flow.SessionGone:
+            _tell_gone(deps, tasks, respond, body)
+
+
+async def _follow_up(deps: Deps, calls: StoreCalls, accepted: flow.Accepted, user: str) -> None:
+    try:
+        await calls.run(flow.follow_up, deps, accepted, user=user)
+    except StoreUnavailable:  # the session's owed duty has a worker's watchdog start its thread instead
+        log.warning("store unavailable after a submission; the watchdog starts session %s", accepted.session_id)
 
 
 async def _open_modal(deps: Deps, locales: Locales, body: dict[str, Any], client: AsyncWebClient) -> None:
@@ -336,13 +333,32 @@ def _tell_unavailable(deps: Deps, tasks: Background, respond: AsyncRespond) -> N
     tasks.start(_respond(respond, say("unavailable", deps.default_lang or "en")))
 
 
+def _tell_gone(deps: Deps, tasks: Background, respond: AsyncRespond, body: dict[str, Any]) -> None:
+    """A button of a session that is gone (ended, expired, or lost with the store): said privately, in the
+    language of the message the button was on, with how to start again; never silence."""
+    message = body.get("message")
+    lang = deps.default_lang or language_of(str(message.get("text") or "") if isinstance(message, dict) else "")
+    tasks.start(_respond(respond, say("session_gone", lang)))
+
+
+#: views.open errors that only say the trigger came too late or was used already.
+_LATE_TRIGGER = frozenset({"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"})
+
+
 async def _open(client: AsyncWebClient, body: dict[str, Any], view: dict[str, Any]) -> None:
     """Open a modal with the request's trigger_id; a payload without one (never Slack's) opens nothing."""
     trigger_id = body.get("trigger_id")
     if not isinstance(trigger_id, str) or not trigger_id:
         log.warning("a request without a trigger_id; no modal opened")
         return
-    await client.views_open(trigger_id=trigger_id, view=view)
+    try:
+        await client.views_open(trigger_id=trigger_id, view=view)
+    except SlackApiError as exc:
+        if exc.response.get("error") not in _LATE_TRIGGER:
+            raise
+        # A click replayed or delivered after the trigger's 3 s: Slack shows nothing either way, and a click
+        # again opens the form; an error page would say no more.
+        log.warning("no modal opened: Slack refused the trigger (%s)", exc.response.get("error"))
 
 
 async def _respond(respond: AsyncRespond, text: str) -> None:
@@ -356,13 +372,3 @@ def _action_value(body: dict[str, Any]) -> str:
 
 def _clicker(body: dict[str, Any]) -> str:
     return str(body.get("user", {}).get("id", ""))
-
-
-async def _user_lang(client: AsyncWebClient, user: str) -> Lang:
-    """The requester's Slack locale decides the language when POSTMORTEM_LANG is not set."""
-    try:
-        response = await client.users_info(user=user, include_locale=True)
-    except Exception:  # a locale is a nicety; English is the fallback, logged
-        log.warning("users.info failed for the requester; using English")
-        return "en"
-    return lang_of_locale((response.get("user") or {}).get("locale"))

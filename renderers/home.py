@@ -12,7 +12,7 @@ from typing import Any
 
 from postmortem.messages import say
 from postmortem.model import Lang
-from renderers.mrkdwn import escape_mrkdwn
+from renderers.mrkdwn import escape_mrkdwn, escape_own
 from renderers.prompts import ACTION_CANCEL, ACTION_EDIT
 from sessions.session import CANCELLABLE_STATES, FINAL_STATES, Session, State, editable
 
@@ -135,5 +135,5 @@ def list_message(user: str, sessions: Sequence[Session], links: Links, lang: Lan
 
 def help_message(lang: Lang) -> Message:
     """The ephemeral answer to `/post-mortem help`: the flow, the inputs, the approval words, the ways in."""
-    text = say("help_text", lang)
+    text = escape_own(say("help_text", lang))
     return {"response_type": "ephemeral", "text": text, "blocks": [_section(text)]}

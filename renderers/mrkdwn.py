@@ -27,6 +27,28 @@ def escape_mrkdwn(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+#: The Slack markup the bot's own sentences use on purpose: a mention, a channel, `<!here>`, a link.
+_OWN_MARKUP_RE = re.compile(r"<(?:[@#!][^<>]*|(?:https?|mailto):[^<>]*)>")
+_BARE_AMP_RE = re.compile(r"&(?!(?:amp|lt|gt);)")
+
+
+def escape_own(text: str) -> str:
+    """One of the bot's own sentences as mrkdwn: what it shows literally (`<field>: <text>`, a bare `&`) is
+    escaped so Slack never reads it as a link or a mention; the markup it uses on purpose is kept. Its
+    parameters are escaped before they are filled in (`escape_mrkdwn`), and are not escaped twice."""
+    out: list[str] = []
+    pos = 0
+    for markup in _OWN_MARKUP_RE.finditer(text):
+        out += [_literal(text[pos : markup.start()]), markup.group(0)]
+        pos = markup.end()
+    out.append(_literal(text[pos:]))
+    return "".join(out)
+
+
+def _literal(text: str) -> str:
+    return _BARE_AMP_RE.sub("&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _link(url: str, label: str | None = None) -> str:
     """A Slack link built by us: the URL escaped and without `|`, the label escaped."""
     target = escape_mrkdwn(url).replace("|", "%7C")

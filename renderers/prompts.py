@@ -9,7 +9,7 @@ from postmortem.field_table import REGISTRY
 from postmortem.messages import field_label, reply_as, say
 from postmortem.model import Lang
 from postmortem.sections import ACTION_ITEMS_NONE
-from renderers.mrkdwn import escape_mrkdwn
+from renderers.mrkdwn import escape_mrkdwn, escape_own
 
 Message = dict[str, Any]
 
@@ -73,7 +73,7 @@ def _button(label: str, action_id: str, value: str, style: str | None = None) ->
 def notice(key: str, lang: Lang, **params: Any) -> Message:
     """One catalogued message as a single section; a question about a field (`ask_field`, `ask_optional`, with
     the `session` it belongs to) also gets that field's answer controls, if it has any."""
-    text = say(key, lang, **_safe(params, lang))
+    text = escape_own(say(key, lang, **_safe(params, lang)))
     blocks = [_section(text)]
     if key in QUESTION_KEYS and params.get("session"):
         blocks += answer_controls(str(params["field"]), str(params["session"]), lang)
@@ -120,20 +120,20 @@ def answer_of_action(action_id: str, state: Any) -> tuple[str, list[str]] | None
 def missing_list(missing: list[tuple[str, str]], lang: Lang) -> Message:
     """The refusal: every missing input with its reason, and no draft."""
     lines = [f"• {_named(f, lang)}{escape_mrkdwn(r)}" for f, r in missing]
-    text = say("missing_intro", lang) + "\n" + "\n".join(lines)
+    text = escape_own(say("missing_intro", lang)) + "\n" + "\n".join(lines)
     return {"text": text, "blocks": [_section(chunk) for chunk in _chunks(text)]}
 
 
 def lint_warnings(warnings: list[tuple[str, str]], lang: Lang) -> Message:
     """Tone-lint notes, each naming its field; never edits."""
     lines = [f"• {_named(f, lang) if lang == 'ja' else f'`{f}`: '}{escape_mrkdwn(t)}" for f, t in warnings]
-    text = say("lint_header", lang, count=len(warnings)) + "\n" + "\n".join(lines)
+    text = escape_own(say("lint_header", lang, count=len(warnings))) + "\n" + "\n".join(lines)
     return {"text": text, "blocks": [_section(chunk) for chunk in _chunks(text)]}
 
 
 def approval_question(session_id: str, *, ticket: str, version: int, lang: Lang) -> Message:
     """The last message of a draft: how to approve, and the Edit / Cancel buttons."""
-    text = say("approve_question", lang, version=version, ticket=escape_mrkdwn(ticket))
+    text = escape_own(say("approve_question", lang, version=version, ticket=escape_mrkdwn(ticket)))
     actions = {
         "type": "actions",
         "block_id": f"draft_v{version}",

@@ -2,19 +2,23 @@
 
 `<field>` is the field's DESIGN §2 name or its label in either language (`検証：…`, `Validation: …`).
 
-Approval is explicit only (docs/rules.md#from-inputs-to-a-posted-record, approval before posting):
-"post it" / "go ahead" / "yes", 「投稿してください」/「進めてください」/「はい」, in either language whatever
-the session's language. The exact grammar, applied after normalisation (leading mentions dropped, Slack
-escapes undone, NFKC, case folded, emoji — unicode and `:shortcode:` — removed, `, 、 . 。 !` turned into
-spaces, spaces collapsed):
+Approval is explicit only, in plain words (docs/rules.md#from-inputs-to-a-posted-record, approval before
+posting): "post it" / "go ahead" / "yes", 「投稿してください」/「進めてください」/「はい」, in either language
+whatever the session's language. A posted comment is never taken back, so the reading errs on the side of
+not posting: the reply must be the phrase and nothing else but whitespace, the punctuation `, 、 . 。 !`,
+mentions of the bot and the positive emoji of `APPROVAL_EMOJI` (unicode or `:shortcode:`, with a skin tone).
+A code span or block, a quote, a link, a mention of anyone else, any other emoji (👎, 🚫, ❌, `:x:`,
+`:no_entry:`, ✋…), a `?` or any other word makes it no approval. After Slack's escapes are undone, NFKC and
+case folding, the words must be exactly:
 
     en:  [yes|ok|okay] [please] (post it | go ahead) [please]   |   yes [please]
     ja:  [はい] (投稿して|進めて)(ください|下さい)   |   はい [お願いします]
 
-Any `?` (or `？`) makes a reply a question, never a command: "yes?" is not an approval. Anything with more
-words ("yes but fix the summary", "go ahead and fix X", "post it now") is not an approval either.
-Cancel, continue and skip follow the same shape: [please] WORD [please] in English; in Japanese WORD plus
-an optional polite ending (して(ください|下さい) / します / (で)お願いします).
+A reply that names an approval phrase but is not one ("`yes`", "post it 👎", "yes?", "post it now") is
+`Kind.unclear_approval`: the thread is told how to approve, and nothing is posted.
+Cancel, continue and skip are read more loosely (none of them posts): emoji and `, 、 . 。 !` are dropped,
+then [please] WORD [please] in English; in Japanese WORD plus an optional polite ending
+(して(ください|下さい) / します / (で)お願いします).
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ class Kind(StrEnum):
     """What a thread reply asks the bot to do."""
 
     approve = "approve"
+    #: Names an approval phrase but is not one (code, a quote, another emoji or word): told how to approve.
+    unclear_approval = "unclear_approval"
     cancel = "cancel"
     continue_ = "continue"
     skip = "skip"
@@ -71,11 +77,45 @@ _POLITE_JA = r"(?:して(?:ください|下さい)|します|でお願いしま�
 _PLEASE = r"(?:please )?"
 _PLEASE_AFTER = r"(?: please)?"
 
+#: No approval is longer than this (the longest phrase with mentions and emoji is well under it).
+MAX_APPROVAL_CHARS = 200
+#: The whole of an approval's words (after `_approval_words`), nothing more.
+_APPROVALS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"^(?:(?:yes|ok|okay) )?{_PLEASE}(?:post it|go ahead){_PLEASE_AFTER}$"),
+    re.compile(rf"^yes{_PLEASE_AFTER}$"),
+    re.compile(r"^(?:はい)?(?:投稿して|進めて)(?:ください|下さい)$"),
+    re.compile(r"^はい(?:お願いします)?$"),
+)
+#: An approval phrase anywhere in a reply's words: if the reply is no approval, it is told how to approve.
+_APPROVAL_PHRASE = re.compile(r"(?<![a-z0-9])(?:yes|post it|go ahead)(?![a-z0-9])|投稿して|進めて|^はい")
+
+#: The only emoji an approval may carry, as unicode and as Slack shortcodes; a skin tone may follow either.
+APPROVAL_EMOJI: frozenset[str] = frozenset({"👍", "✅", "✔", "☑", "🙏", "👌", "🙌", "🚀", "🎉"})
+APPROVAL_SHORTCODES: frozenset[str] = frozenset(
+    {
+        "+1",
+        "thumbsup",
+        "white_check_mark",
+        "heavy_check_mark",
+        "ballot_box_with_check",
+        "pray",
+        "ok_hand",
+        "raised_hands",
+        "rocket",
+        "tada",
+    }
+)
+_SKIN_TONES = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
+_SKIN_TONE_CODE = re.compile(r"^skin-tone-[2-6]$")
+#: Slack markup an approval may hold: a mention (`<@U123>` or `<@U123|name>`), checked against the bot's id.
+_SLACK_MARKUP = re.compile(r"<[^<>]*>")
+_BOT_MENTION = re.compile(r"^<@([A-Z0-9]+)(?:\|[^<>]*)?>$")
+#: A quoted line (`>` as typed, `&gt;` as Slack sends it) or Slack's `>>>` block quote.
+_QUOTE_LINE = re.compile(r"^\s*(?:>|&gt;)", re.MULTILINE)
+#: Punctuation that may surround an approval (after NFKC: `！` is `!`, `，` is `,`).
+_APPROVAL_PUNCTUATION = re.compile(r"[,、.。!]+")
+
 _COMMANDS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
-    (Kind.approve, re.compile(rf"^(?:(?:yes|ok|okay) )?{_PLEASE}(?:post it|go ahead){_PLEASE_AFTER}$")),
-    (Kind.approve, re.compile(rf"^yes{_PLEASE_AFTER}$")),
-    (Kind.approve, re.compile(r"^(?:はい)?(?:投稿して|進めて)(?:ください|下さい)$")),
-    (Kind.approve, re.compile(r"^はい(?:お願いします)?$")),
     (Kind.cancel, re.compile(rf"^{_PLEASE}cancel{_PLEASE_AFTER}$")),
     (Kind.cancel, re.compile(rf"^(?:キャンセル|中止){_POLITE_JA}$")),
     (Kind.continue_, re.compile(rf"^{_PLEASE}continue{_PLEASE_AFTER}$")),
@@ -144,6 +184,8 @@ def classify_reply(text: str, *, bot_user_id: str | None = None) -> Reply:
         value = labelled.group(2).strip()
         if field in REPLY_FIELDS and value:
             return Reply(Kind.field_answer, field, value)
+    if is_approval(text, bot_user_id=bot_user_id):
+        return Reply(Kind.approve)
     words = command_words(plain)
     if not words:
         return Reply(Kind.other)
@@ -156,7 +198,51 @@ def classify_reply(text: str, *, bot_user_id: str | None = None) -> Reply:
             return Reply(Kind.skip, skip.group(1))
     if _REVISE.search(words):
         return Reply(Kind.revise, _mentioned_field(words))
+    if _APPROVAL_PHRASE.search(words):
+        return Reply(Kind.unclear_approval)
     return Reply(Kind.other)
+
+
+def is_approval(text: str, *, bot_user_id: str | None = None) -> bool:
+    """Whether a reply, as Slack sent it, is an approval phrase and nothing else (see the module docstring)."""
+    words = _approval_words(text, bot_user_id)
+    return words is not None and any(pattern.match(words) for pattern in _APPROVALS)
+
+
+def _approval_words(text: str, bot_user_id: str | None) -> str | None:
+    """The words of a would-be approval with what it may carry removed; None when it carries anything else
+    (code, a quote, a link, a mention of someone else, an emoji not in the allowed set, a stray `&`)."""
+    if len(text) > MAX_APPROVAL_CHARS or "`" in text or _QUOTE_LINE.search(text):
+        return None
+    for markup in _SLACK_MARKUP.findall(text):
+        mention = _BOT_MENTION.match(markup)
+        if mention is None or bot_user_id is None or mention.group(1) != bot_user_id:
+            return None
+    text = _SLACK_MARKUP.sub(" ", text)
+    if any(ch in text for ch in "<>&"):  # Slack escapes these three; an approval has none of them
+        return None
+    text = unicodedata.normalize("NFKC", text).casefold()
+    out: list[str] = []
+    pos = 0
+    while pos < len(text):
+        code = _SHORTCODE.match(text, pos)
+        if code is not None:
+            name = code.group(0)[1:-1]
+            if name not in APPROVAL_SHORTCODES and not _SKIN_TONE_CODE.match(name):
+                return None
+            out.append(" ")
+            pos = code.end()
+            continue
+        ch = text[pos]
+        pos += 1
+        if ch in APPROVAL_EMOJI or ch in _SKIN_TONES or ch in _VARIATION_SELECTORS:
+            out.append(" ")
+        elif ch.isspace() or ch.isalnum() or _APPROVAL_PUNCTUATION.fullmatch(ch):
+            out.append(ch)
+        else:  # any other symbol, emoji, format character or punctuation (`?`, `:`, `*`, `~`, `_`…)
+            return None
+    words = " ".join(_APPROVAL_PUNCTUATION.sub(" ", "".join(out)).split())
+    return _JA_GAP.sub("", words)
 
 
 def _addressed_to_someone_else(text: str, bot_user_id: str | None) -> bool:

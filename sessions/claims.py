@@ -42,6 +42,17 @@ def webhook_claim(delivery_id: str) -> str:
     return f"jira-webhook:{delivery_id}"
 
 
+def view_claim(digest: str) -> str:
+    """The signed bytes of one form submission (their sha256), handled once: a replay of them does nothing."""
+    return f"view:{digest}"
+
+
+def submission_claim(requester: str, ticket: str) -> str:
+    """The session `requester` last submitted the form for `ticket`: the same submission again (the form said it
+    could not confirm, or it was sent twice) finds that session while it is open instead of starting another."""
+    return f"submission:{requester}:{ticket}"
+
+
 def offer_thread_claim(thread: str) -> str:
     """One unasked offer per thread (`<channel>:<thread_ts>`)."""
     return f"offer:thread:{thread}"
@@ -72,14 +83,20 @@ def post_scheduled_claim(session_id: str, version: int) -> str:
     return f"post-scheduled:{session_id}:{version}"
 
 
-def sweep_post_claim(session_id: str, version: int) -> str:
-    """The watchdog re-enqueued a post."""
-    return f"sweep:post:{session_id}:{version}"
+def held_claim(lock: str) -> str:
+    """Names the run that took a lease (`lock` is the lease's claim name) until it gives the lease back: a run
+    named here whose lease has lapsed stopped without giving it back, its worker died (workers/leases.py)."""
+    return f"held:{lock}"
 
 
-def sweep_render_claim(session_id: str, version: int) -> str:
-    """The watchdog re-enqueued a render (once per version)."""
-    return f"sweep:render:{session_id}:{version}"
+def sweep_post_claim(session_id: str, version: int, dead: str | None = None) -> str:
+    """The watchdog re-enqueued a post: that went stale, or (`dead`, a lease token) whose run died."""
+    return f"sweep:post:{session_id}:{version}" + (f":{dead}" if dead else "")
+
+
+def sweep_render_claim(session_id: str, version: int, dead: str | None = None) -> str:
+    """The watchdog re-enqueued a render: that went stale, or (`dead`, a lease token) whose run died."""
+    return f"sweep:render:{session_id}:{version}" + (f":{dead}" if dead else "")
 
 
 def post_attempt_claim(session_id: str, version: int) -> str:
@@ -153,9 +170,14 @@ def render_count_claim(session_id: str, version: int) -> str:
     return f"sweep:render-count:{session_id}:{version}"
 
 
-def sweep_duty_claim(duty: str) -> str:
-    """The watchdog re-enqueued the job that settles an owed duty."""
-    return f"sweep:{duty}"
+def sweep_duty_claim(duty: str, dead: str | None = None) -> str:
+    """The watchdog re-enqueued the job that settles an owed duty (`dead`: for the run, a lease token, that died)."""
+    return f"sweep:{duty}" + (f":{dead}" if dead else "")
+
+
+def gone_told_claim(channel: str, thread_ts: str, user: str) -> str:
+    """A person who wrote in a thread whose session is gone was told so (once a while, not at every message)."""
+    return f"gone-told:{channel}:{thread_ts}:{user}"
 
 
 def handoff_claim(session_id: str) -> str:

@@ -38,6 +38,8 @@ def on_reply(
 ) -> Outcome:
     """A thread reply: approve, cancel, continue, skip, an answer, or a revision. Others' chatter is ignored."""
     reply = classify_reply(text, bot_user_id=bot_user_id)
+    if session.state is State.expired and may_approve(session, user, approvers) and reply.kind in _ACTING:
+        return Outcome(None, (Effect("ephemeral", "session_gone", user=user),))  # not silence: how to start again
     if session.is_final:
         return Outcome(None)
     if not may_approve(session, user, approvers):
@@ -85,6 +87,10 @@ def _phase(session: Session) -> str:
     if session.state in (State.drafted, State.failed):
         return "draft"
     return session.state.value
+
+
+#: Replies that ask the bot to do something (as opposed to talk between people in the thread).
+_ACTING = frozenset({Kind.approve, Kind.unclear_approval, Kind.cancel, Kind.field_answer, Kind.revise})
 
 
 def _not_theirs(session: Session, kind: Kind, user: str) -> Outcome:
@@ -185,6 +191,13 @@ def _approve_shown_draft(r: _Reply) -> Outcome:
     return Outcome(None, (Effect("approve", user=r.user, version=shown),))
 
 
+def _how_to_approve(r: _Reply) -> Outcome:
+    """A reply that names an approval phrase but is not one: nothing is posted, and the thread says how."""
+    if r.session.state is not State.drafted:
+        return Outcome(None)
+    return Outcome(None, (say_effect("approve_how", version=r.session.version, ticket=r.session.ticket),))
+
+
 def _draft_answer(r: _Reply) -> Outcome:
     return _revise(r.session, r.field, r.value or "") if r.field else Outcome(None)
 
@@ -233,9 +246,11 @@ _TABLE: dict[tuple[str, Kind], Callable[[_Reply], Outcome]] = {
     ("collecting", Kind.continue_): _not_an_answer,
     ("collecting", Kind.other): _pending_answer,
     ("collecting", Kind.revise): _pending_answer,
+    ("collecting", Kind.unclear_approval): _pending_answer,
     ("draft", Kind.approve): _approve_shown_draft,
     ("draft", Kind.field_answer): _draft_answer,
     ("draft", Kind.revise): _draft_revise,
+    ("draft", Kind.unclear_approval): _how_to_approve,
     ("approved", Kind.approve): _already_approved,
     ("approved", Kind.field_answer): _frozen,
     ("approved", Kind.revise): _frozen,

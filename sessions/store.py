@@ -12,6 +12,11 @@ Keys, all under `prefix` (default `pm:`):
 - `inflight` (the set of sessions in rendering or posting) has no TTL: `inflight_ids` drops ids whose
   session expired;
 - `claim:<name>` and `seen-keys:<channel>:<thread_ts>` each carry their own TTL (sessions/claims.py).
+
+A new session is written by one Lua script (`start`), with its indexes and what must land with it: the claim
+that makes a retried submission find it, the duty that has a worker start its thread. The script first
+checks a deadline against Redis's own clock, so a write that reaches a slow Redis after the request path
+gave up on it is not made: a submission is either stored and acknowledged, or leaves nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from redis.retry import Retry
 
 from sessions.claims import Claims
 from sessions.session import Draft, Session, State, begin_render, may_publish, valid_move
+from sessions.start_script import START_SCRIPT, ScriptWrites, ServerClock, Started, StoreLateError
 from sessions.user_index import UserIndex
 
 #: A change to a session: gets the current value, returns the new one or None to leave it alone.
@@ -87,6 +93,8 @@ class SessionStore(Claims):
         self._clock = clock
         #: Per-person, open and awaiting-approval indexes, written with every session write (f-home).
         self.users = UserIndex(redis_conn, prefix=prefix, ttl_seconds=ttl_seconds, load=self.get_many, clock=clock)
+        self._start_script = redis_conn.register_script(START_SCRIPT)
+        self._server_clock = ServerClock(redis_conn)
 
     # keys
 
@@ -156,6 +164,11 @@ class SessionStore(Claims):
         session = self.get(raw.decode() if isinstance(raw, bytes) else str(raw))
         return session if session is not None and session.ticket == ticket else None
 
+    def open_for_ticket(self, ticket: str) -> Session | None:
+        """The latest session started for a ticket while it is still open (not posted, cancelled or expired)."""
+        session = self.find_by_ticket(ticket)
+        return session if session is not None and not session.is_final else None
+
     def draft_body(self, session_id: str, version: int) -> bytes | None:
         """The request body bytes shown for a version."""
         raw = self._r.get(self.draft_key(session_id, version))
@@ -176,17 +189,69 @@ class SessionStore(Claims):
     # writes
 
     def create(self, session: Session) -> Session:
-        """Store a new session (and its thread index when it already has a thread)."""
-        created = self._r.set(self.session_key(session.id), session.model_dump_json(), nx=True, ex=self._ttl)
-        if not created:
-            raise SessionExistsError(f"session {session.id} already exists")
-        with self._r.pipeline(transaction=True) as pipe:  # its indexes in one round trip, as in every update
-            if session.thread_ts is not None:
-                pipe.set(self.thread_key(session.channel, session.thread_ts), session.id, ex=self._ttl)
-            pipe.set(self.ticket_key(session.ticket), session.id, ex=self._ttl)
-            self.users.written(pipe, None, session)
-            pipe.execute()
+        """Store a new session (and its thread index when it already has a thread), with its indexes, at once."""
+        started = self.start(session)
+        assert started.outcome == "created"
         return session
+
+    def start(
+        self,
+        session: Session,
+        *,
+        once: str | None = None,
+        window: int = 0,
+        replay: str | None = None,
+        duty: str | None = None,
+        deadline: float | None = None,
+    ) -> Started:
+        """Store a new session, its indexes and what lands with it, in one step or not at all.
+
+        `once` (a claim name, kept `window` seconds) makes a later call with the same name find this session
+        while it is open, instead of storing a second one; `replay` (a claim name, kept as long) makes the same
+        request again do nothing; `duty` is owed from the same moment (sessions/claims.py). `deadline` (epoch
+        seconds, our clock): past it by Redis's clock the write is not made, and StoreLateError is raised.
+        Raises SessionExistsError when the id is taken."""
+        if (once is not None or replay is not None) and window <= 0:
+            raise ValueError("a claim kept with a session needs a window of at least a second")
+        writes = ScriptWrites()
+        if session.thread_ts is not None:
+            writes.set(self.thread_key(session.channel, session.thread_ts), session.id, ex=self._ttl)
+        writes.set(self.ticket_key(session.ticket), session.id, ex=self._ttl)
+        self.users.written(writes, None, session)
+        if once is not None:
+            writes.set(self.claim_key(once), session.id, ex=window)
+        if replay is not None:
+            writes.set(self.claim_key(replay), session.id, ex=window)
+        if duty is not None:
+            writes.sadd(self.duties_key, duty)
+        due = 0 if deadline is None else max(1, int(self._server_clock.on_server(deadline) * 1e6))
+        answer = self._start_script(
+            keys=[self.session_key(session.id)],
+            args=[
+                due,
+                session.model_dump_json(),
+                self._ttl,
+                self.session_key(""),
+                self.claim_key(once) if once is not None else "",
+                self.claim_key(replay) if replay is not None else "",
+                *writes.words(),
+            ],
+        )
+        outcome = answer[0].decode() if isinstance(answer[0], bytes) else str(answer[0])
+        if outcome == "late":
+            raise StoreLateError(f"session {session.id}: reached the store after its deadline; not stored")
+        if outcome == "replay":
+            before = answer[1].decode() if isinstance(answer[1], bytes) else str(answer[1])
+            if before != session.id:
+                return Started("replay", None)
+            return Started("created", session)  # this same call, sent again after a timeout
+        if outcome == "exists":
+            raise SessionExistsError(f"session {session.id} already exists")
+        if outcome == "found":
+            found = Session.model_validate_json(answer[1])
+            if found.id != session.id:
+                return Started("found", found)
+        return Started("created", session)  # made now, or by this same call sent again after a timeout
 
     def update(
         self, session_id: str, mutate: Mutate, *, expect_states: Iterable[State] | None = None

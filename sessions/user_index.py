@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import redis
 
@@ -31,6 +32,16 @@ MAX_LISTED = 20
 
 #: Loads sessions by id in one round trip, in order (SessionStore.get_many).
 Load = Callable[[Sequence[str]], list[Session | None]]
+
+
+class Writes(Protocol):
+    """The writes an index makes: a Redis pipeline's, or the store's writes recorded for one script."""
+
+    def zadd(self, name: str, mapping: dict[str, float], *, lt: bool = False) -> object: ...
+
+    def zrem(self, name: str, *values: str) -> object: ...
+
+    def expire(self, name: str, time: int) -> object: ...
 
 
 def _text(value: object) -> str:
@@ -70,7 +81,7 @@ class UserIndex:
 
     # writes (inside the store's transaction)
 
-    def written(self, pipe: redis.Redis, before: Session | None, after: Session) -> None:
+    def written(self, pipe: Writes, before: Session | None, after: Session) -> None:
         """Index a session as just written; a change of state or version makes the Home views due."""
         user_key = self.user_key(after.requester)
         pipe.zadd(user_key, {after.id: after.created_at})
@@ -88,7 +99,7 @@ class UserIndex:
             if (before is not None and before.state is State.drafted) or after.state is State.drafted:
                 self.mark_due(pipe, APPROVERS, delay=self.coalesce_seconds)
 
-    def mark_due(self, pipe: redis.Redis, user: str, *, delay: float) -> None:
+    def mark_due(self, pipe: Writes, user: str, *, delay: float) -> None:
         """Make a Home view due in `delay` seconds, unless it is due sooner already (this is the coalescing)."""
         pipe.zadd(self.due_key, {user: self._clock() + delay}, lt=True)
 

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 import redis
+import redis.backoff
+import slack_sdk.http_retry.jitter
 
 from emulators.adf_atlaskit import atlaskit_validator
 from emulators.adf_schema import adf_validator
 from emulators.slack_api import SlackEmulator
 from postmortem.model import PostMortem, load_postmortem
 from tests.helpers import EXAMPLES, TEST_REDIS_URL
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The retry jitter of redis-py and slack_sdk draws from the process-wide `random`. A retry still running
+    in a background thread of an earlier test (a store call against a Redis that was stopped, a Slack call
+    being retried) would change that state while Hypothesis generates an example, which Hypothesis reports
+    as a strategy using `random`. The libraries get a generator of their own for the test run."""
+    private = random.Random()
+    redis.backoff.random = private  # type: ignore[assignment,attr-defined]
+    slack_sdk.http_retry.jitter.random = private  # type: ignore[assignment,attr-defined]
 
 
 @pytest.fixture

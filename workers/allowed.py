@@ -18,10 +18,12 @@ ALLOWED_JOBS: frozenset[str] = frozenset(
     {
         "workers.jobs.perform",
         "workers.jobs.advance",
+        "workers.jobs.edit_ticket",
         "workers.jobs.render",
         "workers.jobs.post_comment",
         "workers.jobs.remove_duplicates",
         "workers.jobs.handoff",
+        "workers.jobs.session_gone",
         "workers.offers.start_reply",
         "workers.offers.mention_help",
         "workers.offers.offer_ephemeral",

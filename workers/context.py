@@ -41,6 +41,8 @@ class SlackPort(Protocol):
 
     def permalink(self, channel: str, message_ts: str) -> str | None: ...
 
+    def is_session_parent(self, channel: str, ts: str) -> bool: ...
+
     def user_name(self, user: str) -> str: ...
 
     def user_locale(self, user: str) -> str | None: ...
@@ -78,7 +80,7 @@ class Policy:
 
     quiet_seconds: float = 30.0
     retry_after_cap: float = 300.0
-    lease_seconds: float = 6.0
+    lease_seconds: float = 3.0
     wait_visibly_after: float = 10.0
 
 
@@ -95,6 +97,8 @@ class WorkerContext:
     permission_check: bool = False
     jira_visibility: str | None = None  # POSTMORTEM_JIRA_VISIBILITY, checked at start-up
     jira_url: str | None = None  # JIRA_URL: Jira keys in the draft link to <JIRA_URL>/browse/<KEY>
+    #: JIRA_DEPLOYMENT as configured or found at start-up: `datacenter` drafts the REST v2 wiki-markup body.
+    jira_deployment: str = "cloud"
     policy: Policy = Policy()
 
     def say(self, session: Session, message: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
+from postmortem.model import Lang
 from renderers import prompts
 from renderers.markdown import render_markdown
 from sessions.claims import (
@@ -23,7 +24,7 @@ from sessions.claims import (
     question_duty,
     ticket_checked_claim,
 )
-from sessions.conversation import Effect, apply_step, model_of, next_step
+from sessions.conversation import Effect, Outcome, apply_step, model_of, next_step, on_edit
 from sessions.retention import job_options
 from sessions.session import Session, State
 from workers import drafting, duplicates, permissions, posting
@@ -31,6 +32,7 @@ from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 from workers.leases import Lease
 from workers.posting import MAX_POST_ATTEMPTS, backoff
+from workers.slack_gateway import SESSION_EVENT_TYPE
 from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 
 log = logging.getLogger(__name__)
@@ -40,12 +42,14 @@ __all__ = [
     "advance",
     "advance_duty",
     "backoff",
+    "edit_ticket",
     "handoff",
     "perform",
     "post_comment",
     "question_duty",
     "remove_duplicates",
     "render",
+    "session_gone",
 ]
 
 
@@ -78,6 +82,7 @@ def _advance(ctx: WorkerContext, session_id: str, attempt: int) -> bool:
         return True
     if session.thread_ts is None:
         parent = prompts.notice("parent", session.lang, ticket=session.ticket, user=session.requester)
+        parent["metadata"] = {"event_type": SESSION_EVENT_TYPE, "event_payload": {"ticket": session.ticket}}
         try:
             ts = ctx.slack.post(session.channel, parent)
         except SLACK_FAILURES as exc:
@@ -103,13 +108,11 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
     if session.pending_field == "ticket" or ctx.store.claimed(checked):
         return True
     try:
-        exists = ctx.jira.issue_exists(session.ticket) and permissions.may_comment(
-            ctx, session.requester, session.ticket
-        )
+        refusal = permissions.ticket_refusal(ctx, session.requester, session.ticket)
     except JiraError as exc:  # Jira down now: go on; the post will say so and offer Retry
         log.warning("could not check %s in Jira: %s", session.ticket, exc)
         return True
-    if exists:
+    if refusal is None:
         ctx.store.claim_once(checked, ctx.store.ttl)
         return True
     asked = ctx.store.update(
@@ -118,9 +121,62 @@ def _ticket_exists(ctx: WorkerContext, session: Session) -> bool:
         expect_states={State.collecting, State.scope_check},
     )
     if asked is not None:
-        missing = "ticket_hidden" if ctx.permission_check else "ticket_not_found"  # one answer: no key oracle
-        ctx.say(asked, prompts.notice(missing, asked.lang, ticket=asked.ticket))
+        ctx.say(asked, prompts.notice(refusal, asked.lang, ticket=asked.ticket))
     return False
+
+
+def edit_ticket(session_id: str, version: int, fields: dict[str, Any], user: str) -> None:
+    """An Edit that moves the post-mortem to another ticket is a new start on that ticket (SECURITY.md): it is
+    applied only once that ticket passes what a new session's ticket passes (it exists in Jira and the
+    requester may comment on it: `permissions.ticket_refusal`) and no other open session holds it. Otherwise
+    the thread is told why, and nothing changes: the draft stays on its ticket."""
+    ctx = current()
+    session = ctx.store.get(session_id)
+    ticket = str(fields.get("ticket") or "")
+    if session is None or session.is_final or not ticket or ticket == session.ticket:
+        return
+    refusal = _retarget_refusal(ctx, session, ticket)
+    if refusal is not None:
+        key, params = refusal
+        ctx.say(session, prompts.notice(key, session.lang, ticket=ticket, current=session.ticket, **params))
+        return
+    ctx.store.claim_once(ticket_checked_claim(session.id, ticket), ctx.store.ttl)
+
+    def step(current_session: Session) -> Outcome:
+        if current_session.version != version:  # a thread revision made a newer draft meanwhile
+            return Outcome(None, (Effect("say", "edit_draft_changed", {"version": current_session.version}),))
+        return on_edit(current_session, dict(fields))
+
+    log.info("session %s moves from %s to %s (edited by %s)", session.id, session.ticket, ticket, user)
+    outcome = apply_step(ctx.store, session_id, step)
+    if outcome is not None:
+        _perform(ctx, ctx.store.get(session_id) or session, list(outcome.effects), 1)
+
+
+def _retarget_refusal(ctx: WorkerContext, session: Session, ticket: str) -> tuple[str, dict[str, str]] | None:
+    """Why a session may not move to `ticket`: a catalogue key and its parameters, or None."""
+    holder = ctx.store.open_for_ticket(ticket)
+    if holder is not None and holder.id != session.id:
+        return "edit_ticket_taken", {}
+    try:
+        refusal = permissions.ticket_refusal(ctx, session.requester, ticket)
+    except JiraError as exc:  # unlike a new session, a draft can wait: the edit is tried again later
+        log.warning("could not check %s in Jira for an edit of %s: %s", ticket, session.id, exc)
+        return "edit_ticket_unchecked", {"reason": exc.text(session.lang)}
+    if refusal is not None:
+        return f"edit_{refusal}", {"requester": session.requester}
+    return None
+
+
+def session_gone(channel: str, thread_ts: str, user: str, lang: str) -> None:
+    """Someone wrote in a thread whose session is gone (handlers/flow.py `reply_without_session`): if its
+    parent is a post-mortem's (its metadata says so), they are told privately, with how to start again.
+    Any other thread of the bot's (an offer, a DM) stays silent."""
+    ctx = current()
+    if ctx.store.find_by_thread(channel, thread_ts) is not None or not ctx.slack.is_session_parent(channel, thread_ts):
+        return
+    shown: Lang = "ja" if lang == "ja" else "en"
+    ctx.slack.ephemeral(channel, user, prompts.notice("session_gone", shown), thread_ts=thread_ts)
 
 
 def render(session_id: str, attempt: int = 1) -> None:

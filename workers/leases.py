@@ -2,7 +2,10 @@
 
 A `Lease` is a claim with a few seconds' expiry that a background thread renews while the job runs; when
 the worker dies (SIGKILL, OOM, a lost machine) the renewals stop and the claim lapses within `ttl`, so the
-watchdog (workers/watchdog.py) can hand the work to another worker at once instead of after minutes.
+watchdog (workers/watchdog.py) can hand the work to another worker at once instead of after minutes. The
+lease also names its run under `held_claim` until it is given back: a run still named there whose lease
+has lapsed died holding it, and the watchdog re-enqueues its work at once, without waiting for the session
+to look stale (a job still queued has never held the lease, so it is never mistaken for a dead one).
 
 `Steps` remembers which side effects of a job already happened (a message posted, a file attached), so a
 job run again after a crash or a rescheduled Slack failure continues where it stopped: only the step that
@@ -20,9 +23,15 @@ from types import TracebackType
 
 import redis
 
-from sessions.claims import Claims, step_claim
+from sessions.claims import Claims, held_claim, step_claim
 
 log = logging.getLogger(__name__)
+
+#: How long the name of a run holding a lease is kept if it never gives the lease back (it died): the
+#: watchdog needs it only until its next sweep; past this, the session's staleness alone brings it back.
+HELD_SECONDS = 3600
+#: Renewals per lifetime: a lease survives a Redis stall of up to (BEATS - 1) / BEATS of its lifetime.
+BEATS = 4
 
 
 class Lease:
@@ -39,6 +48,7 @@ class Lease:
     def __enter__(self) -> Lease:
         self.acquired = self._claims.claim_once(self.key, self._ttl, token=self.token)
         if self.acquired:
+            self._claims.note(held_claim(self.key), self.token, HELD_SECONDS)
             self._thread = threading.Thread(target=self._beat, name=f"lease-{self.key}", daemon=True)
             self._thread.start()
         return self
@@ -49,8 +59,9 @@ class Lease:
             self._thread.join(timeout=1.0)
         if self.acquired:
             try:
+                self._claims.release_claim(held_claim(self.key), token=self.token)  # given back: not a death
                 self._claims.release_claim(self.key, token=self.token)
-            except redis.RedisError:  # it lapses by itself within ttl
+            except redis.RedisError:  # it lapses by itself within ttl (and the watchdog may run it once more)
                 log.warning("could not release %s; it expires in %s s", self.key, self._ttl)
 
     def renew(self) -> bool:
@@ -58,7 +69,7 @@ class Lease:
         return self.acquired and self._claims.hold(self.key, self.token, self._ttl)
 
     def _beat(self) -> None:
-        while not self._stop.wait(self._ttl / 3):
+        while not self._stop.wait(self._ttl / BEATS):
             try:
                 if not self._claims.hold(self.key, self.token, self._ttl):
                     log.warning("lease %s was lost", self.key)

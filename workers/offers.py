@@ -72,22 +72,30 @@ def offer_assignee(
     if user is None:
         why = "their Jira e-mail matches no Slack user" if address else "Jira hides their e-mail"
         if not _unreachable(
-            ctx, key, name=display_name or account_id, why=why, channel=fallback_channel, lang=_lang(lang) or "en"
+            ctx,
+            key,
+            account_id=account_id,
+            name=display_name or account_id,
+            why=why,
+            channel=fallback_channel,
+            lang=_lang(lang) or "en",
         ):
             ctx.store.release_claim(offer_ticket_claim(key))  # no offer was sent: a later one may be
         return
     ctx.slack.dm(user, offers.assignee_offer(ticket=key, lang=_lang(lang) or _user_lang(ctx, user)))
 
 
-def _unreachable(ctx: WorkerContext, key: str, *, name: str, why: str, channel: str | None, lang: Lang) -> bool:
+def _unreachable(
+    ctx: WorkerContext, key: str, *, account_id: str, name: str, why: str, channel: str | None, lang: Lang
+) -> bool:
     """The assignee cannot be reached in Slack: one message in the fallback channel, else one log line.
-    Whether an offer was sent."""
+    Whether an offer was sent. The channel is told the assignee's name; the log only their Jira account id."""
     if not channel:
         log.warning(
-            "no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
+            "no post-mortem offer for %s: its assignee (Jira account %s) has no reachable Slack user (%s), and "
             "POSTMORTEM_OFFER_FALLBACK_CHANNEL is not set",
             key,
-            name,
+            account_id,
             why,
         )
         return False
@@ -95,16 +103,16 @@ def _unreachable(ctx: WorkerContext, key: str, *, name: str, why: str, channel: 
         ctx.slack.post(channel, offers.fallback_offer(ticket=key, assignee=name, lang=lang))
     except SlackApiError as exc:
         log.error(
-            "no post-mortem offer for %s: its assignee (%s) has no reachable Slack user (%s), and "
+            "no post-mortem offer for %s: its assignee (Jira account %s) has no reachable Slack user (%s), and "
             "posting in POSTMORTEM_OFFER_FALLBACK_CHANNEL %s failed: %s",
             key,
-            name,
+            account_id,
             why,
             channel,
             exc.response.get("error", "error"),
         )
         return False
-    log.info("offered the post-mortem of %s in the fallback channel (assignee %s: %s)", key, name, why)
+    log.info("offered the post-mortem of %s in the fallback channel (assignee %s: %s)", key, account_id, why)
     return True
 
 

@@ -74,6 +74,15 @@ def may_comment(ctx: WorkerContext, user: str, ticket: str) -> bool:
     return True
 
 
+def ticket_refusal(ctx: WorkerContext, requester: str, ticket: str) -> str | None:
+    """What a session starting on `ticket` for `requester` is told when it may not: `ticket_not_found`, or with
+    the permission check `ticket_hidden` for a missing issue and a forbidden one alike (no oracle for which keys
+    exist); None when it may start. JiraError when Jira cannot say now (the caller decides what that means)."""
+    if ctx.jira.issue_exists(ticket) and may_comment(ctx, requester, ticket):
+        return None
+    return "ticket_hidden" if ctx.permission_check else "ticket_not_found"
+
+
 def approver_refusal(ctx: WorkerContext, session: Session) -> Refusal | None:
     """Called by the post job right before it posts: None to go on, else why the approver may not publish
     (the job fails the post and says it). A temporary failure of Slack or Jira is raised (see `check`): the

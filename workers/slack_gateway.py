@@ -11,6 +11,10 @@ from workers.slack_retry import SlackRetryHandler
 
 Message = dict[str, Any]
 
+#: The Slack message metadata of a session's parent message: how its thread is known as a post-mortem's
+#: without the session (expired, or lost with a Redis that kept nothing), so a reply there is not met with silence.
+SESSION_EVENT_TYPE = "postmortem_session"
+
 
 def slack_client(token: str, base_url: str, *, timeout: int = 10, retry_window: float = 15.0) -> WebClient:
     """A WebClient that retries Slack's temporary failures (429, 5xx, resets, `internal_error`…) for up to
@@ -33,10 +37,22 @@ class SlackGateway:
             thread_ts=thread_ts,
             text=message["text"],
             blocks=message.get("blocks"),
+            metadata=message.get("metadata"),
             unfurl_links=False,
             unfurl_media=False,
         )
         return str(response["ts"])
+
+    def is_session_parent(self, channel: str, ts: str) -> bool:
+        """Whether the message `ts` is a post-mortem's parent message: it carries SESSION_EVENT_TYPE metadata."""
+        try:
+            response = self.client.conversations_replies(channel=channel, ts=ts, limit=1, include_all_metadata=True)
+        except SlackApiError:
+            return False
+        messages: list[dict[str, Any]] = response.get("messages") or []
+        parent = next((m for m in messages if m.get("ts") == ts), None)
+        metadata = (parent or {}).get("metadata") or {}
+        return isinstance(metadata, dict) and metadata.get("event_type") == SESSION_EVENT_TYPE
 
     def ephemeral(self, channel: str, user: str, message: Message, *, thread_ts: str | None = None) -> None:
         self.client.chat_postEphemeral(

@@ -2,11 +2,14 @@
 
 Workers hold a lease (workers/leases.py: a few seconds, renewed by a heartbeat) while they render or post,
 so a dead worker's work is recognisable within seconds; this sweep runs in every worker process every
-`interval` seconds (POSTMORTEM_WATCHDOG_SECONDS) and re-enqueues a session's job when no lease is held,
-nothing is scheduled for it, and it has not moved for `stale_after` seconds (a job still queued behind a
-burst is left alone). Duties owed after a session left those states (the approval question after
-`drafted`) are covered the same way. A post it re-enqueues first looks for the comment the dead run may
-have made (workers/posting.py), so a sweep can never cause a second comment.
+`interval` seconds (POSTMORTEM_WATCHDOG_SECONDS, and once as the worker starts) and re-enqueues a session's
+job when no lease is held and nothing is scheduled for it, and either a run died holding its lease (its
+name is still kept under `held_claim`: re-enqueued at once, once per dead run, so a second death in a row
+is picked up as fast as the first) or the session has not moved for `stale_after` seconds (a job lost
+before it started; one still queued behind a burst is left alone that long). Duties owed after a session
+left those states (the approval question after `drafted`) are covered the same way. A post it re-enqueues
+first looks for the comment the dead run may have made (workers/posting.py), so a sweep can never cause a
+second comment.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ import time
 
 from postmortem.messages import say
 from sessions.claims import (
+    advance_duty,
     advance_scheduled_claim,
+    held_claim,
     post_lock,
     post_scheduled_claim,
     render_count_claim,
@@ -43,35 +48,45 @@ def sweep(ctx: WorkerContext, *, stale_after: float, now: float | None = None) -
     enqueued: list[str] = []
     for session_id in ctx.store.inflight_ids():
         session = ctx.store.get(session_id)
-        if session is None or now - session.updated_at < stale_after:
+        if session is None:
             continue
+        stale = now - session.updated_at >= stale_after
         if session.state is State.posting and session.approved_version is not None:
-            enqueued += _post(ctx, session, session.approved_version, stale_after)
+            enqueued += _post(ctx, session, session.approved_version, stale_after, stale=stale)
         elif session.state is State.rendering:
-            enqueued += _render(ctx, session, stale_after)
+            enqueued += _render(ctx, session, stale_after, stale=stale)
     enqueued += _duties(ctx, stale_after, now)
     if enqueued:
         log.warning("watchdog re-enqueued %s", ", ".join(enqueued))
     return enqueued
 
 
-def _post(ctx: WorkerContext, session: Session, version: int, stale_after: float) -> list[str]:
-    if ctx.store.claimed(post_lock(session.id, version)) or ctx.store.claimed(
-        post_scheduled_claim(session.id, version)
-    ):
+def _dead(ctx: WorkerContext, lock: str) -> str | None:
+    """The token of a run that took the lease `lock` and died holding it (call only once the lease is free)."""
+    return ctx.store.noted(held_claim(lock))
+
+
+def _post(ctx: WorkerContext, session: Session, version: int, stale_after: float, *, stale: bool) -> list[str]:
+    lock = post_lock(session.id, version)
+    if ctx.store.claimed(lock) or ctx.store.claimed(post_scheduled_claim(session.id, version)):
         return []
-    if not ctx.store.claim_once(sweep_post_claim(session.id, version), max(1, int(stale_after))):
+    dead = _dead(ctx, lock)
+    if dead is None and not stale:
+        return []
+    if not ctx.store.claim_once(sweep_post_claim(session.id, version, dead), max(1, int(stale_after))):
         return []
     ctx.queue.enqueue("workers.jobs.post_comment", session.id, version, **job_options())
     return [f"post_comment:{session.id}"]
 
 
-def _render(ctx: WorkerContext, session: Session, stale_after: float) -> list[str]:
-    if ctx.store.claimed(render_lock(session.id, session.version)) or ctx.store.claimed(
-        render_scheduled_claim(session.id)
-    ):
+def _render(ctx: WorkerContext, session: Session, stale_after: float, *, stale: bool) -> list[str]:
+    lock = render_lock(session.id, session.version)
+    if ctx.store.claimed(lock) or ctx.store.claimed(render_scheduled_claim(session.id)):
         return []
-    if not ctx.store.claim_once(sweep_render_claim(session.id, session.version), max(1, int(stale_after))):
+    dead = _dead(ctx, lock)
+    if dead is None and not stale:
+        return []
+    if not ctx.store.claim_once(sweep_render_claim(session.id, session.version, dead), max(1, int(stale_after))):
         return []
     counter = render_count_claim(session.id, session.version)
     sweeps = int(ctx.store.noted(counter) or 0)
@@ -107,13 +122,14 @@ def _duties(ctx: WorkerContext, stale_after: float, now: float) -> list[str]:
         ):
             ctx.store.settle(duty)
             continue
+        lock = render_lock(session.id, session.version)
         if (
             session.state is State.rendering
-            or ctx.store.claimed(render_lock(session.id, session.version))
+            or ctx.store.claimed(lock)
             or ctx.store.claimed(render_scheduled_claim(session.id))
         ):
             continue
-        if ctx.store.claim_once(sweep_duty_claim(duty), max(1, int(stale_after))):
+        if ctx.store.claim_once(sweep_duty_claim(duty, _dead(ctx, lock)), max(1, int(stale_after))):
             ctx.queue.enqueue("workers.jobs.render", session.id, **job_options())
             enqueued.append(f"question:{session.id}")
     return enqueued
@@ -125,13 +141,12 @@ def _advance(ctx: WorkerContext, duty: str, session_id: str, stale_after: float,
     if session is None or session.state not in (State.collecting, State.scope_check):
         ctx.store.settle(duty)
         return []
-    if (
-        now - session.updated_at < stale_after
-        or ctx.store.claimed(duty)
-        or ctx.store.claimed(advance_scheduled_claim(session_id))
-    ):
+    if ctx.store.claimed(duty) or ctx.store.claimed(advance_scheduled_claim(session_id)):
         return []
-    if not ctx.store.claim_once(sweep_duty_claim(duty), max(1, int(stale_after))):
+    dead = _dead(ctx, advance_duty(session_id))  # the lease of starting the thread is the duty's own claim
+    if dead is None and now - session.updated_at < stale_after:
+        return []
+    if not ctx.store.claim_once(sweep_duty_claim(duty, dead), max(1, int(stale_after))):
         return []
     ctx.queue.enqueue("workers.jobs.advance", session_id, **job_options())
     return [f"advance:{session_id}"]
@@ -148,11 +163,13 @@ def start(ctx: WorkerContext, *, interval: float) -> threading.Event:
     after = stale_after(interval, ctx.policy.lease_seconds)
 
     def loop() -> None:
-        while not stop.wait(interval):
+        while True:  # a first sweep as the worker starts: it may be the one replacing a worker that died
             try:
                 sweep(ctx, stale_after=after)
             except Exception:  # the sweep must outlive a Redis hiccup; it says so and tries again
                 log.exception("watchdog sweep failed")
+            if stop.wait(interval):
+                return
 
     threading.Thread(target=loop, name="postmortem-watchdog", daemon=True).start()
     return stop

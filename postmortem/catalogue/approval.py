@@ -8,6 +8,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Reply `post it`, `go ahead` or `yes` to post v{version} as a comment on {ticket}.",
         "ja": "{ticket} にコメントとして v{version} を投稿するには「投稿してください」「進めてください」または「はい」と返信してください。",
     },
+    "approve_how": {
+        "en": "That reply approves nothing, so nothing was posted. To post v{version} to {ticket}, reply with "
+        "only the words post it, go ahead or yes: no other words, no code, no quote.",
+        "ja": "その返信は承認になりません。何も投稿していません。v{version} を {ticket} に投稿するには、"
+        "「投稿してください」「進めてください」または「はい」だけを返信してください（ほかの言葉、コード、引用は含めないでください）。",
+    },
     "output_only": {
         "en": "Destination `{destination}`: the Markdown is attached above. Nothing is posted anywhere.",
         "ja": "掲載先 `{destination}`：Markdown を上に添付しました。どこにも投稿しません。",

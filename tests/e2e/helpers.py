@@ -19,7 +19,7 @@ import redis
 import requests
 
 from bot.embedded_redis import answers
-from bot.localstack import LocalStack, free_port
+from bot.localstack import LocalStack, free_port, jira_emulator
 from emulators.driver import modal_values
 from postmortem.model import load_postmortem
 from renderers.offers import ACTION_START
@@ -36,10 +36,11 @@ _ids = count(1)
 
 
 @contextmanager
-def running_stack(extra_env: dict[str, str] | None = None) -> Iterator[LocalStack]:
-    """A stack on the flushed e2e database with these settings, stopped on the way out."""
+def running_stack(extra_env: dict[str, str] | None = None, *, deployment: str = "cloud") -> Iterator[LocalStack]:
+    """A stack on the flushed e2e database with these settings and this Jira (cloud, datacenter), stopped on the way
+    out."""
     redis.Redis.from_url(E2E_REDIS_URL).flushdb()
-    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env=extra_env or {})
+    local = LocalStack(redis_url=E2E_REDIS_URL, extra_env=extra_env or {}, jira=jira_emulator(deployment))
     try:
         yield local.start()
     finally:
@@ -193,7 +194,7 @@ def new_ticket(prefix: str = "PROJ") -> str:
 
 
 def comment_posts(stack: LocalStack, ticket: str) -> list[int]:
-    return [p.status for p in stack.jira.posts if p.path == f"/rest/api/3/issue/{ticket}/comment"]
+    return [p.status for p in stack.jira.posts if p.path == stack.comment_path(ticket)]
 
 
 def posted_once(stack: LocalStack, chat: Conversation, *, within: float = 20) -> None:

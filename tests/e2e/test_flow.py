@@ -78,9 +78,9 @@ def test_missing_inputs_are_listed_then_asked_one_at_a_time(stack: LocalStack) -
     listing = chat.wait_text("I can't draft this post-mortem yet")
     assert "`repro`" in listing["text"] and "`validation`" in listing["text"]
     assert not chat.files(), "no partial draft"
-    chat.wait_text("Let's start with *Deterministic repro*: reply `repro: <text>`")  # its reason was listed
+    chat.wait_text("Let's start with *Deterministic repro*: reply `repro: &lt;text&gt;`")  # its reason was listed
     chat.reply(repro)
-    chat.wait_text("reply in this thread with *Validation* as `validation: <text>`")
+    chat.wait_text("reply in this thread with *Validation* as `validation: &lt;text&gt;`")
     chat.reply("TBD")
     chat.wait_text("doesn't fill")
     chat.reply(validation)

@@ -11,8 +11,9 @@ import redis
 from emulators.driver import modal_values
 from handlers import flow
 from handlers.deps import Deps
+from postmortem.messages import say
 from renderers.modal import CALLBACK_ID
-from sessions.session import State
+from sessions.session import Session, State
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
 from tests.handlers.helpers import APPROVER, THREAD, drafted, keys_of, reply, stored
@@ -167,6 +168,18 @@ def test_a_stale_approval_changes_nothing(deps: Deps, store: SessionStore, queue
     assert keys_of(queue) == [("say", "stale_approval")]
 
 
+@pytest.mark.parametrize("text", ["`yes`", "```post it```", "&gt; yes", "post it 🚫", "post it :x:", "yes 👎"])
+def test_an_approval_in_code_a_quote_or_with_a_negative_sign_posts_nothing_and_says_how(
+    deps: Deps, store: SessionStore, queue: FakeQueue, text: str
+) -> None:
+    s = drafted(store)
+    reply(deps, s, text)
+    after = store.get(s.id)
+    assert after is not None and after.state is State.drafted and after.approved_version is None
+    assert keys_of(queue) == [("say", "approve_how")]
+    assert queue.effects()[0]["params"] == {"version": 1, "ticket": "PROJ-1"}
+
+
 def test_a_configured_approver_may_approve(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
     s = drafted(store)
     reply(deps, s, "go ahead", user=APPROVER)
@@ -236,7 +249,8 @@ def test_handoff_enqueues_the_handoff_job_for_the_requester_only(
 ) -> None:
     s = stored(store)
     flow.handoff(deps, session_id=s.id, user="U_STRANGER")
-    flow.handoff(deps, session_id="unknown", user="U1")
+    with pytest.raises(flow.SessionGone):  # the listener tells the person who clicked (test_listeners.py)
+        flow.handoff(deps, session_id="unknown", user="U1")
     flow.handoff(deps, session_id=s.id, user="U1")
     assert [c.name for c in queue.calls] == ["workers.jobs.perform", "workers.jobs.handoff"]
     assert queue.calls[0].args[1][0]["key"] == "only_approvers"
@@ -320,6 +334,55 @@ def test_an_edit_submission_by_a_stranger_is_refused(deps: Deps, store: SessionS
     after = store.get(s.id)
     assert after is not None and after.state is State.drafted and after.version == 1
     assert queue.calls == []
+
+
+def edit_of(s_id: str, version: int, **changes: Any) -> dict[str, Any]:
+    fields = {**complete_pm(), "ticket": "PROJ-1", **changes}
+    fields.pop("action_items_none")
+    fields["action_items"] = "none"
+    return {
+        "private_metadata": json.dumps({"session": s_id, "channel": "C1", "version": version}),
+        "state": {"values": modal_values(fields)},
+    }
+
+
+def test_an_edit_that_changes_the_ticket_changes_nothing_before_a_worker_checks_it(
+    deps: Deps, store: SessionStore, queue: FakeQueue
+) -> None:
+    s = drafted(store)
+    assert flow.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="proj-2", summary="Moved.")) is None
+    assert store.get(s.id) == s  # the draft stays on PROJ-1 until PROJ-2 passes a new start's checks
+    [call] = queue.calls
+    assert call.name == "workers.jobs.edit_ticket" and call.args[:2] == (s.id, 1) and call.args[3] == "U1"
+    assert call.args[2]["ticket"] == "PROJ-2" and call.args[2]["summary"] == "Moved."
+
+
+def test_an_edit_to_a_ticket_another_open_session_holds_is_refused_in_the_form(
+    deps: Deps, store: SessionStore, queue: FakeQueue
+) -> None:
+    s = drafted(store)
+    other = store.create(Session(ticket="PROJ-2", requester="U5", channel="C2"))
+    errors = flow.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="PROJ-2"))
+    assert errors == {"ticket": say("form_ticket_taken", "en", ticket="PROJ-2", current="PROJ-1")}
+    assert store.get(s.id) == s and queue.calls == []
+    assert store.transition(other.id, {State.collecting}, State.cancelled) is not None  # once it ended, free
+    assert flow.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="PROJ-2")) is None
+    assert [c.name for c in queue.calls] == ["workers.jobs.edit_ticket"]
+
+
+def test_an_expired_session_answers_an_attempt_to_act_and_ignores_chatter(
+    deps: Deps, store: SessionStore, queue: FakeQueue
+) -> None:
+    s = drafted(store)
+    assert store.transition(s.id, {State.drafted}, State.expired) is not None
+    reply(deps, s, "thanks everyone", event_id="Ev1")
+    reply(deps, s, "post it", event_id="Ev2")
+    assert keys_of(queue) == [("ephemeral", "session_gone")] and queue.effects()[0]["user"] == "U1"
+    for button in (flow.cancel, flow.retry, flow.handoff):
+        with pytest.raises(flow.SessionGone):
+            button(deps, session_id=s.id, user="U1")
+    with pytest.raises(flow.SessionGone):
+        flow.edit_view(deps, session_id=s.id, user="U1")
 
 
 def test_retry_after_the_thread_could_not_be_started_runs_advance_again(

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Iterator, MutableMapping
 from typing import Any
 
@@ -14,11 +15,13 @@ import pytest
 import redis
 import requests
 from rq.job import Job
+from slack_sdk import WebClient
 
 from bot.app import Service, create_app, job_queue, slack_session
 from bot.settings import load_settings
 from emulators.driver import SlackDriver, modal_values
 from emulators.slack_api import SlackEmulator
+from postmortem.messages import say
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
 from renderers.prompts import ACTION_CANCEL, ACTION_CHECKS, ACTION_CHOOSE, ACTION_EDIT, ACTION_HANDOFF, ACTION_RETRY
@@ -116,6 +119,14 @@ def jobs(conn: redis.Redis) -> list[Job]:
     return job_queue(conn).get_jobs()
 
 
+def jobs_after_the_answer(conn: redis.Redis, count: int = 1) -> list[Job]:
+    """The jobs a listener enqueues once it has answered (work after the ack), waited for with a deadline."""
+    deadline = time.monotonic() + 5
+    while len(found := jobs(conn)) < count and time.monotonic() < deadline:
+        time.sleep(0.01)  # polling for work the listener started after its answer
+    return found
+
+
 def test_a_signed_command_is_acked_at_once_and_opens_the_modal(bot: InProcess, slack: SlackEmulator) -> None:
     answer = bot.slash_command(text="PROJ-7", channel_id="C9")
     assert answer.status_code == 200 and answer.content == b""
@@ -143,7 +154,7 @@ def test_a_submitted_modal_stores_the_session_and_enqueues_advance(
     slack.wait_for(lambda s: s.views)
     answer = bot.view_submission(values=modal_values({"ticket": "PROJ-7", "summary": "Cache evicts early"}))
     assert answer.status_code == 200 and answer.content == b""
-    [job] = jobs(redis_conn)
+    [job] = jobs_after_the_answer(redis_conn)
     assert job.func_name == "workers.jobs.advance"
     session = SessionStore(redis_conn).get(str(job.args[0]))
     assert session is not None and (session.ticket, session.channel, session.requester) == ("PROJ-7", "C9", "U1")
@@ -216,6 +227,49 @@ def test_the_start_button_opens_the_modal_and_the_home_tab_is_made_due(
     assert redis_conn.zscore(SessionStore(redis_conn).users.due_key, "U5") is not None
 
 
+@pytest.mark.parametrize("error", ["expired_trigger_id", "exchanged_trigger_id"])
+def test_a_start_click_whose_trigger_came_too_late_is_no_server_error(
+    bot: InProcess, slack: SlackEmulator, error: str
+) -> None:
+    slack.fail_next("views.open", error)
+    value = json.dumps({"ticket": "PROJ-4", "channel": "C2", "lang": "en"})
+    assert bot.block_action(ACTION_START, value).status_code == 200
+    assert slack.views == []
+
+
 def test_the_url_handshake_is_answered(bot: InProcess) -> None:
     answer = bot.url_verification("the-challenge")
     assert answer.status_code == 200 and answer.json()["challenge"] == "the-challenge"
+
+
+# a session that is gone: never silence in its thread, silence everywhere else ----------------------------
+
+
+def test_a_click_on_a_button_of_a_session_that_is_gone_is_answered_privately(
+    bot: InProcess, slack: SlackEmulator, redis_conn: redis.Redis
+) -> None:
+    clicks = (ACTION_EDIT, ACTION_CANCEL, ACTION_RETRY, ACTION_HANDOFF, f"{ACTION_CHOOSE}:summary:x")
+    before = len(slack.responses)
+    for action in clicks:
+        assert bot.block_action(action, "0123456789abcdef", user_id="U1").status_code == 200
+    answers = slack.wait_for(lambda s: s.responses[before:] if len(s.responses) >= before + len(clicks) else None)
+    assert [(a["payload"]["text"], a["payload"]["response_type"]) for a in answers] == [
+        (say("session_gone", "en"), "ephemeral")
+    ] * len(clicks)
+    assert jobs(redis_conn) == []
+
+
+def test_a_reply_in_a_post_mortem_thread_whose_session_is_gone_is_answered_once_a_while(
+    bot: InProcess, slack: SlackEmulator, redis_conn: redis.Redis
+) -> None:
+    client = WebClient(token=BOT_TOKEN, base_url=slack.base_url)
+    parent = str(client.chat_postMessage(channel="C1", text="Post-mortem for PROJ-1")["ts"])  # the bot's own
+    for _ in range(2):
+        assert bot.message("post it", channel="C1", thread_ts=parent).status_code == 200
+    [job] = jobs(redis_conn)  # told once a while, not at every message
+    assert job.func_name == "workers.jobs.session_gone" and job.args == ["C1", parent, "U1", "en"]
+
+
+def test_chat_in_a_thread_the_bot_did_not_start_stays_silent(bot: InProcess, redis_conn: redis.Redis) -> None:
+    assert bot.message("yes, post it", channel="C1", thread_ts="1600000000.000001").status_code == 200
+    assert jobs(redis_conn) == []

@@ -193,10 +193,14 @@ def test_field_answers(text: str, field: str, value: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["foo: bar", "ticket: PROJ-2", "trivial: true", "note: yes", "https://example.com", "summary:", "fix:  "]
+    "text", ["foo: bar", "ticket: PROJ-2", "trivial: true", "https://example.com", "summary:", "fix:  "]
 )
 def test_unknown_or_empty_fields_are_other(text: str) -> None:
     assert classify_reply(text).kind is Kind.other
+
+
+def test_an_unknown_field_holding_an_approval_phrase_is_told_how_to_approve() -> None:
+    assert classify_reply("note: yes").kind is Kind.unclear_approval
 
 
 def test_field_answer_wins_over_words_that_look_like_commands() -> None:

@@ -259,8 +259,10 @@ def test_approval_typed_before_the_latest_version_was_shown_is_stale() -> None:
     assert out.effects[0].params == {"shown": 1, "version": 2}
 
 
-def test_a_question_is_not_an_approval() -> None:
-    assert reply(drafted(), "yes?", ts=500.0) == Outcome(None)
+def test_a_question_is_not_an_approval_and_says_how_to_approve() -> None:
+    out = reply(drafted(), "yes?", ts=500.0)
+    assert out.session is None
+    assert [(e.kind, e.key) for e in out.effects] == [("say", "approve_how")]
 
 
 def test_a_stranger_cannot_approve() -> None:

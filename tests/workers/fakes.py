@@ -55,6 +55,13 @@ class FakeSlack:
         self.calls.append(("permalink", {"channel": channel, "message_ts": message_ts}))
         return f"https://example.slack.com/archives/{channel}/p{message_ts.replace('.', '')}"
 
+    def is_session_parent(self, channel: str, ts: str) -> bool:
+        """Whether a post of this fake carried a session's metadata (workers/slack_gateway.py SESSION_EVENT_TYPE)."""
+        return any(
+            c["channel"] == channel and c["ts"] == ts and (c["message"].get("metadata") or {}).get("event_type")
+            for c in self.posts
+        )
+
     def user_name(self, user: str) -> str:
         return {"U1": "Priya"}.get(user, user)
 

@@ -9,7 +9,7 @@ from typing import Any
 import redis
 
 from renderers.adf import render_adf
-from renderers.jira import jira_request
+from renderers.jira_comment import comment_request
 from sessions.conversation import model_of
 from sessions.session import Session, State, begin_render
 from sessions.store import SessionStore
@@ -38,13 +38,21 @@ def install_world(
     slack: FakeSlack | None = None,
     jira: FakeJira | None = None,
     policy: Policy | None = None,
+    deployment: str = "cloud",
 ) -> World:
-    """Install a WorkerContext on these fakes (the caller's fixture puts `context._installed` back after)."""
+    """Install a WorkerContext on these fakes (the caller's fixture puts `context._installed` back after);
+    `deployment` is the Jira drafted for (`cloud`: the v3 ADF body, `datacenter`: the v2 wiki-markup body)."""
     store, queue, handoff = SessionStore(redis_conn), FakeQueue(), FakeQueue()
     slack = FakeSlack() if slack is None else slack
     jira = FakeJira() if jira is None else jira
     ctx = WorkerContext(
-        store=store, slack=slack, jira=jira, queue=queue, handoff_queue=handoff, policy=policy or Policy()
+        store=store,
+        slack=slack,
+        jira=jira,
+        queue=queue,
+        handoff_queue=handoff,
+        policy=policy or Policy(),
+        jira_deployment=deployment,
     )
     context.install(ctx)
     return World(store, slack, jira, queue, handoff, redis_conn, ctx)
@@ -62,9 +70,9 @@ def rendering(w: World, **changes: Any) -> Session:
 
 
 def posting(w: World) -> tuple[Session, bytes]:
-    """A session approved at v1 with a real Jira request body stored for it."""
+    """A session approved at v1 with a real Jira request body (of the world's deployment) stored for it."""
     s = rendering(w)
-    request = jira_request(render_adf(model_of(s)), session=s.id, version=1)
+    request = comment_request(render_adf(model_of(s)), deployment=w.ctx.jira_deployment, session=s.id, version=1)
     assert w.store.save_draft(s.id, 1, request.body, request.sha256) is not None
     assert w.store.mark_drafted(s.id, version=1, shown_at=1000.0) is not None
     approved = w.store.approve(s.id, version=1, user="U1")

@@ -19,7 +19,7 @@ from sessions.replies import on_reply
 from sessions.session import Session, State
 from tests.sessions.helpers import complete_pm
 from tests.workers.fakes import fatal, retryable
-from tests.workers.helpers import PARENT_TS, World, buttons, new, posting, rendering
+from tests.workers.helpers import PARENT_TS, World, buttons, install_world, new, posting, rendering
 from workers import context, jobs
 
 pytestmark = pytest.mark.unit
@@ -39,7 +39,7 @@ def test_advance_posts_the_parent_binds_the_thread_then_lists_what_is_missing(wo
     assert "Missing" in listed["message"]["text"]
     for name in ("summary", "owner", "repro", "root_cause", "fix_ref", "fix", "validation"):
         assert f"(`{name}`)" in listed["message"]["text"]
-    assert "`summary: <text>`" in asked["message"]["text"]
+    assert "`summary: &lt;text&gt;`" in asked["message"]["text"]  # shown as typed, never read as a link
     assert bound.pending_field == "summary"
 
 
@@ -48,7 +48,7 @@ def test_japanese_questions_name_fields_by_their_japanese_labels(world: World) -
     jobs.advance(s.id)
     _parent, listed, asked = world.slack.texts
     assert "• *概要*：" in listed and "`summary`" not in listed and "(`" not in listed
-    assert "`概要：<内容>`" in asked and "summary" not in asked
+    assert "`概要：&lt;内容&gt;`" in asked and "summary" not in asked
 
 
 def test_advance_with_a_question_pending_posts_nothing_more(world: World) -> None:
@@ -185,7 +185,9 @@ def test_the_handoff_of_an_output_only_draft_enqueues_the_shown_version(world: W
     assert args[0]["version"] == 1 and args[0]["comment_url"] is None and args[0]["lang"] == lang
 
 
-def test_a_comment_too_long_fails_the_render_and_says_why(world: World) -> None:
+@pytest.mark.parametrize("deployment", ["cloud", "datacenter"])
+def test_a_comment_too_long_fails_the_render_and_says_why(world: World, deployment: str) -> None:
+    world = install_world(world.redis, deployment=deployment)  # Data Center: the wiki-markup body's length
     huge = "`evict_range` skipped the last shard. " * 300
     s = rendering(world, inputs=complete_pm(root_cause=huge, symptom=huge, how_found=huge))
     jobs.render(s.id)

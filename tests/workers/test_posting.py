@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -24,11 +25,12 @@ pytestmark = pytest.mark.unit
 QUIET = 30.0
 
 
-@pytest.fixture
-def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> World:
+@pytest.fixture(params=["cloud", "datacenter"])
+def world(redis_conn: redis.Redis, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> World:
+    """Every test runs for Jira Cloud (v3 ADF body) and Jira Data Center (v2 wiki-markup body)."""
     monkeypatch.setattr(context, "_installed", [])
     policy = Policy(quiet_seconds=QUIET, retry_after_cap=300.0, lease_seconds=2.0, wait_visibly_after=10.0)
-    return install_world(redis_conn, policy=policy)
+    return install_world(redis_conn, policy=policy, deployment=request.param)
 
 
 def timed_out() -> JiraError:
@@ -368,3 +370,21 @@ def test_a_draft_past_its_last_try_fails_with_retry_kept(world: World) -> None:
     failed = world.store.get(s.id)
     assert failed is not None and failed.state is State.failed and "service_unavailable" in (failed.error or "")
     assert world.queue.scheduled == []
+
+
+def test_the_file_shown_is_the_deployments_request_body_and_is_what_is_posted(world: World) -> None:
+    """Data Center: the REST v2 body, a wiki-markup string; Cloud: the v3 ADF document. Shown = stored = posted."""
+    s = rendering(world)
+    jobs.render(s.id)
+    (upload,) = world.slack.of("upload")
+    shown = upload["content"]
+    assert world.store.draft_body(s.id, 1) == shown
+    body = json.loads(shown)["body"]
+    if world.ctx.jira_deployment == "datacenter":
+        assert isinstance(body, str) and body.startswith("h2. ") and "\nh3. " in body
+    else:
+        assert isinstance(body, dict) and body["type"] == "doc"
+    assert [p["key"] for p in json.loads(shown)["properties"]] == ["postmortem-bot", "sd.public.comment"]
+    world.store.approve(s.id, version=1, user="U1")
+    jobs.post_comment(s.id, 1)
+    assert [p["body"] for p in world.jira.of("post_comment")] == [shown]
