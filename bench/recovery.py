@@ -1,7 +1,7 @@
 """Recovery benchmark: a worker killed twice in a row mid-post, with the timings the bot ships with.
 
 Run: `.venv/bin/python bench/recovery.py [--runs N]`. Not a test: it prints figures beside their goal (README:
-work a dead worker held resumes within 5 s); tests/e2e/test_edges.py checks the outcome without timing it.
+work a dead worker held resumes within 5 s); tests/e2e/test_adversarial_edges.py checks the outcome without timing it.
 
 One LocalStack (bot/localstack.py: Slack and Jira emulators here, a real `serve` and one real `worker`, Redis db
 7 unless BENCH_REDIS_URL says otherwise), no setting changed. Each run drives a session to its approval, then:
