@@ -142,7 +142,9 @@ def test_slow_connections_keep_memory_bounded_are_closed_and_a_real_request_is_a
     # Without the budget every stalled body stays buffered: 100 x 900 kB, ~90 MB, and it stays after they go.
     growth = max(peak) - baseline
     assert growth <= (BUDGET_MIB + 24) * MIB, f"resident memory grew by {growth / MIB:.0f} MiB"
-    assert after - baseline <= BUDGET_MIB * MIB, f"{(after - baseline) / MIB:.0f} MiB still held afterwards"
+    # What the allocator keeps of freed bodies varies with how threads ran (6 MiB here alone, 19 MiB once in a
+    # loaded CI run); without the fix the ~90 MB of stalled bodies all stay, far above this.
+    assert after - baseline <= 2 * BUDGET_MIB * MIB, f"{(after - baseline) / MIB:.0f} MiB still held afterwards"
     print(
         f"\nslow connections: RSS {baseline / MIB:.1f} MiB before, {max(peak) / MIB:.1f} MiB at most, "
         f"{after / MIB:.1f} MiB after; {len(held)} held until the deadline, the slowest closed "
