@@ -9,12 +9,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.settings import ConfigError, Settings, load_settings
 from postmortem.limits import postmortem_structure_error
 from postmortem.model import InputError, PostMortem, load_postmortem
 from renderers.adf import render_adf
+from renderers.budget import gc_paused
 from renderers.jira import CommentTooLong, jira_request
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
@@ -52,6 +53,7 @@ def _load(path: str, lang: str | None, err: TextIO) -> PostMortem | None:
         return None
 
 
+@gc_paused  # a render holds many small objects and no cycles (renderers/budget.py)
 def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Render an input file to stdout, or say why not."""
     pm = _load(args.file, args.lang, err)
@@ -80,10 +82,21 @@ def cmd_draft(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             except CommentTooLong as exc:
                 print(f"invalid input: too long for a Jira comment: {exc}", file=err)
                 return EXIT_INVALID
-        out.write(json.dumps(adf, ensure_ascii=False, indent=2) + "\n")
+        out.write(_json_lines(adf) + "\n")
     else:
-        out.write(json.dumps(render_slack(pm, adf=adf), ensure_ascii=False, indent=2) + "\n")
+        out.write(_json_lines(render_slack(pm, adf=adf)) + "\n")
     return EXIT_OK
+
+
+def _json_lines(value: dict[str, Any] | list[Any]) -> str:
+    """JSON to read in a terminal, made by the C encoder (`indent` would run the pure-Python one): each block of a
+    document, or each item of a list, compact on a line of its own."""
+    if isinstance(value, list):
+        return "[\n" + ",\n".join(json.dumps(item, ensure_ascii=False) for item in value) + "\n]"
+    head = json.dumps({key: item for key, item in value.items() if key != "content"}, ensure_ascii=False)
+    blocks = ",\n".join("  " + json.dumps(block, ensure_ascii=False) for block in value.get("content", []))
+    opening = head[:-1] + ", " if head != "{}" else "{"
+    return f'{opening}"content": [\n{blocks}\n]}}'
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

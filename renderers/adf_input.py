@@ -24,6 +24,9 @@ PARSER = pyromark.Markdown(options=_OPTIONS)
 _CR_RE = re.compile(r"\r\n?")
 #: Rounds of escaping reference definitions: a bound on the work, whatever the input.
 _DEFINITION_ROUNDS = 8
+#: Where a link reference definition can start: a `[` first on its line, after blanks and the markers of quotes
+#: and list items (a superset: the parser, which reads the whole text, is asked only when one is there).
+_DEFINITION_START_RE = re.compile(r"(?m)^(?:[ \t>]|[-+*][ \t]|[0-9]{1,9}[.)][ \t])*+\[")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 #: Characters kept as they are in a URL (mdurl's encode set); `%XX` escapes already there are kept too.
 _URL_UNSAFE_RE = re.compile(r"%(?![0-9a-fA-F]{2})|[^A-Za-z0-9;/?:@&=+$,\-_.!~*'()#%]+")
@@ -43,7 +46,9 @@ def parser_source(md: str) -> str:
         except UnicodeEncodeError:
             md = _SURROGATE_RE.sub("\ufffd", md)
     for _ in range(_DEFINITION_ROUNDS):
-        if "]:" not in md or not (definitions := PARSER.reference_definitions(md)):
+        if "]:" not in md or not _DEFINITION_START_RE.search(md):
+            break
+        if not (definitions := PARSER.reference_definitions(md)):
             break
         # Spans are UTF-8 byte offsets of each `[label]:`; a backslash before its `[` keeps it text. Repeated
         # because a definition whose label was already defined is not reported until the first is gone (the

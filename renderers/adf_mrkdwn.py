@@ -69,9 +69,8 @@ def protect(text: str) -> str:
     text = escape_mrkdwn(text)
     if not _MARKER_RUN_RE.search(text):
         return text
-    parts = _FENCED_RUN_RE.split(text)  # text, run, text, run, ..., text
-    parts[1::2] = [f"{WORD_JOINER}{run}{WORD_JOINER}" for run in parts[1::2]]
-    return "".join(parts)
+    # text, run, text, run, ..., text: a word joiner between each two is one on each side of every run
+    return WORD_JOINER.join(_FENCED_RUN_RE.split(text))
 
 
 #: A whole run of markers (never part of one) that is not inside a word: not between two letters or digits, or

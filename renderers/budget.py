@@ -12,9 +12,15 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
+import functools
+import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class RenderTooSlow(RuntimeError):
@@ -87,3 +93,24 @@ def current_field() -> str | None:
     """The field being read, if any."""
     budget = _BUDGET.get()
     return budget.field if budget is not None else None
+
+
+def gc_paused(render: Callable[_P, _R]) -> Callable[_P, _R]:
+    """`render` with Python's cycle collector paused while it runs (and restored after, if it was on).
+
+    A render makes many small objects (events, spans, nodes) that live until it ends and hold no cycles, so a
+    collection during it finds nothing and only walks them again: on 100 kB in every field that was a fifth of
+    the time. What a render leaves for the collector is collected afterwards, as usual.
+    """
+
+    @functools.wraps(render)
+    def paused(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if not gc.isenabled():
+            return render(*args, **kwargs)
+        gc.disable()
+        try:
+            return render(*args, **kwargs)
+        finally:
+            gc.enable()
+
+    return paused

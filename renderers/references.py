@@ -19,6 +19,8 @@ Node = dict[str, Any]
 
 _KEY_RE = re.compile(r"(?<![\w./#-])([A-Z][A-Z0-9_]{0,254})-([1-9][0-9]{0,17})(?![\w-])")
 _URL_RE = re.compile(r"(?<![\w<(\[/])https?://[^\s<>()\[\]`]+[^\s<>()\[\]`.,;:!?'\"。、）]")
+#: What every reference holds (a URL's scheme, a key's `ABC-1`): a text without it is left as it is.
+_MAYBE_RE = re.compile(r"https?://|[A-Z][A-Z0-9_]*-[1-9]")
 #: Prefixes of standards, hashes and encodings that share the shape of a Jira key.
 NOT_PROJECTS = frozenset(
     {
@@ -67,7 +69,7 @@ def keys_in(texts: Iterable[str | None]) -> frozenset[str]:
 
 
 def link_references(doc: Node, *, jira_url: str | None, project: str, keys: frozenset[str]) -> Node:
-    """`doc` with bare URLs and Jira keys linked (a new document; `doc` is not changed)."""
+    """`doc` with bare URLs and Jira keys linked (`doc` is not changed; the parts without a reference are shared)."""
     if not jira_url:
         return doc
     browse = jira_url.rstrip("/") + "/browse/"
@@ -83,21 +85,28 @@ def link_references(doc: Node, *, jira_url: str | None, project: str, keys: froz
 
 
 def _walk(node: Node, target: Any) -> Node:
+    """`node` with the references in its text linked: a new node where something changed, else `node` itself."""
     if node.get("type") == "codeBlock" or "content" not in node:
         return node
-    content: list[Node] = []
-    for child in node["content"]:
+    children = node["content"]
+    content: list[Node] | None = None  # made once a child changes
+    for i, child in enumerate(children):
         if child.get("type") == "text":
             text = child["text"]
-            if "://" not in text and "-" not in text:  # the common case: nothing that could be a reference
-                content.append(child)
+            if not _MAYBE_RE.search(text):  # the common case: nothing that could be a reference
+                new = [child]
             else:
-                content.extend(_split(child, target))
+                new = _split(child, target)
         elif "content" in child:
-            content.append(_walk(child, target))
+            new = [_walk(child, target)]
         else:
-            content.append(child)  # a hardBreak, a rule
-    return {**node, "content": content}
+            new = [child]  # a hardBreak, a rule
+        if content is None:
+            if len(new) == 1 and new[0] is child:
+                continue
+            content = children[:i]
+        content.extend(new)
+    return node if content is None else {**node, "content": content}
 
 
 def _split(node: Node, target: Any) -> list[Node]:

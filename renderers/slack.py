@@ -15,7 +15,7 @@ from typing import Any
 from postmortem.model import Lang, PostMortem
 from renderers.adf import markdown_to_adf, render_adf
 from renderers.adf_mrkdwn import FENCE, Line, Span, adf_lines, join_mrkdwn, line_mrkdwn, line_text
-from renderers.budget import check
+from renderers.budget import check, gc_paused
 from renderers.mrkdwn import escape_mrkdwn
 
 #: Slack's limits (docs/platform-notes.md): blocks a message, characters a section text, a header, a message's blocks.
@@ -52,7 +52,7 @@ def _line_parts(line: Line, limit: int) -> list[tuple[Line, str]]:
     Every turn of the loop adds a span or part of one to a part, or starts a new part after a full one, so it
     ends; a span too long to write whole is measured only once its text could fit.
     """
-    line = [_unlinked(span) for span in line]
+    line = [span if span.href is None else _unlinked(span) for span in line]
     if sum(len(span.text) for span in line) <= limit:  # each character writes at least one: else it cannot fit
         whole = line_mrkdwn(line)
         if len(whole) <= limit:
@@ -76,7 +76,7 @@ def _line_parts(line: Line, limit: int) -> list[tuple[Line, str]]:
                 written.append([])
                 size = 0
                 continue
-            cut = _longest_prefix(span, limit - size - 1)
+            cut, head_text = _longest_prefix(span, limit - size - 1)
             if cut == 0:
                 if not parts[-1]:  # not even one character fits in an empty part: not reached (see _unlinked)
                     cut = 1
@@ -87,7 +87,7 @@ def _line_parts(line: Line, limit: int) -> list[tuple[Line, str]]:
                     continue
             head = span.cut(0, cut)
             parts[-1].append(head)
-            written[-1].append(head.mrkdwn())
+            written[-1].append(head.mrkdwn() if head_text is None else head_text)
             parts.append([])
             written.append([])
             size = 0
@@ -102,23 +102,28 @@ def _unlinked(span: Span) -> Span:
     return Span(span.text, span.marks, None, span.verbatim)
 
 
-def _longest_prefix(span: Span, limit: int) -> int:
+def _longest_prefix(span: Span, limit: int) -> tuple[int, str | None]:
     """How many characters of the span fit in `limit` once written (nearly the most), ending at a space when
-    one is near.
+    one is near; and that prefix as written, when it was written to measure it (else None).
 
     Guessed from how much its first characters grow when written, then shrunk a tenth at a time until it
     fits: one or two conversions of at most `limit` characters, where a binary search took a dozen.
     """
     most = min(len(span.text), limit)  # each character writes at least one
     if most <= 0:
-        return 0
+        return 0, None
     sample = min(most, 256)
     growth = max(len(span.cut(0, sample).mrkdwn()), sample) / sample
     fits = min(most, int(limit / growth * 0.95))
-    while fits and len(span.cut(0, fits).mrkdwn()) > limit:
+    written = None
+    while fits:
+        written = span.cut(0, fits).mrkdwn()
+        if len(written) <= limit:
+            break
         fits = fits * 9 // 10
+        written = None
     space = span.text.rfind(" ", 0, fits)
-    return space + 1 if space > fits // 2 else fits
+    return (space + 1, None) if space > fits // 2 else (fits, written)
 
 
 def _split_body(body: str, limit: int = SECTION_TEXT_LIMIT) -> list[_Piece]:
@@ -192,6 +197,7 @@ def _groups(doc: dict[str, Any]) -> list[tuple[list[Block], str]]:
     return groups
 
 
+@gc_paused
 def render_slack(
     pm: PostMortem, lang: Lang | None = None, *, adf: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:

@@ -10,7 +10,8 @@ Jira's wiki renderer. The rules relied on, with their sources, are in docs/platf
 - line starts that escapes cannot reach (`h1.` to `h6.`, `bq.`) get their first letter as an entity, and the
   emoticons `:P` / `:D` their colon (`&#58;`);
 - code blocks are `{noformat}` (nothing inside is read), inline code `{{…}}` with its text escaped (Jira still
-  reads effects, links and macros inside); links only for http(s) and mailto (renderers/links.py);
+  reads effects, links and macros inside); links only for http(s) and mailto (renderers/links.py), and none to
+  an IPv6 host, which the notation cannot hold (its text shows);
 - headings are `h2.` (the title) and `h3.` (the sections): ADF level n becomes `h{n+1}.`.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from postmortem.model import Lang, PostMortem
 from renderers.adf import render_adf
+from renderers.budget import gc_paused
 from renderers.jira import (
     INTERNAL_PROPERTY,
     JIRA_COMMENT_LIMIT,
@@ -32,54 +34,18 @@ from renderers.jira import (
     visibility,
 )
 from renderers.links import is_safe_href
+from renderers.wiki_escape import escape, escape_all, safe_target
 
 Node = dict[str, Any]
 
-#: Characters of Jira's escaping set that wiki markup reads as markup somewhere; each takes a backslash.
-ESCAPED = frozenset("*_-+^~?{}[]|!#()")
-#: Jira's whole escaping set (BackslashEscapeRendererComponent): a backslash before any of these is consumed.
-ESCAPABLE = ESCAPED | frozenset("%@")
-_ENTITY_SHAPE = re.compile(r"&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)")
-_LINE_START_MARKUP = re.compile(r"([ \t]*)(h[1-6]\.|bq\.)")
 _EFFECT = {"strong": "*", "em": "_", "strike": "-"}
 _EFFECT_ORDER = ("strong", "em", "strike")
 #: Literal-region macros, in the order tried: the first whose closing tag the text does not hold is used.
 _LITERAL_MACROS = ("noformat", "code")
 _MACRO_AFTER_BRACE = re.compile(r"(?i)(?:noformat|code)(?:$|[}:])")
-
-
-def escape(text: str) -> str:
-    """Text that Jira's wiki renderer shows exactly as `text` (line breaks kept as line breaks)."""
-    out: list[str] = []
-    at_line_start = True
-    for i, char in enumerate(text):
-        if at_line_start and (start := _LINE_START_MARKUP.match(text, i)) and start.start(2) == i:
-            out.append(f"&#{ord(char)};")
-            at_line_start = False
-            continue
-        at_line_start = char == "\n" or (at_line_start and char in " \t")
-        after = text[i + 1 : i + 2]
-        if char == "\\":
-            bare = after and after != "\\" and after not in ESCAPABLE and after != "\n" and not _ends_in_escape(out)
-            out.append("\\" if bare else "&#92;")
-        elif char in ESCAPED:
-            out.append("\\" + char)
-        elif char == "&" and _ENTITY_SHAPE.match(text, i):
-            out.append("&amp;")
-        elif char == ":" and after in ("P", "D", "p", "d"):
-            out.append("&#58;")
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def _ends_in_escape(out: list[str]) -> bool:
-    return bool(out) and out[-1].endswith("\\")
-
-
-def safe_target(href: str) -> str:
-    """A link target that cannot end the `[text|target]` link early (its delimiters percent-encoded)."""
-    return re.sub(r"[\s\[\]|{}\\]", lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode()), href)
+#: A target with an IPv6 host (`http://[::1]/`): a `]` would end the link, and `%5D` is no host a browser opens,
+#: so such a link is shown as its text only (the text shows the URL when the person gave no other).
+UNLINKABLE_RE = re.compile(r"(?i)https?://(?:[^@/?#\[\]]*@)?\[")
 
 
 class _Writer:
@@ -170,9 +136,13 @@ def literal_block(text: str) -> str:
 
 
 def monospace(text: str) -> str:
-    """Inline code: `{{…}}` around the escaped text; a text starting `code` or `noformat` gets its first letter as
-    an entity, so the braces and it cannot read as the `{code}` / `{noformat}` macro."""
-    inner = escape(text)
+    """Inline code: `{{…}}` around the escaped text (see `_braced`)."""
+    return _braced(escape(text))
+
+
+def _braced(inner: str) -> str:
+    """Escaped text in `{{…}}`; a text starting `code` or `noformat` gets its first letter as an entity, so the
+    braces and it cannot read as the `{code}` / `{noformat}` macro."""
     if _MACRO_AFTER_BRACE.match(inner):
         inner = f"&#{ord(inner[0])};" + inner[1:]
     return "{{" + inner + "}}"
@@ -180,32 +150,52 @@ def monospace(text: str) -> str:
 
 def inline(nodes: list[Node], line_break: str) -> str:
     """Text nodes with their marks; effects only where Jira reads them (non-blank ends, no letter beside)."""
-    rendered = [_core(node) for node in nodes]
+    rendered = _rendered(nodes)
+    following = [""] * len(nodes)  # the first character written after each node
+    after = ""
+    for i in range(len(nodes) - 1, -1, -1):
+        following[i] = after
+        after = rendered[i][:1] or after
     out: list[str] = []
     for i, node in enumerate(nodes):
         if node.get("type") == "hardBreak":
             out.append(line_break)
             continue
         text = rendered[i]
-        marks = {m["type"]: m for m in node.get("marks", [])}
+        node_marks = node.get("marks")
+        if not node_marks:  # plain text, the most frequent
+            out.append(text)
+            continue
+        marks = {m["type"]: m for m in node_marks}
         if "code" not in marks:
             before = out[-1][-1:] if out and out[-1] else ""
-            following = next((r for r in rendered[i + 1 :] if r), "")
-            text = _effects(node.get("text", ""), text, marks, before, following[:1])
+            text = _effects(node.get("text", ""), text, marks, before, following[i])
         if "link" in marks:
             href = str(marks["link"]["attrs"]["href"])
-            if is_safe_href(href):
+            if is_safe_href(href) and not UNLINKABLE_RE.match(href):
                 text = f"[{text}|{safe_target(href)}]"
         out.append(text)
     return "".join(out)
 
 
-def _core(node: Node) -> str:
-    if node.get("type") == "hardBreak":
-        return "\n"
-    if any(m["type"] == "code" for m in node.get("marks", [])):
-        return monospace(node.get("text", ""))
-    return escape(node.get("text", ""))
+def _rendered(nodes: list[Node]) -> list[str]:
+    """Each node before its effects and link: a line break, inline code, or its text, escaped all at once."""
+    out: list[str] = []
+    at: list[int] = []  # where each text to escape goes
+    texts: list[str] = []
+    code: set[int] = set()  # which of them are inline code
+    for node in nodes:
+        if node.get("type") == "hardBreak":
+            out.append("\n")
+            continue
+        if any(m["type"] == "code" for m in node.get("marks", ())):
+            code.add(len(at))
+        at.append(len(out))
+        texts.append(node.get("text", ""))
+        out.append("")
+    for n, (place, text) in enumerate(zip(at, escape_all(texts), strict=True)):
+        out[place] = _braced(text) if n in code else text
+    return out
 
 
 def _effects(raw: str, text: str, marks: dict[str, Node], before: str, after: str) -> str:
@@ -226,6 +216,7 @@ def _effects(raw: str, text: str, marks: dict[str, Node], before: str, after: st
     return lead + opened + core + opened[::-1] + trail
 
 
+@gc_paused
 def adf_to_wiki(doc: Node) -> str:
     """An ADF document (as renderers/adf.py builds it) as wiki markup."""
     return _Writer().document(doc)

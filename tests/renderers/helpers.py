@@ -15,6 +15,7 @@ import pyromark
 from postmortem.model import PostMortem
 from renderers.adf_mrkdwn import WORD_JOINER, ZERO_WIDTH_SPACE
 from renderers.markdown import render_markdown, section_bodies
+from tests.renderers.wiki_reference import read as wiki_read
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 STEMS = ["cache-eviction.en", "tada-hang.ja", "refused-missing.en"]
@@ -179,6 +180,15 @@ def read_adf(doc: dict[str, Any]) -> Read:
             walk(child)
 
     walk(doc)
+    return read
+
+
+def read_wiki(markup: str) -> Read:
+    """Wiki markup as Jira shows it, read by the reference reader of the notation (tests/renderers/wiki_reference.py):
+    each block's lines (list markers and heading prefixes left out), and its link targets."""
+    read = Read()
+    for block in wiki_read(markup, read.hrefs):
+        read.lines.extend(block.text.split("\n"))
     return read
 
 

@@ -4,7 +4,9 @@ fails on the render budget (renderers/budget.py) long before the time limit."""
 
 from __future__ import annotations
 
+import gc
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from postmortem.model import TEXT_FIELDS, PostMortem
 from renderers import budget, slack
 from renderers.draft import Draft, RenderTooSlow, render_draft, too_slow_text
+from renderers.wiki import adf_to_wiki
 from tests.renderers.helpers import read_adf
 
 pytestmark = pytest.mark.unit
@@ -78,7 +81,7 @@ def placed(place: str, value: str) -> PostMortem:
         data |= {"root_cause": value, "symptom": value, "fix": value}
     else:
         data |= {"owner": value, "fix_ref": value, "validation": "v", "validation_scope": value}
-        data["action_items"] = [{"what": value or "w", "owner": value, "tracking": value}]
+        data["action_items"] = [{"what": value if value.strip() else "w", "owner": value, "tracking": value}]
     return PostMortem.model_validate(data)
 
 
@@ -93,6 +96,14 @@ def within_budget(pm: PostMortem) -> Draft:
         return render_draft(pm, jira_url=SITE, seconds=BUDGET)
     except RenderTooSlow as exc:  # pragma: no cover - the failure this test exists for
         pytest.fail(f"render did not end within {BUDGET} s of CPU: {exc}")
+
+
+def wiki_within_budget(draft: Draft) -> str:
+    """The Data Center comment made from the draft's ADF, within the same budget of CPU time."""
+    start = time.process_time()
+    wiki = adf_to_wiki(draft.adf)
+    assert time.process_time() - start < BUDGET
+    return wiki
 
 
 @pytest.mark.timeout(600)
@@ -111,6 +122,7 @@ def test_every_render_ends_and_its_output_is_linear_in_its_input(place: str, uni
     assert len(draft.markdown) <= 4 * n + 2_000
     assert len(json.dumps(draft.adf, ensure_ascii=False)) <= 40 * n + 5_000
     assert sum(len(json.dumps(m, ensure_ascii=False)) for m in draft.slack) <= 12 * n + 5_000
+    assert len(wiki_within_budget(draft)) <= 6 * n + 5_000
 
 
 @pytest.mark.timeout(600)
@@ -132,7 +144,7 @@ def test_100_kb_in_every_field_renders_every_format_within_the_budget() -> None:
     data: dict[str, Any] = {name: value for name in TEXT_FIELDS} | {"ticket": "A-1"}
     data["action_items"] = [{"what": value, "owner": value, "tracking": value}]
     draft = within_budget(PostMortem.model_validate(data))
-    assert draft.markdown and draft.adf["content"] and draft.slack
+    assert draft.markdown and draft.adf["content"] and draft.slack and wiki_within_budget(draft)
 
 
 def test_a_render_out_of_time_fails_naming_the_field_being_read() -> None:
@@ -164,3 +176,25 @@ def test_outside_a_budget_a_check_does_nothing(validate_adf: Callable[[Any], Any
     draft = render_draft(PostMortem(ticket="A-1", summary="*s*"))
     validate_adf(draft.adf)
     assert draft.markdown.startswith("# Post-mortem: A-1")
+
+
+def test_a_render_pauses_the_cycle_collector_and_restores_it() -> None:
+    """Renders run with the cycle collector paused (their objects hold no cycles), and leave it as they found it."""
+    seen: list[bool] = []
+    paused = budget.gc_paused(lambda: seen.append(gc.isenabled()))
+    assert gc.isenabled()
+    paused()
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        paused()
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(RenderTooSlow):
+        budget.gc_paused(_too_slow)()
+    assert gc.isenabled()
+
+
+def _too_slow() -> None:
+    raise RenderTooSlow(1.0, "root_cause")

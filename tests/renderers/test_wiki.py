@@ -16,7 +16,8 @@ from postmortem.model import Lang, PostMortem
 from postmortem.sections import SECTIONS
 from renderers.adf import markdown_to_adf, render_adf
 from renderers.jira import JIRA_COMMENT_LIMIT, CommentTooLong
-from renderers.wiki import adf_to_wiki, escape, literal_block, render_wiki, wiki_request
+from renderers.wiki import adf_to_wiki, literal_block, render_wiki, wiki_request
+from renderers.wiki_escape import escape, escape_all
 from tests.renderers.helpers import BLOCK_OPENERS, GOLDEN, INLINE_FIELDS, STEMS, check_golden, with_field
 from tests.renderers.strategies import postmortems, user_text
 from tests.renderers.wiki_reference import read, read_inline, visible
@@ -121,6 +122,13 @@ def test_any_input_shows_in_wiki_exactly_as_in_adf(pm: PostMortem) -> None:
 def test_any_text_survives_a_reading(text: str) -> None:
     typed = text.replace("\r\n", "\n").replace("\r", "\n")
     assert squeeze(read_inline(escape(typed))) == squeeze(typed)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(user_text, st.sampled_from(["\\", ":", "h1. x", "bq. y", "&amp;", "\ue000", " \t"]))))
+def test_texts_escaped_together_are_escaped_as_each_alone(texts: list[str]) -> None:
+    """A paragraph's text nodes are escaped in one pass: each ends, and its lines start, as if it stood alone."""
+    assert escape_all(texts) == [escape(text) for text in texts]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

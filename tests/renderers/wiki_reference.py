@@ -42,8 +42,9 @@ class Block:
 class _Reader:
     """One reading of a line: `table` holds the text behind each placeholder (input plane-16 characters too)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hrefs: list[str] | None = None) -> None:
         self.table: list[tuple[str, bool]] = []  # (text, whether it holds placeholders of its own)
+        self.hrefs = hrefs if hrefs is not None else []  # the targets of the links read, in order
 
     def protect(self, text: str, *, nested: bool = False) -> str:
         self.table.append((text, nested))
@@ -96,42 +97,44 @@ class _Reader:
         if inside.startswith(("~", "^", "#")):
             return ""  # a mention, an attachment, an anchor: no typed text shows
         label, bar, target = inside.partition("|")
+        self.hrefs.append(self.unprotect(target if bar else label))
         return self.protect(self.markup(label) if bar else target, nested=True)
 
 
-def read_inline(text: str) -> str:
-    """The text a line of wiki markup shows (markup that shows no typed character removed)."""
-    return _Reader().line(text)
+def read_inline(text: str, hrefs: list[str] | None = None) -> str:
+    """The text a line of wiki markup shows (markup that shows no typed character removed); the targets of the
+    links it holds are added to `hrefs`."""
+    return _Reader(hrefs).line(text)
 
 
-def read(markup: str) -> list[Block]:
-    """The blocks of a wiki-markup document."""
+def read(markup: str, hrefs: list[str] | None = None) -> list[Block]:
+    """The blocks of a wiki-markup document; the targets of its links are added to `hrefs`."""
     blocks: list[Block] = []
     pos = 0
     for literal in _LITERAL_RE.finditer(markup):
-        blocks += _read_lines(markup[pos : literal.start()])
+        blocks += _read_lines(markup[pos : literal.start()], hrefs)
         blocks.append(Block("literal", literal.group(2)))
         pos = literal.end()
-    return blocks + _read_lines(markup[pos:])
+    return blocks + _read_lines(markup[pos:], hrefs)
 
 
-def _read_lines(part: str) -> list[Block]:
+def _read_lines(part: str, hrefs: list[str] | None) -> list[Block]:
     blocks: list[Block] = []
     for line in part.split("\n"):
         if not line.strip():
             continue
         if m := _HEADING_RE.match(line):
-            blocks.append(Block("heading", read_inline(line[m.end() :]), int(m.group(1))))
+            blocks.append(Block("heading", read_inline(line[m.end() :], hrefs), int(m.group(1))))
         elif m := _QUOTE_LINE_RE.match(line):
-            blocks.append(Block("quote", read_inline(line[m.end() :])))
+            blocks.append(Block("quote", read_inline(line[m.end() :], hrefs)))
         elif _RULE_RE.match(line):
             blocks.append(Block("rule", ""))
         elif m := _LIST_RE.match(line):
-            blocks.append(Block("item", read_inline(line[m.end() :]), len(m.group(1))))
+            blocks.append(Block("item", read_inline(line[m.end() :], hrefs), len(m.group(1))))
         elif _TABLE_RE.match(line):
-            blocks.append(Block("table", read_inline(line.replace("|", " "))))
+            blocks.append(Block("table", read_inline(line.replace("|", " "), hrefs)))
         else:
-            blocks.append(Block("text", read_inline(line)))
+            blocks.append(Block("text", read_inline(line, hrefs)))
     return blocks
 
 

@@ -1,0 +1,195 @@
+"""Byte-level helpers of the text rule (renderers/usertext.py): edits and where they go.
+
+An edit is `(start, end, new bytes)` on the UTF-8 text; most are one backslash inserted before a marker.
+"Ours" are the places of the backslashes earlier passes inserted (sorted), which are never read as typed.
+Also here: where a block's marker stands (a heading's `#`, a fence's first `~`), whether a block stands
+alone between blank lines, and whether emphasis clearly wraps words. Each helper looks at a bounded
+window or one line of the text, never the whole of it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+Edit = tuple[int, int, bytes]
+
+#: What may stand before an emphasis opener / after a closer (besides blanks and the ends of the text).
+_BEFORE_OPENER = frozenset("([{\"'“‘「（")
+_AFTER_CLOSER = frozenset(".,;:!?)]}\"'”’」）、。")
+_MARKERS = frozenset(b"*_~")
+_ALNUM = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_ASCII_PUNCTUATION = frozenset(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_TILDE_CLOSER_RE = re.compile(rb" {0,3}~{3,}[ \t]*")
+#: Characters that make an HTML tag or an autolink's text read as something else once it is text.
+_MARKUP_BYTES_RE = re.compile(rb"[*_~`\[<&\\]")
+#: Each ASCII byte as its character: most characters around a marker are ASCII, read without decoding.
+_ASCII = [chr(b) for b in range(128)]
+
+
+def insert(pos: int) -> Edit:
+    """A backslash before the byte at `pos`."""
+    return (pos, pos, b"\\")
+
+
+def is_ours(ours: list[int], pos: int) -> bool:
+    i = bisect.bisect_left(ours, pos)
+    return i < len(ours) and ours[i] == pos
+
+
+def has_ours(ours: list[int], start: int, end: int) -> bool:
+    i = bisect.bisect_left(ours, start)
+    return i < len(ours) and ours[i] < end
+
+
+def ours_in(ours: list[int], start: int, end: int) -> list[int]:
+    return ours[bisect.bisect_left(ours, start) : bisect.bisect_left(ours, end)]
+
+
+def has_markup(data: bytes, start: int, end: int) -> bool:
+    return _MARKUP_BYTES_RE.search(data, start, end) is not None
+
+
+def apply(data: bytes, edits: list[Edit], ours: list[int] | None) -> tuple[bytes, list[int]]:
+    """The text with the edits made (an insertion once per place; none inside a replaced range), and, when
+    `ours` is given, where the backslashes of ours stand in it."""
+    out: list[bytes] = []
+    size = 0  # bytes in `out`
+    added: list[int] = []
+    previous = 0
+    marks = iter(ours or ())
+    mark = next(marks, None) if ours is not None else None
+    for start, end, new in sorted(set(edits)):
+        if start < previous:
+            continue
+        if ours is not None:
+            while mark is not None and mark < start:
+                added.append(mark + size - previous)
+                mark = next(marks, None)
+            while mark is not None and mark < end:  # replaced or removed
+                mark = next(marks, None)
+            if new == b"\\":
+                added.append(size + start - previous)
+        out.append(data[previous:start])
+        out.append(new)
+        size += start - previous + len(new)
+        previous = end
+    while mark is not None:
+        added.append(mark + size - previous)
+        mark = next(marks, None)
+    out.append(data[previous:])
+    return b"".join(out), added
+
+
+def plain(data: bytes) -> bytes:
+    """The text with every marker escaped and no line indented as code: read as plain paragraphs, as typed."""
+    out = bytearray()
+    line_start = True
+    for byte in data:
+        if line_start and byte in (0x20, 0x09):
+            out += b"&#32;" if byte == 0x20 else b"&#9;"
+            continue
+        line_start = byte == 0x0A
+        if byte in _ASCII_PUNCTUATION:
+            out += b"\\"
+        out.append(byte)
+    return bytes(out)
+
+
+def first_mark(data: bytes, start: int) -> int:
+    """The first non-blank byte of the line at `start`."""
+    while data[start : start + 1] in (b" ", b"\t"):
+        start += 1
+    return start
+
+
+def heading_mark(data: bytes, start: int, end: int) -> int:
+    """Where to escape a heading: its `#`, or the first character of a setext heading's underline."""
+    first = first_mark(data, start)
+    if data[first : first + 1] == b"#":
+        return first
+    body = data[start:end].rstrip(b"\n")
+    return first_mark(data, start + body.rindex(b"\n") + 1) if b"\n" in body else first
+
+
+def isolated(data: bytes, start: int, end: int) -> bool:
+    """Whether the block at `start`..`end` stands between blank lines (or the ends of the text)."""
+    before = data.rfind(b"\n", 0, start)
+    if before > 0 and data[data.rfind(b"\n", 0, before) + 1 : before].strip(b" \t"):
+        return False  # the line before is not blank
+    after = data.find(b"\n", end - 1 if data[end - 1 : end] == b"\n" else end)
+    if after < 0:
+        return True
+    line_end = data.find(b"\n", after + 1)
+    return not data[after + 1 : len(data) if line_end < 0 else line_end].strip(b" \t")
+
+
+def tilde_fence(data: bytes, mark: int, end: int) -> list[Edit]:
+    """Escapes for a `~~~` code block's opening fence and its closing one, if it has one."""
+    body = data[mark:end].rstrip(b"\n")
+    last = body.rfind(b"\n")
+    closing = mark + last + 1
+    if last > 0 and _TILDE_CLOSER_RE.fullmatch(data, closing, mark + len(body)):
+        return [insert(mark), insert(first_mark(data, closing))]
+    return [insert(mark)]
+
+
+def emphasis_edits(data: bytes, spans: list[tuple[int, int, int]], unclear: list[Edit], keeps: list[Edit]) -> None:
+    """For each emphasis span (start, end, marker width) whose ends are marker runs we know: unclear emphasis
+    escaped (into `unclear`); `*word*` made bold, as in Slack (into `keeps`)."""
+    end = len(data)
+    for s, e, width in spans:
+        mark = data[s]
+        if mark not in _MARKERS or data[e - 1] != mark or width == 2 and (data[s + 1] != mark or data[e - 2] != mark):
+            continue
+        # A letter or digit just outside (the most frequent case, `a*b*c`) is enough to be unclear.
+        if (s and data[s - 1] in _ALNUM) or (e < end and data[e] in _ALNUM) or not clear_emphasis(data, s, e, width):
+            if width == 1:
+                unclear += ((s, s, b"\\"), (e - 1, e - 1, b"\\"))
+            else:
+                unclear += ((s, s, b"\\"), (s + 1, s + 1, b"\\"), (e - 2, e - 2, b"\\"), (e - 1, e - 1, b"\\"))
+        elif width == 1 and mark == 0x2A and data.find(b"*", s + 1, e - 1) < 0:
+            # Doubled only with no `*` inside, which the doubled markers could pair with instead.
+            keeps += ((s, s, b"*"), (e, e, b"*"))
+
+
+def clear_emphasis(data: bytes, start: int, end: int, width: int) -> bool:
+    """The markers clearly wrap words: word-start opener, word-end closer, no `__`, no longer marker runs."""
+    mark = data[start]
+    if mark == 0x5F and width != 1 or data.find(b"\n", start, end) >= 0:
+        return False  # `__` is how Python names are written; Slack formats within one line only
+    char = _ASCII[mark]
+    before = char_before(data, start)
+    if before == char or not (not before or before.isspace() or before in _BEFORE_OPENER):
+        return False  # part of a longer run of the same marker (`***`, `___x___`), or inside a word
+    after = char_after(data, end)
+    if after == char or not (not after or after.isspace() or after in _AFTER_CLOSER):
+        return False
+    first = char_after(data, start + width)
+    last = char_before(data, end - width)
+    return (
+        first != char
+        and last != char
+        and (first.isalnum() or first in _BEFORE_OPENER or first == "`")
+        and (last.isalnum() or last in _AFTER_CLOSER or last == "`")
+    )
+
+
+def char_before(data: bytes, pos: int) -> str:
+    """The character ending at byte `pos` ("" at the start)."""
+    if pos <= 0:
+        return ""
+    byte = data[pos - 1]
+    if byte < 0x80:
+        return _ASCII[byte]
+    return data[max(pos - 4, 0) : pos].decode(errors="ignore")[-1:]
+
+
+def char_after(data: bytes, pos: int) -> str:
+    """The character starting at byte `pos` ("" at the end)."""
+    if pos >= len(data):
+        return ""
+    byte = data[pos]
+    if byte < 0x80:
+        return _ASCII[byte]
+    return data[pos : pos + 4].decode(errors="ignore")[:1]
