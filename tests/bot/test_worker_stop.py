@@ -52,8 +52,10 @@ def worker(redis_conn: redis.Redis) -> Iterator[StoppableWorker]:
 
 
 def blocked_in_blmove(conn: redis.Redis) -> bool:
-    """Whether some client of this Redis is blocked in BLMOVE (the worker's wait for a job), seen from outside."""
-    return any(c.get("cmd") == "blmove" for c in conn.client_list())
+    """Whether some client of this Redis database is blocked in BLMOVE (the worker's wait for a job), seen from
+    outside. Only this database's clients: other work on the same server (another suite's workers) waits too."""
+    db = conn.connection_pool.connection_kwargs.get("db", 0)
+    return any(c.get("cmd") == "blmove" and int(c.get("db", -1)) == db for c in conn.client_list())
 
 
 def signal_once(condition: Callable[[], bool], signum: int = signal.SIGTERM) -> threading.Thread:
