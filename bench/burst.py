@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import cpu_seconds, pct  # noqa: E402
-from bench.flow import fields  # noqa: E402
+from bench.flow_approval import fields  # noqa: E402
 from bot.localstack import BOT_TOKEN, JIRA_EMAIL, JIRA_TOKEN, LocalStack, Process  # noqa: E402
 from emulators.driver import SlackDriver, modal_values  # noqa: E402
 

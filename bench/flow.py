@@ -11,6 +11,8 @@ CPU 1 and everything else (emulators, load generator, worker) to CPU 0, so the e
 land on the servers' CPU as it would not in production (`--no-pin` to turn that off). The server CPU time used per
 command (lazy work included) is printed too: unlike latency it does not depend on what else the machine runs.
 
+Parts: bench/flow_ack.py (a), bench/flow_approval.py (b); the run and the report here.
+
 The load comes from a separate process (so the emulators' threads here do not share its GIL): N slash commands
 per stack and concurrency, one requests.Session per client thread, each signed just before it is sent, timed
 from send to the HTTP response. Rounds alternate between the stacks (ABC, CBA, ...) to cancel drift. Every
@@ -26,284 +28,29 @@ time at which `jira.wait_for` returns here is printed beside it.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import os
-import queue
-import subprocess
 import sys
-import threading
 import time
-from dataclasses import dataclass, field
-from datetime import datetime
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 import redis
-import requests
-from slack_sdk.signature import SignatureVerifier
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import cpu_seconds, pct, verdict  # noqa: E402
-from bot.localstack import BOT_TOKEN, SIGNING_SECRET, LocalStack, Process, free_port  # noqa: E402
-from emulators.driver import SlackDriver, modal_values  # noqa: E402
+from bench.common import pct, verdict  # noqa: E402
+from bench.flow_ack import ROUNDS, USER, Target, ack_latency, client_main, pin, start_bare  # noqa: E402
+from bench.flow_approval import SessionDriver, approval_to_post, drafted_chats  # noqa: E402
+from bot.localstack import BOT_TOKEN, SIGNING_SECRET, LocalStack, Process  # noqa: E402
 from emulators.slack_api import SlackEmulator  # noqa: E402
-from postmortem.model import load_postmortem  # noqa: E402
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
-EXAMPLE = ROOT / "examples" / "cache-eviction.en.yaml"
-USER = "U1"
-#: Rounds each stack's N requests are split into, per concurrency (alternating the order of the stacks).
-ROUNDS = {1: 6, 20: 3}
 #: trigger_ids are issued for a whole round before it is sent; Slack's 3 s would expire the last ones of a round.
 TRIGGER_TTL = 60.0
 SERVER_CPU, REST_CPU = 1, 0
 ACK_P99_RATIO_GOAL = 1.10
 POST_P50_GOAL_MS = 50.0
-
-
-# Load generator (a child process) --------------------------------------------------------------------------------
-
-
-def client_main(conn: Connection, signing_secret: str) -> None:
-    """Serve rounds sent by the parent: (url, bodies, concurrency) -> [(status, seconds)], until None."""
-    verifier = SignatureVerifier(signing_secret)
-    sessions: dict[tuple[str, int], requests.Session] = {}
-    while (job := conn.recv()) is not None:
-        url, bodies, concurrency = job
-        conn.send(run_round(url, bodies, concurrency, verifier, sessions))
-
-
-def run_round(
-    url: str,
-    bodies: list[bytes],
-    concurrency: int,
-    verifier: SignatureVerifier,
-    sessions: dict[tuple[str, int], requests.Session],
-) -> list[tuple[int, float]]:
-    """`concurrency` threads, each with its own keep-alive session, take the bodies from one queue."""
-    work: queue.SimpleQueue[bytes] = queue.SimpleQueue()
-    for body in bodies:
-        work.put(body)
-    results: list[tuple[int, float]] = []
-    start = threading.Barrier(concurrency)
-    for i in range(concurrency):
-        sessions.setdefault((url, i), requests.Session())
-
-    def loop(session: requests.Session) -> None:
-        start.wait()
-        while True:
-            try:
-                body = work.get_nowait()
-            except queue.Empty:
-                return
-            stamp = str(int(time.time()))
-            headers = {
-                "Content-Type": "application/x-www-form-urlencoded",
-                "X-Slack-Request-Timestamp": stamp,
-                "X-Slack-Signature": verifier.generate_signature(timestamp=stamp, body=body) or "",
-            }
-            sent = time.perf_counter()
-            response = session.post(url, data=body, headers=headers, timeout=10)
-            results.append((response.status_code, time.perf_counter() - sent))
-
-    threads = [threading.Thread(target=loop, args=(sessions[(url, i)],)) for i in range(concurrency)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
-
-
-# Helpers ---------------------------------------------------------------------------------------------------------
-
-
-class RecordingDriver(SlackDriver):
-    """SlackDriver's exact slash-command bodies (fresh trigger_id and response_url issued) without sending them."""
-
-    def post(self, body: bytes, content_type: str, **_: Any) -> requests.Response:
-        self.last_body = body
-        return requests.Response()
-
-
-class SessionDriver(SlackDriver):
-    """SlackDriver over one keep-alive session, as Slack's own delivery would reuse its connection."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.session = requests.Session()
-
-    def post(
-        self,
-        body: bytes,
-        content_type: str,
-        *,
-        timestamp: int | None = None,
-        headers: dict[str, str] | None = None,
-        signed: bool = True,
-    ) -> requests.Response:
-        sent = {"Content-Type": content_type, **(self.sign(body, timestamp) if signed else {}), **(headers or {})}
-        return self.session.post(self.events_url, data=body, headers=sent, timeout=self.timeout)
-
-
-def pin(pid: int, cpu: int) -> None:
-    """Every thread of a process onto one CPU."""
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        os.sched_setaffinity(int(task.name), {cpu})
-
-
-def start_bare(stack: LocalStack, *, process_before_response: bool) -> tuple[Process, str]:
-    """bench/bare_app.py in its own process, with the environment `serve` gets."""
-    port = free_port()
-    args = [sys.executable, str(ROOT / "bench" / "bare_app.py"), "--port", str(port)]
-    if process_before_response:
-        args.append("--process-before-response")
-    popen = subprocess.Popen(
-        args,
-        env=stack.env(),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    )
-    process = Process(f"bare{'-pbr' if process_before_response else ''}", popen)
-    process.start_reader()
-    process.wait_for_line("Uvicorn running on")
-    return process, f"http://127.0.0.1:{port}/slack/events"
-
-
-# (a) ack latency -------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Target:
-    name: str
-    url: str
-    pid: int
-    times: dict[int, list[float]] = field(default_factory=lambda: {c: [] for c in ROUNDS})
-    cpu: float = 0.0  # server CPU seconds used during the measured rounds (lazy work of ours included)
-
-
-def ack_latency(stack: LocalStack, targets: list[Target], *, requests_per: int, conn: Connection) -> int:
-    """Alternate rounds over the targets at each concurrency; returns the number of non-200 answers."""
-    recorder = RecordingDriver(stack.bot_url, SIGNING_SECRET, slack=stack.slack)
-
-    def bodies(n: int) -> list[bytes]:
-        out = []
-        for _ in range(n):
-            recorder.slash_command(text="PROJ-1", user_id=USER, channel_id="C1")
-            out.append(recorder.last_body)
-        return out
-
-    def round_(target: Target, n: int, concurrency: int) -> list[tuple[int, float]]:
-        opened = len(stack.slack.calls_to("views.open"))
-        before = cpu_seconds(target.pid)
-        conn.send((target.url, bodies(n), concurrency))
-        result: list[tuple[int, float]] = conn.recv()
-        if target.url.startswith(stack.bot_url):  # our lazy views.open calls, done before the next round
-            stack.slack.wait_for(lambda s: len(s.calls_to("views.open")) - opened >= n, timeout=30)
-        target.cpu += cpu_seconds(target.pid) - before
-        return result
-
-    failures = 0
-    for concurrency, rounds in ROUNDS.items():
-        for target in targets:  # warm-up: connections opened, Bolt's first-dispatch auth.test done
-            round_(target, 2 * concurrency + 20, concurrency)
-            target.cpu = 0.0
-        per_round = math.ceil(requests_per / rounds)
-        for r in range(rounds):
-            for target in targets if r % 2 == 0 else targets[::-1]:
-                result = round_(target, per_round, concurrency)
-                failures += sum(status != 200 for status, _ in result)
-                target.times[concurrency] += [seconds * 1000 for _, seconds in result]
-    return failures
-
-
-# (b) approval -> Jira POST ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class Chat:
-    ticket: str
-    channel: str
-    thread_ts: str = ""
-
-
-def fields() -> dict[str, Any]:
-    """The seed example as modal fields, complete enough to be drafted at once (as tests/e2e/test_flow.py does)."""
-    data = load_postmortem(EXAMPLE).model_dump(exclude_defaults=True, mode="json")
-    items = data.pop("action_items", [])
-    if items:
-        data["action_items"] = "\n".join(
-            " | ".join(i.get(k) or "" for k in ("what", "owner", "tracking")) for i in items
-        )
-    if data.pop("action_items_none", False) or not items:
-        data["action_items"] = "none"
-    data.update(why_symptom="The eviction skipped a shard.", how_found="Bisected on the runner.")
-    return {k: v for k, v in data.items() if v is not None}
-
-
-def drafted_chats(stack: LocalStack, driver: SlackDriver, k: int) -> list[Chat]:
-    """K sessions opened through the modal, then waited on until each shows its approval question."""
-    values = fields()
-    chats = [Chat(f"BENCH-{i + 1}", f"CB{i + 1:04d}") for i in range(k)]
-    slack = stack.slack
-    for chat in chats:
-        stack.jira.add_issue(chat.ticket)
-        assert driver.slash_command(text=chat.ticket, user_id=USER, channel_id=chat.channel).status_code == 200
-        view = slack.wait_for(
-            lambda s, c=chat.channel: next(  # type: ignore[misc]
-                (v for v in reversed(s.views) if c in v["view"].get("private_metadata", "")), None
-            )
-        )
-        response = driver.view_submission(
-            values=modal_values({**values, "ticket": chat.ticket}), user_id=USER, view_id=view["view"]["id"]
-        )
-        assert response.status_code == 200 and b"errors" not in response.content, response.text
-    for chat in chats:
-        parent = slack.wait_for(
-            lambda s, c=chat.channel: next(  # type: ignore[misc]
-                (m for m in s.messages(channel=c) if not m.get("thread_ts")), None
-            ),
-            timeout=60,
-        )
-        chat.thread_ts = parent["ts"]
-        slack.wait_for(
-            lambda s, c=chat: any(
-                "Reply `post it`" in m["text"]  # type: ignore[misc]
-                for m in s.messages(channel=c.channel, thread_ts=c.thread_ts)
-            ),
-            timeout=60,
-        )
-    return chats
-
-
-def approval_to_post(stack: LocalStack, driver: SlackDriver, chats: list[Chat]) -> tuple[list[float], list[float]]:
-    """Per session: (emulator's comment timestamp - send), (wait_for return - send), in ms; one at a time."""
-    by_stamp, by_wait = [], []
-    for chat in chats:
-        ts = stack.slack.next_ts()
-        wall, sent = time.time(), time.perf_counter()
-        response = driver.message("post it", user=USER, channel=chat.channel, thread_ts=chat.thread_ts, ts=ts)
-        comment = stack.jira.wait_for(lambda j, t=chat.ticket: j.comments(t), timeout=30)[0]  # type: ignore[misc]
-        by_wait.append((time.perf_counter() - sent) * 1000)
-        assert response.status_code == 200, response.text
-        created = datetime.strptime(comment.created, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
-        by_stamp.append((created - wall) * 1000)
-        # Let the worker finish this session (posted notice, hand-off offer) so the next one starts on an idle worker.
-        stack.slack.wait_for(
-            lambda s, c=chat: any(
-                "postmortem_handoff" in str(m.get("blocks"))  # type: ignore[misc]
-                for m in s.messages(channel=c.channel, thread_ts=c.thread_ts)
-            ),
-            timeout=30,
-        )
-        time.sleep(0.1)
-    return by_stamp, by_wait
 
 
 # Main ------------------------------------------------------------------------------------------------------------

@@ -2,22 +2,22 @@
 
 Payloads follow the shapes Slack sends (form-encoded commands, `payload=<json>` interactivity, JSON
 Events API callbacks); trigger_ids and message timestamps come from the SlackEmulator so that
-views.open and thread replies line up with what the emulator recorded.
+views.open and thread replies line up with what the emulator recorded. Signing and sending:
+emulators/driver_transport.py; the Events API: emulators/driver_events.py; commands and interactivity here.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 import time
-import uuid
 from typing import Any
-from urllib.parse import urlencode
 
 import requests
-from slack_sdk.signature import SignatureVerifier
 
-from emulators.slack_api import SlackEmulator
+from emulators.driver_events import SlackEvents
+from emulators.driver_transport import FORM, SignedTransport, slack_signature
+from emulators.slack_threads import message_action
+
+__all__ = ["FORM", "SignedTransport", "SlackDriver", "modal_values", "slack_signature"]
 
 #: DESIGN §2 fields that the modal shows as static selects and as checkboxes; the scope flags share one
 #: checkbox block.
@@ -68,59 +68,8 @@ def modal_values(fields: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]
     return values
 
 
-class SlackDriver:
+class SlackDriver(SlackEvents):
     """Sends correctly signed Slack requests to a bot and returns the `requests.Response`."""
-
-    def __init__(
-        self,
-        bot_url: str,
-        signing_secret: str,
-        *,
-        slack: SlackEmulator,
-        api_app_id: str = "A0001",
-        timeout: float = 10.0,
-    ) -> None:
-        base = bot_url.rstrip("/")
-        self.events_url = base if base.endswith("/slack/events") else f"{base}/slack/events"
-        self.verifier = SignatureVerifier(signing_secret)
-        self.slack, self.api_app_id, self.timeout = slack, api_app_id, timeout
-        self.last_payload: dict[str, Any] = {}
-        self._ids = itertools.count(1)
-
-    # transport ----------------------------------------------------------------------------------
-    def sign(self, body: bytes, timestamp: int | None = None) -> dict[str, str]:
-        """The two headers Slack adds; pass an old `timestamp` or tamper the result to test rejection."""
-        ts = str(int(time.time()) if timestamp is None else timestamp)
-        signature = self.verifier.generate_signature(timestamp=ts, body=body)
-        return {"X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature or ""}
-
-    def post(
-        self,
-        body: bytes,
-        content_type: str,
-        *,
-        timestamp: int | None = None,
-        headers: dict[str, str] | None = None,
-        signed: bool = True,
-    ) -> requests.Response:
-        """POST raw bytes to /slack/events, signed unless `signed=False`."""
-        signature = self.sign(body, timestamp) if signed else {}
-        sent = {"Content-Type": content_type, **signature, **(headers or {})}
-        return requests.post(self.events_url, data=body, headers=sent, timeout=self.timeout)
-
-    def _form(self, fields: dict[str, str]) -> requests.Response:
-        return self.post(urlencode(fields).encode(), "application/x-www-form-urlencoded")
-
-    def _interactive(self, payload: dict[str, Any]) -> requests.Response:
-        self.last_payload = payload
-        return self._form({"payload": json.dumps(payload)})
-
-    def _user(self, user_id: str) -> dict[str, str]:
-        name = user_id.lower()
-        return {"id": user_id, "username": name, "name": name, "team_id": self.slack.team_id}
-
-    def _team(self) -> dict[str, str]:
-        return {"id": self.slack.team_id, "domain": "emulated"}
 
     # slash commands and interactivity -----------------------------------------------------------
     def slash_command(
@@ -252,114 +201,21 @@ class SlackDriver:
             }
         )
 
-    # Events API ---------------------------------------------------------------------------------
-    def event(
+    def message_shortcut(
         self,
-        event: dict[str, Any],
+        message_ts: str,
+        channel_id: str = "C1",
+        user_id: str = "U1",
         *,
-        event_id: str | None = None,
-        retry_num: int | None = None,
-        retry_reason: str = "http_timeout",
+        callback_id: str = "postmortem_from_message",
     ) -> requests.Response:
-        """Wrap an event in an `event_callback` envelope; a retry repeats the event_id with retry headers."""
-        payload = {
-            "token": "legacy-verification-token",
-            "team_id": self.slack.team_id,
-            "api_app_id": self.api_app_id,
-            "event": event,
-            "type": "event_callback",
-            "event_id": event_id or f"Ev{uuid.uuid4().hex[:12].upper()}",  # unique like Slack's
-            "event_time": int(time.time()),
-            "is_ext_shared_channel": False,
-            "authorizations": [
-                {
-                    "enterprise_id": None,
-                    "team_id": self.slack.team_id,
-                    "user_id": self.slack.bot_user_id,
-                    "is_bot": True,
-                    "is_enterprise_install": False,
-                }
-            ],
-            "event_context": f"4-emulated-{next(self._ids)}",
-        }
-        self.last_payload = payload
-        headers = (
-            {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": retry_reason} if retry_num is not None else {}
+        """A person uses a message shortcut on a message (a person's, `SlackEmulator.say_as`, or the app's)."""
+        payload = message_action(
+            self.slack,
+            channel_id=channel_id,
+            message_ts=message_ts,
+            user_id=user_id,
+            api_app_id=self.api_app_id,
+            callback_id=callback_id,
         )
-        return self.post(json.dumps(payload).encode(), "application/json", headers=headers)
-
-    def message(
-        self,
-        text: str,
-        user: str = "U1",
-        channel: str = "C1",
-        ts: str | None = None,
-        thread_ts: str | None = None,
-        event_id: str | None = None,
-        retry_num: int | None = None,
-        subtype: str | None = None,
-        *,
-        bot_id: str | None = None,
-        channel_type: str = "channel",
-        retry_reason: str = "http_timeout",
-    ) -> requests.Response:
-        """A `message` event (a thread reply when `thread_ts` is set); ts comes from the emulator."""
-        ts = ts or self.slack.next_ts()
-        event: dict[str, Any] = {
-            "type": "message",
-            "text": text,
-            "user": user,
-            "ts": ts,
-            "channel": channel,
-            "event_ts": ts,
-            "channel_type": channel_type,
-            "team": self.slack.team_id,
-        }
-        if thread_ts:
-            event["thread_ts"] = thread_ts
-            parent = next((m for m in self.slack.messages(channel=channel) if m["ts"] == thread_ts), None)
-            if parent is not None:  # Slack names who posted a reply's parent (here: only the app's are known)
-                event["parent_user_id"] = parent["user"]
-        if subtype:
-            event["subtype"] = subtype
-        if bot_id:
-            event["bot_id"] = bot_id
-        return self.event(event, event_id=event_id, retry_num=retry_num, retry_reason=retry_reason)
-
-    def app_mention(
-        self,
-        text: str,
-        user: str = "U1",
-        channel: str = "C1",
-        ts: str | None = None,
-        thread_ts: str | None = None,
-        event_id: str | None = None,
-        retry_num: int | None = None,
-    ) -> requests.Response:
-        """An `app_mention` event; the text gets the bot's mention prefix unless it already has one."""
-        mention = f"<@{self.slack.bot_user_id}>"
-        ts = ts or self.slack.next_ts()
-        event: dict[str, Any] = {
-            "type": "app_mention",
-            "user": user,
-            "ts": ts,
-            "channel": channel,
-            "event_ts": ts,
-            "team": self.slack.team_id,
-            "text": text if mention in text else f"{mention} {text}",
-        }
-        if thread_ts:
-            event["thread_ts"] = thread_ts
-        return self.event(event, event_id=event_id, retry_num=retry_num)
-
-    def app_home_opened(self, user: str = "U1", *, tab: str = "home", event_id: str | None = None) -> requests.Response:
-        """The person opened the app's Home tab (or its Messages tab, `tab="messages"`)."""
-        ts = self.slack.next_ts()
-        event = {"type": "app_home_opened", "user": user, "channel": f"D{user[1:]}", "tab": tab, "event_ts": ts}
-        return self.event(event, event_id=event_id)
-
-    def url_verification(self, challenge: str = "emulated-challenge") -> requests.Response:
-        """The handshake Slack sends when the Request URL is saved."""
-        payload = {"token": "legacy-verification-token", "challenge": challenge, "type": "url_verification"}
-        self.last_payload = payload
-        return self.post(json.dumps(payload).encode(), "application/json")
+        return self._interactive(payload)

@@ -11,7 +11,8 @@ import re
 from typing import Any
 
 from emulators.http import Request, Response, parse_json
-from emulators.jira_cloud import JiraEmulator, _ok
+from emulators.jira_cloud import JiraEmulator
+from emulators.jira_directory import ok
 from emulators.jira_records import COMMENT_LIMIT, jira_error, property_problem
 
 _API2 = "/rest/api/2"
@@ -87,10 +88,10 @@ class DataCenterJiraEmulator(JiraEmulator):
             return jira_error(400, "Either the 'username' or the 'key' query parameter is required.")
         if wanted not in self._users:
             return jira_error(404, f"The user named '{wanted}' does not exist")
-        return _ok(self._user_json(wanted))
+        return ok(self._user_json(wanted))
 
     def _server_info(self, request: Request) -> Response:
-        return _ok(
+        return ok(
             {
                 "baseUrl": self.origin,
                 "version": self.version,

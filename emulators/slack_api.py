@@ -1,7 +1,8 @@
 """A loopback emulator of the Slack Web API methods the bot uses, with Slack's limits and errors.
 
 Point `WebClient(base_url=emulator.start())` (or SLACK_API_URL) at it. It records every call, enforces
-the documented limits (slack_limits.py) and trigger_id rules, and can inject failures per method.
+the documented limits (slack_limits.py) and trigger_id rules, and can inject failures per method. Here set-up and
+the HTTP routing; what it recorded: slack_records.py; faults: slack_faults.py; the methods: slack_methods.py.
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import HTTP
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import parse_qs
 
 from emulators.http import Emulator, Request, Response, json_response, parse_json
-from emulators.slack_methods import SlackApiError, SlackMethods
+from emulators.slack_faults import Fault, SlackFaults
+from emulators.slack_methods import SlackApiError
+from emulators.slack_records import SlackCall, SlackRecords
+from emulators.slack_threads import SlackThreads
+
+__all__ = ["SlackCall", "SlackEmulator"]
 
 Result = dict[str, Any]
 
@@ -25,23 +31,7 @@ Result = dict[str, Any]
 _JSON_FIELDS = ("blocks", "view", "files", "attachments", "metadata")
 
 
-class SlackCall(NamedTuple):
-    """One Web API call: the method name and its merged query/body parameters."""
-
-    method: str
-    params: dict[str, Any]
-
-
-class _Fault(NamedTuple):
-    """A fault for the next call of a method whose parameters contain `needle`: an answer, or a stall."""
-
-    method: str
-    needle: str
-    response: Response | None
-    stall: float | None = None
-
-
-class SlackEmulator(SlackMethods, Emulator):
+class SlackEmulator(SlackRecords, SlackFaults, SlackThreads, Emulator):
     """Slack Web API on 127.0.0.1: state kept in memory, every call recorded thread-safely."""
 
     def __init__(
@@ -72,8 +62,9 @@ class SlackEmulator(SlackMethods, Emulator):
         self._users: dict[str, dict[str, Any]] = {}
         self._responses: list[dict[str, Any]] = []
         self._failures: dict[str, deque[Response]] = defaultdict(deque)
-        self._matching: list[_Fault] = []
+        self._matching: list[Fault] = []
         self._counter = 0
+        self.init_threads()  # people's threads, typed modal inputs (emulators/slack_threads.py)
         self._methods: dict[str, Callable[[dict[str, Any]], Result]] = self.method_table()
 
     @property
@@ -118,109 +109,6 @@ class SlackEmulator(SlackMethods, Emulator):
                 "profile": {"email": email, "real_name": real_name or name, "display_name": name},
             }
 
-    def fail_next(
-        self,
-        method: str,
-        error: str = "ratelimited",
-        *,
-        status: int | None = None,
-        retry_after: int | None = None,
-        times: int = 1,
-    ) -> None:
-        """Make the next `times` calls of `method` fail; `ratelimited` answers 429 with Retry-After."""
-        if error == "ratelimited":
-            status = status or 429
-            retry_after = 1 if retry_after is None else retry_after
-        headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
-        with self._cond:
-            for _ in range(times):
-                self._failures[method].append(
-                    json_response(status or 200, {"ok": False, "error": error}, headers=headers)
-                )
-
-    def fail_matching(self, method: str, needle: str, faults: list[tuple[str, int, int | None]]) -> None:
-        """Answer the next calls of `method` whose parameters contain `needle` with `faults`, in order:
-        each `(error, status, retry_after)`, e.g. `("ratelimited", 429, 1)`, `("service_unavailable", 503,
-        None)`, `("internal_error", 200, None)`. Nothing is done for a failed call (as Slack does)."""
-        with self._cond:
-            for error, status, retry_after in faults:
-                headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
-                self._matching.append(
-                    _Fault(method, needle, json_response(status, {"ok": False, "error": error}, headers=headers))
-                )
-
-    def stall_matching(self, method: str, needle: str, seconds: float) -> None:
-        """Do the next call of `method` whose parameters contain `needle`, then hold its reply `seconds` or
-        until `release()` (a worker killed meanwhile leaves an ambiguous step behind)."""
-        with self._cond:
-            self._matching.append(_Fault(method, needle, None, seconds))
-
-    # inspection ---------------------------------------------------------------------------------
-    @property
-    def calls(self) -> list[SlackCall]:
-        """Every Web API call received, in order, failed ones included."""
-        with self._cond:
-            return list(self._calls)
-
-    def calls_to(self, method: str) -> list[dict[str, Any]]:
-        """The parameters of every call of one method."""
-        return [c.params for c in self.calls if c.method == method]
-
-    def messages(self, channel: str | None = None, thread_ts: str | None = None) -> list[dict[str, Any]]:
-        """Messages the app posted (current content); `thread_ts` selects the replies of one thread."""
-        return self._select(self._messages, channel, thread_ts)
-
-    def ephemerals(
-        self, channel: str | None = None, thread_ts: str | None = None, user: str | None = None
-    ) -> list[dict[str, Any]]:
-        """Ephemeral messages the app posted."""
-        found = self._select(self._ephemerals, channel, thread_ts)
-        return [m for m in found if user is None or m["user"] == user]
-
-    def files(self, channel: str | None = None, thread_ts: str | None = None) -> list[dict[str, Any]]:
-        """Completed uploads: id, name, title, bytes, channel, thread_ts, initial_comment."""
-        return self._select(self._files, channel, thread_ts)
-
-    @property
-    def views(self) -> list[dict[str, Any]]:
-        """Every accepted views.open / update / push as {"action", "view", "trigger_id"}."""
-        with self._cond:
-            return [dict(v) for v in self._views]
-
-    def current_view(self, view_id: str | None = None) -> dict[str, Any] | None:
-        """The latest state of one view (default: the last one opened, pushed or updated)."""
-        with self._cond:
-            if view_id is None:
-                return dict(self._views[-1]["view"]) if self._views else None
-            view = self._current_views.get(view_id)
-            return dict(view) if view else None
-
-    def home_view(self, user: str) -> dict[str, Any] | None:
-        """The Home tab view last published for a user (views.publish), if any."""
-        with self._cond:
-            view = self._homes.get(user)
-            return dict(view) if view else None
-
-    @property
-    def responses(self) -> list[dict[str, Any]]:
-        """Bodies POSTed to response_urls issued by this emulator."""
-        with self._cond:
-            return list(self._responses)
-
-    def dump(self) -> str:
-        """Every call with its answer, one a line."""
-        with self._cond:
-            return "\n".join(self._log) or "(no calls)"
-
-    def _select(self, items: list[dict[str, Any]], channel: str | None, thread_ts: str | None) -> list[dict[str, Any]]:
-        with self._cond:
-            return [
-                dict(m)
-                for m in items
-                if (channel is None or m["channel"] == channel)
-                and (thread_ts is None or m.get("thread_ts") == thread_ts)
-            ]
-
     # HTTP ---------------------------------------------------------------------------------------
     def handle(self, request: Request) -> Response:
         """Route /api/<method>, the upload URLs and the response_urls."""
@@ -249,24 +137,13 @@ class SlackEmulator(SlackMethods, Emulator):
         return response
 
     def _answer(self, method: str, params: dict[str, Any], request: Request) -> Response:
-        if self._failures.get(method):
-            return self._failures[method].popleft()
-        fault = self._take_matching(method, params)
+        fault = self._take_fault(method, params)
         if fault is not None and fault.response is not None:
             return fault.response
         response = self._answer_call(method, params, request)
         if fault is not None:
             response.stall, response.stall_seconds = self._stall_event(), fault.stall
         return response
-
-    def _take_matching(self, method: str, params: dict[str, Any]) -> _Fault | None:
-        if not self._matching:
-            return None
-        text = json.dumps(params, ensure_ascii=False, default=str)
-        fault = next((f for f in self._matching if f.method == method and f.needle in text), None)
-        if fault is not None:
-            self._matching.remove(fault)
-        return fault
 
     def _answer_call(self, method: str, params: dict[str, Any], request: Request) -> Response:
         auth = request.header("authorization")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import redis
@@ -16,6 +16,10 @@ from emulators.adf_schema import adf_validator
 from emulators.slack_api import SlackEmulator
 from postmortem.model import PostMortem, load_postmortem
 from tests.helpers import EXAMPLES, TEST_REDIS_URL
+
+if TYPE_CHECKING:
+    from handlers.deps import Deps
+    from tests.handlers.fakes import FakeQueue
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -80,3 +84,24 @@ def app(redis_conn: redis.Redis, slack: SlackEmulator) -> Any:
     from tests.asgi import ENV
 
     return create_app(load_settings({**ENV, "SLACK_API_URL": slack.base_url}), redis_conn=redis_conn).http
+
+
+@pytest.fixture
+def queue() -> FakeQueue:
+    """A stand-in RQ queue recording what the handlers enqueue (modules with their own `queue` use theirs)."""
+    from tests.handlers.fakes import FakeQueue
+
+    return FakeQueue()
+
+
+@pytest.fixture
+def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
+    """The handlers' Deps as the Jira webhook gets them: a real store on the test database, `queue`, and the webhook
+    secret tests/handlers/helpers.py signs with (modules with their own `deps` fixture use theirs)."""
+    from pydantic import SecretStr
+
+    from handlers.deps import Deps
+    from sessions.store import SessionStore
+    from tests.handlers.helpers import SECRET
+
+    return Deps(store=SessionStore(redis_conn), queue=queue, redis=redis_conn, jira_webhook_secret=SecretStr(SECRET))

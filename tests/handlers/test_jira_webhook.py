@@ -25,21 +25,6 @@ from tests.handlers.helpers import SECRET, jira_event, sign
 pytestmark = pytest.mark.unit
 
 
-@pytest.fixture
-def queue() -> FakeQueue:
-    return FakeQueue()
-
-
-@pytest.fixture
-def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
-    return Deps(
-        store=SessionStore(redis_conn),
-        queue=queue,
-        redis=redis_conn,
-        jira_webhook_secret=SecretStr(SECRET),
-    )
-
-
 def deliver(
     deps: Deps, payload: Any, *, delivery: str | None = "d-1", signature: str | None = None, raw: bytes | None = None
 ) -> tuple[int, dict[str, Any]]:

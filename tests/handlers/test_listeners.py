@@ -42,18 +42,9 @@ class InProcess(SlackDriver):
         super().__init__("http://in-process", SIGNING_SECRET, slack=slack)
         self.service, self.loop = service, loop
 
-    def post(
-        self,
-        body: bytes,
-        content_type: str,
-        *,
-        timestamp: int | None = None,
-        headers: dict[str, str] | None = None,
-        signed: bool = True,
-    ) -> requests.Response:
-        signature = self.sign(body, timestamp) if signed else {}
-        sent = {"Content-Type": content_type, **signature, **(headers or {})}
-        status, content = asyncio.run_coroutine_threadsafe(self._asgi(body, sent), self.loop).result(timeout=10)
+    def deliver(self, body: bytes, headers: dict[str, str]) -> requests.Response:
+        """The signed request (the driver's own headers) to the ASGI app instead of a socket."""
+        status, content = asyncio.run_coroutine_threadsafe(self._asgi(body, headers), self.loop).result(timeout=10)
         response = requests.Response()
         response.status_code, response._content = status, content
         return response

@@ -7,36 +7,19 @@ import json
 
 import pytest
 import redis
-from pydantic import SecretStr
 
 from handlers import mentions
 from handlers.deps import Deps
 from handlers.jira_webhook import receive
 from handlers.mentions import MAX_KEYS_PER_MESSAGE
-from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from tests.handlers.helpers import SECRET, jira_event, sign
+from tests.handlers.helpers import jira_event, sign
 from tests.workers.fakes import FakeJira, FakeSlack
 from tests.workers.fakes import FakeQueue as FakeJobQueue
 from workers import context, offers
 from workers.context import WorkerContext
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.fixture
-def queue() -> FakeQueue:
-    return FakeQueue()
-
-
-@pytest.fixture
-def deps(redis_conn: redis.Redis, queue: FakeQueue) -> Deps:
-    return Deps(
-        store=SessionStore(redis_conn),
-        queue=queue,
-        redis=redis_conn,
-        jira_webhook_secret=SecretStr(SECRET),
-    )
 
 
 def claims(conn: redis.Redis) -> list[bytes]:
