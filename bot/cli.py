@@ -172,6 +172,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         environ=os.environ,
         emit=emit,
         jira=args.jira,
+        from_thread=args.from_thread,
     )
     if result.code:
         print(f"demo failed: {result.message}", file=err)
@@ -218,6 +219,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["cloud", "datacenter"],
         default="cloud",
         help="the Jira emulated: cloud (REST v3, ADF) or datacenter (Data Center / Server: REST v2, wiki markup)",
+    )
+    demo.add_argument(
+        "--from-thread",
+        action="store_true",
+        help="start from a debugging thread with the message shortcut, and show the prefilled fields and their sources",
     )
     demo.set_defaults(run=cmd_demo)
     return parser

@@ -28,6 +28,8 @@ KEYS = (
     "posting",
     "posted",
     "offer_handoff",
+    "followup_bodies_shown",
+    "followups_created",
     "answer_rejected",
     "declined",
     "cancelled",

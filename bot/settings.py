@@ -207,6 +207,8 @@ class Settings(BaseSettings):
     postmortem_watchdog_seconds: float = Field(default=1.0, gt=0, le=600)
     #: How long after an ambiguous POST (timeout, reset, 5xx) a search that finds no comment is trusted.
     postmortem_post_quiet_seconds: float = Field(default=30.0, ge=0, le=3600)
+    #: The issue type of the Jira issues made for `tracking: new` action items (DESIGN §4 Follow-up issues).
+    postmortem_followup_issue_type: str = Field(default="Task", min_length=1, max_length=255)
     #: The longest Jira Retry-After the bot waits for by itself; past it the thread is offered Retry.
     postmortem_retry_after_cap_seconds: float = Field(default=300.0, gt=0, le=86400)
     #: A worker's lock lifetime; its heartbeat renews it, so a dead worker's work is picked up this soon.

@@ -169,6 +169,7 @@ def worker_context(settings: Settings) -> WorkerContext:
         jira_visibility=settings.postmortem_jira_visibility,
         jira_url=settings.jira_url,
         jira_deployment=settings.jira_deployment or "cloud",
+        followup_issue_type=settings.postmortem_followup_issue_type,
     )
 
 

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from handlers.amend import abandon as abandon_amendment
+from handlers.amend import amend_view, frozen
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.errors import plain_reason
 from postmortem.messages import say
@@ -20,9 +22,9 @@ from postmortem.model import InputError, Lang, parse_postmortem
 from renderers.modal import INPUT_FIELDS, SCOPE_BLOCK, SCOPE_FLAGS, build_modal, fields_from_view_state
 from renderers.prompts import answer_of_action
 from rules.triggers import language_of
-from sessions import replies
+from sessions import amendment, replies
 from sessions.claims import advance_duty, event_claim, gone_told_claim, submission_claim, view_claim
-from sessions.conversation import Effect, Outcome, apply_step, on_edit
+from sessions.conversation import Effect, Outcome, apply_step
 from sessions.session import (
     CANCELLABLE_STATES,
     REVISED_STATES,
@@ -89,7 +91,15 @@ def accept(
         return Accepted(errors={_block_of(exc.field): plain_reason(exc, _shown(lang))})
     if not meta.get("channel"):
         return Accepted(errors={"ticket": say("form_lost_channel", _shown(lang))})
-    session = Session(ticket=str(ticket), requester=user, channel=str(meta["channel"]), lang=lang, inputs=fields)
+    session = Session(
+        ticket=str(ticket),
+        requester=user,
+        channel=str(meta["channel"]),
+        lang=lang,
+        inputs=fields,
+    )
+    if origin := _origin(meta):  # a message shortcut's debugging thread (handlers/shortcut.py)
+        session = session.with_changes(**origin)
     started = deps.store.start(
         session,
         once=submission_claim(user, session.ticket),
@@ -152,13 +162,15 @@ def _submit_edit(
     if errors:
         return errors
     ticket = str(fields.get("ticket") or session.ticket)
+    if ticket != session.ticket and (session.amending or amendment.amendable(session)):  # the comment is on this one
+        return {"ticket": say("amend_field_fixed", session.lang, field="ticket", ticket=session.ticket)}
     if ticket != session.ticket:  # a new start on that ticket: checked, in a worker (Jira), before any change
         holder = deps.store.open_for_ticket(ticket)
         if holder is not None and holder.id != session.id:
             return {"ticket": say("form_ticket_taken", session.lang, ticket=ticket, current=session.ticket)}
         deps.enqueue("edit_ticket", session.id, session.version, fields, user)
         return None
-    _apply_and_enqueue(deps, session_id, lambda s: on_edit(s, dict(fields)))
+    _apply_and_enqueue(deps, session_id, lambda s: amendment.on_edit(s, dict(fields)))
     return None
 
 
@@ -186,7 +198,7 @@ def thread_reply(
         _apply_and_enqueue(
             deps,
             session.id,
-            lambda s: replies.on_reply(
+            lambda s: amendment.on_reply(
                 s, text, user=user, approvers=deps.approvers, ts=float(ts), bot_user_id=bot_user_id
             ),
         )
@@ -250,7 +262,8 @@ def _bind_approval(deps: Deps, session_id: str, effect: Effect) -> list[Effect]:
         if session is not None and not may_publish(session, user, deps.approvers, reviewer=True):
             return [Effect("say", "needs_reviewer", {"requester": session.requester, "version": version})]
         return [Effect("say", "already_approved", {"version": version})]
-    posting = Effect("say", "posting", {"user": user, "version": version, "ticket": approved.ticket})
+    said = "amending" if approved.amending else "posting"
+    posting = Effect("say", said, {"user": user, "version": version, "ticket": approved.ticket})
     return [posting, Effect("post", version=version)]
 
 
@@ -259,13 +272,16 @@ def _enqueue(deps: Deps, session_id: str, effects: list[Effect]) -> None:
         deps.enqueue("perform", session_id, [asdict(e) for e in effects])
 
 
-def edit_view(deps: Deps, *, session_id: str, user: str) -> dict[str, Any] | None:
-    """The Edit button: the prefilled modal, or None after telling the person why not (third revision...)."""
+def edit_view(deps: Deps, *, session_id: str, user: str, amend: bool = False) -> dict[str, Any] | None:
+    """The Edit button: the prefilled modal, or None after telling the person why not (third revision...).
+    On a posted record Edit and Amend (`amend`) alike open the form for version N+1 (DESIGN §4 "Amendment")."""
     session = _session_for(deps, session_id, user)
     if session is None:
         return None
+    if amendment.amendable(session):  # Amend, or Edit, on a posted record: version N+1 (handlers/amend.py)
+        return amend_view(deps, session)
     if not editable(session):  # also resumes a session still collecting inputs (f-home)
-        _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version or 0})])
+        _enqueue(deps, session.id, [frozen(session)])
         return None
     if session.state in REVISED_STATES and revision_step(session) == "ask_target":
         asked = deps.store.update(
@@ -297,10 +313,13 @@ def cancel(deps: Deps, *, session_id: str, user: str) -> None:
     session = _session_for(deps, session_id, user)
     if session is None:
         return
+    if session.amending and session.state in CANCELLABLE_STATES:  # gives up the amendment, never the record
+        abandon_amendment(deps, session.id)
+        return
     if deps.store.transition(session.id, CANCELLABLE_STATES, State.cancelled, pending_field=None) is not None:
         _enqueue(deps, session.id, [Effect("say", "cancelled")])
     elif session.approved_version is not None:
-        _enqueue(deps, session.id, [Effect("say", "frozen", {"version": session.approved_version})])
+        _enqueue(deps, session.id, [frozen(session)])
 
 
 def retry(deps: Deps, *, session_id: str, user: str) -> None:
@@ -344,6 +363,18 @@ def _block_of(field: str) -> str:
 def _state_values(view: dict[str, Any]) -> Any:
     state = view.get("state")
     return state.get("values", {}) if isinstance(state, dict) else {}
+
+
+def _origin(meta: dict[str, Any]) -> dict[str, str]:
+    """The debugging thread a message shortcut named in the form's metadata: channel, root ts, https permalink."""
+    origin = meta.get("origin")
+    if not isinstance(origin, dict) or not origin.get("channel") or not origin.get("ts"):
+        return {}
+    found = {"debug_channel": str(origin["channel"]), "debug_ts": str(origin["ts"])}
+    url = origin.get("url")
+    if isinstance(url, str) and url.startswith("https://"):
+        found["debug_url"] = url
+    return found
 
 
 def _metadata(view: dict[str, Any]) -> dict[str, Any]:

@@ -29,11 +29,12 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from handlers import flow, home, mentions
+from handlers import flow, home, mentions, shortcut
 from handlers.deps import Deps
 from handlers.edges import Background, Locales
 from handlers.storecalls import StoreCalls, StoreUnavailable
 from postmortem.messages import say
+from renderers.amendment import ACTION_AMEND
 from renderers.modal import CALLBACK_ID
 from renderers.offers import ACTION_START
 from renderers.prompts import (
@@ -72,8 +73,10 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
     app.event("message")(on_message)
     app.event("app_mention")(on_mention)
     app.event("app_home_opened")(home.on_home_opened)
+    app.shortcut(shortcut.SHORTCUT_ID)(shortcut.on_message_shortcut)
     app.action(ACTION_START)(on_start)
     app.action(ACTION_EDIT)(on_edit)
+    app.action(ACTION_AMEND)(on_edit)  # Amend on a posted record: the same form (handlers/amend.py)
     app.action(ACTION_CANCEL)(on_cancel)
     app.action(ACTION_RETRY)(on_retry)
     app.action(ACTION_HANDOFF)(on_handoff)
@@ -218,8 +221,10 @@ async def on_start(
     calls: StoreCalls,
     tasks: Background,
 ) -> None:
-    """An offer's Start button: the modal, prefilled from the offer."""
+    """An offer's Start button: the modal, prefilled from the offer (and from its thread, when it has one)."""
     await ack()
+    if await shortcut.open_from_start(deps, calls, body, client):  # handlers/shortcut.py
+        return
     clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
     try:
         view = await calls.run(mentions.start_view, deps, value=_action_value(body), clicked_in=str(clicked_in or ""))
@@ -239,11 +244,13 @@ async def on_edit(
     calls: StoreCalls,
     tasks: Background,
 ) -> None:
-    """The Edit button: the prefilled modal, or a word in the thread on why not."""
+    """The Edit button (and Amend on a posted record): the prefilled modal, or a word in the thread on why not."""
     await ack()
     session_id, user = _action_value(body), _clicker(body)
     try:
-        view = await calls.run(flow.edit_view, deps, session_id=session_id, user=user) if session_id else None
+        amend = _action_id(body) == ACTION_AMEND
+        edit = flow.edit_view
+        view = await calls.run(edit, deps, session_id=session_id, user=user, amend=amend) if session_id else None
     except StoreUnavailable:
         _tell_unavailable(deps, tasks, respond)
         return
@@ -368,6 +375,11 @@ async def _respond(respond: AsyncRespond, text: str) -> None:
 def _action_value(body: dict[str, Any]) -> str:
     actions = body.get("actions") or [{}]
     return str(actions[0].get("value") or "")
+
+
+def _action_id(body: dict[str, Any]) -> str:
+    actions = body.get("actions") or [{}]
+    return str(actions[0].get("action_id") or "")
 
 
 def _clicker(body: dict[str, Any]) -> str:

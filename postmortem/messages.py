@@ -9,15 +9,19 @@ headings) lives with that field's definition.
 from __future__ import annotations
 
 from postmortem.catalogue import (
+    amendment,
     answers,
     approval,
     draft,
     failures,
+    followups,
+    gate_evidence,
     home,
     offers,
     questions,
     reminders,
     scope,
+    shortcut,
     start,
     tone,
 )
@@ -34,7 +38,23 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
 }
 
 #: The stages in the order a session meets them, then the ways in and around it.
-STAGES = (start, questions, answers, scope, draft, tone, approval, failures, home, offers, reminders)
+STAGES = (
+    start,
+    questions,
+    answers,
+    scope,
+    draft,
+    tone,
+    approval,
+    failures,
+    home,
+    offers,
+    reminders,
+    followups,
+    shortcut,
+    amendment,
+    gate_evidence,
+)
 
 
 def _merged(*catalogues: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:

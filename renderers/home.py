@@ -27,7 +27,9 @@ Links = Mapping[str, str]
 
 
 def state_label(session: Session, lang: Lang) -> str:
-    """The session's state in words."""
+    """The session's state in words ("amended (v3)" once an amendment replaced the posted text)."""
+    if session.state is State.posted and session.amendments:
+        return say("state_amended", lang, version=session.approved_version or session.version)
     return say(f"state_{session.state.value}", lang)
 
 

@@ -85,8 +85,11 @@ def visibility(setting: str | None) -> dict[str, str] | None:
     raise ValueError("expected role:<project role name> or group:<group id>")
 
 
-def with_requester(adf: dict[str, Any], *, name: str, thread_url: str | None, lang: Lang) -> dict[str, Any]:
-    """The document with a last paragraph naming the requester and linking the Slack thread it was written in."""
+def with_requester(
+    adf: dict[str, Any], *, name: str, thread_url: str | None, lang: Lang, debug_url: str | None = None
+) -> dict[str, Any]:
+    """The document with a last paragraph naming the requester and linking the Slack thread it was written in, and
+    the debugging thread a message shortcut started it from (`debug_url`), when there is one."""
     template = say("jira_requested_by", lang, name="{name}", thread="{thread}")
     before, _, after = template.partition("{thread}")
     link_text = say("jira_slack_thread", lang)
@@ -98,6 +101,11 @@ def with_requester(adf: dict[str, Any], *, name: str, thread_url: str | None, la
         thread,
         {"type": "text", "text": after.replace("{name}", name)},
     ]
+    if debug_url and is_safe_href(debug_url):
+        debug_before, _, debug_after = say("jira_debugged_in", lang, thread="{thread}").partition("{thread}")
+        debug_link: dict[str, Any] = {"type": "text", "text": say("jira_debug_thread", lang)}
+        debug_link["marks"] = [{"type": "link", "attrs": {"href": debug_url}}]
+        parts += [{"type": "text", "text": debug_before}, debug_link, {"type": "text", "text": debug_after}]
     paragraph = {"type": "paragraph", "content": [p for p in parts if p["text"]]}
     return {**adf, "content": [*adf.get("content", []), paragraph]}
 

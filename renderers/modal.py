@@ -42,8 +42,10 @@ def build_modal(
     lang: Lang = "en",
     private_metadata: str = "",
     registry: Registry = REGISTRY,
+    hints: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The view for `views.open`: a blank form for `/post-mortem KEY`, or prefilled from a session (Edit).
+    `hints` replace the registry's hint of text inputs (where a prefilled value came from: renderers/prefill.py).
 
     One input a field of the registry, in its order: text, a `static_select`, or `checkboxes`; the scope
     flags share one `scope` block where the first of them stands.
@@ -65,7 +67,7 @@ def build_modal(
         elif field.kind == "multiselect":
             blocks.append(_checks_block(field, values.get(field.name) or (), lang))
         else:
-            blocks.append(_text_block(field, texts.get(field.name, ""), lang))
+            blocks.append(_text_block(field, texts.get(field.name, ""), lang, (hints or {}).get(field.name)))
     return {
         "type": "modal",
         "callback_id": CALLBACK_ID,
@@ -217,14 +219,14 @@ def _input(field: Field, element: dict[str, Any], lang: Lang, hint: str | None =
     }
 
 
-def _text_block(field: Field, initial: str, lang: Lang) -> dict[str, Any]:
+def _text_block(field: Field, initial: str, lang: Lang, given_hint: str | None = None) -> dict[str, Any]:
     element: dict[str, Any] = {
         "type": "plain_text_input",
         "action_id": field.name,
         "multiline": _multiline(field),
         "max_length": MODAL_MAX_CHARS,
     }
-    hint = None
+    hint = given_hint
     if len(initial) > MODAL_MAX_CHARS:
         hint = say("modal_kept", lang, n=len(initial))
     elif initial:

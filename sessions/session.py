@@ -108,7 +108,18 @@ class Session(BaseModel):
     approved_by: str | None = None
     comment_id: str | None = None
     comment_url: str | None = None
+    #: Amendments (DESIGN §4 "Amendment"): the version the Jira comment holds and who approved it, while a newer
+    #: version is prepared to replace it (`amending`), and how many amendments were applied.
+    posted_version: int | None = None
+    posted_by: str | None = None
+    amending: bool = False
+    amendments: int = Field(default=0, ge=0)
     error: str | None = None
+    #: Where a message shortcut started it (DESIGN §4 "Starting where the debugging happened"): the debugging
+    #: thread's channel, root ts and permalink, for its one reply and the Jira comment's link back.
+    debug_channel: str | None = None
+    debug_ts: str | None = None
+    debug_url: str | None = None
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -149,16 +160,24 @@ def allowed(from_state: State, to_state: State) -> bool:
 _IDENTITY = ("id", "requester", "channel", "created_at")
 
 #: The record of what was approved (DESIGN §3): fixed once an approval is accepted.
-_APPROVED = ("inputs", "ticket", "lang", "version", "drafts", "approved_version", "approved_by")
+APPROVED_FIELDS = ("inputs", "ticket", "lang", "version", "drafts", "approved_version", "approved_by")
 
 
 def valid_move(before: Session, after: Session) -> bool:
     """The table plus the guards that need both sides: posting needs a bound approval of a shown draft."""
-    if _changed(before, after, _IDENTITY):
+    from sessions import amendment, followup_keys  # they import this module; their moves live with their steps
+
+    if changed(before, after, _IDENTITY):
         return False
+    if followup_keys.records_keys(before, after):  # a created follow-up issue's key written into its item
+        return True
     if before.is_final:
-        return False
-    if before.approved_version is not None and _changed(before, after, _APPROVED):
+        return amendment.begins(before, after)
+    if before.amending and (verdict := amendment.step_verdict(before, after)) is not None:
+        return verdict
+    if amendment.releases_approval(before, after):
+        return True
+    if before.approved_version is not None and changed(before, after, APPROVED_FIELDS):
         return False
     if before.state is after.state:
         return True
@@ -183,7 +202,15 @@ def valid_move(before: Session, after: Session) -> bool:
     return True
 
 
-def _changed(before: Session, after: Session, fields: tuple[str, ...]) -> bool:
+def rebinds_approval(before: Session, after: Session) -> bool:
+    """Whether a change of the approval is an amendment's own, not a bypass of `approve` (sessions/amendment.py)."""
+    from sessions import amendment  # it imports this module; its moves live with its steps
+
+    return amendment.rebinds_approval(before, after)
+
+
+def changed(before: Session, after: Session, fields: tuple[str, ...]) -> bool:
+    """Whether any of `fields` differs between the two."""
     return any(getattr(before, f) != getattr(after, f) for f in fields)
 
 

@@ -31,7 +31,7 @@ from redis.client import Pipeline
 from redis.retry import Retry
 
 from sessions.claims import Claims
-from sessions.session import Draft, Session, State, begin_render, may_publish, valid_move
+from sessions.session import Draft, Session, State, begin_render, may_publish, rebinds_approval, valid_move
 from sessions.start_script import START_SCRIPT, ScriptWrites, ServerClock, Started, StoreLateError
 from sessions.user_index import UserIndex
 
@@ -374,7 +374,8 @@ class SessionStore(Claims):
                     if changed is None:
                         return None
                     after = changed.with_changes(updated_at=self._clock())
-                    if not binds_approval and _approval(after) != _approval(before):
+                    rebinds = binds_approval or rebinds_approval(before, after)  # an amendment's own (session.py)
+                    if not rebinds and _approval(after) != _approval(before):
                         raise ValueError("only approve() binds an approval (approved_version, approved_by)")
                     if not valid_move(before, after):
                         return None

@@ -28,6 +28,7 @@ ALLOWED_JOBS: frozenset[str] = frozenset(
         "workers.offers.mention_help",
         "workers.offers.offer_ephemeral",
         "workers.offers.offer_assignee",
+        "workers.jobs.prefill_modal",
     }
 )
 

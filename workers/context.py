@@ -100,6 +100,8 @@ class WorkerContext:
     #: JIRA_DEPLOYMENT as configured or found at start-up: `datacenter` drafts the REST v2 wiki-markup body.
     jira_deployment: str = "cloud"
     policy: Policy = Policy()
+    #: POSTMORTEM_FOLLOWUP_ISSUE_TYPE: the issue type of follow-up issues (workers/followups.py).
+    followup_issue_type: str = "Task"
 
     def say(self, session: Session, message: dict[str, Any]) -> str:
         """Post `message` in the session's thread; its ts."""

@@ -16,7 +16,9 @@ from postmortem.limits import postmortem_structure_error
 from postmortem.messages import field_label, say
 from postmortem.model import PostMortem
 from renderers import prompts
+from renderers.amendment import amend_question
 from renderers.draft import RenderTooSlow, render_draft, too_slow_text
+from renderers.followups import slotted
 from renderers.jira import CommentTooLong, with_requester
 from renderers.jira_comment import comment_request
 from rules.lint import lint
@@ -24,7 +26,7 @@ from sessions.claims import draft_steps_scope, question_duty, render_lock, rende
 from sessions.conversation import model_of
 from sessions.session import Session, State
 from sessions.store import body_digest
-from workers import posting
+from workers import amending, followup_drafts, posting
 from workers.context import WorkerContext
 from workers.leases import Lease, Steps
 from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
@@ -82,13 +84,14 @@ def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
 
 def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     session_id = session.id
-    pm = model_of(session)
+    pm = amending.with_earlier_issues(ctx, session, model_of(session))  # an amendment never re-creates them
     if refused := postmortem_structure_error(pm):  # too deep or too large to render: say so plainly
         named = field_label(refused.field.partition(".")[0], "ja") + "：" if session.lang == "ja" else ""
         _fail(ctx, session, f"{named}{refused.message}" if named else str(refused))
         return
     try:  # under a watchdog: out of time, the step fails naming the field, and this worker goes on
-        draft = render_draft(pm, jira_url=ctx.jira_url)
+        shown = slotted(pm) if pm.destination == "jira_comment" else pm
+        draft = render_draft(shown, jira_url=ctx.jira_url)
     except RenderTooSlow as exc:
         _fail(ctx, session, too_slow_text(exc, session.lang))
         return
@@ -107,18 +110,25 @@ def _render_locked(ctx: WorkerContext, session: Session, steps: Steps) -> None:
             _fail(ctx, session, exc.text(session.lang))
             return
         body, digest = request.body, request.sha256
+        try:  # the follow-up issues' create bodies, checked as Jira would before anyone approves
+            followup_drafts.prepare(ctx, session, pm, body)
+        except followup_drafts.Refused as exc:
+            _fail(ctx, session, exc.text)
+            return
     else:
         body = markdown.encode()
         digest = body_digest(body)
     if ctx.store.save_draft(session_id, session.version, body, digest) is None:
         return
+    amending.keep_markdown(ctx, session, markdown)  # what a later amendment's diff compares with
     _show_draft(ctx, session, pm, body, steps, to_jira=to_jira, messages=draft.slack)
 
 
 def _with_requester(ctx: WorkerContext, session: Session, adf: dict[str, Any]) -> dict[str, Any]:
     """The comment's last paragraph: who asked, and a link to the thread (fetched now, so it is in the bytes shown)."""
     thread_url = ctx.slack.permalink(session.channel, session.thread_ts) if session.thread_ts else None
-    return with_requester(adf, name=ctx.slack.user_name(session.requester), thread_url=thread_url, lang=session.lang)
+    name = ctx.slack.user_name(session.requester)
+    return with_requester(adf, name=name, thread_url=thread_url, lang=session.lang, debug_url=session.debug_url)
 
 
 def _show_draft(
@@ -142,6 +152,9 @@ def _show_draft(
     if warnings := lint(pm):
         notes = prompts.lint_warnings([(w.field, w.text) for w in warnings], session.lang)
         steps.once("lint", lambda: ctx.say(session, notes))
+    if session.amending:  # what changes against the posted version, and that the same comment is edited
+        steps.once("diff", lambda: ctx.say(session, amending.diff_of(ctx, session)))
+    followup_drafts.show(ctx, session, steps)  # each new issue's exact create body, before the comment's
     filename = _filename(session, to_jira=to_jira, destination=pm.destination)
     steps.once(
         "file",
@@ -168,6 +181,8 @@ def _show_draft(
 def _ask(ctx: WorkerContext, session: Session, steps: Steps) -> None:
     """The approval question of a drafted version, once; then the duty is settled."""
     question = prompts.approval_question(session.id, ticket=session.ticket, version=session.version, lang=session.lang)
+    if session.amending:  # approving replaces the text of the same comment (renderers/amendment.py)
+        question = amend_question(question, ticket=session.ticket, version=session.version, lang=session.lang)
     steps.once("question", lambda: ctx.say(session, question))
     ctx.store.settle(question_duty(session.id, session.version))
 

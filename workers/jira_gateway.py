@@ -122,7 +122,7 @@ class JiraGateway:
 
     def issue_exists(self, ticket: str) -> bool:
         try:
-            self._call("GET", f"{self.api.root}/issue/{ticket}", params={"fields": "summary"})
+            self.call("GET", f"{self.api.root}/issue/{ticket}", params={"fields": "summary"})
         except JiraError as exc:
             if exc.status == 404:
                 return False
@@ -133,7 +133,7 @@ class JiraGateway:
         """A user's e-mail from GET user (webhook payloads may omit it); None when hidden or unknown. `account_id` is
         the id a webhook names the user by: the account id on Cloud, the user key on Data Center."""
         try:
-            user = self._call("GET", f"{self.api.root}/user", params={self.api.user_id_param: account_id})
+            user = self.call("GET", f"{self.api.root}/user", params={self.api.user_id_param: account_id})
         except JiraError as exc:
             if exc.status == 404:
                 return None
@@ -145,7 +145,7 @@ class JiraGateway:
         """Whether a Jira user with exactly this e-mail may comment on the issue (user/permission/search).
         A missing issue and one the user cannot see give the same False; a hidden e-mail matches no one."""
         try:
-            found: Any = self._call(
+            found: Any = self.call(
                 "GET",
                 f"{self.api.root}/user/permission/search",
                 params={
@@ -182,13 +182,13 @@ class JiraGateway:
         params: dict[str, Any] = {"orderBy": "-created", "maxResults": SEARCH_DEPTH}
         if self.api.list_expands_properties:
             params["expand"] = "properties"
-        page = self._call("GET", f"{self.api.root}/issue/{ticket}/comment", params=params)
+        page = self.call("GET", f"{self.api.root}/issue/{ticket}/comment", params=params)
         comments = [c for c in page.get("comments", []) if isinstance(c, dict)]
         ids = [str(c["id"]) for c in comments]
         if not ids:
             return []
         if not self.api.list_expands_properties:
-            listed = self._call(
+            listed = self.call(
                 "POST",
                 f"{self.api.root}/comment/list",
                 params={"expand": "properties"},
@@ -200,7 +200,7 @@ class JiraGateway:
 
     def delete_comment(self, ticket: str, comment_id: str) -> None:
         """Delete one of the bot's comments (Jira lets an account delete its own)."""
-        self._call("DELETE", f"{self.api.root}/issue/{ticket}/comment/{comment_id}")
+        self.call("DELETE", f"{self.api.root}/issue/{ticket}/comment/{comment_id}")
 
     def post_comment(self, ticket: str, body: bytes) -> PostedComment:
         """POST the exact request body shown for approval.
@@ -211,18 +211,20 @@ class JiraGateway:
         data = json.loads(body)
         if json.dumps(data).encode() != body:
             raise ValueError("request body is not in the client's serialisation; refusing to send other bytes")
-        created = self._call("POST", f"{self.api.root}/issue/{ticket}/comment", data=data)
+        created = self.call("POST", f"{self.api.root}/issue/{ticket}/comment", data=data)
         cid = str(created["id"])
         return PostedComment(cid, self.comment_url(ticket, cid))
 
     def myself(self) -> str:
         """The bot account's name as Jira knows it: the start-up check that the credentials work."""
-        me = self._call("GET", f"{self.api.root}/myself")
+        me = self.call("GET", f"{self.api.root}/myself")
         return str(me.get("displayName") or me.get("name") or me.get("accountId") or "")
 
-    def _call(
+    def call(
         self, method: str, path: str, *, params: dict[str, Any] | None = None, data: dict[str, Any] | None = None
     ) -> dict[str, Any]:
+        """One REST call under `self.api.root`'s deployment rules; a failure becomes a `JiraError` (the one place
+        that maps HTTP to the bot's errors, so modules with more calls build on it)."""
         try:
             response = self._client.request(method, path, params=params, data=data, advanced_mode=True)
         except requests.Timeout:
@@ -238,7 +240,7 @@ class JiraGateway:
 def server_deployment(url: str, email: str, api_token: str, *, timeout: int = 15) -> Deployment:
     """`GET /rest/api/2/serverInfo` (answered by both): `deploymentType` "Cloud" is Cloud, anything else (or none, as
     on Server) is Data Center / Server."""
-    info = JiraGateway(url, email, api_token, timeout=timeout, deployment="datacenter")._call(
+    info = JiraGateway(url, email, api_token, timeout=timeout, deployment="datacenter").call(
         "GET", "rest/api/2/serverInfo"
     )
     return "cloud" if str(info.get("deploymentType") or "").lower() == "cloud" else "datacenter"

@@ -27,7 +27,7 @@ from sessions.claims import (
 from sessions.conversation import Effect, Outcome, apply_step, model_of, next_step, on_edit
 from sessions.retention import job_options
 from sessions.session import Session, State
-from workers import drafting, duplicates, permissions, posting
+from workers import amending, drafting, duplicates, permissions, posting, prefill
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 from workers.leases import Lease
@@ -94,6 +94,7 @@ def _advance(ctx: WorkerContext, session_id: str, attempt: int) -> bool:
                 _thread_failed(ctx, session, failure_name(exc))
             return True
         session = ctx.store.bind_thread(session_id, session.channel, ts) or session
+        prefill.tell_debug_thread(ctx, session)  # a message shortcut's debugging thread links to this one
     if not _ticket_exists(ctx, session):
         return True
     outcome = apply_step(ctx.store, session_id, next_step)
@@ -168,6 +169,11 @@ def _retarget_refusal(ctx: WorkerContext, session: Session, ticket: str) -> tupl
     return None
 
 
+#: The message shortcut's job (handlers/shortcut.py): read the thread and the issue, then update the open modal.
+#: Named here so every job a worker runs is one of this module's or offers' (workers/allowed.py).
+prefill_modal = prefill.fill
+
+
 def session_gone(channel: str, thread_ts: str, user: str, lang: str) -> None:
     """Someone wrote in a thread whose session is gone (handlers/flow.py `reply_without_session`): if its
     parent is a post-mortem's (its metadata says so), they are told privately, with how to start again.
@@ -199,8 +205,14 @@ def _thread_failed(ctx: WorkerContext, session: Session, error: str) -> None:
 
 
 def post_comment(session_id: str, version: int, attempt: int = 1) -> None:
-    """POST the approved bytes to Jira exactly once, then tell the thread (workers/posting.py)."""
-    posting.run(current(), session_id, version, attempt)
+    """POST the approved bytes to Jira exactly once, then tell the thread (workers/posting.py); an amendment of a
+    posted record PUTs them over the same comment instead (workers/amending.py)."""
+    ctx = current()
+    session = ctx.store.get(session_id)
+    if session is not None and session.amending:
+        amending.run(ctx, session_id, version, attempt)
+    else:
+        posting.run(ctx, session_id, version, attempt)
 
 
 def remove_duplicates(session_id: str, version: int) -> None:

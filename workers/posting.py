@@ -24,6 +24,8 @@ from typing import Any
 
 from postmortem.messages import say
 from renderers import prompts
+from renderers.amendment import with_amend_button
+from renderers.followups import SlotError
 from sessions.claims import (
     post_attempt_claim,
     post_doubt_claim,
@@ -33,7 +35,7 @@ from sessions.claims import (
     posted_steps_scope,
 )
 from sessions.session import Session, State
-from workers import duplicates, permissions
+from workers import duplicates, followups, permissions
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, PostedComment
 from workers.leases import Lease, Steps
@@ -100,6 +102,20 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
         )
         return
     body = ctx.store.approved_body(session)
+    try:  # the follow-up issues first, exactly once each; then the body shown with their keys in its slots
+        body = None if body is None else followups.filled_body(ctx, session, version, body, lease)
+    except followups.Pending as pending:  # an earlier create may still be stored: search again later
+        if pending.wait is not None:
+            _reschedule(ctx, session.id, version, attempt, pending.wait)
+        return
+    except followups.Refused as refused:  # the same bytes cannot pass: the approval is released, nothing posted
+        followups.release_approval(ctx, session, version, refused)
+        return
+    except JiraError as exc:
+        _after_error(ctx, session, version, attempt, exc)
+        return
+    except SlotError:
+        body = None
     if body is None:
         _fail(ctx, session, say("post_body_mismatch", session.lang))
         return
@@ -223,8 +239,12 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
     version = session.approved_version or 0
     steps = Steps(ctx.store, posted_steps_scope(session.id, version), ctx.store.ttl)
     link = prompts.notice("posted", session.lang, ticket=session.ticket, url=session.comment_url)
+    link = with_amend_button(link, session.id, session.lang)  # an amendment edits this comment (workers/amending.py)
     offer = handoff_offer(session)
+    issues = followups.announcement(ctx, session, version)
     try:
+        if issues is not None:
+            steps.once("issues", lambda: ctx.say(session, issues))
         steps.once("link", lambda: ctx.say(session, link))
         steps.once("offer", lambda: ctx.say(session, offer))
     except SLACK_FAILURES as exc:

@@ -12,7 +12,8 @@ import threading
 import time
 from typing import Any
 
-from renderers import reminders
+from renderers import prompts, reminders
+from sessions import amendment
 from sessions.claims import reminder_claim
 from sessions.lifetime import IDLE_STATES, Lifetime
 from sessions.session import Session, State
@@ -53,11 +54,17 @@ def _expire(ctx: WorkerContext, session: Session, lifetime: Lifetime, now: float
     def mutate(s: Session) -> Session | None:
         if now - s.updated_at < lifetime.idle_seconds:
             return None
+        if s.amending:  # an idle amendment ends; the posted record stays as it is (sessions/amendment.py)
+            return amendment.abandon(s).session
         return s.with_changes(state=State.expired, pending_field=None)
 
     expired = ctx.store.update(session.id, mutate, expect_states=IDLE_STATES)
     if expired is None:
         return False
+    if expired.state is State.posted:
+        notice = prompts.notice("amend_abandoned", expired.lang, ticket=expired.ticket, version=expired.posted_version)
+        _tell(ctx, expired, notice)
+        return True
     _tell(ctx, expired, reminders.expired(expired, idle_seconds=lifetime.idle_seconds))
     return True
 

@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from bot.cli import main
-from bot.demo import APPROVAL, LEFT_OUT, DemoResult, run_demo, seed_path
+from bot.demo import DemoResult, run_demo, seed_path
+from bot.demo_play import APPROVAL, LEFT_OUT
 from bot.demo_transcript import Event, recognise
 from bot.embedded_redis import answers, redacted
 from bot.localstack import LocalStack, free_port

@@ -221,7 +221,7 @@ def test_cancel_while_posting_is_refused(deps: Deps, store: SessionStore, queue:
     flow.cancel(deps, session_id=s.id, user="U1")
     after = store.get(s.id)
     assert after is not None and after.state is State.posting
-    assert keys_of(queue) == [("say", "frozen")]
+    assert keys_of(queue) == [("say", "button_wait_posting")]  # amend once the link is there, not a new /post-mortem
 
 
 def test_retry_after_a_failed_post_posts_the_same_version(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
@@ -292,7 +292,7 @@ def test_edit_view_after_approval_is_frozen(deps: Deps, store: SessionStore, que
     s = drafted(store)
     assert store.approve(s.id, version=1, user="U1") is not None
     assert flow.edit_view(deps, session_id=s.id, user="U1") is None
-    assert keys_of(queue) == [("say", "frozen")]
+    assert keys_of(queue) == [("say", "button_wait_posting")]  # still posting: amend once the link is there
 
 
 def test_an_edit_submission_renders_a_new_version(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
