@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from postmortem.model import load_postmortem  # noqa: E402
-from rules import evidence_clauses, japanese, reading, textmask  # noqa: E402
+from rules import evidence_clauses, evidence_rates, evidence_words, japanese, reading, textmask  # noqa: E402
 from rules.evidence import check_text  # noqa: E402
 from rules.lint import lint  # noqa: E402
 
@@ -61,7 +61,7 @@ def timing(cases: list[dict[str, Any]]) -> tuple[float, float]:
 
 def cold() -> None:
     """Forget every reading cached from an earlier field, so each measurement pays for its own text."""
-    for cached in (textmask.mask, textmask.rates, textmask.has_words, evidence_clauses.search,
+    for cached in (textmask.mask, textmask.rates, textmask.has_words, evidence_words.search, evidence_rates.counts,
                    evidence_clauses.concrete_pass, japanese._analyse, reading.modality, reading.not_done,
                    reading.watching, reading.inference, reading.read, reading.all_clauses, reading.readings,
                    reading.by_sentence, reading._rejects):  # fmt: skip

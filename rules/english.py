@@ -31,6 +31,18 @@ HEARSAY = any_of(
     r"\b(?:qa|support|they|he|she|the (?:customer|vendor|client|user|reporter|other team|qa team|ticket|report))"
     r" (?:said|says|told us|claims?|claimed|reported|mentioned|confirmed (?:over|by|via|on) \w+)\b",
     r"(?-i:\b[A-Z][a-z]+) (?:said|says|told us|claims|claimed|mentioned)\b",
+    # Checked by someone else: "verified by Priya", "confirmed by the reporter" (not "by the test", "by a script").
+    r"\b(?:verified|confirmed|checked|tested|validated|reproduced|repro'd) by (?:the |our |a |an |their )?"
+    r"(?:(?!Hypothesis|Jenkins|Valgrind|Buildkite|Travis|Sentry|Datadog|Grafana|Prometheus|Github|Gitlab)"
+    r"(?-i:[A-Z][a-z]+)(?! (?:test|suite|script|job|run|tool)\b)|qa|support|ops|sres?|on-?call|customers?|vendors?"
+    r"|reporters?|team|users?|colleagues?|someone|somebody|another (?:team|engineer)|the other team)\b",
+    # A person's word, whoever it is: "the on-call says", "a teammate reported", "our SRE confirmed".
+    r"\b(?:on-?call|sres?|ops|pms?|managers?|leads?|colleagues?|teammates?|coworkers?|co-workers?|engineers?"
+    r"|developers?|devs?|testers?|reviewers?|vendors?|customers?|clients?|users?|reporters?|analysts?|admins?"
+    r"|operators?|someone|somebody|everyone|people|folks|partners?|staff|owners?|maintainers?|upstream|nurses?"
+    r"|doctors?|clinicians?|traders?|drivers?|technicians?|field team|night shift|the team)"
+    r" (?:says|said|tells|told|claims?|claimed|reports|reported|mentioned|thinks|believes|confirms|confirmed"
+    r"|swears|swore|insists|insisted|assures?|assured|noted|verified|checked|tested)\b",
     r"(?<!trace )(?<!log )(?<!logs )(?<!output )(?<!dump )(?<!profiler )\b(?:told|tells|tell) (?:me|us)\b",
     # Another team's run, reported: "QA confirmed it in staging", "support can reproduce it".
     r"\b(?:qa|support|they|the (?:customer|vendor|client|qa team|other team|reporter))"
@@ -195,6 +207,7 @@ _SYMPTOM_PHRASE_RE = compile_guarded(
     r"|\b(?:returns?|returned|throws?|threw|raises?|raised|gives?|gave|shows?|showed|displays?|displayed|emits?"
     r"|emitted|responds? with|responded with|produces?|produced)\s+(?:back\s+)?(?:an?\s+|the\s+|some\s+)?(?:http\s+)?"
     r"(?:\d{3}\b|(?:[a-z]+\s+)?(?:errors?|exceptions?|failures?)\b|nothing\b|zero\b|no\s+\w+|empty\b|wrong\b"
+    r"|stale\b|outdated\b|out-of-date\b|duplicated?\b|truncated\b|partial\b|corrupt\w*|invalid\b|bad\b"
     r"|incorrect\b|garbage\b|[\w -]{1,30}? (?:later|earlier|larger|smaller|greater|bigger|higher|lower|longer"
     r"|shorter|older|newer) than\b)"
     # Not doing anything at all says what is seen, not why: "queries do not match anything".
@@ -212,6 +225,16 @@ _NOUN_BEFORE = frozenset(
 #: The words just before a position (lowercase), and whether only a clause end follows it.
 _WORD_BEFORE_RE = re.compile(r"([\w'-]+)\W*$")
 _ENDS_RE = re.compile(r"\s*(?:[.,;:!?)]|$)")
+
+
+#: Plurals of this domain that are next to never verbs: "the worker nodes", "large files", "stale entries".
+_PLURAL_NOUNS = frozenset(
+    "nodes users bytes rows entries pods items events packets frames shards partitions replicas tables columns"
+    " fields objects instances sessions tokens results products devices sensors samples workers servers clients"
+    " connections files tasks jobs tenants customers invoices images pixels segments sockets endpoints services"
+    " containers clusters regions zones disks volumes apis numbers values timestamps dates names ids spikes"
+    " resources".split()
+)
 
 
 def _is_noun(clause: str, start: int, end: int) -> bool:
@@ -269,7 +292,7 @@ def action_verbs(clause: str) -> list[str]:
     text = _SYMPTOM_PHRASE_RE.sub(" ~ ", clause)  # a mark, so no bare verb is read across the gap
     for m in _VERB_RE.finditer(text):
         verb = next(g for g in m.groups() if g is not None)
-        if m.group(2) is not None and _is_noun(text, m.start(), m.end()):
+        if m.group(2) is not None and (verb.lower() in _PLURAL_NOUNS or _is_noun(text, m.start(), m.end())):
             continue
         negated = m.group(1) is not None and m.group(0).lower().startswith(_NEGATORS)
         if not _SYMPTOM_RE.fullmatch(verb) and not (negated and _NEGATED_SYMPTOM_RE.fullmatch(verb)):

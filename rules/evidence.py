@@ -12,13 +12,20 @@ from __future__ import annotations
 
 import re
 
+from rules import evidence_cause as cause
 from rules import evidence_checks as checks
 from rules import evidence_clauses as clauses
+from rules import evidence_experiment as experiments
 from rules import evidence_pass as passing
+from rules import evidence_rates as counted
+from rules import evidence_refs as ref_reading
 from rules import evidence_run as run
+from rules import evidence_sighting as sightings
+from rules import evidence_trials as trials
 from rules import evidence_words as words
+from rules.evidence_after import still_before
+from rules.evidence_spec import norm_says
 from rules.phrases import SCOPE_STATED
-from rules.refs import find_fix_refs
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
@@ -36,7 +43,7 @@ CHECKED_FIELDS: tuple[str, ...] = (
     "validation",
 )
 
-HIGH_FREQUENCY = clauses.HIGH_FREQUENCY
+HIGH_FREQUENCY = counted.HIGH_FREQUENCY
 
 _PLACEHOLDER_RE = re.compile(
     r"(?:tbd|tbc|tba|todo|fixme|xxx+|n/?a|none(?: yet)?|nothing(?: yet)?|null|nil|unknown|unsure|later|pending"
@@ -45,15 +52,6 @@ _PLACEHOLDER_RE = re.compile(
     r"|未定|未記入|未入力|(?:特に)?(?:なし|無し|ありません)|不明|後で|あとで|後ほど|調査中|確認中|検討中|準備中|記入予定|わからない|分からない|未)"
     r"|(?:tbd|tbc|todo|fixme|xxx)\b.*",
     re.IGNORECASE | re.DOTALL,
-)
-_PLACEHOLDER_TOKEN_RE = re.compile(
-    r"\b(?:tbd|tbc|tba|todo|fixme|xxx+)\b|\?{2,}|#\?+|<[^<>\n]{1,40}>|\[(?:link|url|pr|todo|tbd)\]|未定|未記入",
-    re.IGNORECASE,
-)
-_FAKE_REF_RE = re.compile(
-    r"(?:^|[/#!=:])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
-    r"(?=$|[/#!:?])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>",
-    re.IGNORECASE,
 )
 #: A placeholder left inside a text that must state facts: "Steps: <fill in from the ticket>", 【要記入】, TBD.
 _PLACEHOLDER_INSIDE = re.compile(
@@ -69,7 +67,6 @@ _PLACEHOLDER_INSIDE = re.compile(
 #: Texts that must state what was done and seen, where a placeholder inside is no statement.
 _STATED_FIELDS = frozenset({"repro", "root_cause", "confirmed_by", "validation", "fix"})
 _BECAUSE_RE = re.compile(r"\b(?:because|since|as long as)\b|ため|ので", re.IGNORECASE)
-_REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 _OWNER_RE = re.compile(
     r"\b(?:tbd|tbc|todo|xxx+|unassigned|unowned|unknown|nobody|no one|someone|somebody|anyone|whoever|n/a|none"
     r"|probably|maybe|likely|perhaps|possibly|i think|we think)\b|\?"
@@ -107,7 +104,7 @@ def check_text(field: str, text: str | None) -> Finding | None:
     if is_placeholder(text):
         return ("placeholder", " ".join(normalize(text).split()))
     if field == "fix_ref":
-        return _fix_ref(normalize(text))
+        return ref_reading.fix_ref(normalize(text))
     if field == "owner":
         found = _OWNER_RE.search(normalize(text))
         return ("guessed", found.group(0)) if found else None
@@ -117,11 +114,12 @@ def check_text(field: str, text: str | None) -> Finding | None:
     if field == "repro":
         return _repro(masked) or clauses.repro(masked, _on_demand)
     if field == "validation":
-        return _validation(masked) or clauses.validation(masked)
+        return _validation(masked) or clauses.validation(masked) or trials.single_trial(masked)
     if field == "root_cause":
-        return _cause(masked, hedges=True) or clauses.mechanism(masked)
+        return _cause(masked, hedges=True) or cause.mechanism(masked)
     if field == "confirmed_by":
-        return _cause(masked, hedges=True) or _pending(masked) or clauses.experiment(masked)
+        problem = _cause(masked, hedges=True) or _pending(masked) or trials.single_trial(masked)
+        return problem or experiments.experiment(masked, normalize(text))
     if field == "fix":
         return _cause(masked, hedges=False) or _finding("not_fixed", _search(NOT_FIXED, masked))
     return _cause(masked, hedges=False)  # summary
@@ -152,27 +150,13 @@ def _finding(kind: str, phrase: str | None) -> Finding | None:
 def _search(pair: Pair, text: str, start: int = 0) -> str | None:
     """The first phrase of either language's pattern, as written."""
     if start == 0:
-        return clauses.search(pair, text)
+        return words.search(pair, text)
     best: re.Match[str] | None = None
     for pattern in pair:
         m = pattern.search(text, start)
         if m is not None and (best is None or m.start() < best.start()):
             best = m
     return None if best is None else best.group(0).strip(" 、,")
-
-
-def _fix_ref(text: str) -> Finding | None:
-    """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
-    refs = find_fix_refs(text)
-    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text)]
-    for token in text.split():
-        token = token.strip("`'\"()[]{},.;:")
-        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:
-            return ("placeholder", token)  # a fake beside a real reference is an old name, not the answer
-    if refs:
-        return clauses.ref_pending(text)
-    shown = _PLACEHOLDER_TOKEN_RE.search(text)
-    return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
 
 
 def _cause(masked: str, *, hedges: bool) -> Finding | None:
@@ -199,10 +183,13 @@ def _hedge(sentence: str, following: str) -> str | None:
             before = sentence[max(0, m.start() - 30) : m.start()]
             if words.NEGATED_BEFORE.search(before) or words.NEGATED_AFTER_JA.match(sentence, m.end()):
                 continue
+            if m.group(0).startswith("可能性") and norm_says(sentence, m.start()):
+                continue  # 「仕様上、…される可能性がある」: what the norm allows
             return m.group(0)
     modal = words.MODAL.search(sentence)
     if modal and not _search(words.CONDITION, sentence) and not _capability(modal.group(0), sentence):
-        return modal.group(0)
+        if not norm_says(sentence, modal.start()):  # "FIX 4.4 expects …, and it might be reused": the norm's word
+            return modal.group(0)
     should = words.SHOULD_JA.search(sentence)
     if should and not _search(words.CONTRAST, sentence) and not _search(words.CONTRAST, following[:40]):
         return should.group(0)
@@ -217,7 +204,11 @@ def _capability(modal: str, sentence: str) -> bool:
 
 def _repro(masked: str) -> Finding | None:
     """Reproducible on demand: every run, or a flake at high frequency (docs/rules.md#four-inputs-or-no-post-mortem)."""
-    stated = rates(masked)
+    stated = rates(masked) + counted.counts(masked)
+    if (setup := run.NOT_RUNNABLE.search(masked)) is not None:
+        return ("not_on_demand", setup.group(0))  # 「特定の手順はありません」, 「再現環境を構築中」: nothing to run yet
+    if (fine := counted.recounted_rare(stated)) is not None:
+        return ("rare", fine)  # "2 of 5 batches, so 2 calls out of 2,500": the same failures over finer units
     if any(rate >= HIGH_FREQUENCY for rate, _ in stated):
         return None
     parts = sentences(masked)
@@ -229,11 +220,16 @@ def _repro(masked: str) -> Finding | None:
     for sentence in parts:
         if (phrase := _search(checks.VAGUE_TIMING, sentence)) and not stated:
             return ("not_on_demand", phrase)
-    return ("rare", stated[0][1]) if stated else None
+    if (seen := sightings.sighting(masked)) is not None:
+        return ("not_on_demand", seen)  # "failed once", 一度だけ: a sighting, no runs behind it
+    return ("rare", min(stated)[1]) if stated else None
 
 
 #: A new clause between the vague word and the marker: "the customer reported it, and `x.sh` fails every run".
 _CLAUSE_BREAK = re.compile(r",\s*(?:and|so|then|now)\b|;|、(?:そして|今は|手元では)", re.IGNORECASE)
+
+
+_NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*$", re.IGNORECASE)
 
 
 def _on_demand(sentence: str) -> bool:
@@ -242,8 +238,8 @@ def _on_demand(sentence: str) -> bool:
         for m in pattern.finditer(sentence):
             head = sentence[: m.start()][-300:]
             vague = _search(run.NOT_ON_DEMAND, head)
-            if vague is None:
-                return True
+            if vague is None or _NEGATED.search(head[: head.rfind(vague)]):
+                return True  # "it is not sometimes: …, every time": the vague word denied
             tail = head[head.rfind(vague) + len(vague) :]
             if _search(words.CONTRAST, tail) or _CLAUSE_BREAK.search(tail):
                 return True
@@ -256,7 +252,7 @@ def _validation(masked: str) -> Finding | None:
     problems: dict[str, str] = {}
     for sentence in parts:
         for kind, pair in (("pending", run.PENDING), ("hope", run.HOPE), ("stand_in", passing.STAND_IN)):
-            if kind in problems or (kind == "pending" and _scope_or_condition(sentence)):
+            if kind in problems or (kind == "pending" and (_scope_or_condition(sentence) or still_before(sentence))):
                 continue
             if (phrase := _search(pair, sentence)) is not None:
                 problems[kind] = phrase
@@ -298,8 +294,3 @@ def _scope_or_condition(sentence: str) -> bool:
 
 
 _concrete_pass = clauses.concrete_pass
-
-
-def _clip(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -33,11 +33,21 @@ NOT_ON_DEMAND = (
         r"\bfrom time to time\b",
         r"\bevery (?:now and then|so often)\b",
         r"\bonce in a (?:while|blue moon)\b",
+        # The rest of the adverbs of rarity: "now and again", "at times", "on occasion", "off and on", "the odd run".
+        r"\b(?:now and again|at times|on occasion|off and on|on and off|here and there|in rare cases"
+        r"|some of the time|more often than not|in some runs|some runs)\b",
+        r"\bthe odd (?:run|time|build|night|attempt|boot|job|request)\b",
+        # A split of the runs: "some nights it finishes, some nights it dies", "hit or miss".
+        r"\bsome (?:nights|runs|days|builds|times|attempts|tries|boots|jobs|deploys|iterations)\b"
+        r"|\bhit[- ]or[- ]miss\b",
         r"\bhard to (?:reproduce|repro|trigger|hit)\b",
         r"\bnon-?deterministic\w*",
         r"\bunreliabl[ey]\b",
         r"\bnot (?:every|all|each)\b",
         r"\bheisenbug\b",
+        # Run until it appears: no rate was measured ("loop it until it shows up").
+        r"\buntil (?:it|the (?:[\w-]+ ){0,2}?[\w-]+) (?:shows up|appears|happens|reproduces|triggers|occurs|turns up"
+        r"|pops up|manifests|fails|crashes|hangs)\b",
         # A count per period of time is how often it happened, not a rate over runs.
         r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint)\b",
         r"\b(?:not sure|unclear|unknown|no idea|(?:don't|do not|didn't) know) (?:what|which|how|when|why)\b"
@@ -47,6 +57,7 @@ NOT_ON_DEMAND = (
         r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
         r"(?:hours?|days?|weeks?|months?|years?|nights?)\b",
         r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
+        r"\bonce (?:every|in|per) (?:a few|several|many|a couple of|some) (?:runs?|tries|times|attempts|builds)\b",
         r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|noticed) (?:it )?(?:only )?(?:twice|two times"
         r"|three times"
         r"|a few times|a couple of times|a handful of times)\b",
@@ -54,6 +65,8 @@ NOT_ON_DEMAND = (
         r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|triggered|failed|crashed|hung|fired|spotted"
         r"|noticed|reproduced) (?:it )?(?:only |just |exactly )?once\b",
         r"\bonce in (?:prod|production|staging)\b",
+        r"\bonly (?:fails|failed|happens|happened|occurs|reproduces|shows up|breaks|crashes|hangs)"
+        r" (?:in|on|at|for|with) (?:the |a |one |their )?(?:customer|client|user|prod|production|their)\w*",
         r"\bone-?(?:off|time occurrence)\b",
         r"\ba single (?:occurrence|instance|sighting|report|time|incident|event|crash|failure)\b",
         r"\b(?:only|just) (?:seen |observed |happens |happened |occurs |occurred |reproduces )?(?:in|on) (?:prod"
@@ -86,6 +99,13 @@ NOT_ON_DEMAND = (
         "ときどき" + _USED_JA,
         "時折",
         "ときおり",
+        "時たま",
+        "ときたま",
+        "時には",
+        "場合によって(?:は)?",
+        # 「落ちることがある」 is "sometimes fails"; 「落ちたことがある」, "has failed (once)": neither is every run.
+        "こと(?:が|も)(?:ある|あります|あった|ありました|あれば)",
+        "一部の(?:ビルド|実行|ジョブ|ラン|テスト|回|試行|夜|日|起動)",
         "たま[ーー〜~]*に" + _USED_JA,
         "まれ(?:に|な|で)" + _USED_JA,
         "稀(?:に|な|で)" + _USED_JA,
@@ -118,10 +138,22 @@ NOT_ON_DEMAND = (
         "(?:日|月|週|年)に(?:一度|1度|一回|1回|数回)",
         "(?:時間|日|週|月|年|晩|夜|週間|か月|ヶ月|カ月)に\\s*(?:\\d+|一|二|三|数|何)(?:\\s*[〜~-]\\s*\\d+)?\\s*(?:回|度)",
         "(?:何|数)(?:回|度)か(?:見|発生|起き|遭遇|出|落ち|止ま)",
+        # A guessed rate: 「数回に一回くらい」「何十回かに 1 回」.
+        "(?:数|何)(?:十|百)?回(?:か)?に\\s*(?:一|1)\\s*(?:回|度)",
         "条件(?:は|が|も)?(?:よく|まだ|はっきり)?(?:わから|分から|不明|わかって(?:い)?な|分かって(?:い)?な)",
+        # Run until it appears: no rate was measured (「出るまで回して」).
+        "(?:出る|起きる|起こる|再現する|発生する|落ちる|失敗する|止まる|固まる)まで(?:回|繰り返|実行|流|待|走らせ|続け)",
     ),
 )
 
+#: A repro with nothing to run: no steps stated, or the environment still being built.
+NOT_RUNNABLE = any_of(
+    r"\bno (?:specific |known |reliable |clear |concrete )?(?:repro |reproduction )?steps\b",
+    r"\b(?:still |currently )?(?:setting up|building|preparing) (?:the |a )?(?:repro|test bed|environment|env)\b",
+    "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なし|不明)",
+    "(?:再現|検証|テスト)?環境(?:を|の|は)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
+    flags=re.IGNORECASE,
+)
 #: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
 ON_DEMAND = (
     any_of(
@@ -130,7 +162,12 @@ ON_DEMAND = (
         r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b",
         flags=EN_FLAGS,
     ),
-    any_of("毎回", "確実に", "必ず(?!しも)", "常に", "決定的", "高頻度", "(?:すべて|全て|どの)の実行", "100%"),
+    # A marker is a word, not the tail of a compound: 正常に, 異常に, 非常に, 不確実に say nothing of how often.
+    any_of(
+        *(f"(?<![\u4e00-\u9fff]){w}" for w in ("毎回", "確実に", "必ず(?!しも)", "常に", "決定的", "高頻度")),
+        "(?:すべて|全て|どの)の実行",
+        r"(?<![\d.])100%",
+    ),
 )
 
 #: "…but `cmd` reproduces it": an on-demand repro after the vague word, in the same sentence.
@@ -150,7 +187,9 @@ PENDING = (
         r"(?:\b(?:will|going to|gonna|plan(?:ning)? to|need to|needs to|have to|has to|about to|yet to|want to"
         r"|intend to|should)|'ll) (?:\w+ )?"
         r"(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak|benchmark)\w*\b",
-        r"(?<!\d )\bpending\b(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
+        # "with `uart_isr` pending", "interrupt pending": the state of a named thing, not a check to come.
+        r"(?<!\d )(?<!Q  )(?<!Q )(?<!interrupt )(?<!irq )(?<!signal )\bpending\b"
+        r"(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
         r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"
         r"|futures?|promises?|batches?|state|flag|bit|count)\b"
         r"|\s+(?!tests\b|checks\b|runs\b|reviews\b|verifications\b|results\b)[a-z]+s\b)",
@@ -158,7 +197,8 @@ PENDING = (
         r"(?:to follow|to come|next|later|tomorrow|still to come|coming)\b",
         r"\b(?:scheduled|planned) (?:for|next|later|tomorrow)\b",
         r"\bnext (?:sprint|week|release|month)\b",
-        r"\bstill (?:fails?|failing|hangs?|hanging|crash\w*|broken|reproduces|flaky)\b",
+        r"\bstill (?:fails?|failed|failing|hangs?|hung|hanging|crash\w*|broken|broke|reproduces|reproduced|flaky"
+        r"|errors?|errored|times? out|timed out|stalls?|stalled|leaks?|leaked|drops?|dropped)\b",
         r"\bin progress\b",
         r"\bongoing\b",
         r"\bawaiting\b",
@@ -178,7 +218,7 @@ PENDING = (
         flags=EN_FLAGS,
     ),
     any_of(
-        "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測)",
+        "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測)(?![\u30a0-\u30ff\u4e00-\u9fff])",
         "(?:まだ|これから|今後|後日|明日|来週|後で)(?:確認|検証|テスト|試験|実行|計測|測定|試)",
         "(?:確認|検証|テスト|試験)(?:は)?(?:まだ|これから|今後|後日)",
         "(?:確認|検証|テスト|試験|計測)(?:して|でき|し)(?:て)?(?:いません|いない|ません|おらず)",

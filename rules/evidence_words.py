@@ -10,8 +10,10 @@ a quantifier inside another, so every search is linear in the length of the text
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rules.regex_guard import compile_guarded
+from rules.textmask import has_words
 
 #: After "not tested" / "unverified": a scope word makes it an honest scope ("not tested on ARM"), not a
 #: missing validation, so the negation does not count.
@@ -20,9 +22,25 @@ SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|acros
 EN_FLAGS = re.IGNORECASE | re.ASCII
 
 
+Pair = tuple[re.Pattern[str], re.Pattern[str]]
+
+
 def any_of(*parts: str, flags: int = 0) -> re.Pattern[str]:
     """One alternation of the parts, behind a first-character guard (rules/regex_guard.py)."""
     return compile_guarded("|".join(f"(?:{p})" for p in parts), flags)
+
+
+@lru_cache(maxsize=1024)
+def search(pair: Pair, text: str) -> str | None:
+    """The first phrase of either language's pattern, as written."""
+    best: re.Match[str] | None = None
+    for pattern in pair:
+        if pattern.flags & re.ASCII and not has_words(text):
+            continue  # an English pattern on text without a word (textmask.has_words)
+        m = pattern.search(text)
+        if m is not None and (best is None or m.start() < best.start()):
+            best = m
+    return None if best is None else best.group(0).strip(" 、,")
 
 
 #: The cause is not known yet: "unknown, still investigating", 原因は調査中.
@@ -42,6 +60,8 @@ UNKNOWN = (
         r"(?:know|understand)\b",
         r"\bno (?:idea|clue)\b|\bunknown (?:why|how)\b|\bnot (?:known|clear|sure) (?:why|how)\b",
         r"\bnot (?:yet )?(?:been )?(?:root-?caused|pinned down)\b",
+        r"\bnot (?:yet |fully |entirely |completely |really |well )*(?:understood|explained|identified|determined)"
+        r"(?: yet)?\b",
         r"\b(?:we|i) (?:still )?(?:haven't|have not) (?:yet )?found\b",
         r"\b(?:haven't|have not|hasn't|has not) (?:yet )?(?:been )?"
         r"(?:identified|determined|figured out"
@@ -113,6 +133,9 @@ HYPOTHESIS = (
         r"\btheor(?:y|ies)\b",
         r"\bguess(?:ing)?\b",
         r"\bhunch\b",
+        # The best of several readings is still a reading: "our best explanation", "the leading theory".
+        r"\b(?:best|leading|working|likeliest|most plausible|current) (?:explanation|guess|theory|candidate|bet"
+        r"|hypothesis|understanding)\b",
         # As a verb or the noun of an inquiry; "suspect results", "the `suspect` flag" name a thing.
         r"\bsuspected\b|\b(?:i|we|they|you|also|still|strongly|now) suspects?\b|\bsuspects? (?:that|it|this|the|a|an)\b"
         r"|\b(?:main|prime|likely|top|chief|first|primary|one|only|obvious|usual|our) suspects?\b"
@@ -220,8 +243,12 @@ REJECTED = (
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
         r"|rul(?:e|es|ed|ing) (?:\w+ ){1,3}out|(?:didn't|did not|doesn't|does not) change anything"
-        r"|eliminated|excluded|(?:tested|checked|verified|confirmed) (?:the|this|that|our|a) (?:hypothesis|theory)"
+        r"|eliminated|excluded|dropped it|(?:tested|checked|verified|confirmed) (?:the|this|that|our|a) (?:[\w-]+ )?"
+        r"(?:hypothesis|theory)"
         r"|as (?:we )?(?:hypothesi[sz]ed|predicted)"
+        # A hypothesis put to the test and kept: "the second hypothesis … is the one that held".
+        r"|(?:the one that|which|that) (?:held|survived|checked out)|hypothes[ie]s\b[^.;]{0,80}\b(?:held|survived"
+        r"|was (?:right|correct|confirmed)|(?:is|was) the one)"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
         flags=EN_FLAGS,
     ),
@@ -236,7 +263,7 @@ REJECTED = (
         "最初は",
         "当初",
         "除外",
-        "仮説を[^。]{0,40}?(?:検証|確かめ|テスト)",
+        "仮説[^。を]{0,40}を[^。]{0,40}?(?:検証|確かめ|テスト)",
         "違(?:った|ってた|っていた|ってました)(?=[。、,.!！?？]|$|けど|けれど|が|ね|よ|ので|から|わ)",
         "(?:では|じゃ)な(?:かった|かったです)",
         "関係(?:なかった|ありませんでした)",

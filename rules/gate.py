@@ -10,6 +10,8 @@ from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.evidence import check_text
 from rules.evidence_clauses import not_every_run, only_soak
+from rules.evidence_steps import has_steps
+from rules.evidence_trials import cut_short
 from rules.textmask import mask
 
 #: Fields the gate asks for, in DESIGN §2 order: the required inputs and the required sections (registry).
@@ -48,6 +50,8 @@ def check_inputs(pm: PostMortem) -> list[Missing]:
         reason = check_value(field, getattr(pm, field), pm.lang)
         if field in _PARTNER:
             reason = _disagreement(pm, field) or reason
+        if field == "repro" and reason is None and not has_steps(pm.repro):
+            reason = _reason(field, "no_steps", [_clip(pm.repro or "")], pm.lang)
         if reason is not None:
             missing.append(Missing(field, reason))
     return missing
@@ -82,7 +86,9 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
         found = not_every_run(mask(text or ""))
     if found is None and field == "validation" and set(answer or ()) & _SHOWN_BY_NAME:
         found = only_soak(mask(text or ""))
-    if found is None or found[0] not in _DENIES[field] | {"not_every_run", "only_soak"}:
+    if found is None and field == "validation" and "workload_completes" in (answer or ()):
+        found = cut_short(mask(text or ""))  # "we stopped it there": the workload did not complete
+    if found is None or found[0] not in _DENIES[field] | {"not_every_run", "only_soak", "cut_short"}:
         return None
     return _reason(field, "contradicts", [found[1]], pm.lang, answer=_join(chosen, pm.lang))
 
@@ -148,6 +154,11 @@ def _problem(field: str, value: str | None) -> tuple[str, list[str]] | None:
     if (found := check_text(field, value)) is not None:
         return (found[0], [found[1]])
     return None
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _join(found: list[str], lang: Lang) -> str:

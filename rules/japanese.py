@@ -173,10 +173,11 @@ _SHOULD_HINT = re.compile("はず|筈")
 
 
 def expectation(text: str) -> str | None:
-    """はず (an expectation), as a word: never the はず of 外す."""
+    """はず (an expectation), as a word: never the はず of 外す, nor 「…はずの N」 naming a thing by what it should
+    have been (欠落していたはずの 1 時間)."""
     for words in near(text, _SHOULD_HINT):
-        for w in words:
-            if w.lemma == "筈":
+        for i, w in enumerate(words):
+            if w.lemma == "筈" and not (_is(words, i + 1, "の") and (n := word_at(words, i + 2)) and n.pos == "名詞"):
                 return w.surface
     return None
 

@@ -39,6 +39,22 @@ _SYMPTOM_JA = frozenset(
         "言う",
         "悪い",
         "異常",
+        # Links between a cause and its effect: 「…によるもの」.
+        "因る",
+        "依る",
+        "由る",
+        # Resources running short or late: what is seen, not what the code does.
+        "足りる",
+        "不足",
+        "枯渇",
+        "逼迫",
+        "遅延",
+        "遅れる",
+        "高騰",
+        "上昇",
+        "低下",
+        "溢れる",
+        "詰まる",
     }
 )
 
@@ -145,6 +161,10 @@ _BAD_JA = re.compile(
 )
 
 
+#: The same, for readers outside this module.
+BAD_OUTCOME_JA = _BAD_JA
+
+
 def completed_outcome(text: str) -> str | None:
     """A clause ending in an affirmative past outcome with its own subject, not the writer's action:
     全ジョブが 3 サイクル以内にスケジュールされた, 最後まで終わった; None for 再現手順を実行した or テストを追加した."""
@@ -216,7 +236,7 @@ def _verbs(words: tuple[Morph, ...]) -> list[str]:
 
 #: Verbs that only hand out what is seen: 500 エラーを返す, 例外を投げる, 空のデータを出力する.
 _PRODUCE_JA = frozenset({"返す", "出す", "投げる", "表示", "出力", "吐く", "返却", "送出", "戻す"})
-_SHOWN_JA = re.compile("エラー|例外|失敗|異常|空|0件|ゼロ|間違|誤|不正|\\d{3}")
+_SHOWN_JA = re.compile("エラー|例外|失敗|異常|空|0件|ゼロ|間違|誤|不正|おかし|変な|古い|\\d{3}")
 
 
 def _produces_symptom(words: tuple[Morph, ...], i: int, lemma: str) -> bool:
@@ -261,3 +281,13 @@ def _blamed(words: tuple[Morph, ...]) -> str | None:
         if any(word in rest for word in _BLAME_WORDS):
             return w.surface + nxt.surface + rest
     return None
+
+
+#: The lexicons above, for rules/japanese_symptoms.py.
+SYMPTOM_VERBS = _SYMPTOM_JA
+FAILURE_VERBS = _FAILURE_JA
+
+
+def produces_symptom(words: tuple[Morph, ...], i: int, lemma: str) -> bool:
+    """Whether word i hands out the symptom itself (「おかしな値を返す」)."""
+    return _produces_symptom(words, i, lemma)

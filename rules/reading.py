@@ -10,7 +10,10 @@ from functools import lru_cache
 
 from rules import english, japanese
 from rules import evidence_words as words
+from rules.evidence_spec import norm_cited, norm_cited_ja
 from rules.evidence_words import any_of
+from rules.japanese_promise import promise
+from rules.japanese_watch import names_a_thing
 from rules.textmask import has_words, sentences
 
 Reading = tuple[str, str]
@@ -19,7 +22,7 @@ _JA_CLAUSE_RE = re.compile("(?<=が、)|(?<=けど、)|(?<=けど)(?!、)|(?=し
 
 #: Japanese: an action not done (未検証, 試していません, していない) or a plan.
 _NOT_DONE_JA = any_of(
-    "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測|作成|プッシュ|着手|対応)",
+    "(?<!では)(?<!には)未(?:検証|確認|テスト|実施|実行|計測|作成|プッシュ|着手|対応)(?![\u30a0-\u30ff\u4e00-\u9fff])",
     "(?:確認|検証|テスト|試験|実験|実行|実施|計測|測定|作成|プッシュ|試)(?:は|も)?(?:特に|まだ|一度も)?"
     "(?:して|し|でき|され)(?:て)?(?:い|お)?(?:ない|ません|らず|ず)(?!と|なら|場合|とき|時)",
     "(?:試|作|書|回|走らせ|流)(?:して|って|いて|して)(?:い|お)?(?:ない|ません|らず)",
@@ -29,6 +32,28 @@ _NOT_DONE_JA = any_of(
     "(?:確認|検証|テスト|試験|実験|計測|測定|再現)(?:は|も|を)?(?:特に|まだ|一度も)?(?:行|おこな)"
     "(?:って(?:い|お)?(?:ない|ません|らず)|わ(?:ない|なかった|ず)|いません)",
 )
+#: English: an experiment still going, or a report promised with the subject left out ("bisect still running
+#: (step 6 of 11), will update"; "once the env is free").
+_ONGOING_EN = any_of(
+    r"\bstill (?:running|going|in progress|underway|bisecting|building|pending|being (?:run|built|set up|bisected))\b",
+    r"\b(?:at|on|reached|now at|currently at) step \d+ of \d+\b",
+    # A check promised with the subject left out: "…, will confirm"; "will update" alone shows nothing done either.
+    r"(?:^|[,;(]\s*|\band\s+)will (?:\w+ )?(?:confirm|check|verify|measure|re-?run|re-?test|try)\b",
+    # "once the env is free we re-run it": the writer's own check, waiting on a condition.
+    r"\bonce (?:the |a |an |our )?[\w-]+(?: [\w-]+)? (?:is|are|gets?|comes?) (?:free|available|back|up|ready)\b"
+    r"[,]?\s+(?:we|i)\b",
+    flags=re.IGNORECASE | re.ASCII,
+)
+_WHILE_EN = re.compile(r"\b(?:while|when|whenever|as long as|because|since|if)\b", re.IGNORECASE)
+#: A hedged reading given as the cause: "at least that's my read", "it fits the stack", "lines up with the timing".
+_HEDGED_READING_EN = any_of(
+    r"\b(?:that's|that is|this is) (?:just )?(?:my|our) (?:read|reading|take|guess|theory|interpretation)\b",
+    # Said as the whole support, with no subject but "it": "…, it fits the stack"; "lines up with the timing".
+    r"(?:^|[,;:]\s*)(?:it |which )?(?:fits|lines up with) the (?:stack|logs?|timing|traces?|graphs?)\b",
+    r"\b(?:haven't|have not|didn't|did not) (?:yet )?(?:caught|seen|observed) it in\b",
+    flags=re.IGNORECASE | re.ASCII,
+)
+_HEDGED_READING_JA = any_of("(?:私|僕|自分)の(?:読み|見立て|解釈)(?:では|だと|です)", "辻褄が合")
 #: Japanese hearsay said in words, not by an auxiliary: QA曰く, …と聞いた, …との報告.
 _HEARSAY_JA = any_of(
     "曰く",
@@ -36,6 +61,9 @@ _HEARSAY_JA = any_of(
     "(?:と|って)聞(?:いた|いて|きました|いています)",
     "との(?:報告|連絡|話)",
     "(?:QA|サポート|顧客|お客様|ベンダー|担当者?|ユーザー?)(?:の)?談",
+    # Someone's written word: 「…と書かれていた」「…と記載されている」「…との書き込み」.
+    "(?:と|って)(?:書かれ|書いて(?:あ|い)|記載され|報告され|言われ|書き込まれ|投稿され|指摘され)",
+    "との(?:書き込み|投稿|記載|指摘|レビュー)",
 )
 #: Japanese: watching instead of checking.
 _WATCHING_JA = any_of(
@@ -105,16 +133,19 @@ def _english(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
 @lru_cache(maxsize=512)
 def modality(clause: str) -> Reading | None:
     """Hearsay, an appearance or a conjecture, marked by grammar (ja) or by the clause's wording (en)."""
-    if (found := japanese.modality(clause)) is not None:
+    if (found := japanese.modality(clause)) is not None and not (found[0] == "hearsay" and norm_cited_ja(clause)):
         return found
     if (heard := _HEARSAY_JA.search(clause)) is not None:
         return ("hearsay", heard.group(0))
     if (should := _guess_should(clause)) is not None:
         return ("conjecture", should)
+    for hedged in (_english(_HEDGED_READING_EN, clause), _HEDGED_READING_JA.search(clause)):
+        if hedged is not None:
+            return ("conjecture", hedged.group(0))
     kinds = (("hearsay", english.HEARSAY), ("appearance", english.APPEARANCE), ("conjecture", english.CONJECTURE))
     for kind, pattern in kinds:
         m = _english(pattern, clause)
-        if m is not None:
+        if m is not None and not (kind == "hearsay" and norm_cited(clause, m.start())):
             return (kind, m.group(0))
     return None
 
@@ -136,19 +167,49 @@ def not_done(clause: str) -> Reading | None:
             return (kind, m.group(0).strip())
     if (phrase := japanese.not_yet(clause)) is not None:
         return ("not_done", phrase)
-    if (phrase := japanese.planned(clause)) is not None:
+    if (phrase := japanese.planned(clause) or promise(clause)) is not None:
         return ("planned", phrase)
+    if (m := _english(_ONGOING_EN, clause)) is not None and not _WHILE_EN.search(clause, 0, m.start()):
+        return ("planned", m.group(0).strip(" ,;("))  # not "while the old pod was still running": a condition
     return None
 
 
 @lru_cache(maxsize=512)
 def watching(clause: str) -> Reading | None:
-    """Dashboards, monitoring or "no alerts so far" standing in for a check."""
+    """Dashboards, monitoring or "no alerts so far" standing in for a check; a watching word that names a thing
+    ("the monitoring namespace", 「監視タスク」) is not watching."""
     for pattern in (english.WATCHING, _WATCHING_JA):
-        m = _english(pattern, clause) if pattern.flags & re.ASCII else pattern.search(clause)
-        if m is not None:
-            return ("watching", m.group(0).strip())
+        if pattern.flags & re.ASCII and not has_words(clause):
+            continue
+        for m in pattern.finditer(clause):
+            if not (_names_a_thing_en(clause, m) if pattern.flags & re.ASCII else names_a_thing(clause, *m.span())):
+                return ("watching", m.group(0).strip())
     return None
+
+
+#: Before a watching word used as a modifier: a determiner or a preposition ("in the monitoring namespace").
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|our|their|its|this|that|each|every|in|of|to|from|per)\s+$", re.I)
+#: After it, words that make it watching again: an object, a time, a verb, or what one watches with.
+_NOT_A_NAME_AFTER = re.compile(
+    r"\s+(?:the|a|an|it|them|this|that|these|those|for|on|in|at|of|over|during|since|until|and|but|or|shows?"
+    r"|showed|says|said|is|was|are|were|has|had|reports?|reported|confirms?|confirmed|dashboards?|graphs?|data"
+    r"|metrics|alerts?|alerting|stack|system|tools?|results?|charts?|panels?|output|logs|went|stayed|looks?"
+    r"|period|window)\b",
+    re.I,
+)
+_WATCH_WORD = re.compile(r"(?:monitor|watch)(?:ing|ed)", re.I)
+
+
+def _names_a_thing_en(clause: str, m: re.Match[str]) -> bool:
+    """ "the monitoring namespace", "a monitoring-agent pod", "the watched folder": a name, not watching."""
+    if not _WATCH_WORD.fullmatch(m.group(0).strip()):
+        return False
+    if clause[m.end() : m.end() + 1] == "-":
+        return True
+    after = clause[m.end() : m.end() + 30]
+    if _NOT_A_NAME_AFTER.match(after) or not re.match(r"\s+[A-Za-z]", after):
+        return False
+    return _DETERMINER_BEFORE.search(clause, max(0, m.start() - 12), m.start()) is not None
 
 
 @lru_cache(maxsize=512)

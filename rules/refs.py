@@ -11,7 +11,7 @@ RefKind = Literal["url", "repo_pr", "pr", "commit", "branch", "change"]
 # One alternation, tried left to right at each position, so a URL is never also read as a SHA or branch.
 _REF_RE = re.compile(
     r"(?P<url>https?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
-    r"|(?P<repo_pr>(?<![\w.-])[\w.-]+/[\w.-]+[#!]\d+\b)"
+    r"|(?P<repo_pr>(?<![\w.-])[\w.-]+/[\w.-]+[#!]\d+\b|(?<![\w./-])[A-Za-z][\w.-]*[A-Za-z0-9][#!]\d+\b)"
     r"|(?P<pr>(?<![\w/])[#!]\d+\b)"
     # After "branch", a name only when it looks like one: in backticks, or with a separator or a digit.
     r"|(?:\bbranch(?:\s*[:=]\s*|\s+)(?:`(?P<named_branch>[^`\s]+)`|(?P<bare_branch>[\w.-]*[/_.\d-][\w./-]*\w)))"

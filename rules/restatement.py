@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import re
 
-from rules import english, japanese, japanese_verbs
+from rules import english, japanese, japanese_symptoms, japanese_verbs
 
 #: "EFFECT because CAUSE" (en); 「EFFECT のは、CAUSE ため」 and 「CAUSE ため、EFFECT」 (ja).
 _BECAUSE_EN = re.compile(r"^(?P<effect>.+?)\b(?:because|since)\b(?P<cause>.+)$", re.IGNORECASE | re.ASCII)
+#: "CAUSE, which is why EFFECT": the cause first.
+_WHICH_IS_WHY_EN = re.compile(
+    r"^(?P<cause>.+?),?\s*\b(?:which is why|that's why|that is why|which explains why|hence)\b(?P<effect>.+)$",
+    re.IGNORECASE | re.ASCII,
+)
 _BECAUSE_JA = (
     re.compile(
         "^(?P<effect>.+?)のは[、,]?(?P<cause>.+?)(?:ため|せい|から|ことが原因)(?:である|です|だ|でした)?[。.]?$"
@@ -19,10 +24,45 @@ _BECAUSE_JA = (
 )
 #: The states a symptom is described by; the same one on both sides is the symptom said twice.
 _STATE = re.compile(
-    r"\b(?:empty|blank|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|slow|garbled|corrupt\w*|\d{3})\b"
-    r"|空|白紙|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|古い|遅い|遅く|文字化け|破損|\d{3}",
+    r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|slow|garbled|corrupt\w*"
+    r"|\d{3})\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|古い|遅い|遅く|文字化け|破損|\d{3}"
+    # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
+    r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか",
     re.IGNORECASE,
 )
+#: State words that say the same thing: an empty page and nothing rendered are one symptom.
+_SAME_STATE = {
+    "blank": "empty",
+    "nothing": "empty",
+    "none": "empty",
+    "zero": "empty",
+    "null": "empty",
+    "空": "empty",
+    "白紙": "empty",
+    "何も": "empty",
+    "ゼロ": "empty",
+    "incorrect": "wrong",
+    "間違": "wrong",
+    "誤っ": "wrong",
+    "duplicate": "twice",
+    "duplicated": "twice",
+    "重複": "twice",
+    "二重": "twice",
+    "遅い": "slow",
+    "遅く": "slow",
+}
+
+
+def _state(word: str) -> str:
+    word = word.lower()
+    if _SLOW.match(word):
+        return "slow"
+    return _SAME_STATE.get(word, "empty" if re.fullmatch(r"0\s*件", word) else word)
+
+
+_SLOW = re.compile(r"takes?|長く|時間")
+
+
 #: A condition or a code identifier in the cause: it says when or what, so it is more than a restatement.
 _SPECIFIC = re.compile(r"\bQ\b|\b(?:when|if|unless|while|after|before|once|whenever)\b|場合|とき|時に|たら|れば|と、")
 #: Words that add nothing to a restated symptom.
@@ -36,29 +76,57 @@ _SYMPTOM_CAUSE = re.compile(
     r"\b(?:isn't|is not|aren't|are not|wasn't|weren't|doesn't|does not|didn't|did not|won't|never|no longer|stops?"
     r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
     r"|answer|react|reply|progress)\w*"
-    r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?)\b"
+    r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
+    r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
+    r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*)\b"
+    # Not coping, said of a part without saying how: "cannot handle the file", "not supported by the upload path".
+    r"|\b(?:can't|cannot|can not|unable to|fails? to|failed to|doesn't|does not|didn't|did not|isn't able to"
+    r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept)\b"
+    r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
+    r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
     r"|(?:動か|終わら|返ら|届か|繋がら|つながら)(?:ない|ず|なかった)"
-    r"|(?:失敗|フリーズ|ハング|クラッシュ)(?:する|した|して)|(?:落ち|止ま|固ま)(?:る|った|って)",
+    r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
+    r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
+    r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)",
+    re.IGNORECASE,
+)
+#: An exception or an error status thrown or returned: what failed, unless a condition says when.
+_THROWS = re.compile(
+    r"\b(?:throws?|threw|raises?|raised)\b(?:\s+an?)?(?:\s+\w+)?\s+(?:Q|exceptions?|errors?)\b"
+    r"|\breturns?\b(?:\s+an?)?\s+(?:errors?|exceptions?|\d{3})\b|(?:Q|例外|エラー)\s*を(?:投げ|送出)(?:る|た|て)"
+    r"|(?:例外|エラー)\s*を返(?:す|し|た)"
+    # A timeout and what it then returns: one symptom ("times out and returns `502`").
+    r"|(?:\btimes? out|\btimed out|タイムアウトして)(?:[^.。]{0,30}?(?:\breturns?\b(?:\s+Q)?|を返(?:す|し|た)))?",
+    re.IGNORECASE,
+)
+_CONDITION = re.compile(
+    r"\b(?:when|whenever|if|unless|while|because|since|after|before|once|whose|which|where|for (?:a|an|any|every)"
+    r"|with (?:a|an|no|null|empty))\b|場合|とき|時に|たら|れば|なら|のに|ないと",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 
 def restated(sentence: str) -> bool:
-    """Whether a masked sentence's cause half only says its effect half again."""
-    parts = _halves(sentence)
+    """Whether a masked sentence's cause half only says its effect half again, or names a symptom as the cause."""
+    if japanese_symptoms.symptom_as_cause(sentence) is not None:
+        return True  # 「…で panic するのが原因」「OOM になったのが原因」: the symptom, called the cause
+    parts = halves(sentence)
     if parts is None:
         return False
     effect, cause = parts
+    shared = {m.group(0).lower()[:4] for m in _SYMPTOM_CAUSE.finditer(effect)}
+    if shared & {m.group(0).lower()[:4] for m in _SYMPTOM_CAUSE.finditer(cause)}:
+        return True  # 「タイムアウトが発生したため、タイムアウトしていた」: the same symptom on both sides
     if _SPECIFIC.search(cause):
         return False
     if _SYMPTOM_CAUSE.search(cause):
         rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return True  # "locks up because the pinpad isn't responding": a second symptom, no mechanism
-    effect_states = {m.group(0).lower() for m in _STATE.finditer(effect)}
-    if any(m.group(0).lower() in effect_states for m in _STATE.finditer(cause)):
+    effect_states = {_state(m.group(0)) for m in _STATE.finditer(effect)}
+    if any(_state(m.group(0)) in effect_states for m in _STATE.finditer(cause)):
         return True
     if japanese.JA_RE.search(cause):
         return False
@@ -67,9 +135,26 @@ def restated(sentence: str) -> bool:
     return not new
 
 
-def _halves(sentence: str) -> tuple[str, str] | None:
+def symptom_cause(sentence: str) -> bool:
+    """A "because" sentence whose cause half is itself a symptom (a failure, a shortage, a kind of fault happening)
+    with no action of any element: 「メモリが足りなくなるため、落ちる」, "because it gets stuck"."""
+    parts = halves(sentence)
+    if parts is None:
+        return False
+    cause = parts[1]
+    if _THROWS.search(cause) and not _CONDITION.search(cause):
+        cause = _THROWS.sub(" 、 ", cause)  # "X throws Y on page 3, which is why …": what failed, not why
+        if not english.action_verbs(cause) and not japanese_verbs.action_verbs(cause):
+            return True
+    if not (_SYMPTOM_CAUSE.search(cause) or japanese_symptoms.symptom_verbs(cause)):
+        return False
+    rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
+    return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
+
+
+def halves(sentence: str) -> tuple[str, str] | None:
     """The effect and the cause of a "because" sentence; None when it has no such shape."""
-    for pattern in (_BECAUSE_EN, *_BECAUSE_JA):
+    for pattern in (_WHICH_IS_WHY_EN, _BECAUSE_EN, *_BECAUSE_JA):
         m = pattern.search(sentence.strip())
         if m is not None:
             return m.group("effect"), m.group("cause")

@@ -19,8 +19,7 @@ BATCHES = sorted(Path(__file__).with_name("heldout").glob("batch*.yaml"))
 #: Cases the gate still gets wrong, each a class not yet read: listed so the test fails when one is fixed
 #: (then remove it) or when any other case goes wrong.
 KNOWN_GAPS: dict[str, str] = {
-    "b4-056": "ja root cause: the symptom verb (panic) named as the cause, with a relative clause verb beside it",
-    "b4-073": "ja repro: a symptom with no step to run; repro texts are not yet read for positive steps",
+    "b8-071": "a prose line led by a date (「2024-05-12 のリプレイを…」) is masked whole as a pasted log line",
 }
 
 
@@ -51,4 +50,5 @@ def test_no_false_accept_and_at_most_one_percent_false_refusals(path: Path) -> N
     assert false_accepts == []
     accepts = sum(c["expect"] == "accept" for c in cases)
     assert len(false_refusals) <= accepts // 100, false_refusals
-    assert counts["all"]["tp"] + len(gaps) == sum(c["expect"] == "refuse" for c in cases)
+    refused_gaps = {c["id"] for c in cases if c["id"] in gaps and c["expect"] == "refuse"}
+    assert counts["all"]["tp"] + len(refused_gaps) == sum(c["expect"] == "refuse" for c in cases)

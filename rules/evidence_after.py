@@ -1,0 +1,107 @@
+"""Failures counted after the fix are not a pass, whatever the verb or noun that counts them
+(docs/rules.md#completed-check): "2 failures", "3 runs hung", "failed twice", "two more timeouts". A count is
+before the fix only when a before-word governs it: the nearest marker to its left says before ("down from 30",
+"before the fix it failed 12") and no after-word comes between, or a before-word follows it directly ("12 of 20
+on the old build"); "2 failures (before: 60)" puts the 60 before the fix, not the 2. Linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_count_words import FAIL_NOUN, FAIL_VERB
+
+_N = r"(?:[1-9]\d*|once|twice|one|two|three|four|five|a couple of|a few|several|a handful of|a dozen)"
+#: What a failure noun can modify: "30 repro runs", "2 crash dumps" count runs and files, not failures.
+_MODIFIED = (
+    r"runs?|tests?|steps?|cases?|paths?|scripts?|jobs?|suites?|handling|handlers?|rates?|modes?|budgets?|counts?"
+    r"|counters?|logs?|messages?|codes?|reports?|dumps?|loops?|iterations?|attempts?|harness\w*|rigs?|builds?"
+)
+#: Failures counted: "failed 1 time in 20", "2 crashes", "3 of 50 runs hung", "two more timeouts", "3 runs hung".
+_FAIL_COUNT = re.compile(
+    rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
+    rf"|panicked|aborted|froze|deadlocked)\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
+    r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
+    rf"|\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b(?![ -](?:{_MODIFIED})\b)"
+    rf"|\b{_N}\s+(?:of (?:them|those|these)\s+|(?:[a-z-]+\s+)?(?:runs?|iterations?|attempts?|tries|boots?|jobs?"
+    rf"|builds?|replays?|cycles?|nights?)\s+)(?:still\s+)?{FAIL_VERB}\b"
+    rf"|\b[1-9]\d*\s*(?:/|of|out of|in)\s*\d+\s+(?:\w+\s+)?(?:{FAIL_VERB}|fail\w*|crash\w*|hang\w*)"
+    # 「2 回失敗した」「3 件エラー」「失敗は 2 回」
+    r"|(?<![\d.])[1-9]\d*\s*(?:回|件|度)(?:だけ|ほど)?(?:は|が|で)?\s*(?:失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|再現|発生"
+    r"|赤|レッド|NG|(?i:fail))"
+    r"|(?:失敗|エラー|クラッシュ|ハング|タイムアウト|再発)(?:は|が)\s*[1-9]\d*\s*(?:回|件|度)",
+    re.I | re.A,
+)
+#: Words that put a count before the fix when they govern it.
+_BEFORE_LEFT = re.compile(
+    r"\b(?:before|previously|prior|without the (?:fix|patch|change)|unpatched|old (?:build|code|version)|original build"
+    r"|on main|revert\w*|down from|versus|vs\.?|compared (?:to|with)|was|were|used to|main|master|baseline"
+    r"|previous (?:build|release|version)|without)\b|修正前|元の(?:ビルド|コード|版)|戻した|外した|旧",
+    re.I | re.A,
+)
+#: Words that put what follows after the fix: "after the fix", "now", "down from 60 to 2", "60 → 2".
+_AFTER_LEFT = re.compile(
+    r"\b(?:after|afterwards|now|with the (?:fix|patch|change)|patched|fixed (?:build|version)|to)\b|→|->|修正後|適用後",
+    re.I | re.A,
+)
+#: A before-word just after the count, with no other figure between: "12 of 20 on the old build".
+_BEFORE_RIGHT = re.compile(
+    r"^[^.;,(\d]{0,30}?\b(?:before|previously|on main|on master|without the (?:fix|patch)|on the old|unpatched"
+    r"|pre-?fix)\b(?!\s*[:=]?\s*~?\d)",
+    re.I | re.A,
+)
+_FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
+
+#: A failure that outlived the fix: "still fails", 「まだ失敗している」.
+STILL_FAILS = re.compile(
+    r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
+    r"|broke|reproduces|reproduced|flak\w*|red)\b|(?:まだ|依然として?|相変わらず)(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
+    # A rate lowered but not to zero: "from 5 in 30 to 2 in 50", 「30 回中 5 回から 50 回中 2 回に」.
+    r"|\bfrom \d+ (?:of|in|out of|/) ?\d+ (?:runs? )?(?:down )?to [1-9]\d* ?(?:of|in|out of|/) ?\d+"
+    r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回",
+    re.IGNORECASE,
+)
+
+
+def _before(clause: str, start: int, end: int) -> bool:
+    """Whether the figure at [start, end) is governed by a before-word."""
+    left = clause[max(0, start - 40) : start]
+    if _FROM_JUST_BEFORE.search(left):
+        return True  # "from 60 failures to 2": the first figure is the old one
+    last_before = max((m.end() for m in _BEFORE_LEFT.finditer(left)), default=-1)
+    last_after = max((m.end() for m in _AFTER_LEFT.finditer(left)), default=-1)
+    if last_before > last_after:
+        return True
+    return _BEFORE_RIGHT.match(clause[end : end + 40]) is not None
+
+
+def still_before(clause: str) -> bool:
+    """ "still fails on main", 「修正前のビルドではまだ失敗し」: the failure that remains is the one before the fix."""
+    still = STILL_FAILS.search(clause)
+    return still is not None and _before(clause, still.start(), still.end())
+
+
+def fails_after(clause: str) -> bool:
+    """A failure counted after the fix: "it failed 1 time in 20, versus 12 in 20 before" is not a pass; nor is a
+    pass count or a success rate short of all ("997/1000 green", 「成功率は 99.5%」)."""
+    if any(not _before(clause, m.start(), m.end()) for m in _FAIL_COUNT.finditer(clause)):
+        return True
+    for m in _PASS_SHARE.finditer(clause):
+        passed, runs = m.group("n") or m.group("jn"), m.group("m") or m.group("jm")
+        share = m.group("pct") or m.group("jpct")
+        short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
+        if short and not _before(clause, m.start(), m.end()):
+            return True
+    return False
+
+
+#: Passes counted, or a success rate: "997/1000 green", "passed 498 of 500", "success rate 99.5%", 「成功率 99.5%」.
+_PASS_SHARE = re.compile(
+    r"(?<![\d.,])(?P<n>\d[\d,]*)\s*(?:/|of|out of)\s*(?P<m>\d[\d,]*)\s+(?:\w+\s+)?"
+    r"(?:green|pass(?:ed|es)?|succeed(?:ed|s)?|ok|clean|completed?)\b"
+    r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*(?:/|of|out of)\s*"
+    r"(?P<jm>\d[\d,]*)"
+    r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
+    r"|(?:成功率|通過率|合格率)(?:は|が|:|：)?\s*(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",
+    re.I | re.A,
+)

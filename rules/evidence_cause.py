@@ -1,0 +1,143 @@
+"""A root cause names a concrete element and what it does wrong (docs/rules.md#mechanism):
+not two alternative causes, not only a kind of bug or a vague place, not a correlation, not the symptom again,
+and not a guess. Read clause by clause (`rules.reading`), en and ja.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import english, japanese_verbs, reading
+from rules.evidence_growth import growth_only
+from rules.evidence_words import EN_FLAGS, any_of, search
+from rules.restatement import restated, symptom_cause
+
+Finding = tuple[str, str]
+
+#: A cause that only gestures at its element: "something in the cache", どこかで.
+_VAGUE_SUBJECT = (
+    any_of(r"\b(?:something|somewhere|somehow|some kind of|some sort of|some \w+ issue)\b", flags=EN_FLAGS),
+    any_of("何か(?!ら)", "何らか", "どこか", "何かしら"),
+)
+#: A cause named only by its kind: "because of a layout problem", タイミングの問題で.
+_VAGUE_CAUSE = (
+    any_of(
+        r"\b(?:because of|due to|caused by|comes from|down to) (?:a |an |some )?(?:[a-z-]+ )?"
+        r"(?:problem|issue|bug|glitch|quirk|race|regression)s?\b(?! (?:in|where|when|that|with|between) )",
+        flags=EN_FLAGS,
+    ),
+    any_of("(?:の)?(?:問題|不具合|バグ)(?:の|による|が原因|のため|によって)(?!Q)"),
+)
+#: "since we upgraded", "v4.2.1 に上げてから…ようになった": a correlation in time, not a mechanism.
+_CORRELATION = (
+    any_of(
+        r"\b(?:since|after|ever since) (?:we |i |they |the team )?(?:upgrad|updat|bump|deploy|install|switch|roll"
+        r"|mov|migrat|chang|went|port|releas)\w*",
+        r"\b(?:started|began|appeared|showed up) (?:\w+ )?(?:after|since|once|with|when)\b",
+        r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
+        # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
+        r"\b(?:it's|it is|it was|must be|blame) (?:the |our |this )?(?:\w+ ){0,2}(?:upgrade|update|deploy\w*|release"
+        r"|migration|bump|version|switch)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "ようになった",
+        "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え)て(?:から|以来|以降)",
+    ),
+)
+#: A check negated in a root cause: the mechanism is not yet tied to the failure.
+_UNCHECKED = re.compile(r"check|verif|confirm|test|measur|tried|確認|検証|実験|試", re.IGNORECASE)
+#: Two causes offered where one is needed (ja): "A か B のどちらか", "いずれか".
+_ALTERNATIVES_JA = any_of(
+    # 「どちらか早い方」 is a rule of the code (whichever comes first), not two candidate causes.
+    "(?:の)?(?:どちらか|いずれか|どっちか)(?!一方を|を選|早い|遅い|先|後|大きい|小さい|多い|少ない|一方)"
+)
+#: Someone reporting the symptom ("users reported duplicated orders"): context for the cause, not the cause.
+_SYMPTOM_REPORT = re.compile(
+    r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?)"
+    r" (?:reported|report|complained|noticed|saw|see|hit)\b|(?:ユーザー|顧客|お客様|利用者)(?:から|より)",
+    re.IGNORECASE,
+)
+
+
+def mechanism(masked: str) -> Finding | None:
+    """A root cause names an element and what it does wrong: one clause, not only a symptom or its kind."""
+    if (alt := search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked) or _two_causes(masked)) is not None:
+        return ("alternatives", alt)
+    if (vague := search(_VAGUE_CAUSE, masked) or growth_only(masked)) is not None:
+        return ("no_mechanism", vague)
+    for _clause, why in reading.readings(masked):
+        if why is not None and why[0] == "hearsay" and _SYMPTOM_REPORT.search(why[1]) and _plain_mechanism(masked):
+            continue
+        if why is not None and why[0] in ("hearsay", "appearance", "conjecture"):
+            return why
+        if why is not None and why[0] == "not_done" and _UNCHECKED.search(why[1]):
+            return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
+    for sentence, parts in reading.by_sentence(masked):
+        if restated(sentence):
+            continue  # "it hangs because it stops responding": the symptom twice
+        if symptom_cause(sentence):
+            # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
+            continue
+        for clause in parts:
+            if search(_VAGUE_SUBJECT, clause) or search(_CORRELATION, clause):
+                continue
+            verbs = english.action_verbs(clause) + japanese_verbs.action_verbs(clause)
+            if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
+                return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
+    return ("no_mechanism", _clip(masked))
+
+
+#: Verbs that only measure a symptom's size: no element does anything.
+_MAGNITUDE = re.compile(r"exceed\w*|reach\w*|越える|超える|達する|及ぶ")
+
+
+#: "X or Y" in a root cause: two candidates, unless the "or" belongs to a condition ("when the list is empty or
+#: closed") or a measure ("one or more", "greater than or equal").
+_OR = re.compile(
+    r"(?<!\bone )(?<!\bzero )(?<!\bthan )(?<!and/)(?<!\d )(?<!\btwo )\bor\b(?! (?:not|more|less|fewer|later|earlier"
+    r"|equal|so|greater|higher|lower|above|below|newer|older|else|otherwise|\d|two|three)\b)(?![^.;]{0,60}\bdepending\b)"
+    r"|(?<![\d件秒分回日%])(?:または|もしくは|あるいは|ないしは?)|(?<=[^\s、。])か、(?=[^。]{1,60}?(?:か|どちらか|いずれか)(?:が|の|だ|で|と|。|$))",
+    re.IGNORECASE,
+)
+_OR_CONDITION = re.compile(
+    r"\b(?:when|whenever|if|unless|while|once|whether|after|before|until|where|each|every|any|either|neither|nor)\b"
+    r"|場合|とき|時に|時は|たら|れば|なら|と、|ごとに|たびに|際に|いずれの|どちらの|どの",
+    re.IGNORECASE,
+)
+
+
+def _plain_mechanism(masked: str) -> bool:
+    """A plain clause (no hearsay, guess or plan) with an element doing something."""
+    return any(
+        why is None and (english.action_verbs(clause) or japanese_verbs.action_verbs(clause))
+        for clause, why in reading.readings(masked)
+    )
+
+
+#: What makes an "or" offer candidates for the cause rather than join two words ("a missing or empty header").
+_CANDIDATES = re.compile(
+    r"\b(?:cause[sd]?|culprit|reason|responsible|blame|explain\w*|fits?|suspect\w*|whichever|not sure|unclear"
+    r"|can't tell|cannot tell|don't know|undecided|candidates?|one of|possib\w+|either|(?:it|this)(?:'s| is| was))\b"
+    r"|原因|要因|せい|どちらか|いずれか|可能性|考え|思|不明|特定",
+    re.IGNORECASE,
+)
+
+
+def _two_causes(masked: str) -> str | None:
+    """Two alternative causes joined by "or" (または, 「A か、B か」) outside a condition, in a sentence that
+    speaks of the cause."""
+    for sentence, clauses in reading.by_sentence(masked):
+        if _CANDIDATES.search(sentence) is None:
+            continue
+        for clause in clauses:
+            for m in _OR.finditer(clause):
+                head = clause[max(0, m.start() - 80) : m.start()]
+                if _OR_CONDITION.search(head) is None:
+                    return clause[max(0, m.start() - 30) : m.end() + 30].strip()
+    return None
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,73 @@
+"""The lexicon of counts (docs/rules.md#observed-rates): number words, how a count is written, the nouns that
+count runs and failures, and the verbs of failing. `rules.evidence_rates` builds its patterns from these.
+"""
+
+from __future__ import annotations
+
+NUMBER_WORDS = {
+    "a single": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "a hundred": 100,
+    "hundred": 100,
+    "a thousand": 1000,
+    "once": 1,
+    "twice": 2,
+    "thrice": 3,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "十": 10,
+}
+#: A count: digits (with separators, a decimal or a `k`), a range's first figure, or a number word.
+NUM = (
+    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?!\d)(?:k\b)?(?:\s*[〜~\-–]\s*\d+(?:\.\d+)?(?!\d))?"
+    r"|\b(?:a single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty"
+    r"|fifty|a hundred|hundred|a thousand)\b"
+)
+ABOUT = (
+    r"(?:(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|over|more than|under|every|each|the|last"
+    r"|past|first|latest|previous)\s+|~\s*){0,3}"
+)
+#: Things a repro is run as: the unit of a total.
+RUN_NOUN = (
+    r"(?:runs?|times|x|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
+    r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|sessions?|launches"
+    r"|requests?|calls?|sends?|uploads?|imports?|deploys?|cold starts?|reloads?|clicks?|submissions?|transactions?"
+    r"|messages?|queries|orders?|tests?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|connections?)"
+)
+#: Repetitions of a run only, not the things one run handles: "3 of 10 runs", not "12 of the 500 orders".
+REPEAT_NOUN = (
+    r"(?:runs?|times|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
+    r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|launches|deploys?"
+    r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?)"
+)
+#: Things that count failures.
+FAIL_NOUN = (
+    r"(?:failures?|fails|crash(?:es)?|hangs?|errors?|timeouts?|time-?outs?|repros?|reproductions?|hits?|panics?"
+    r"|deadlocks?|stalls?|drops?|mismatch(?:es)?|occurrences?|segfaults?|aborts?|assert(?:ion)?s?|flakes?|reds?"
+    r"|corruptions?|divergences?|freezes?|incidents?)"
+)
+FAIL_VERB = (
+    r"(?:fail(?:ed|s)?|crash(?:ed|es)?|hung|hangs?|hit|broke|errored|timed out|dropped|lost|diverged|deadlocked"
+    r"|blew up|fell over|went down|died|exploded|misbehaved|failed over|wedged|locked up|stuck"
+    r"|panicked|aborted|froze|stalled|reproduced|repro'd|tripped|fired|showed up|turned up|happened|occurred"
+    r"|went red|were red|was red|came back)"
+)

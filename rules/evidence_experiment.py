@@ -1,0 +1,212 @@
+"""A confirming experiment: something the author did to the system (a patch, a revert, a forced value, added
+logging, a test, a bisect) and what it showed (docs/rules.md#experiment). A review, reading the
+code, a matching trace or a coincidence in time shows nothing by itself; nor does a plan or someone's word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import reading
+from rules.evidence_clauses import concrete_pass, plain
+from rules.evidence_trials import with_without
+from rules.evidence_words import EN_FLAGS, any_of, search
+
+Finding = tuple[str, str]
+
+#: What an experiment showed: a result, a count, something observed or caught.
+OUTCOME = (
+    any_of(
+        r"\b(?:showed|shows|fired|fires|confirmed|revealed|printed|caught|detected|flagged"
+        r"|pinned|landed on|reproduc\w+|fails|failed|disappear\w*|stopped|came back|brings? .{0,40}back"
+        r"|brought .{0,40}back|same (?:address|value|pointer|result)|every (?:assert|failure|crash|hang)|went from"
+        r"|never|always|every (?:time|run|timeout|attempt)|appear(?:s|ed)?"
+        r"|took .{0,60} from|reported|reports|trapped|halted|tripped|triggered|is absent|was absent|are absent"
+        r"|is missing|was missing|flagged)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of("確認", "検出", "再現", "消え", "一致", "判明", "なくな", "なし", "無し", "戻る", "戻った", "観測"),
+)
+#: The author's own doing: "we recomputed", "I reverted".
+_FIRST_PERSON = re.compile(r"\b(?:we|i)\b", re.IGNORECASE)
+
+
+def experiment(masked: str, raw: str = "") -> Finding | None:
+    """A confirming experiment the author ran, stated plainly, and what it showed (`raw`, the text before masking,
+    shows the commands and settings that masking hides)."""
+    if (running := search(_RUNNING, masked)) is not None:
+        return ("not_done", running)
+    clean, found = plain(masked)
+    own = any(_outcome(c) and _FIRST_PERSON.search(c) for c in clean)
+    for kind, phrase in found:
+        if kind == "hearsay" and own:
+            continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
+        if kind != "watching" or not any(_outcome(c) for c in clean):
+            return (kind, phrase)
+    for clause in reading.all_clauses(masked):
+        if (why := reading.inference(clause)) is not None and not any(_outcome(c) and c != clause for c in clean):
+            return why
+    if any(_outcome(c) for c in clean) and (
+        search(INTERVENTION, masked) or _COMMAND.search(raw) or with_without(masked)
+    ):
+        return None
+    return ("no_experiment", _clip(masked))
+
+
+#: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
+_COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
+#: A check still going: "the replay is running now", 「リプレイを実行中」. A condition ("while the job is running")
+#: is a step of a repro, not a check.
+_RUNNING = (
+    any_of(
+        r"(?<!while )(?<!when )(?<!whenever )(?<!as )\b(?:is|are) (?:still |currently |now )?"
+        r"(?:running|under ?way|in flight|being (?:run|replayed|tested))\b"
+        r"(?! (?:fine|normally|smoothly|ok|okay|well|again|correctly|stabl[ey])\b)",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "(?:実行|検証|テスト|試験|リプレイ|再生|計測|測定|構築|準備|作成|用意|セットアップ)(?:を)?(?:実施)?中"
+        "(?:です|だ|。|で(?!は)|、|$)",
+        # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
+        "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
+    ),
+)
+
+
+#: Something done to the system to test the cause: a change (patch, revert, forced value, swapped part), an
+#: instrument (logging, a counter, a watchpoint, a sanitizer, a test), or a run under set conditions ("with `x=0`").
+#: Observing alone (a trace, a dashboard, timestamps, reading) is not one.
+INTERVENTION = (
+    any_of(
+        r"\b(?:add(?:ed|ing)?|ran|run(?:ning)?|re-?ran|re-?run(?:ning)?|wrote|writ(?:e|ing)|patch(?:ed|ing)?"
+        r"|revert(?:ed|ing)?|re-?appl(?:ied|ying)|appl(?:ied|ying)|forc(?:ed|ing|e)|set(?:ting)?|swapp(?:ed|ing)|swap"
+        r"|replac(?:ed|ing)|disabl(?:ed|ing)|enabl(?:ed|ing)|inject(?:ed|ing)|built|build(?:ing)?|rebuilt|re-?compiled"
+        r"|compil(?:ed|ing)|replay(?:ed|ing)?|bisect\w*|logg(?:ed|ing)|print(?:ed|ing)|put|flipp(?:ed|ing)|flip"
+        r"|chang(?:ed|ing)|mov(?:ed|ing)|switch(?:ed|ing)|remov(?:ed|ing)|count(?:ed|ing)|captur(?:ed|ing)|trac(?:ed|ing)"
+        r"|instrument(?:ed|ing)|toggl(?:ed|ing)|made|making|pinn(?:ed|ing)|back(?:ed|ing) out|compar(?:ed|ing)"
+        r"|test(?:ed|ing)|measur(?:ed|ing)|dump(?:ed|ing)|fed|feed(?:ing)?|sent|send(?:ing)?|kill(?:ed|ing)"
+        r"|restart(?:ed|ing)|throttl(?:ed|ing)|delay(?:ed|ing)|slow(?:ed|ing)|hard-?cod(?:ed|ing)|lower(?:ed|ing)"
+        r"|rais(?:ed|ing)|increas(?:ed|ing)|decreas(?:ed|ing)|reduc(?:ed|ing)|widen(?:ed|ing)|narrow(?:ed|ing)"
+        r"|clamp(?:ed|ing)|guard(?:ed|ing)|wrapp(?:ed|ing)|delet(?:ed|ing)|limit(?:ed|ing)|simulat(?:ed|ing)"
+        r"|emulat(?:ed|ing)|mock(?:ed|ing)|stubb(?:ed|ing)|attach(?:ed|ing)|hook(?:ed|ing)|reproduc(?:ed|ing)"
+        r"|recomput(?:ed|ing)|recalculat(?:ed|ing)|calculat(?:ed|ing)|loop(?:ed|ing)|profil(?:ed|ing)|fuzz(?:ed|ing)"
+        r"|stepp(?:ed|ing)|tri(?:ed|es)|try(?:ing)?|us(?:ed|ing)|gave|giv(?:e|ing)|flash(?:ed|ing)|roll(?:ed|ing) back"
+        r"|downgrad(?:ed|ing)|upgrad(?:ed|ing)|bump(?:ed|ing)|shrank|shrunk|isolat(?:ed|ing)|cherry-?pick(?:ed|ing)?"
+        r"|dropp(?:ed|ing)|commented out|skipp(?:ed|ing)|insert(?:ed|ing)|call(?:ed|ing)|invok(?:ed|ing)"
+        r"|trigger(?:ed|ing)|fir(?:ed|ing)|restor(?:ed|ing)|reset(?:ting)?|rerout(?:ed|ing)|redirect(?:ed|ing)"
+        r"|block(?:ed|ing)|unplug(?:ged|ging)|plug(?:ged|ging)|power(?:ed|ing)|cycl(?:ed|ing)|strace|gdb|valgrind"
+        r"|perf|watchpoint|breakpoint|sanitizer|tsan|asan|msan|ubsan|kasan|debug build|(?:unit|regression|property)"
+        r" test|test case|(?:a|the|new) test|patched build|local build|experiment)\b"
+        # A run under a set value: "with `retries = 0` …", "under `faketime …`".
+        r"|\b(?:with(?:out)?|under|on|at)\s+Q\b|\bwith(?:out)? (?:only )?\d+\b|\binstead of\b"
+        r"|\bturn(?:ed|ing)? (?:\w+ )?(?:off|on)\b"
+        r"|\bunder (?:a |the )?(?:debugger|sanitizer|profiler|load|valgrind|gdb|rr|strace|emulator)\b"
+        r"|\bwith(?:out)? (?:the |a |an )?(?:new|old|patched|fixed|older|newer|previous|original|modified)\b"
+        r"|\b(?:with(?:out)?) (?:the |this |that |my |our |a )?(?:fix|patch|change|guard|lock|mutex|flag"
+        r"|option|setting|workaround|hotfix)\b|\bfound the failing\b"
+        r"|^\s*Q\s+(?:showed|shows|reported|reports|printed|prints|returned|returns"
+        r"|gave|gives|output)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "追加",
+        # A change made and what followed: 「X を Y に揃えると」「…を外したところ」「…にしたら」.
+        "を(?![^。、]{0,24}?(?:確認|見|調べ|読|眺め|チェック|追|精査|取|採))[^。、]{0,24}?(?:と、|たら|たところ|てみ|た結果|ると)",
+        "揃え",
+        "(?<!明らか)(?<!確か)に(?:して|した|変更|設定|切り替え)",
+        "Q\\s*(?:の場合|では|だと|にすると|にしたら|にした)",
+        "合わせ",
+        "書き換え",
+        "入れ替え",
+        "仕込",
+        "実行",
+        "流し",
+        "流す",
+        "流した",
+        "回し",
+        "回す",
+        "回した",
+        "入れ",
+        "差し込",
+        "差し替え",
+        "変え",
+        "変更",
+        "戻",
+        "外し",
+        "外す",
+        "出力",
+        "計測",
+        "測定",
+        "キャプチャ",
+        "ダンプ",
+        "比較",
+        "bisect",
+        "revert",
+        "当て",
+        "パッチ",
+        "ビルド",
+        "テスト",
+        "設定",
+        "直し",
+        "直した",
+        "再送",
+        "計算",
+        "実施",
+        "やって",
+        "やった",
+        "やる",
+        "試し",
+        "試す",
+        "切り替え",
+        "無効化",
+        "有効化",
+        "強制",
+        "注入",
+        "実験",
+        "検証",
+        "置き換え",
+        "トレース",
+        "ログ(?:を|に)?(?:追加|仕込|出力|出し|入れ|仕掛|埋め込)",
+        "固定",
+        "再起動",
+        "停止させ",
+        "落とし",
+        "抜い",
+        "挿し",
+        "接続し",
+        "切断し",
+        "投入",
+        "発行",
+        "送信",
+        "投げ",
+        "適用",
+        "導入",
+        "除去",
+        "削除",
+        "挟",
+        "加え",
+        "下げ",
+        "上げ",
+        "増や",
+        "減ら",
+        "遅らせ",
+        "止め",
+        "再生",
+        "リプレイ",
+        "ウォッチ",
+        "監視し",
+    ),
+)
+
+
+#: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`.
+_COMMAND = re.compile(r"`[^`\n]*(?:\w=|\s--?[A-Za-z]|^\$ )[^`\n]*`|```", re.MULTILINE)
+
+
+def _outcome(clause: str) -> bool:
+    return _COUNT.search(clause) is not None or search(OUTCOME, clause) is not None or concrete_pass(clause)
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,39 @@
+"""A resource said to grow until it runs out, with nothing named that holds it: the symptom of a leak told twice
+("heap usage climbs until the OOM killer takes it out", 「メモリが増え続けて落ちる」). A mechanism names what keeps
+the memory, the connections or the rows (docs/rules.md#mechanism)."""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_words import any_of
+
+#: A resource growing: memory, heap, a queue, open handles.
+_GROWTH = any_of(
+    r"\b(?:memory|heap|rss|usage|footprint|disk|queue|backlog|handles?|file descriptors?|fds|connections?|threads?)\b"
+    r"[^.;:]{0,40}?\b(?:climbs?|climbing|grows?|growing|increases?|increasing|rises?|rising|balloons?|creeps? up"
+    r"|keeps? (?:growing|rising|climbing)|goes up)\b",
+    r"\b(?:runs?|ran) out of (?:memory|heap|disk|handles|file descriptors|connections)\b",
+    "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?)[^。]{0,20}?"
+    "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加)",
+    flags=re.IGNORECASE,
+)
+#: What holds the resource, or why it is not given back.
+_RETAINER = any_of(
+    r"\b(?:holds?|held|retains?|retained|keeps? (?:a |an |every|all|each|the|them|it|references?)|caches?|cached|leaks?"
+    r"|leaked|never (?:freed|released|closed|evicted|removed|cleared)|accumulat\w*|buffers?|buffered|appends?"
+    r"|loads? (?:the )?(?:whole|entire|all)|reads? (?:the )?(?:whole|entire|all)|into memory|references?"
+    r"|without (?:freeing|releasing|closing|evicting|clearing)|not (?:freed|released|closed|evicted|cleared)"
+    r"|because|since|unbounded|no (?:limit|bound|cap|eviction))\b",
+    "保持|キャッシュ|解放(?:され|し)(?:ない|ず|ません)|閉じ(?:ない|ず|られ)|溜ま|溜め|蓄積|全件|丸ごと|一括(?:で)?読|参照"
+    "|上限(?:が)?な|ため|ので",
+    flags=re.IGNORECASE,
+)
+
+
+def growth_only(masked: str) -> str | None:
+    """The growth phrase when the text says a resource grows and names nothing that holds it."""
+    found = _GROWTH.search(masked)
+    if found is None or _RETAINER.search(masked) is not None:
+        return None
+    return found.group(0)

@@ -1,0 +1,306 @@
+"""Observed counts in a repro, read into rates wherever the text states them: "2 of the last 300 runs",
+"out of 1000 replays, 3 dropped", "ran it 500 times; it failed once", 「1000 回流して失敗は 4 回」,
+「100 回に 1 回」, 「3割」, "one run in three", "~30 failures per 100", "0.5%". A single sighting with no runs
+behind it ("failed once", 一度だけ) is no rate at all (docs/rules.md#observed-rates).
+
+The reader works sentence by sentence on masked text (`textmask.mask`): within a sentence, a count of runs
+(a total) and a count of failures (hits) make one rate, whichever comes first. Every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import lru_cache
+
+from rules.evidence_count_words import ABOUT as _ABOUT
+from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
+from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
+from rules.evidence_count_words import NUM as _NUM
+from rules.evidence_count_words import NUMBER_WORDS as _WORDS
+from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
+from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
+from rules.textmask import rates, sentences
+
+Rate = tuple[Fraction, str]
+
+#: A high-frequency flake fails at least about one run in ten (DESIGN §2, `repro_rate`).
+HIGH_FREQUENCY = Fraction(1, 10)
+
+#: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
+_PAIR = re.compile(
+    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+)?(?:out of|of|in|/)\s*{_ABOUT}"
+    rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
+    r"|rows?|records?|items?|nodes?|threads?|cores?|ranks?|workers?|pods?|shards?|users?|files?|pages?"
+    r"|outstations?|devices?|tubes?|bits?)\b)(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))",
+    re.IGNORECASE,
+)
+#: "~30 failures per 100", "once every 200 runs", "one failure per 50 runs", "once in about 1,000".
+_PER = re.compile(
+    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_FAIL_NOUN}|{_RUN_NOUN}|time)?\s*"
+    rf"(?:per|every|each|in every|out of every)\s+{_ABOUT}"
+    rf"(?P<total>{_NUM})(?!\s*(?:%|ms|s|sec|seconds?|minutes?|hours?|days?|weeks?|months?)\b)",
+    re.IGNORECASE,
+)
+#: What Japanese counts runs in: 回, or the thing run (「200 ビルド中 3 ビルド」「30 日中 2 日」).
+_COUNTER_JA = "(?:回|度|件|本|ビルド|ジョブ|ラン|試行|サイクル|バッチ|晩|夜|日)"
+#: Japanese pairs: 「20 回中 3 回」「300 回のうち 2 回」「100 回に 1 回」「3/10 回」.
+_PAIR_JA = re.compile(
+    rf"(?<![\d.,])(?P<total>{_NUM})\s*{_COUNTER_JA}(?:ほど|程度|くらい|ぐらい|前後|近く|以上)?(?:実行|試行|試験|実施)?"
+    rf"(?:中|のうち|では|に)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{_COUNTER_JA}"
+    rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
+)
+#: 「3割」「5割」: tenths.
+_TENTHS_JA = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*割")
+_PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|パーセント|percent)")
+#: A total: "ran it 500 times", "1000 replays", "over 2,000 iterations", 「1000 回流した」「30 回実行」.
+_TOTAL = re.compile(
+    rf"(?<![\w.,/])(?P<n>{_NUM})\s*(?:-\s*)?(?:(?:\w+\s+)?{_REPEAT_NOUN})\b(?!\s*(?:{_FAIL_VERB})\b)"
+    rf"|(?<![\d.,])(?P<ja>{_NUM})\s*(?:回|度|サイクル|本)(?:ほど|程度|くらい|ぐらい|前後|近く|以上|連続)?(?:の)?\s*"
+    r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生)",
+    re.IGNORECASE,
+)
+#: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
+_HITS = re.compile(
+    rf"(?<![\w.,/])(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
+    rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})(?:\s*times?)?\b"
+    r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"
+    r"|\b(?:got|saw|see|seen|observed|had|hit|recorded|counted|caught)\s+(?:only\s+|just\s+|exactly\s+)?"
+    rf"(?P<c>{_NUM})\s*(?:{_FAIL_NOUN})\b"
+    r"|(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|件数|回数)?(?:は|が)\s*"
+    rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"
+    rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件)"
+    # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.
+    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
+    r"(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|止ま|停止|固ま|出[たてるま]|起き|ずれ|壊れ|破損|リセット"
+    r"|ダウン|死|異常)",
+    re.IGNORECASE,
+)
+#: Every run counted: "failed all 10", "in every one of 5 runs", 「8 回とも」.
+_ALL = re.compile(
+    rf"\b{_FAIL_VERB}\s+(?:in\s+|on\s+)?(?:all|every one of|each of)\s+(?:the\s+)?(?:{_NUM})\b"
+    rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
+    rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|件)(?:とも|すべて|全て)",
+    re.IGNORECASE,
+)
+
+
+def _value(text: str) -> float | None:
+    token = text.strip().lower()
+    if token in _WORDS:
+        return float(_WORDS[token])
+    m = re.match(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k)?", token)
+    if m is None:
+        return None
+    value = float(m.group(1).replace(",", ""))
+    return value * (1000 if m.group(2) else 1)
+
+
+def _rate(hits: float | None, total: float | None) -> Fraction | None:
+    if hits is None or total is None or total <= 0 or hits > total:
+        return None
+    return Fraction(hits).limit_denominator(1000) / Fraction(total).limit_denominator(1000)
+
+
+#: Something a count is made of: a digit, a number word, 「一」「二」「三」.
+_ANY_COUNT = re.compile(
+    r"\d|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
+    r"|forty|fifty|hundred|thousand|single|half|third|quarter|fifth|sixth|tenth|other|second|most)\b|[一二三]|半",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=256)
+def counts(masked: str) -> tuple[Rate, ...]:
+    """Every failure rate the text states, with the words that state it: pairs, per-forms, percentages, every
+    run counted, and a total and a failure count found in one sentence (or a count of failures just after the
+    sentence that counted the runs: "I repeated it 10 times; it failed all 10")."""
+    found: list[Rate] = []
+    previous: list[tuple[re.Match[str], float]] = []
+    if _ANY_COUNT.search(masked) is None:
+        return ()
+    for sentence in sentences(masked):
+        stated = _direct(sentence)
+        totals: list[tuple[re.Match[str], float]] = []
+        if _RUN_HINT.search(sentence) is not None:
+            totals = [(m, v) for m in _TOTAL.finditer(sentence) if (v := _value(m.group("n") or m.group("ja") or ""))]
+        if not stated:
+            stated = _split(sentence, totals or previous)
+        found.extend(stated)
+        previous = totals
+        if len(found) >= _ENOUGH:
+            break
+    return tuple(found)
+
+
+#: More rates than any real repro states: past them a text is not read further (a pasted blob of "1 in 1 in …").
+_ENOUGH = 64
+
+
+#: What may follow a pair's second figure: a run or failure noun, a verb or a preposition, punctuation, the end.
+_AFTER_PAIR = re.compile(
+    rf"\s*(?:$|[^\w\s]|(?:{_REPEAT_NOUN}|{_FAIL_NOUN}|{_FAIL_VERB})\b|(?:on|in|at|with|under|when|while|and|but|so|for"
+    r"|during|after|before|over|across|without|using|via|from|by|were|was|are|is|fail\w*|crash\w*|hang\w*|hung"
+    r"|runs?|times?|tries|attempts?|then|now|here|there|locally|again|overnight)\b|[\u3040-\u30ff\u4e00-\u9fff])",
+    re.IGNORECASE,
+)
+_DIGIT = re.compile(r"\d")
+#: A run noun inside the pair itself: "one deploy in five", "3 runs of 10".
+_RUN_IN_PAIR = re.compile(rf"\s{_REPEAT_NOUN}\s", re.IGNORECASE)
+
+
+#: Words each pattern needs somewhere in the sentence: a cheap scan first, so a long text without them costs little.
+_HINTS = (
+    (re.compile(r"\b(?:of|in)\b|/", re.I), "_PAIR"),
+    (re.compile(r"\b(?:per|every|each)\b", re.I), "_PER"),
+    (re.compile("回|/|中|のうち|に"), "_PAIR_JA"),
+)
+_RUN_HINT = re.compile(rf"{_RUN_NOUN}\b|回|度|サイクル|本", re.I)
+
+
+def _direct(sentence: str) -> list[Rate]:
+    """Rates stated in one phrase: "3 of 10", "1 in every 200", 「10 回中 3 回」, "0.5%", 「3割」, "failed all 10"."""
+    found: list[Rate] = []
+    patterns = {"_PAIR": _PAIR, "_PER": _PER, "_PAIR_JA": _PAIR_JA}
+    for hint, name in _HINTS:
+        if hint.search(sentence) is None:
+            continue
+        pattern = patterns[name]
+        for m in pattern.finditer(sentence):
+            groups = m.groupdict()
+            hits, total = groups.get("hits") or groups.get("hits2"), groups.get("total") or groups.get("total2")
+            if pattern is _PAIR and not _AFTER_PAIR.match(sentence, m.end()) and not _RUN_IN_PAIR.search(m.group(0)):
+                continue  # "12 of the 500 orders": a share of things; "one deploy in five" counts runs
+            if pattern is not _PAIR_JA and not (_DIGIT.search(hits or "") and _DIGIT.search(total or "")):
+                around = sentence[m.start() : m.end() + 24]
+                if not re.search(rf"\b(?:{_RUN_NOUN}|{_FAIL_NOUN})\b", around, re.IGNORECASE):
+                    continue  # "one of two": a number word counts runs only with a noun that says so
+            rate = _rate(_value(hits or ""), _value(total or ""))
+            if rate is not None:
+                found.append((rate, m.group(0).strip()))
+            if len(found) >= _ENOUGH:
+                return found
+    for m in _PERCENT.finditer(sentence):
+        if len(found) >= _ENOUGH:
+            break
+        value = Fraction(m.group(1))
+        if value <= 100:
+            found.append((value / 100, m.group(0)))
+    for m in _TENTHS_JA.finditer(sentence):
+        if len(found) >= _ENOUGH:
+            break
+        value = Fraction(m.group(1))
+        if value <= 10:
+            found.append((value / 10, m.group(0)))
+    if (every := _ALL.search(sentence)) is not None:
+        found.append((Fraction(1), every.group(0)))
+    for m in _SHARE_JA.finditer(sentence):
+        if len(found) >= _ENOUGH:
+            break
+        if m.group("half"):
+            found.append((Fraction(1, 2), m.group(0)))
+        elif (den := _value(m.group("den"))) and (num := _value(m.group("num"))) and 0 < num <= den:
+            found.append((Fraction(num).limit_denominator(1000) / Fraction(den).limit_denominator(1000), m.group(0)))
+    for m in _SHARE.finditer(sentence):
+        if len(found) >= _ENOUGH:
+            break
+        word = (m.group("ord") or m.group("part") or m.group("most") or "").lower()
+        share = _SHARES.get(word) or (Fraction(1, int(word[:-2])) if word[:-2].isdigit() and int(word[:-2]) else None)
+        if share is not None:
+            found.append((share, m.group(0)))
+    return found
+
+
+#: A share said in words: "every 50th run", "every third run", "a third of the time", "half the runs", "most runs".
+_SHARE = re.compile(
+    r"\bevery (?P<ord>\d+(?:st|nd|rd|th)|other|second|third|fourth|fifth|sixth|tenth) (?:run|time|attempt|try"
+    r"|iteration|build|night|deploy|boot|start|request|call|job|execution)"
+    r"|\b(?:about |roughly |around |nearly |almost )?(?:a |one )?(?P<part>half|third|quarter|fifth|tenth) (?:of )?"
+    r"(?:the )?(?:time|runs?|attempts?|tries|iterations?|builds?|nights?|deploys?|boots?|starts?|jobs?|executions?)\b"
+    r"|\b(?P<most>most) (?:of the )?(?:time|runs?|attempts?|tries|nights?|builds?)\b",
+    re.IGNORECASE,
+)
+#: 「半分くらいの確率で」「3 分の 1 の確率」: a share in Japanese.
+_SHARE_JA = re.compile(
+    rf"(?P<half>半分|半数)(?:くらい|ぐらい|ほど|程度)?(?:の)?(?:確率|割合|頻度|回数|実行|回)"
+    rf"|(?<![\d.,])(?P<den>{_NUM}|二|三|四|五|十)\s*分の\s*(?P<num>{_NUM}|一|二|三)"
+)
+_SHARES = {
+    "other": Fraction(1, 2),
+    "second": Fraction(1, 2),
+    "half": Fraction(1, 2),
+    "third": Fraction(1, 3),
+    "quarter": Fraction(1, 4),
+    "fourth": Fraction(1, 4),
+    "fifth": Fraction(1, 5),
+    "sixth": Fraction(1, 6),
+    "tenth": Fraction(1, 10),
+    "most": Fraction(2, 3),
+}
+
+
+#: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
+_NONE = re.compile(
+    r"\b(?:never|not once|didn't|did not|no|zero)\s+(?:\w+\s+)?(?:failed|fail|fails|failures?|crash\w*|hung|hangs?"
+    r"|reproduc\w*|errors?|broke)\b|一度も(?:失敗|落ち|再現|発生|エラー)",
+    re.IGNORECASE,
+)
+
+
+def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:
+    """A failure count set against a count of runs: "Out of 1000 replays, 3 dropped the session"."""
+    found: list[Rate] = []
+    if not totals:
+        return found
+    if (none := _NONE.search(sentence)) is not None:
+        found.append((Fraction(0), _span(sentence, none, [t for t, _ in totals if t.string == sentence])))
+    for m in _HITS.finditer(sentence):
+        hits = _value(next(g for g in m.groups() if g is not None))
+        if hits is None:
+            continue
+        # The total is the largest run count beside it; the same figure is not both.
+        total = max(
+            (v for t, v in totals if t.string != sentence or not t.start() <= m.start() < t.end()), default=None
+        )
+        rate = _rate(hits, total)
+        if rate is not None:
+            found.append((rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence])))
+    return found
+
+
+def _span(sentence: str, hits: re.Match[str], totals: list[re.Match[str]]) -> str:
+    """The words from the total to the failure count (or the other way round), trimmed."""
+    start = min([hits.start(), *(t.start() for t in totals)])
+    end = max([hits.end(), *(t.end() for t in totals)])
+    text = " ".join(sentence[start:end].split())
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def stated(masked: str) -> tuple[tuple[Fraction, str], ...]:
+    """Every failure rate a text states (`textmask.rates` and `evidence_rates.counts`)."""
+    return rates(masked) + counts(masked)
+
+
+#: A rate over this many trials is a measurement of its own: a coarser rate beside it does not raise it.
+_MANY = 100
+_FIRST_NUMBER = re.compile(r"\d[\d,]*")
+
+
+def recounted_rare(stated: tuple[Rate, ...]) -> str | None:
+    """A rare rate over many trials that counts the same failures as every high rate beside it ("caught it in 2 of
+    5 batches, so 2 calls out of 2,500"): the finer count decides. A different count ("8 of 10 runs fail; 3 of
+    10,000 requests in each") leaves the high rate standing."""
+    if not stated:
+        return None
+    rate, span = min(stated)
+    if rate >= HIGH_FREQUENCY or rate.denominator < _MANY:
+        return None
+    hits = _first_number(span)
+    if hits is None or any(_first_number(s) != hits for r, s in stated if r >= HIGH_FREQUENCY):
+        return None
+    return span
+
+
+def _first_number(span: str) -> str | None:
+    m = _FIRST_NUMBER.search(span)
+    return None if m is None else m.group(0)

@@ -1,0 +1,151 @@
+"""A fix reference resolves: it names a PR, commit or branch that exists and can be opened now, not one to be
+opened, cut or pushed, and not one that lives only on the author's machine (docs/rules.md#a-reference-that-resolves).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import reading
+from rules.evidence_words import EN_FLAGS, any_of, search
+from rules.refs import find_fix_refs
+
+Finding = tuple[str, str]
+
+#: The fix already in: merged, landed, committed (not "will be merged", which `reading.read` refuses).
+_MERGED = re.compile(
+    r"\b(?:already |been )?(?:merged|landed|committed)\b|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み",
+    re.IGNORECASE,
+)
+
+
+def ref_pending(text: str) -> Finding | None:
+    """A reference resolves when one clause names it plainly and nothing else in the text says it exists only
+    locally or is not pushed yet; "to be opened", "local only", "on my laptop", 予定 do not."""
+    if (issue := _only_issues(text)) is not None:
+        return ("ref_pending", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
+    why: Finding | None = None
+    plain_ref = False
+    for _sentence, parts in reading.by_sentence(text):
+        for i, clause in enumerate(parts):
+            if _MERGED.search(clause) and reading.read(clause) is None:
+                return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
+            if _ELSEWHERE.search(clause) and not find_fix_refs(clause):
+                continue  # "the follow-up refactor will be opened next sprint": another piece of work
+            if (local := _unpublished(clause)) is not None:
+                return ("ref_pending", local)
+            if not find_fix_refs(clause):
+                why = why or reading.not_done(clause)
+                continue
+            found = reading.not_done(clause) or reading.modality(clause)
+            if found is None and _bare(clause):
+                # "#4480, will open it": a reference with no verb of its own is what the next clause says of it
+                found = next((f for c in parts[i + 1 :] if (f := reading.not_done(c)) is not None), None)
+            if found is None:
+                plain_ref = True
+                continue
+            why = why or found
+    if plain_ref:
+        return None
+    return ("ref_pending", why[1]) if why else None
+
+
+#: Where a reference is not yet reachable by anyone else: only on the author's machine, or not pushed.
+_UNPUBLISHED = (
+    any_of(
+        r"\b(?:on|in) my (?:own )?(?:laptop|machine|box|workstation|desktop|computer|dev ?box|pc|mac|vm"
+        r"|local (?:checkout|clone|copy|repo|branch|tree))\b",
+        r"\blocal (?:commit|branch|change|patch|checkout|copy|stash)\b|\blocal(?:ly)? only\b|\bonly local(?:ly)?\b",
+        r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
+        # Still to come: "will be in PR #456 once I rebase", "a new one is coming", closed without merging.
+        r"\bwill be (?:in|part of|included in|up|available|ready|opened|pushed|merged)\b",
+        r"\b(?:once|after|when|as soon as) (?:i|we|they|someone|the team) (?:have |get |am |are )?(?!\w+ed\b|(?:got|did"
+        r"|made|put|ran|sent|built|wrote|had|was|were|took|left|cut|set|saw|found)\b)\w+",
+        r"\bclosed without merg\w*|\babandoned\b|\bdeclined\b|\bis coming\b|\bcoming (?:soon|later|up)\b",
+        r"\bunpushed\b|\bnot (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
+        r"\b(?:haven't|have not|hasn't|has not|didn't|did not|not|isn't|wasn't|yet to)\s+(?:yet\s+)?(?:been\s+)?"
+        r"(?:push|pushed|upload|uploaded|publish|published|put (?:it )?up|submit|submitted)\b",
+        r"\b(?:push|pushing|upload|uploading|open|opening|publish|publishing) (?:it |this |the \w+ )?"
+        r"(?:tonight|later(?: today)?|this (?:afternoon|evening)|tomorrow|after (?:lunch|the meeting)"
+        r"|by (?:eod|end of (?:the )?(?:day|week)))\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "ローカル(?:のみ|だけ|にのみ|にしか|ブランチ|コミット|環境にのみ)",
+        "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)|に(?:あ|置|残))",
+        "未(?:プッシュ|push)",
+        "(?:push|プッシュ)(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
+    ),
+)
+
+
+#: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.
+_ISSUE_BEFORE = re.compile(
+    r"(?:issues?|tickets?|bugs?|incidents?|jira|problem|チケット|課題|イシュー|不具合)\s*(?:no\.?\s*)?$", re.I
+)
+
+
+def _only_issues(text: str) -> str | None:
+    """The words of the first reference when every reference in the text names an issue, not a fix."""
+    refs = find_fix_refs(text)
+    if not refs or any(ref.kind not in ("pr", "repo_pr") for ref in refs):
+        return None
+    for ref in refs:
+        at = text.find(ref.text)
+        if at < 0 or _ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None:
+            return None
+    return refs[0].text
+
+
+#: A clause about another piece of work than the fix: a follow-up, a refactor, a backport, docs.
+_ELSEWHERE = re.compile(
+    r"\b(?:follow-?ups?|separate|another|refactor\w*|clean-?ups?|docs?|documentation|backports?|tests? for)\b"
+    r"|別(?:の|途|チケット|PR|件)|リファクタ|フォローアップ|追加対応|ドキュメント|後続",
+    re.IGNORECASE,
+)
+
+
+def _unpublished(clause: str) -> str | None:
+    found = search(_UNPUBLISHED, clause)
+    if found is not None and re.fullmatch("(?:push|プッシュ)(?:は)?(?:して|され|でき)", found, re.IGNORECASE):
+        return None  # 「push して」 alone is a step, not "not pushed"
+    return found
+
+
+def _bare(clause: str) -> bool:
+    """A clause that only names a reference: "#4480", "branch `fix/x`", 「MR !842」."""
+    return len(re.findall(r"[A-Za-z]{2,}|[\u3040-\u30ff\u4e00-\u9fff]+", clause)) <= 2
+
+
+_PLACEHOLDER_TOKEN_RE = re.compile(
+    r"\b(?:tbd|tbc|tba|todo|fixme|xxx+)\b|\?{2,}|#\?+|<[^<>\n]{1,40}>|\[(?:link|url|pr|todo|tbd)\]|未定|未記入",
+    re.IGNORECASE,
+)
+_FAKE_REF_RE = re.compile(
+    r"(?:^|[/#!=:])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
+    r"(?=$|[/#!:?])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>"
+    # A number that is not digits, a SHA that is not hex: `pull/○○○`, `merge_requests/NNN`, `commit/<sha>`.
+    r"|/(?:pull|pulls|merge_requests|pull-requests|issues|changes|diffs?|requests)/(?!\d+(?:$|[/#?.]))(?:[^/#?\s]+|#+)"
+    r"|/commit/(?![0-9a-f]{7,40}(?:$|[/#?.]))[^/#?\s]+",
+    re.IGNORECASE,
+)
+_REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
+
+
+def fix_ref(text: str) -> Finding | None:
+    """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
+    refs = find_fix_refs(text)
+    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text)]
+    for token in text.split():
+        token = token.strip("`'\"()[]{},.;:")
+        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:
+            return ("placeholder", token)  # a fake beside a real reference is an old name, not the answer
+    if refs:
+        return ref_pending(text)
+    shown = _PLACEHOLDER_TOKEN_RE.search(text)
+    return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,41 @@
+"""A repro states steps the next engineer can run (docs/rules.md#steps): a command, a list
+of steps, or a clause saying what to do or what the writer did. A symptom alone ("the demux step fails") is not
+one. The gate asks this of the whole post-mortem's repro (`rules.gate`), beside its rate.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import english, japanese_verbs
+from rules import evidence_run as run
+from rules.evidence_rates import stated
+from rules.evidence_words import search
+from rules.textmask import mask, normalize
+
+#: Code, a pasted command or session, a URL, or a numbered or bulleted list: something to run.
+_RUNNABLE = re.compile(r"`[^`\n]+`|```|~~~|^\s*(?:\$|>|#|\d+[.)]|[-*•・])\s+\S|https?://", re.MULTILINE)
+#: An English step starts with a verb of doing: "Run …", "Open the editor, paste …", "Log in as …".
+_IMPERATIVE = re.compile(
+    r"(?:^|[.;:!?]\s+|\n|,\s+(?:then\s+)?|\bthen\s+|\band\s+)(?:run|start|open|click|send|call|load|set|create|build"
+    r"|deploy|execute|launch|upload|restart|kill|stop|enable|disable|log ?in|sign ?in|go to|navigate|install"
+    r"|configure|trigger|submit|press|type|paste|add|delete|remove|import|export|boot|flash|connect|disconnect"
+    r"|plug|unplug|apply|save|select|choose|scroll|resize|rotate|play|seek|switch|toggle|replay|loop|repeat|invoke"
+    r"|post|put|get|query|ping|insert|update|upgrade|downgrade|reboot|power|schedule|fire|drop|feed|upload|fill"
+    r"|enter|tap|swipe|hold|wait|pause|resume|cancel|retry|refresh|reload|close|quit|exit|mount|unmount|attach"
+    r"|detach|pull|push|checkout|clone|compile|link|generate|render|print|scan|sync|ingest|train|evaluate|feed"
+    r"|inject|simulate|trip|cut|unplug|use|make|put)\b",
+    re.IGNORECASE,
+)
+
+
+def has_steps(text: str | None) -> bool:
+    """Whether a repro text gives something to run or do, in either language, or at least counts how often what
+    it names fails ("Flaky, 1 run in 3.", 「毎回」): a counted rate says it was run."""
+    raw = normalize(text)
+    if _RUNNABLE.search(raw) or _IMPERATIVE.search(raw):
+        return True
+    masked = mask(raw)
+    if stated(masked) or search(run.ON_DEMAND, masked) is not None:
+        return True
+    return bool(english.action_verbs(masked) or japanese_verbs.action_verbs(masked))

@@ -1,0 +1,176 @@
+"""How much was run, read from the shape of what is said (docs/rules.md#how-the-gate-reads-the-inputs):
+
+- a single trial is one sighting, not a result: "tried it once and it passed", 「一度だけ…通った」 (with no
+  counted runs around it) shows nothing about a failure that comes and goes;
+- a run cut short is not a completed workload: "got past the step … we stopped it there", 「途中で止めた」;
+- a with/without contrast is an experiment: "X …; without it …", 「あり…、なし…」「入れると…外すと…」.
+
+Read on masked text (`textmask.mask`); every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_rates import stated
+from rules.evidence_words import EN_FLAGS, any_of, search
+from rules.textmask import sentences
+
+Finding = tuple[str, str]
+
+#: One trial, said with a word that restricts it to one: "only once", "a single run", 「一度だけ」「1 回きり」.
+_SINGLE = (
+    any_of(
+        r"\b(?:only|just)\s+(?:once|one time|a single (?:time|run|try|attempt|pass)|one (?:run|try|attempt|pass))\b",
+        r"\b(?:on|in|for|after)\s+(?:only\s+|just\s+)?(?:a single|one single)\s+(?:run|try|attempt|pass|trial"
+        r"|iteration|execution|boot|build|replay)\b",
+        r"\b(?:tried|ran|run|re-?ran|retried|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:only\s+|just\s+)?"
+        r"(?:once|one time|a single time)\b(?!\s+(?:more|again|every|per|in every)\b)",
+        r"(?:^|[.;:]\s+)once\s*,",
+        r"\bthe one time (?:i|we) (?:tried|ran|checked)\b|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b",
+        r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b",
+        # Not repeated: "I did not repeat it", "haven't re-run it since".
+        r"\b(?:didn't|did not|haven't|have not|never|not yet) (?:repeat|repeated|re-?ran|re-?run|rerun|retried|retry"
+        r"|tr(?:y|ied) (?:it )?again|run (?:it )?again)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回|一遍|ワンショット)(?:だけ|きり|のみ|しか)",
+        "一発(?:で|だけ|のみ|目で)",
+        "(?:その|この)(?:回|時|とき)(?:は|だけ)",
+        "(?:試|流|回|実行|走らせ)(?:した|しただけの|っただけの|った)\\s*(?:1|一)\\s*(?:回|度)(?:では|で|だけ|目)",
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:は)?(?:通|成功|動|消え|直|再現し|止ま)",
+        "(?:再実行|再試行|繰り返し|再現確認)(?:は)?(?:して|でき)(?:い)?(?:ない|ません|おらず)",
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:試|流|実行|回|走らせ|やっ)(?:し|して|した)(?:ら|ところ|だけ)",
+    ),
+)
+
+
+#: Many repetitions inside the one run: "10,000 iterations", 「1000 回ループ」.
+_MANY = re.compile(
+    r"(?<![\d.,])(?:[1-9]\d|\d{1,3}(?:,\d{3})+|[1-9]\d{2,})\s*(?:k\s*)?(?:iterations?|loops?|cycles?|requests?|runs?"
+    r"|times|回|サイクル|件)",
+    re.IGNORECASE,
+)
+
+
+def single_trial(masked: str) -> Finding | None:
+    """A result seen in one trial with no counted runs around it: not evidence for a failure that comes and goes."""
+    found = search(_SINGLE, masked)
+    if found is None or stated(masked) or _MANY.search(masked):
+        return None  # "one run of 10,000 iterations": one run, many trials
+    return ("single_trial", found)
+
+
+#: A run stopped before its end: "we stopped it there", "killed it after two hours", "didn't let it finish",
+#: "got past the step where it hung", 「途中で止めた」「最後までは流していない」.
+_CUT_SHORT = (
+    any_of(
+        r"\b(?:we|i|they|someone)\s+(?:then\s+)?(?:stopped|killed|aborted|interrupted|cancell?ed|halted|terminated"
+        r"|cut|ended|paused)\s+(?:it|the (?:run|job|workload|training|test|replay|soak|load))\b"
+        r"(?!\s+(?:after it|once it|when it)\s+(?:finished|completed|ended|succeeded)\b)",
+        r"\b(?:shut|took|brought|wound) (?:it|the (?:run|job|workload|training|test|replay|soak|load)) down\b",
+        r"\b(?:stopped|killed|aborted|interrupted|cancell?ed|cut short|halted|terminated) (?:it )?(?:there|early"
+        r"|partway|halfway|midway|before (?:it|the end|completion|the last))\b",
+        r"\b(?:got|gets|went|made it) past (?:the )?(?:point|step|stage|phase|epoch|place|spot)\b",
+        r"\b(?:didn't|did not|never|couldn't|could not) (?:let it |get it to |wait for it to )?(?:finish|complete"
+        r"|run to (?:the end|completion)|reach the end)\b",
+        r"\b(?:partway|halfway|midway|part of the way) (?:through|in)\b|\bbefore it (?:finished|completed|ended)\b",
+        # Still going: "is at 70%", "still running", "we will let it finish".
+        r"\b(?:is|are) (?:now |currently |still )?(?:at|past) (?:\d+ ?%|epoch|step|hour|row|batch|shard|chunk)"
+        r"|\bstill running\b|\blet it (?:finish|complete|run (?:to|until))\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "途中(?:で|まで)(?:止め|停止|打ち切|中断|キャンセル|kill|終了|切り上げ)",
+        "(?:そこで|その時点で|時点で|手前で)(?:止め|停止|打ち切|中断|中止|キャンセル|終了|切り上げ)",
+        "中止(?:し|した|させ)",
+        "(?:実行|処理|学習|移行|再インデックス)中(?:です|だ|。|で|、|$)",
+        "まだ(?:流|回|走|動い)(?:して|って|いて|てい)",
+        "途中まで",
+        "(?:最後|終わり|完了)まで(?:は)?(?:流|実行|回|走らせ|待)(?:し|っ|た)?て(?:い|お)?(?:ない|ません|ず)",
+        "打ち切(?:り|っ|る)",
+        "中断(?:し|させ)",
+        "完走(?:は)?(?:して|させて|でき)(?:い)?(?:ない|ません|ず)",
+        "(?:を|は)?越えた(?:ところ|時点)で(?:止め|停止)",
+    ),
+)
+
+
+def cut_short(masked: str) -> Finding | None:
+    """A workload stopped before its end, or only a part of it run: it did not complete, whatever it got past."""
+    found = search(_CUT_SHORT, masked)
+    if found is not None:
+        return ("cut_short", found)
+    for part in _PART.finditer(masked):
+        done, whole = (part.group("n") or part.group("jn")), (part.group("m") or part.group("jm"))
+        if int(done) < int(whole):
+            return ("cut_short", part.group(0))  # "the first 3 of the 10 shards": a part, not the workload
+    return None
+
+
+#: A part of the workload named by its count: "the first 3 of the 10 shards", 「10 シャードのうち 3 シャードだけ」.
+_PART = re.compile(
+    r"\b(?:the first|first|only|just|the last)\s+(?P<n>\d{1,6})\s+(?:of|out of)\s+(?:the\s+|its\s+|all\s+)?"
+    r"(?P<m>\d{1,6})\b"
+    r"|(?P<jm>\d{1,6})\s*\S{0,8}?のうち\s*(?P<jn>\d{1,6})\s*\S{0,8}?(?:だけ|のみ)",
+    re.IGNORECASE,
+)
+
+
+#: The same run with and without the suspected element: "with the guard … ; without it …", "unpinned, it …",
+#: 「ロックありだと…、なしだと…」「入れると…外すと…」「有効にすると…無効にすると…」.
+_WITH = re.compile(r"\b(?:with|when|while|holding|taking|keeping|adding|using|enabling|pinning)\b", re.I | re.A)
+#: The element's absent state: "off", "removed", "unset", "bypassed".
+_OFF = r"(?:off|disabled|bypassed|removed|absent|unset|reverted|dropped|skipped|released|not held|taken out|left out)"
+_WITHOUT = re.compile(
+    r"\bwithout (?:it|them|that|this|one|the \w+|a \w+)\b|\bun(?:pinned|patched|guarded|locked|fixed)\b"
+    rf"|\b(?:with|when|if) (?:it|them|the \w+|that|this) (?:(?:is|was|are|were|left|set|turned) )?{_OFF}\b",
+    re.I | re.A,
+)
+#: A condition in the negative: 「…しないと」「…なければ」「取らない版では」 (not 「しないといけない」, a duty).
+_NEG_COND = (
+    "(?:ないと|なければ|ない場合|ないときは|なかったら|なしだと|なしでは|なしの場合"
+    "|ない(?:版|ビルド|状態|設定|構成|方|ほう|実装)(?:では|だと|で|は))(?!いけ|なら|だめ|ダメ)"
+)
+#: 「あり…なし…」, or a condition in the affirmative set against the same in the negative (「経由だと…経由しないと…」
+#: 「入れると…外すと…」), in either order.
+_CONTRAST_JA = re.compile(
+    "(?:あり|有り|有|オン|ON|有効)(?:で|だと|では|の場合|にすると|にしたら)[^。]{0,80}?"
+    "(?:なし|無し|無|オフ|OFF|無効)(?:で|だと|では|の場合|にすると|にしたら)"
+    "|(?:[るすくぐむぶつう]と|だと|では|たら|場合(?:は)?)[^。]{0,80}?(?:外す|外した|抜く|抜いた|なくす|無くす|戻す|戻した)"
+    "(?:と|場合|ときは|時は|たら)"
+    f"|(?:[るすくぐむぶつう]と|だと|では|たら|場合(?:は)?)[^。]{{0,80}}?{_NEG_COND}"
+    f"|{_NEG_COND}[^。]{{0,80}}?(?:[るすくぐむぶつう]と|だと|では|たら|場合)"
+    # A change set against the thing left as it was: 「変換すると成功し、元のままでは毎回…」.
+    "|(?:[るすくぐむぶつう]と|たら|場合(?:は)?)[^。]{0,80}?(?:のまま|そのまま|変更前|修正前)(?:では|だと|で|の場合)",
+)
+#: The element's two states, each under a condition: "when the cache is bypassed …; when it is on …".
+_STATE_ON = re.compile(
+    r"\b(?:when|with|if|while)\b[^.;]{0,40}?\b(?:on|enabled|present|applied|held|in place|set|back)\b", re.I | re.A
+)
+_STATE_OFF = re.compile(rf"\b(?:when|with|if|while)\b[^.;]{{0,40}}?\b{_OFF}\b", re.I | re.A)
+
+
+def with_without(masked: str) -> str | None:
+    """A contrast of the run with the element and without it, in one sentence or the next (a semicolon ends a
+    sentence here): the shape of an experiment."""
+    previous = ""
+    for sentence in sentences(masked):
+        without = _WITHOUT.search(sentence)
+        if without is not None:
+            if _WITH.search(sentence, 0, without.start()) is not None or _WITH.search(previous) is not None:
+                return without.group(0)
+            if _GERUND_START.match(previous) or _GERUND_START.match(sentence):
+                return without.group(0)  # "Taking the lock let it survive …; without it …"
+        if (ja := _CONTRAST_JA.search(previous + sentence)) is not None:
+            return ja.group(0)
+        pair = previous + " " + sentence
+        if (on := _STATE_ON.search(pair)) is not None and _STATE_OFF.search(pair) is not None:
+            return on.group(0)
+        previous = sentence
+    return None
+
+
+#: A sentence whose subject is a doing: "Taking the lock let …", "Pinning the consumer kept …".
+_GERUND_START = re.compile(r"\s*[A-Z]?[a-z]+ing\b")

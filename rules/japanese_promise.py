@@ -1,0 +1,47 @@
+"""A promise read from Japanese grammar: a conditional ("as soon as", "once") before a non-past check
+verb (「空き次第、確認します」「終わったら計測します」) says the check is still to come."""
+
+from __future__ import annotations
+
+import re
+
+from rules.japanese import Morph, near
+
+#: The check verbs (サ変 nouns) whose non-past form after a condition is a promise, not a description.
+_CHECK_NOUNS = frozenset(
+    {"確認", "検証", "計測", "測定", "実施", "報告", "共有", "更新", "再実行", "試験", "実験", "再試行", "調査", "連絡"}
+)
+_HINT = re.compile("次第|たら|れば|後に|のち")
+
+
+def promise(text: str) -> str | None:
+    """「…次第」 after a verb; or a condition (たら, ば, 後に) whose main verb is a check in the non-past."""
+    for words in near(text, _HINT, before=4, after=16):
+        found = _promise(words)
+        if found is not None:
+            return found
+    return None
+
+
+def _promise(words: tuple[Morph, ...]) -> str | None:
+    for i, w in enumerate(words):
+        if w.surface == "次第" and i > 0 and words[i - 1].pos == "動詞":
+            return words[i - 1].surface + w.surface
+        conditional = (w.surface == "たら" and w.pos == "助動詞") or (w.surface == "ば" and w.pos == "助詞")
+        if conditional or (w.surface == "後" and i + 1 < len(words) and words[i + 1].surface == "に"):
+            main = _main_check(words[i + 1 :])
+            if main is not None:
+                return w.surface + "…" + main
+    return None
+
+
+def _main_check(rest: tuple[Morph, ...]) -> str | None:
+    """The clause's check verb in the non-past (確認します, 計測する), up to the sentence's end."""
+    for j, v in enumerate(rest):
+        if v.surface == "。":
+            return None
+        if v.lemma in _CHECK_NOUNS:
+            forms = "".join(t.surface for t in rest[j + 1 : j + 3])
+            if forms in ("します", "する", "する。"):
+                return v.surface + forms
+    return None

@@ -1,0 +1,72 @@
+"""Japanese symptoms where a cause should be, read with the analyser (docs/rules.md#mechanism): the verbs of a
+clause that only say something failed, ran short or happened (落ちる, 足りない, 発生する, おかしな値を返す), and the
+predicate of 「…のが原因」 when it is such a verb (「panic するのが原因」「OOM になったのが原因」).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.japanese import JA_RE, analyse, pieces
+from rules.japanese_verbs import FAILURE_VERBS, SYMPTOM_VERBS, produces_symptom
+
+#: Verbs of SYMPTOM_VERBS that only link or state: a clause with them alone says nothing went wrong.
+_NEUTRAL_JA = frozenset({"成る", "為る", "有る", "居る", "見える", "思う", "考える", "言う", "繋がる", "引き起こす"})
+
+
+def symptom_verbs(text: str) -> list[str]:
+    """The verbs of a clause that describe a failure, a shortage or a fault happening (落ちる, 足りない, 発生する)."""
+    found: list[str] = []
+    for words in pieces(text):
+        for i, w in enumerate(words):
+            if w.pos != "動詞":
+                continue
+            lemma = (
+                words[i - 1].lemma
+                if w.lemma == "為る" and i > 0 and words[i - 1].pos in ("名詞", "接尾辞")
+                else w.lemma
+            )
+            if (lemma in SYMPTOM_VERBS or lemma in FAILURE_VERBS) and lemma not in _NEUTRAL_JA:
+                found.append(lemma)
+            elif produces_symptom(words, i, lemma):
+                found.append(lemma)  # 「おかしな値を返す」: handing out the symptom
+    return found
+
+
+#: A cause named by a nominalised clause: 「…のが原因」「…ことが原因です」.
+_CAUSE_NOUN = re.compile("(?:の|こと)(?:が|は)?(?:原因|要因|真因|根本原因)")
+#: What a failure becomes: 「OOM になった」「0 件になる」 say what was seen.
+_SYMPTOM_STATE = re.compile(
+    "OOM|エラー|タイムアウト|デッドロック|ハング|クラッシュ|フリーズ|例外|異常|失敗|メモリ不足|パニック|panic|停止|無応答"
+    "|応答なし",
+    re.IGNORECASE,
+)
+_LATIN_SYMPTOM = re.compile(
+    r"(?:panic|crash|hang|freeze|stall|fail|abort|timeout|deadlock|oom|segfault|error)\w*", re.IGNORECASE
+)
+
+
+def symptom_as_cause(sentence: str) -> str | None:
+    """The predicate of 「…のが原因」 when it is only a symptom (落ちる, panic する, OOM になる): the words, or None."""
+    m = _CAUSE_NOUN.search(sentence)
+    if m is None or not JA_RE.search(sentence):
+        return None
+    head = sentence[max(0, m.start() - 80) : m.start()]
+    words = analyse(head)
+    for i in range(len(words) - 1, -1, -1):
+        w = words[i]
+        if w.pos == "助動詞" or (w.pos == "動詞" and w.pos2 == "非自立可能" and w.lemma in ("居る", "仕舞う", "来る")):
+            continue
+        if w.pos == "助詞" and w.lemma == "て":
+            continue  # 「クラッシュしているのが原因」
+        if w.pos != "動詞":
+            return None
+        before = words[i - 1] if i > 0 else None
+        lemma = before.lemma if w.lemma == "為る" and before is not None else w.lemma
+        shown = "".join(x.surface for x in words[max(0, i - 3) : i + 1])
+        if lemma == "成る":
+            noun = "".join(x.surface for x in words[max(0, i - 3) : i])
+            return shown if _SYMPTOM_STATE.search(noun) else None
+        symptom = lemma in SYMPTOM_VERBS or lemma in FAILURE_VERBS or _LATIN_SYMPTOM.fullmatch(lemma) is not None
+        return shown if symptom and lemma not in ("為る", "有る", "居る") else None
+    return None
