@@ -126,8 +126,9 @@ INPUTS: dict[str, tuple[str, str]] = {
 }
 #: CPU seconds of each (input, format) on this machine (2 shared cores), measured the same way: `first`, before
 #: the renderers were made linear (None: no end within 60 s, the Slack preview appended empty parts forever);
-#: `before`, the round that made every format fast (the text rule split, the wiki escaped in one translation, the
-#: cycle collector paused during a render), measured on the tree before it, back to back with the figures after.
+#: `before`, the tree before this round (commit 9bbcb76: the text rule split, the wiki escaped in one translation,
+#: the cycle collector paused during a render), the least of 2-4 runs, each run back to back with one of the tree
+#: after it (docs/benchmarks.md).
 FIRST: dict[str, dict[str, float | None]] = {
     "fidelity corpus": {"markdown": 2.16, "adf": 3.92, "slack": 4.99},
     "\\* x 50,000": {"markdown": 6.27, "adf": 5.88, "slack": None},
@@ -135,11 +136,11 @@ FIRST: dict[str, dict[str, float | None]] = {
     "Japanese prose": {"markdown": 0.20, "adf": 1.21, "slack": 1.13},
 }
 BEFORE: dict[str, dict[str, float]] = {
-    "fidelity corpus": {"markdown": 0.98, "adf": 1.55, "slack": 1.43, "wiki": 1.56, "worker": 1.75},
-    "\\* x 50,000": {"markdown": 0.27, "adf": 0.42, "slack": 0.82, "wiki": 0.73, "worker": 1.05},
-    "one link, 100 kB target": {"markdown": 0.09, "adf": 0.16, "slack": 0.15, "wiki": 0.22, "worker": 0.21},
-    "Japanese prose": {"markdown": 0.16, "adf": 0.84, "slack": 0.54, "wiki": 0.89, "worker": 0.98},
-    "English prose": {"markdown": 0.10, "adf": 0.13, "slack": 0.20, "wiki": 0.39, "worker": 0.49},
+    "fidelity corpus": {"markdown": 0.58, "adf": 0.95, "slack": 1.00, "wiki": 0.97, "worker": 1.07},
+    "\\* x 50,000": {"markdown": 0.27, "adf": 0.42, "slack": 0.62, "wiki": 0.55, "worker": 0.69},
+    "one link, 100 kB target": {"markdown": 0.05, "adf": 0.15, "slack": 0.15, "wiki": 0.16, "worker": 0.14},
+    "Japanese prose": {"markdown": 0.17, "adf": 0.38, "slack": 0.53, "wiki": 0.39, "worker": 0.51},
+    "English prose": {"markdown": 0.12, "adf": 0.15, "slack": 0.30, "wiki": 0.23, "worker": 0.25},
 }
 #: What each format of `draft` renders; `worker` is the worker's draft (renderers/draft.py: Markdown, ADF and the
 #: Slack preview under the render budget) and the Data Center comment made from its ADF, the input already read.

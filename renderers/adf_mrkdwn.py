@@ -74,13 +74,44 @@ def protect(text: str) -> str:
 
 
 #: A whole run of markers (never part of one) that is not inside a word: not between two letters or digits, or
-#: holding a backtick (which may open code even inside a word). Possessive, so it is read in linear time.
-_FENCED_RUN_RE = re.compile(r"(?<![*_~`])((?:(?<![^\W_])[*_~`]++|[*_~`]++(?![^\W_])|[*_~]*+`[*_~`]*+))")
+#: holding a backtick (which may open code even inside a word). Possessive, so it is read in linear time. It
+#: starts with its first marker, which lets the engine skip to the next marker (a pattern starting with a
+#: lookbehind is tried at every position, four times slower): that marker is a run's first (no marker before
+#: it), the rest of the run follows, and the run is kept when no letter or digit is before it, or none after it,
+#: or it holds a backtick (the first marker, or one after it).
+_FENCED_RUN_RE = re.compile(
+    r"([*_~`](?<![*_~`][*_~`])"
+    r"(?:(?<![^\W_][*_~`])[*_~`]*+|[*_~`]*+(?![^\W_])|(?<=`)[*_~`]*+|[*_~]*+`[*_~`]*+))"
+)
 
 
 def line_mrkdwn(line: Line) -> str:
     """The line as mrkdwn; a format that touches a letter of the next or previous span gets a boundary."""
-    return join_mrkdwn([span.mrkdwn() for span in line])
+    return join_mrkdwn(spans_mrkdwn(line))
+
+
+def spans_mrkdwn(line: Line) -> list[str]:
+    """Each span as mrkdwn (`Span.mrkdwn`). The plain spans, most of them, are protected in one pass over them all,
+    joined by NUL: no ADF text holds one (the parser reads it as U+FFFD), and like the ends of a string it is
+    neither a letter, a digit nor a marker, so each span reads as it would alone."""
+    out: list[str] = []
+    at: list[int] = []
+    plain: list[str] = []
+    for span in line:
+        if span.verbatim or span.marks or span.href is not None:
+            out.append(span.mrkdwn())
+        else:
+            at.append(len(out))
+            plain.append(span.text)
+            out.append("")
+    if len(plain) == 1:
+        out[at[0]] = protect(plain[0])
+    elif plain:
+        joined = "\x00".join(plain)
+        written = protect(joined).split("\x00") if joined.count("\x00") == len(plain) - 1 else list(map(protect, plain))
+        for place, text in zip(at, written, strict=True):
+            out[place] = text
+    return out
 
 
 def join_mrkdwn(parts: list[str]) -> str:

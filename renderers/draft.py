@@ -15,7 +15,7 @@ from typing import Any
 from postmortem.messages import field_label, say
 from postmortem.model import TEXT_FIELDS, Lang, PostMortem
 from renderers.adf import render_adf
-from renderers.budget import RenderTooSlow, naming, render_budget
+from renderers.budget import RenderTooSlow, gc_paused, naming, render_budget
 from renderers.markdown import render_markdown
 from renderers.slack import render_slack
 
@@ -32,6 +32,7 @@ class Draft:
     slack: list[dict[str, Any]]
 
 
+@gc_paused  # the collector would walk the Markdown's and the ADF's objects between the three renders
 def render_draft(pm: PostMortem, *, jira_url: str | None = None, seconds: float = RENDER_BUDGET_SECONDS) -> Draft:
     """Markdown, ADF and Slack preview within `seconds` of CPU, else RenderTooSlow naming a field."""
     texts = dict(_texts(pm))

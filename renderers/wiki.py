@@ -151,24 +151,22 @@ def _braced(inner: str) -> str:
 def inline(nodes: list[Node], line_break: str) -> str:
     """Text nodes with their marks; effects only where Jira reads them (non-blank ends, no letter beside)."""
     rendered = _rendered(nodes)
-    following = [""] * len(nodes)  # the first character written after each node
-    after = ""
-    for i in range(len(nodes) - 1, -1, -1):
-        following[i] = after
-        after = rendered[i][:1] or after
+    following: list[str] | None = None  # the first character written after each node, once a node needs it
     out: list[str] = []
     for i, node in enumerate(nodes):
+        node_marks = node.get("marks")
+        if not node_marks:  # plain text, the most frequent, or a line break
+            out.append(line_break if node.get("type") == "hardBreak" else rendered[i])
+            continue
         if node.get("type") == "hardBreak":
             out.append(line_break)
             continue
         text = rendered[i]
-        node_marks = node.get("marks")
-        if not node_marks:  # plain text, the most frequent
-            out.append(text)
-            continue
         marks = {m["type"]: m for m in node_marks}
         if "code" not in marks:
             before = out[-1][-1:] if out and out[-1] else ""
+            if following is None:
+                following = _following(rendered)
             text = _effects(node.get("text", ""), text, marks, before, following[i])
         if "link" in marks:
             href = str(marks["link"]["attrs"]["href"])
@@ -176,6 +174,16 @@ def inline(nodes: list[Node], line_break: str) -> str:
                 text = f"[{text}|{safe_target(href)}]"
         out.append(text)
     return "".join(out)
+
+
+def _following(rendered: list[str]) -> list[str]:
+    """The first character written after each node (a line break's is a newline)."""
+    following = [""] * len(rendered)
+    after = ""
+    for i in range(len(rendered) - 1, -1, -1):
+        following[i] = after
+        after = rendered[i][:1] or after
+    return following
 
 
 def _rendered(nodes: list[Node]) -> list[str]:
@@ -188,7 +196,8 @@ def _rendered(nodes: list[Node]) -> list[str]:
         if node.get("type") == "hardBreak":
             out.append("\n")
             continue
-        if any(m["type"] == "code" for m in node.get("marks", ())):
+        marks = node.get("marks")
+        if marks and any(m["type"] == "code" for m in marks):
             code.add(len(at))
         at.append(len(out))
         texts.append(node.get("text", ""))
