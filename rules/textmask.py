@@ -28,10 +28,11 @@ _QUOTE_RE = re.compile(
     r"|「[^「」\n]{1,300}」|『[^『』\n]{1,300}』"
 )
 
-#: A line that is pasted output: a `>` quote, or one that starts with a timestamp, a log level, a
-#: traceback frame, or a pytest failure marker. From a level token or timestamp found mid-line to its end.
+#: A line that is pasted output: a `>` quote, or one that starts with a time, a log level, a traceback frame,
+#: or a pytest failure marker. From a level token or a date with its time found anywhere to the line's end (a
+#: date alone is prose: 「2024-05-12 のリプレイを 3 回実行し…」).
 _LOG_LINE_RE = re.compile(
-    r"^[ \t]*(?:>|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\[[ \t]*\d+(?:\.\d+)?\]|Traceback\b|File \"|at [\w.$]+\("
+    r"^[ \t]*(?:>|\d\d:\d\d:\d\d|\[[ \t]*\d+(?:\.\d+)?\]|Traceback\b|File \"|at [\w.$]+\("
     r"|E {2,}|\$ )[^\n]*"
     r"|(?-i:\b(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|PANIC)\b)(?:\]|:| -|\s+\[)[^\n]*"
     r"|\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d[^\n]*",

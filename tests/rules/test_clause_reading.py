@@ -388,3 +388,18 @@ def test_an_approximate_count_is_still_a_rate(text: str, rate: Fraction) -> None
 def test_a_date_is_not_a_rate() -> None:
     assert rates(mask("10/27 の夏時間終了をまたぐ夜間便")) == ()
     assert [r for r, _ in rates(mask("3/10 の確率で失敗"))] == [Fraction(3, 10)]
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ("2024-05-12 のリプレイを 3 回実行し、二重発行は 0 件でした。", False),  # a date leading prose
+        ("2026-11-30: reran the suite 20 times, all green", False),
+        ("2024-05-12 10:11:12 ERROR lock wait timeout exceeded", True),  # a pasted log line
+        ("2024-05-12T10:11:12Z worker-3 retrying", True),
+        ("10:11:12 WARN queue full", True),
+    ],
+)
+def test_a_date_alone_leads_prose_and_a_date_with_its_time_leads_a_log_line(line: str, masked: bool) -> None:
+    words = [w for w in ("リプレイ", "reran", "lock", "retrying", "queue") if w in line]
+    assert (words[0] not in mask(line)) is masked
