@@ -1,6 +1,6 @@
 """The Amend button (and Edit on a posted record): the form prefilled with the posted version, or the third
 revision's question first; and Cancel while amending, which gives up the amendment, never the posted record
-(sessions/amendment.py holds the steps; the form's submission goes through handlers/flow.py as an Edit's)."""
+(sessions/amendment.py holds the steps; the form's submission goes through handlers/form.py as an Edit's)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The Slack listeners, registered in one place (`register`): ack first, then hand the payload to handlers/flow.py.
+"""The Slack listeners, registered in one place (`register`): ack first, then hand the payload to handlers/flow.py
+(thread replies) or handlers/form.py (the modal); the click listeners are handlers/clicks.py's.
 
 Every listener runs with `process_before_response=True`: nothing slow happens before the ack except
 Redis calls, which run on the store's own threads within a budget (handlers/storecalls.py), so the event
@@ -26,10 +27,10 @@ from typing import Any
 from slack_bolt import BoltResponse
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext, AsyncRespond
 from slack_bolt.request.async_request import AsyncBoltRequest
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from handlers import flow, home, mentions, shortcut
+from handlers import clicks, flow, form, home, mentions, shortcut
+from handlers.clicks import open_with_trigger
 from handlers.deps import Deps
 from handlers.edges import Background, Locales
 from handlers.storecalls import StoreCalls, StoreUnavailable
@@ -46,7 +47,6 @@ from renderers.prompts import (
     ACTION_HANDOFF,
     ACTION_RETRY,
 )
-from rules.triggers import language_of
 
 log = logging.getLogger(__name__)
 
@@ -74,18 +74,18 @@ def register(app: AsyncApp, deps: Deps, calls: StoreCalls | None = None) -> None
     app.event("app_mention")(on_mention)
     app.event("app_home_opened")(home.on_home_opened)
     app.shortcut(shortcut.SHORTCUT_ID)(shortcut.on_message_shortcut)
-    app.action(ACTION_START)(on_start)
-    app.action(ACTION_EDIT)(on_edit)
-    app.action(ACTION_AMEND)(on_edit)  # Amend on a posted record: the same form (handlers/amend.py)
-    app.action(ACTION_CANCEL)(on_cancel)
-    app.action(ACTION_RETRY)(on_retry)
-    app.action(ACTION_HANDOFF)(on_handoff)
-    app.action(re.compile(rf"^{ACTION_CHOOSE}:"))(on_answer)
-    app.action(re.compile(rf"^{ACTION_DONE}:"))(on_answer)
-    app.action(re.compile(rf"^{ACTION_CHECKS}:"))(on_check)
+    app.action(ACTION_START)(clicks.on_start)
+    app.action(ACTION_EDIT)(clicks.on_edit)
+    app.action(ACTION_AMEND)(clicks.on_edit)  # Amend on a posted record: the same form (handlers/amend.py)
+    app.action(ACTION_CANCEL)(clicks.on_cancel)
+    app.action(ACTION_RETRY)(clicks.on_retry)
+    app.action(ACTION_HANDOFF)(clicks.on_handoff)
+    app.action(re.compile(rf"^{ACTION_CHOOSE}:"))(clicks.on_answer)
+    app.action(re.compile(rf"^{ACTION_DONE}:"))(clicks.on_answer)
+    app.action(re.compile(rf"^{ACTION_CHECKS}:"))(clicks.on_check)
 
 
-# The listeners, in the order `register` attaches them.
+# The listeners, in the order `register` attaches them (the clicks': handlers/clicks.py).
 
 
 async def on_error(error: Exception) -> BoltResponse | None:
@@ -128,14 +128,14 @@ async def on_submit(
 ) -> None:
     """The modal submitted: a new session or an edit; field errors are shown in the same form. The answer says
     what the store did: stored (the form closes), or not confirmed in time, when nothing was stored or, if the
-    store's answer was lost on its way back, a resubmission finds what was (handlers/flow.py `accept`)."""
+    store's answer was lost on its way back, a resubmission finds what was (handlers/form.py `accept`)."""
     user = str(body.get("user", {}).get("id", ""))
     raw = request.raw_body or json.dumps(body, sort_keys=True)  # Socket Mode has no raw body
     digest = hashlib.sha256(raw.encode()).hexdigest()  # a replay of the same signed bytes does nothing
     try:
-        accepted = await calls.commit(flow.accept, deps, digest=digest, user=user, view=body.get("view") or {})
+        accepted = await calls.commit(form.accept, deps, digest=digest, user=user, view=body.get("view") or {})
     except StoreUnavailable:  # told in the same response; the form keeps everything typed
-        accepted = flow.Accepted(errors={"ticket": say("form_unconfirmed", deps.default_lang or "en")})
+        accepted = form.Accepted(errors={"ticket": say("form_unconfirmed", deps.default_lang or "en")})
     if accepted.errors:
         await ack(response_action="errors", errors=accepted.errors)
     else:
@@ -212,118 +212,12 @@ async def on_mention(body: dict[str, Any], event: dict[str, Any], deps: Deps, ca
     )
 
 
-async def on_start(
-    ack: AsyncAck,
-    body: dict[str, Any],
-    client: AsyncWebClient,
-    respond: AsyncRespond,
-    deps: Deps,
-    calls: StoreCalls,
-    tasks: Background,
-) -> None:
-    """An offer's Start button: the modal, prefilled from the offer (and from its thread, when it has one)."""
-    await ack()
-    if await shortcut.open_from_start(deps, calls, body, client):  # handlers/shortcut.py
-        return
-    clicked_in = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
+# What these listeners share.
+
+
+async def _follow_up(deps: Deps, calls: StoreCalls, accepted: form.Accepted, user: str) -> None:
     try:
-        view = await calls.run(mentions.start_view, deps, value=_action_value(body), clicked_in=str(clicked_in or ""))
-    except StoreUnavailable:
-        _tell_unavailable(deps, tasks, respond)
-        return
-    if view is not None:
-        await _open(client, body, view)
-
-
-async def on_edit(
-    ack: AsyncAck,
-    body: dict[str, Any],
-    client: AsyncWebClient,
-    respond: AsyncRespond,
-    deps: Deps,
-    calls: StoreCalls,
-    tasks: Background,
-) -> None:
-    """The Edit button (and Amend on a posted record): the prefilled modal, or a word in the thread on why not."""
-    await ack()
-    session_id, user = _action_value(body), _clicker(body)
-    try:
-        amend = _action_id(body) == ACTION_AMEND
-        edit = flow.edit_view
-        view = await calls.run(edit, deps, session_id=session_id, user=user, amend=amend) if session_id else None
-    except StoreUnavailable:
-        _tell_unavailable(deps, tasks, respond)
-        return
-    except flow.SessionGone:
-        _tell_gone(deps, tasks, respond, body)
-        return
-    if view is not None:
-        await _open(client, body, view)
-
-
-async def on_cancel(
-    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
-) -> None:
-    await ack()
-    await _session_button(flow.cancel, body, respond, deps, calls, tasks)
-
-
-async def on_retry(
-    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
-) -> None:
-    await ack()
-    await _session_button(flow.retry, body, respond, deps, calls, tasks)
-
-
-async def on_handoff(
-    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
-) -> None:
-    await ack()
-    await _session_button(flow.handoff, body, respond, deps, calls, tasks)
-
-
-async def on_answer(
-    ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, deps: Deps, calls: StoreCalls, tasks: Background
-) -> None:
-    """A question's option button or its Done: the answer (handlers/flow.py)."""
-    await ack()
-    try:
-        await calls.run(flow.answer_click, deps, body=body)
-    except StoreUnavailable:
-        _tell_unavailable(deps, tasks, respond)
-    except flow.SessionGone:
-        _tell_gone(deps, tasks, respond, body)
-
-
-async def on_check(ack: AsyncAck) -> None:
-    await ack()  # ticking a box answers nothing yet: the question's Done button reads the boxes
-
-
-# What the listeners share.
-
-
-async def _session_button(
-    action: Callable[..., None],
-    body: dict[str, Any],
-    respond: AsyncRespond,
-    deps: Deps,
-    calls: StoreCalls,
-    tasks: Background,
-) -> None:
-    """A button whose value is a session id: `action(deps, session_id=, user=)` in the store's budget."""
-    session_id, user = _action_value(body), _clicker(body)
-    if session_id:
-        try:
-            await calls.run(action, deps, session_id=session_id, user=user)
-        except StoreUnavailable:
-            _tell_unavailable(deps, tasks, respond)
-        except flow.SessionGone:
-            _tell_gone(deps, tasks, respond, body)
-
-
-async def _follow_up(deps: Deps, calls: StoreCalls, accepted: flow.Accepted, user: str) -> None:
-    try:
-        await calls.run(flow.follow_up, deps, accepted, user=user)
+        await calls.run(form.follow_up, deps, accepted, user=user)
     except StoreUnavailable:  # the session's owed duty has a worker's watchdog start its thread instead
         log.warning("store unavailable after a submission; the watchdog starts session %s", accepted.session_id)
 
@@ -331,56 +225,5 @@ async def _follow_up(deps: Deps, calls: StoreCalls, accepted: flow.Accepted, use
 async def _open_modal(deps: Deps, locales: Locales, body: dict[str, Any], client: AsyncWebClient) -> None:
     match = _FIRST_WORD.search(body.get("text") or "")
     lang = deps.default_lang or await locales.lang_of(client, str(body.get("user_id", "")))
-    view = flow.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")), lang=lang)
-    await _open(client, body, view)
-
-
-def _tell_unavailable(deps: Deps, tasks: Background, respond: AsyncRespond) -> None:
-    """Tell the person who clicked, privately, once the ack is on its way (a click is not retried)."""
-    tasks.start(_respond(respond, say("unavailable", deps.default_lang or "en")))
-
-
-def _tell_gone(deps: Deps, tasks: Background, respond: AsyncRespond, body: dict[str, Any]) -> None:
-    """A button of a session that is gone (ended, expired, or lost with the store): said privately, in the
-    language of the message the button was on, with how to start again; never silence."""
-    message = body.get("message")
-    lang = deps.default_lang or language_of(str(message.get("text") or "") if isinstance(message, dict) else "")
-    tasks.start(_respond(respond, say("session_gone", lang)))
-
-
-#: views.open errors that only say the trigger came too late or was used already.
-_LATE_TRIGGER = frozenset({"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"})
-
-
-async def _open(client: AsyncWebClient, body: dict[str, Any], view: dict[str, Any]) -> None:
-    """Open a modal with the request's trigger_id; a payload without one (never Slack's) opens nothing."""
-    trigger_id = body.get("trigger_id")
-    if not isinstance(trigger_id, str) or not trigger_id:
-        log.warning("a request without a trigger_id; no modal opened")
-        return
-    try:
-        await client.views_open(trigger_id=trigger_id, view=view)
-    except SlackApiError as exc:
-        if exc.response.get("error") not in _LATE_TRIGGER:
-            raise
-        # A click replayed or delivered after the trigger's 3 s: Slack shows nothing either way, and a click
-        # again opens the form; an error page would say no more.
-        log.warning("no modal opened: Slack refused the trigger (%s)", exc.response.get("error"))
-
-
-async def _respond(respond: AsyncRespond, text: str) -> None:
-    await respond(text=text, response_type="ephemeral", replace_original=False)
-
-
-def _action_value(body: dict[str, Any]) -> str:
-    actions = body.get("actions") or [{}]
-    return str(actions[0].get("value") or "")
-
-
-def _action_id(body: dict[str, Any]) -> str:
-    actions = body.get("actions") or [{}]
-    return str(actions[0].get("action_id") or "")
-
-
-def _clicker(body: dict[str, Any]) -> str:
-    return str(body.get("user", {}).get("id", ""))
+    view = form.open_view(ticket=match.group(0) if match else None, channel=str(body.get("channel_id", "")), lang=lang)
+    await open_with_trigger(client, body, view)

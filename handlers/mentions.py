@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from handlers import flow
+from handlers import form
 from handlers.deps import EVENT_DEDUP_SECONDS, Deps
 from postmortem.model import Lang, is_ticket
 from rules.triggers import classify, jira_keys, language_of
@@ -159,4 +159,4 @@ def start_view(deps: Deps, *, value: str, clicked_in: str) -> dict[str, Any] | N
     channel = start.channel or clicked_in
     if not channel:
         return None
-    return flow.open_view(ticket=start.ticket, channel=channel, lang=deps.default_lang or start.lang)
+    return form.open_view(ticket=start.ticket, channel=channel, lang=deps.default_lang or start.lang)

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import redis
 
-from sessions.store import StoreConflictError
+from sessions.records import StoreConflictError
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,8 @@ from renderers.jira_comment import comment_request
 from rules.lint import lint
 from sessions.claims import draft_steps_scope, question_duty, render_lock, render_scheduled_claim
 from sessions.conversation import model_of
+from sessions.records import body_digest
 from sessions.session import Session, State
-from sessions.store import body_digest
 from workers import amending, followup_drafts, posting
 from workers.context import WorkerContext
 from workers.leases import Lease, Steps

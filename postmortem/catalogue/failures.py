@@ -21,7 +21,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "には何も投稿していません。後で「再試行」を押すか、「キャンセル」してください。",
     },
     "button_retry": {"en": "Retry", "ja": "再試行"},
-    # Jira's answers (workers/jira_gateway.py).
+    # Jira's answers (workers/jira_errors.py).
     "jira_timeout": {"en": "Jira did not answer in time.", "ja": "Jira が時間内に応答しませんでした。"},
     "jira_unreachable": {"en": "Jira is unreachable at {url}.", "ja": "{url} の Jira に接続できません。"},
     "jira_credentials": {

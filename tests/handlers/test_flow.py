@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from emulators.driver import modal_values
-from handlers import flow
+from handlers import flow, form
 from handlers.deps import Deps
 from postmortem.messages import say
 from renderers.modal import CALLBACK_ID
@@ -48,7 +48,7 @@ def new_view(fields: dict[str, Any], *, channel: str = "C1") -> dict[str, Any]:
 
 
 def test_submit_creates_a_session_and_enqueues_advance(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
-    assert flow.submit(deps, user="U1", view=new_view({"ticket": "proj-1", "root_cause": ROOT_CAUSE})) is None
+    assert form.submit(deps, user="U1", view=new_view({"ticket": "proj-1", "root_cause": ROOT_CAUSE})) is None
     assert [c.name for c in queue.calls] == ["workers.jobs.advance"]
     session = store.get(queue.calls[0].args[0])
     assert session is not None
@@ -59,7 +59,7 @@ def test_submit_creates_a_session_and_enqueues_advance(deps: Deps, store: Sessio
 def test_submit_with_a_bad_ticket_returns_an_error_on_the_ticket_block(
     deps: Deps, queue: FakeQueue, redis_conn: redis.Redis
 ) -> None:
-    errors = flow.submit(deps, user="U1", view=new_view({"ticket": "not a key"}))
+    errors = form.submit(deps, user="U1", view=new_view({"ticket": "not a key"}))
     assert errors is not None and set(errors) == {"ticket"}
     assert "PROJ-123" in errors["ticket"]
     assert queue.calls == []
@@ -68,7 +68,7 @@ def test_submit_with_a_bad_ticket_returns_an_error_on_the_ticket_block(
 
 def test_submit_without_a_channel_is_refused(deps: Deps, queue: FakeQueue) -> None:
     view = {"private_metadata": "{}", "state": {"values": modal_values({"ticket": "PROJ-1"})}}
-    errors = flow.submit(deps, user="U1", view=view)
+    errors = form.submit(deps, user="U1", view=view)
     assert errors is not None and "channel" in errors["ticket"]
     assert queue.calls == []
 
@@ -90,7 +90,7 @@ def test_submit_without_a_channel_is_refused(deps: Deps, queue: FakeQueue) -> No
 def test_a_garbage_view_never_raises_and_creates_nothing(
     deps: Deps, queue: FakeQueue, view: Any, redis_conn: redis.Redis
 ) -> None:
-    errors = flow.submit(deps, user="U1", view=view)
+    errors = form.submit(deps, user="U1", view=view)
     assert errors and "ticket" in errors
     assert queue.calls == []
     assert redis_conn.dbsize() == 0
@@ -304,7 +304,7 @@ def test_an_edit_submission_renders_a_new_version(deps: Deps, store: SessionStor
         "private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
         "state": {"values": modal_values(fields)},
     }
-    assert flow.submit(deps, user="U1", view=view) is None
+    assert form.submit(deps, user="U1", view=view) is None
     after = store.get(s.id)
     assert after is not None and after.state is State.rendering and after.version == 2
     assert after.inputs["summary"] == "New summary of the stale reads. Fixed by x."
@@ -319,7 +319,7 @@ def test_an_edit_form_opened_on_an_older_version_changes_nothing(
         "private_metadata": json.dumps({"session": s.id, "channel": "C1", "version": 1}),
         "state": {"values": modal_values({**complete_pm(), "ticket": "PROJ-1", "summary": "stale form"})},
     }
-    errors = flow.submit(deps, user="U1", view=view)
+    errors = form.submit(deps, user="U1", view=view)
     assert errors is not None and "v2" in errors["ticket"]
     after = store.get(s.id)
     assert after is not None and after.version == 2 and after.inputs["summary"] != "stale form"
@@ -329,7 +329,7 @@ def test_an_edit_form_opened_on_an_older_version_changes_nothing(
 def test_an_edit_submission_by_a_stranger_is_refused(deps: Deps, store: SessionStore, queue: FakeQueue) -> None:
     s = drafted(store)
     view = {"private_metadata": json.dumps({"session": s.id}), "state": {"values": modal_values({"ticket": "P-1"})}}
-    errors = flow.submit(deps, user="U9", view=view)
+    errors = form.submit(deps, user="U9", view=view)
     assert errors is not None and set(errors) == {"ticket"}
     after = store.get(s.id)
     assert after is not None and after.state is State.drafted and after.version == 1
@@ -350,7 +350,7 @@ def test_an_edit_that_changes_the_ticket_changes_nothing_before_a_worker_checks_
     deps: Deps, store: SessionStore, queue: FakeQueue
 ) -> None:
     s = drafted(store)
-    assert flow.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="proj-2", summary="Moved.")) is None
+    assert form.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="proj-2", summary="Moved.")) is None
     assert store.get(s.id) == s  # the draft stays on PROJ-1 until PROJ-2 passes a new start's checks
     [call] = queue.calls
     assert call.name == "workers.jobs.edit_ticket" and call.args[:2] == (s.id, 1) and call.args[3] == "U1"
@@ -362,11 +362,11 @@ def test_an_edit_to_a_ticket_another_open_session_holds_is_refused_in_the_form(
 ) -> None:
     s = drafted(store)
     other = store.create(Session(ticket="PROJ-2", requester="U5", channel="C2"))
-    errors = flow.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="PROJ-2"))
+    errors = form.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="PROJ-2"))
     assert errors == {"ticket": say("form_ticket_taken", "en", ticket="PROJ-2", current="PROJ-1")}
     assert store.get(s.id) == s and queue.calls == []
     assert store.transition(other.id, {State.collecting}, State.cancelled) is not None  # once it ended, free
-    assert flow.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="PROJ-2")) is None
+    assert form.submit(deps, user="U1", view=edit_of(s.id, 1, ticket="PROJ-2")) is None
     assert [c.name for c in queue.calls] == ["workers.jobs.edit_ticket"]
 
 

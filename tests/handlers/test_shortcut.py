@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from handlers.deps import Deps
-from handlers.flow import _origin
+from handlers.form import _origin
 from handlers.shortcut import SHORTCUT_ID, _enqueue, origin_of, start_origin
 from postmortem.messages import say
 

@@ -21,7 +21,7 @@ import pytest
 import redis
 
 from emulators.driver import modal_values
-from handlers import flow
+from handlers import form
 from handlers.deps import Deps
 from handlers.storecalls import StoreCalls, StoreUnavailable
 from sessions.session import Session
@@ -110,11 +110,11 @@ def sessions_in(conn: redis.Redis) -> list[bytes]:
     return sorted(conn.scan_iter(match="pm:session:*"))
 
 
-def submit(calls: StoreCalls, deps: Deps, ticket: str, digest: str) -> flow.Accepted:
+def submit(calls: StoreCalls, deps: Deps, ticket: str, digest: str) -> form.Accepted:
     """As `on_submit` does: the store's answer within the budget, or StoreUnavailable."""
 
-    async def go() -> flow.Accepted:
-        return await calls.commit(flow.accept, deps, digest=digest, user="U1", view=view(ticket))
+    async def go() -> form.Accepted:
+        return await calls.commit(form.accept, deps, digest=digest, user="U1", view=view(ticket))
 
     return asyncio.run(go())
 
@@ -158,12 +158,12 @@ def test_a_slow_store_within_the_budget_stores_once_and_a_second_submission_find
     first = submit(StoreCalls(BUDGET), deps, "SLOW-2", "a")
     assert first.session_id and not first.found
     again = submit(StoreCalls(BUDGET), deps, "SLOW-2", "b")  # new bytes, same person and ticket
-    assert again == flow.Accepted(session_id=first.session_id, found=True, ticket="SLOW-2")
+    assert again == form.Accepted(session_id=first.session_id, found=True, ticket="SLOW-2")
     replay = submit(StoreCalls(BUDGET), deps, "SLOW-2", "a")  # the very same bytes again
     assert replay.session_id is None and replay.errors is None
     assert len(sessions_in(redis_conn)) == 2  # WARM-2 and SLOW-2, one each
-    flow.follow_up(deps, first, user="U1")
-    flow.follow_up(deps, again, user="U1")
+    form.follow_up(deps, first, user="U1")
+    form.follow_up(deps, again, user="U1")
     assert [c.name for c in queue.calls] == ["workers.jobs.advance", "workers.jobs.perform"]
     assert queue.effects() == [
         {
@@ -178,12 +178,12 @@ def test_a_slow_store_within_the_budget_stores_once_and_a_second_submission_find
 
 def test_a_second_submission_after_the_first_ended_starts_a_new_session(direct: SessionStore) -> None:
     deps = Deps(store=direct, queue=FakeQueue())
-    first = flow.accept(deps, user="U1", view=view("PROJ-9"), digest="x")
+    first = form.accept(deps, user="U1", view=view("PROJ-9"), digest="x")
     assert first.session_id is not None
     assert direct.update(first.session_id, lambda s: s.with_changes(state="cancelled")) is not None
-    second = flow.accept(deps, user="U1", view=view("PROJ-9"), digest="y")
+    second = form.accept(deps, user="U1", view=view("PROJ-9"), digest="y")
     assert second.session_id not in (None, first.session_id) and not second.found
-    other = flow.accept(deps, user="U2", view=view("PROJ-9"), digest="z")  # someone else: their own session
+    other = form.accept(deps, user="U2", view=view("PROJ-9"), digest="z")  # someone else: their own session
     assert other.session_id not in (None, second.session_id)
 
 

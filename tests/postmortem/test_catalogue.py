@@ -14,7 +14,7 @@ import redis
 import requests
 
 from emulators.driver import modal_values
-from handlers import flow
+from handlers import form
 from handlers.deps import Deps
 from postmortem import fieldtext, messages
 from postmortem.model import InputError, Lang
@@ -24,7 +24,7 @@ from rules.gate import GATE_FIELDS
 from sessions.session import Session
 from sessions.store import SessionStore
 from tests.handlers.fakes import FakeQueue
-from workers.jira_gateway import JiraError, _error_for
+from workers.jira_errors import JiraError, error_for
 
 pytestmark = pytest.mark.unit
 
@@ -72,7 +72,7 @@ def jira_response(status: int, payload: object = None, headers: dict[str, str] |
     ids=lambda r: str(r.status_code),
 )
 def test_every_jira_failure_is_said_in_the_sessions_language(response: requests.Response) -> None:
-    error = _error_for(response)
+    error = error_for(response)
     assert error.text("en") == str(error)
     assert JAPANESE.search(error.text("ja")) and error.text("ja") != str(error)
 
@@ -94,12 +94,12 @@ def deps(redis_conn: redis.Redis) -> Deps:
 
 def test_modal_errors_follow_the_language(deps: Deps) -> None:
     lost = {"private_metadata": json.dumps({"lang": "ja"}), "state": {"values": modal_values({"ticket": "P-1"})}}
-    assert flow.submit(deps, user="U1", view=lost) == {"ticket": messages.say("form_lost_channel", "ja")}
+    assert form.submit(deps, user="U1", view=lost) == {"ticket": messages.say("form_lost_channel", "ja")}
     session = deps.store.create(Session(ticket="P-1", requester="U1", channel="C1", lang="ja"))
     gone = {"private_metadata": json.dumps({"session": session.id}), "state": {"values": {}}}
-    assert flow.submit(deps, user="U9", view=gone) == {"ticket": messages.say("form_session_gone", "ja")}
+    assert form.submit(deps, user="U9", view=gone) == {"ticket": messages.say("form_session_gone", "ja")}
     stale = {"private_metadata": json.dumps({"session": session.id, "version": 3}), "state": {"values": {}}}
-    assert flow.submit(deps, user="U1", view=stale) == {
+    assert form.submit(deps, user="U1", view=stale) == {
         "ticket": messages.say("form_draft_changed", "ja", version=session.version)
     }
 

@@ -10,7 +10,7 @@ import redis
 from pydantic import ValidationError
 
 from emulators.driver import modal_values
-from handlers import flow
+from handlers import form
 from handlers.deps import Deps
 from postmortem.errors import plain_reason
 from postmortem.model import Lang, PostMortem, input_error
@@ -59,5 +59,5 @@ def test_a_modal_error_is_a_plain_sentence(redis_conn: redis.Redis) -> None:
         "private_metadata": json.dumps({"channel": "C1", "lang": "fr"}),
         "state": {"values": modal_values({"ticket": "PROJ-1", "summary": "x"})},
     }
-    errors = flow.submit(deps, user="U1", view=view)
+    errors = form.submit(deps, user="U1", view=view)
     assert errors and not any(raw(text) for text in errors.values()), errors

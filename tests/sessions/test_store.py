@@ -7,8 +7,9 @@ import threading
 import pytest
 import redis
 
+from sessions.records import body_digest
 from sessions.session import Session, State, begin_render
-from sessions.store import SessionExistsError, SessionStore, body_digest, connect
+from sessions.store import SessionExistsError, SessionStore, connect
 from tests.sessions.helpers import TTL, body_of, to_drafted
 
 pytestmark = pytest.mark.unit

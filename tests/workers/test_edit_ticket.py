@@ -51,7 +51,7 @@ def started(store: SessionStore, ticket: str, requester: str, thread_ts: str) ->
 
 
 def edited(ticket: str, **changes: Any) -> dict[str, Any]:
-    """The fields an Edit form gives (handlers/flow.py passes them to the job as they are)."""
+    """The fields an Edit form gives (handlers/form.py passes them to the job as they are)."""
     return {**complete_pm(), "ticket": ticket, **changes}
 
 

@@ -71,7 +71,7 @@ def test_a_thread_not_started_because_the_worker_died_is_started_again(world: Wo
 
     session = world.store.create(Session(ticket="PROJ-1", requester="U1", channel="C1"))
     duty = jobs.advance_duty(session.id)
-    world.store.owe(duty)  # as handlers/flow.py does on submission
+    world.store.owe(duty)  # as handlers/form.py does on submission
     assert watchdog.sweep(world.ctx, stale_after=30, now=time.time()) == []
     assert world.store.claim_once(duty, 60)  # a live run holds the lease
     assert watchdog.sweep(world.ctx, stale_after=30, now=LATER) == []
