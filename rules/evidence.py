@@ -214,12 +214,16 @@ def _repro(masked: str) -> Finding | None:
     parts = sentences(masked)
     if any(_on_demand(sentence) for sentence in parts):
         return None
-    for sentence in parts:
-        if (phrase := _search(run.NOT_ON_DEMAND, sentence)) and not _search(run.CONTRAST_REPRO, sentence):
-            return ("not_on_demand", phrase)
-    for sentence in parts:
-        if (phrase := _search(checks.VAGUE_TIMING, sentence)) and not stated:
-            return ("not_on_demand", phrase)
+    # Each sentence is a slice of `masked` cut at punctuation or a line break, so a pattern that matches no part of
+    # the whole text matches no sentence: one search of the text spares one per sentence.
+    if _search(run.NOT_ON_DEMAND, masked) is not None:
+        for sentence in parts:
+            if (phrase := _search(run.NOT_ON_DEMAND, sentence)) and not _search(run.CONTRAST_REPRO, sentence):
+                return ("not_on_demand", phrase)
+    if not stated and _search(checks.VAGUE_TIMING, masked) is not None:
+        for sentence in parts:
+            if phrase := _search(checks.VAGUE_TIMING, sentence):
+                return ("not_on_demand", phrase)
     if (seen := sightings.sighting(masked)) is not None:
         return ("not_on_demand", seen)  # "failed once", 一度だけ: a sighting, no runs behind it
     return ("rare", min(stated)[1]) if stated else None
