@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
@@ -131,22 +132,33 @@ def message(
     if not claim_offer(deps, tickets=[offered] if offered else [], thread=f"{channel}:{root}"):
         return
     reply_in = thread_ts if in_thread else None
-    deps.enqueue_offer("offer_ephemeral", channel, user, reply_in, offered, _lang(deps, text))
+    deps.enqueue_offer("offer_ephemeral", channel, user, reply_in, offered, _lang(deps, text), root)
+
+
+#: A Slack message timestamp ("1712345678.000100"); anything else a button carries is dropped.
+_SLACK_TS = re.compile(r"\d{1,12}\.\d{1,9}")
 
 
 class StartValue(BaseModel):
-    """What the Start button carries (renderers/offers.start_value); re-validated on the click."""
+    """What the Start button carries (renderers/offers.start_value); re-validated on the click. `ts`: the
+    debugging thread's root (a button without it, or with a malformed one, knows no thread)."""
 
     model_config = ConfigDict(extra="ignore")
 
     ticket: str | None = None
     channel: str = ""
     lang: Lang = "en"
+    ts: str = ""
 
     @field_validator("ticket")
     @classmethod
     def _key(cls, value: str | None) -> str | None:
         return value if is_ticket(value) else None
+
+    @field_validator("ts", mode="before")
+    @classmethod
+    def _ts(cls, value: Any) -> str:
+        return value if isinstance(value, str) and _SLACK_TS.fullmatch(value) else ""
 
 
 def start_view(deps: Deps, *, value: str, clicked_in: str) -> dict[str, Any] | None:

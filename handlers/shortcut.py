@@ -75,11 +75,11 @@ async def open_and_prefill(
 
 
 def start_origin(body: dict[str, Any]) -> tuple[dict[str, str], StartValue] | None:
-    """A Start button clicked in a thread (a mention's answer, an offer in a thread): where to read, and what the
-    button carries; None when the button knows no thread (a DM from Jira, an offer under a channel message)."""
+    """A Start button that knows its debugging thread (clicked in a thread, or carrying the thread's root ts: a
+    mention's answer, an offer after a fix): where to read, and what the button carries; None when it knows no
+    thread (a DM from Jira, a button from before the value carried the ts, under a channel message)."""
     message = body.get("message") if isinstance(body.get("message"), dict) else {}
     container = body.get("container") if isinstance(body.get("container"), dict) else {}
-    thread = (message or {}).get("thread_ts") or (container or {}).get("thread_ts")
     channel = (body.get("channel") or {}).get("id") or (container or {}).get("channel_id")
     user = str((body.get("user") or {}).get("id") or "")
     actions = body.get("actions") or [{}]
@@ -87,6 +87,8 @@ def start_origin(body: dict[str, Any]) -> tuple[dict[str, str], StartValue] | No
         start = StartValue.model_validate(json.loads(str(actions[0].get("value") or "{}")))
     except (ValueError, ValidationError):
         return None
+    carried = start.ts if start.channel and start.channel == channel else ""  # only the channel it was posted in
+    thread = (message or {}).get("thread_ts") or (container or {}).get("thread_ts") or carried
     if not thread or not channel or not user or (start.channel and start.channel != channel):
         return None
     origin = {"channel": str(channel), "ts": str(thread), "thread_ts": str(thread), "user": user, "text": ""}

@@ -2,7 +2,8 @@
 
 Every way in ends in one button; its click opens the same modal as `/post-mortem`. The button's value
 carries what the click needs and nothing more: the Jira key to prefill (or none), the channel the session
-should run in, and the language.
+should run in, the language, and (a mention's answer, an offer after a fix) the debugging thread's root ts, so the
+click opens the message shortcut's prefilled modal reading that thread.
 """
 
 from __future__ import annotations
@@ -20,18 +21,22 @@ Message = dict[str, Any]
 ACTION_START = "postmortem_start"
 
 
-def start_value(*, ticket: str | None, channel: str, lang: Lang) -> str:
-    """The Start button's value: JSON with the key to prefill (or null), the session's channel, the language."""
-    return json.dumps({"ticket": ticket, "channel": channel, "lang": lang}, separators=(",", ":"))
+def start_value(*, ticket: str | None, channel: str, lang: Lang, thread: str | None = None) -> str:
+    """The Start button's value: JSON with the key to prefill (or null), the session's channel, the language,
+    and the debugging thread's root ts when the button knows it."""
+    value: dict[str, str | None] = {"ticket": ticket, "channel": channel, "lang": lang}
+    if thread:
+        value["ts"] = thread
+    return json.dumps(value, separators=(",", ":"))
 
 
-def _with_start(text: str, *, ticket: str | None, channel: str, lang: Lang) -> Message:
+def _with_start(text: str, *, ticket: str | None, channel: str, lang: Lang, thread: str | None = None) -> Message:
     button = {
         "type": "button",
         "style": "primary",
         "action_id": ACTION_START,
         "text": {"type": "plain_text", "text": say("start_button", lang)},
-        "value": start_value(ticket=ticket, channel=channel, lang=lang),
+        "value": start_value(ticket=ticket, channel=channel, lang=lang, thread=thread),
     }
     blocks = [
         {"type": "section", "text": {"type": "mrkdwn", "text": text}},
@@ -47,16 +52,17 @@ def _say(key: str, ticket: str | None, lang: Lang) -> str:
     return say(key, lang, ticket=escaped, for_ticket=for_ticket)
 
 
-def requested(*, ticket: str | None, channel: str, lang: Lang) -> Message:
-    """The answer to a mention that asked for a post-mortem, posted in its thread."""
+def requested(*, ticket: str | None, channel: str, lang: Lang, thread: str | None = None) -> Message:
+    """The answer to a mention that asked for a post-mortem, posted in its thread (`thread`: that thread's root)."""
     text = _say("start_requested", ticket, lang)
-    return _with_start(text, ticket=ticket, channel=channel, lang=lang)
+    return _with_start(text, ticket=ticket, channel=channel, lang=lang, thread=thread)
 
 
-def offer(*, ticket: str | None, channel: str, lang: Lang) -> Message:
-    """The ephemeral offer to the author of a message that announced a verified fix."""
+def offer(*, ticket: str | None, channel: str, lang: Lang, thread: str | None = None) -> Message:
+    """The ephemeral offer to the author of a message that announced a verified fix (`thread`: the root of the
+    thread that message is in, or its own ts)."""
     text = _say("start_offer", ticket, lang)
-    return _with_start(text, ticket=ticket, channel=channel, lang=lang)
+    return _with_start(text, ticket=ticket, channel=channel, lang=lang, thread=thread)
 
 
 def assignee_offer(*, ticket: str, lang: Lang) -> Message:

@@ -32,7 +32,7 @@ def _ticket(value: Any) -> str | None:
 def start_reply(channel: str, thread_ts: str, ticket: str | None, lang: str) -> None:
     """Answer a mention that asked for a post-mortem: the Start button, in the mention's thread."""
     ctx = current()
-    message = offers.requested(ticket=_ticket(ticket), channel=channel, lang=_lang(lang) or "en")
+    message = offers.requested(ticket=_ticket(ticket), channel=channel, lang=_lang(lang) or "en", thread=thread_ts)
     ctx.slack.post(channel, message, thread_ts=thread_ts)
 
 
@@ -41,9 +41,13 @@ def mention_help(channel: str, user: str, thread_ts: str | None, lang: str) -> N
     current().slack.ephemeral(channel, user, offers.mention_help(_lang(lang) or "en"), thread_ts=thread_ts)
 
 
-def offer_ephemeral(channel: str, user: str, thread_ts: str | None, ticket: str | None, lang: str) -> None:
-    """The one offer after a message announced a verified fix: ephemeral, to its author only."""
-    message = offers.offer(ticket=_ticket(ticket), channel=channel, lang=_lang(lang) or "en")
+def offer_ephemeral(
+    channel: str, user: str, thread_ts: str | None, ticket: str | None, lang: str, root: str | None = None
+) -> None:
+    """The one offer after a message announced a verified fix: ephemeral, to its author only. `root`: the thread
+    the Start button reads (the message's thread, or the message itself); jobs queued before it existed have none."""
+    thread = root or thread_ts
+    message = offers.offer(ticket=_ticket(ticket), channel=channel, lang=_lang(lang) or "en", thread=thread)
     current().slack.ephemeral(channel, user, message, thread_ts=thread_ts)
 
 

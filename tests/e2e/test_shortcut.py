@@ -13,7 +13,7 @@ from bot.localstack import LocalStack
 from emulators.driver import modal_values
 from postmortem.messages import say
 from renderers.offers import ACTION_START
-from renderers.prefill import PREFILLED
+from renderers.prefill import PREFILLED, STATUS_BLOCK
 from tests.e2e.helpers import channel, start_value, unique
 from tests.e2e.shortcut_helpers import (
     COMMIT,
@@ -156,6 +156,40 @@ def test_the_start_button_in_a_debugging_thread_opens_the_same_prefilled_modal(s
     }
     assert hint(view, "ticket") == say("hint_ticket_thread", "en")
     assert hint(view, "symptom") == say("hint_symptom_both_parent", "en", ticket=key)
+
+
+def test_the_offer_under_a_channel_message_opens_the_modal_prefilled_from_that_message(stack: LocalStack) -> None:
+    key, chan = unique("PAY"), channel()
+    seed_issue(stack, key)
+    text = f"merged the fix for {key} and the repro passes"
+    root = stack.slack.say_as("U5", chan, f"{text}: {PR}")
+    stack.slack.say_as("U3", chan, f"also <{COMMIT}>", thread_ts=root)
+    assert stack.driver().message(text, user="U5", channel=chan, ts=root).status_code == 200
+    offer = stack.slack.wait_for(
+        lambda s: next((m for m in s.ephemerals(channel=chan) if start_value(m) is not None), None), 15
+    )
+    assert offer.get("thread_ts") is None and start_value(offer) == {
+        "ticket": key,
+        "channel": chan,
+        "lang": "en",
+        "ts": root,
+    }
+    before = len(stack.slack.views)
+    box = {"type": "message", "message_ts": offer["ts"], "channel_id": chan, "is_ephemeral": True}
+    clicked = stack.driver().block_action(
+        ACTION_START, json.dumps(start_value(offer)), "U5", chan, offer["ts"], container=box
+    )
+    assert clicked.status_code == 200, clicked.text
+    updated = stack.slack.wait_for(lambda s: next((v for v in s.views[before:] if v["action"] == "update"), None), 20)
+    values = filled(updated["view"])
+    assert (values["ticket"], values["fix_ref"]) == (key, f"{PR} {COMMIT}")
+    # a button posted before the value carried the ts: the plain modal, nothing read
+    old = {k: v for k, v in (start_value(offer) or {}).items() if k != "ts"}
+    before = len(stack.slack.views)
+    clicked = stack.driver().block_action(ACTION_START, json.dumps(old), "U5", chan, offer["ts"], container=box)
+    assert clicked.status_code == 200, clicked.text
+    opened = stack.slack.wait_for(lambda s: s.views[-1] if len(s.views) > before else None, 10)
+    assert opened["action"] == "open" and STATUS_BLOCK not in {b.get("block_id") for b in opened["view"]["blocks"]}
 
 
 def test_a_long_thread_is_read_up_to_the_bound_and_says_so(stack: LocalStack) -> None:

@@ -154,7 +154,7 @@ def test_each_phrase_family_gets_the_start_button_with_the_key(on: LocalStack, l
         sent.append((key, ts))
     for key, ts in sent:
         answer = reply_in_thread(on, chan, ts)
-        assert start_value(answer) == {"ticket": key, "channel": chan, "lang": lang}
+        assert start_value(answer) == {"ticket": key, "channel": chan, "lang": lang, "ts": ts}
         assert key in answer["text"]
     assert on.slack.ephemerals(channel=chan) == []
 
@@ -179,7 +179,7 @@ def test_two_keys_prefill_nothing(on: LocalStack) -> None:
     chan, ts = channel(), on.slack.next_ts()
     assert on.driver().app_mention(f"RCA for {unique()} and {unique()}", channel=chan, ts=ts).status_code == 200
     answer = reply_in_thread(on, chan, ts)
-    assert start_value(answer) == {"ticket": None, "channel": chan, "lang": "en"}
+    assert start_value(answer) == {"ticket": None, "channel": chan, "lang": "en", "ts": ts}
     assert prefilled_ticket(click_start(on, answer, chan=chan)) is None
 
 
@@ -188,7 +188,12 @@ def test_a_mention_in_a_thread_uses_the_one_key_the_thread_named(on: LocalStack)
     parent = on.slack.next_ts()
     assert driver.message(f"{key}: the trainer hangs after eviction", channel=chan, ts=parent).status_code == 200
     assert driver.app_mention("このバグの対応を記録に残して", channel=chan, thread_ts=parent).status_code == 200
-    assert start_value(reply_in_thread(on, chan, parent)) == {"ticket": key, "channel": chan, "lang": "ja"}
+    assert start_value(reply_in_thread(on, chan, parent)) == {
+        "ticket": key,
+        "channel": chan,
+        "lang": "ja",
+        "ts": parent,
+    }
 
 
 def test_phrases_without_a_mention_start_nothing(on: LocalStack) -> None:
@@ -210,7 +215,7 @@ def test_a_verified_fix_gets_one_ephemeral_offer(on: LocalStack) -> None:
         == 200
     )
     offer = on.slack.wait_for(lambda s: ephemerals_with_start(on, chan), timeout=15)[0]
-    assert offer["user"] == "U5" and start_value(offer) == {"ticket": key, "channel": chan, "lang": "en"}
+    assert offer["user"] == "U5" and start_value(offer) == {"ticket": key, "channel": chan, "lang": "en", "ts": first}
     # the same thread, the same ticket elsewhere, a Slack retry: no second offer
     assert driver.message("fixed in #5751", channel=chan, thread_ts=first).status_code == 200
     assert driver.message(f"{key} fix landed in main", channel=channel()).status_code == 200
@@ -221,10 +226,10 @@ def test_a_verified_fix_gets_one_ephemeral_offer(on: LocalStack) -> None:
 
 
 def test_japanese_fix_announcement_gets_an_offer(on: LocalStack) -> None:
-    chan = channel()
-    assert on.driver().message("修正をマージしました。再現手順も通りました", channel=chan).status_code == 200
+    chan, ts = channel(), on.slack.next_ts()
+    assert on.driver().message("修正をマージしました。再現手順も通りました", channel=chan, ts=ts).status_code == 200
     offer = on.slack.wait_for(lambda s: ephemerals_with_start(on, chan), timeout=15)[0]
-    assert start_value(offer) == {"ticket": None, "channel": chan, "lang": "ja"}
+    assert start_value(offer) == {"ticket": None, "channel": chan, "lang": "ja", "ts": ts}
 
 
 def test_not_verified_yet_gets_no_offer(on: LocalStack) -> None:
@@ -307,7 +312,7 @@ def test_offers_off_offers_nothing_but_mentions_still_answer(off: LocalStack) ->
     assert driver.message("修正をマージしました", channel=chan).status_code == 200
     ts = off.slack.next_ts()
     assert driver.app_mention("write up this fix", channel=chan, ts=ts).status_code == 200
-    assert start_value(reply_in_thread(off, chan, ts)) == {"ticket": None, "channel": chan, "lang": "en"}
+    assert start_value(reply_in_thread(off, chan, ts)) == {"ticket": None, "channel": chan, "lang": "en", "ts": ts}
     assert off.slack.ephemerals(channel=chan) == []
 
 

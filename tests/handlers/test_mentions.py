@@ -120,7 +120,7 @@ def test_a_mention_in_a_session_thread_is_left_to_the_session(deps: Deps, queue:
 
 def test_a_verified_fix_gets_one_ephemeral_offer(deps: Deps, queue: FakeQueue) -> None:
     say(deps, "merged the fix for PROJ-1 and the repro passes")
-    assert jobs(queue) == [("offer_ephemeral", ("C1", "U1", None, "PROJ-1", "en"))]
+    assert jobs(queue) == [("offer_ephemeral", ("C1", "U1", None, "PROJ-1", "en", "100.1"))]  # + the thread's root
 
 
 def test_at_most_one_offer_per_ticket_and_per_thread(deps: Deps, queue: FakeQueue) -> None:
@@ -129,8 +129,8 @@ def test_at_most_one_offer_per_ticket_and_per_thread(deps: Deps, queue: FakeQueu
     say(deps, "PROJ-1 is fixed", ts="101.1")
     say(deps, "PROJ-1 fix landed in main", ts="102.1")  # same ticket, other thread
     assert jobs(queue) == [
-        ("offer_ephemeral", ("C1", "U1", None, None, "en")),
-        ("offer_ephemeral", ("C1", "U1", None, "PROJ-1", "en")),
+        ("offer_ephemeral", ("C1", "U1", None, None, "en", "100.1")),
+        ("offer_ephemeral", ("C1", "U1", None, "PROJ-1", "en", "101.1")),
     ]
 
 
@@ -143,7 +143,7 @@ def test_a_refused_ticket_claim_gives_the_thread_back(deps: Deps, queue: FakeQue
 
 def test_an_offer_in_a_thread_is_shown_in_that_thread(deps: Deps, queue: FakeQueue) -> None:
     say(deps, "修正をマージしました", ts="100.2", thread_ts="100.1")
-    assert jobs(queue) == [("offer_ephemeral", ("C1", "U1", "100.1", None, "ja"))]
+    assert jobs(queue) == [("offer_ephemeral", ("C1", "U1", "100.1", None, "ja", "100.1"))]
 
 
 def test_not_verified_yet_gets_no_offer_and_keeps_the_offer_for_later(deps: Deps, queue: FakeQueue) -> None:

@@ -86,6 +86,29 @@ def test_a_start_button_in_a_thread_reads_that_thread_and_elsewhere_opens_the_pl
     assert start_origin(click({"ticket": None, "channel": "C9", "lang": "en"}, thread_ts="100.1")) is None
 
 
+def test_a_start_button_carrying_its_message_reads_that_thread_and_an_old_or_forged_one_opens_the_plain_form() -> None:
+    # an offer under a top-level channel message: the click has no thread, the value carries the message's ts
+    found = start_origin(click({"ticket": None, "channel": "C1", "lang": "en", "ts": "100.1"}))
+    assert found is not None
+    origin, start = found
+    assert (origin["channel"], origin["ts"], origin["thread_ts"], origin["user"], start.ts) == (
+        "C1",
+        "100.1",
+        "100.1",
+        "U2",
+        "100.1",
+    )
+    # a button from before the value carried the ts, a malformed ts, a ts of another channel, a DM's empty channel
+    for value in (
+        {"ticket": "PAY-1", "channel": "C1", "lang": "en"},
+        {"ticket": None, "channel": "C1", "lang": "en", "ts": "../100.1"},
+        {"ticket": None, "channel": "C1", "lang": "en", "ts": 100.1},
+        {"ticket": None, "channel": "C9", "lang": "en", "ts": "100.1"},
+        {"ticket": "PAY-1", "channel": "", "lang": "en", "ts": "100.1"},
+    ):
+        assert start_origin(click(value)) is None, value
+
+
 def test_the_form_gives_the_session_its_debugging_thread_with_an_https_link_only() -> None:
     url = "https://acme.slack.com/archives/C1/p100"
     assert _origin({"origin": {"channel": "C1", "ts": "100.1", "url": url}}) == {

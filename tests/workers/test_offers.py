@@ -39,13 +39,13 @@ def test_start_reply_posts_the_button_in_the_thread(world: World) -> None:
     post = world.slack.posts[0]
     assert (post["channel"], post["thread_ts"]) == ("C1", "200.1")
     assert "PROJ-1" in post["message"]["text"]
-    assert start_button(post["message"]) == {"ticket": "PROJ-1", "channel": "C1", "lang": "en"}
+    assert start_button(post["message"]) == {"ticket": "PROJ-1", "channel": "C1", "lang": "en", "ts": "200.1"}
 
 
 def test_start_reply_without_a_key_prefills_nothing(world: World) -> None:
     offers.start_reply("C1", "200.1", None, "ja")
     message = world.slack.posts[0]["message"]
-    assert start_button(message) == {"ticket": None, "channel": "C1", "lang": "ja"}
+    assert start_button(message) == {"ticket": None, "channel": "C1", "lang": "ja", "ts": "200.1"}
     assert "事後分析" in message["text"]
 
 
@@ -54,7 +54,15 @@ def test_the_offer_after_a_fix_is_ephemeral(world: World) -> None:
     assert world.slack.posts == []
     shown = world.slack.of("ephemeral")[0]
     assert (shown["channel"], shown["user"], shown["thread_ts"]) == ("C1", "U1", "100.1")
-    assert start_button(shown["message"])["ticket"] == "PROJ-1"
+    assert start_button(shown["message"]) == {"ticket": "PROJ-1", "channel": "C1", "lang": "en", "ts": "100.1"}
+
+
+def test_the_offer_under_a_channel_message_carries_that_message_and_an_old_job_still_offers(world: World) -> None:
+    offers.offer_ephemeral("C1", "U1", None, "PROJ-1", "en", "100.1")  # under a top-level message: no thread yet
+    offers.offer_ephemeral("C1", "U1", None, None, "ja")  # queued before the job took the root
+    first, old = world.slack.of("ephemeral")
+    assert first["thread_ts"] is None and start_button(first["message"])["ts"] == "100.1"
+    assert start_button(old["message"]) == {"ticket": None, "channel": "C1", "lang": "ja"}
 
 
 def test_mention_help_is_ephemeral(world: World) -> None:
@@ -67,7 +75,7 @@ def test_the_assignee_gets_a_dm_with_the_key(world: World) -> None:
     dm = world.slack.posts[0]
     assert dm["channel"] == "U2" and dm["thread_ts"] is None
     assert "PROJ-1" in dm["message"]["text"]
-    assert start_button(dm["message"]) == {"ticket": "PROJ-1", "channel": "", "lang": "en"}
+    assert start_button(dm["message"]) == {"ticket": "PROJ-1", "channel": "", "lang": "en"}  # no thread: a DM
     assert world.jira.of("user_email") == []
 
 
