@@ -1,6 +1,7 @@
 """Follow-up issue routes of the Jira emulator (Cloud v3 and Data Center v2): create an issue, the JQL label search
 with an optional index lag, issue links, issue properties, `mypermissions` and the create metadata's issue types.
 
+`DELETE issue/{key}` deletes an issue (403 in a project of `no_delete`, where the bot lacks Delete issues).
 Creates are validated as Jira does: required fields, a summary of at most 255 characters on one line, an issue type
 of the project, the bot's Create issues permission, an ADF description on v3 (a string on v2), a known assignee.
 Faults (a 503 after the issue is stored, a 429 with Retry-After) come from the emulator's `inject`.
@@ -58,6 +59,8 @@ class FollowupState:
     issue_types: dict[str, tuple[str, ...]] = field(default_factory=dict)
     no_create: set[str] = field(default_factory=set)
     no_link: set[str] = field(default_factory=set)
+    no_delete: set[str] = field(default_factory=set)  # projects where the bot lacks the Delete issues permission
+    deletes: list[tuple[str, int]] = field(default_factory=list)  # (key, status answered) of each DELETE issue
     created: dict[str, CreatedIssue] = field(default_factory=dict)
     links: list[tuple[str, str, str]] = field(default_factory=list)  # (type, inward key, outward key)
     searches: int = 0
@@ -146,6 +149,22 @@ def followup_routes(emu: JiraEmulator, state: FollowupState) -> list[Route]:
             return jira_error(404, f"The property with key '{name}' does not exist.")
         return _ok({"key": name, "value": issue.properties[name]})
 
+    def delete(request: Request, key: str) -> Response:
+        status = 204
+        if key not in emu._issues:
+            status = 404
+        elif key.rpartition("-")[0] in state.no_delete:
+            status = 403
+        state.deletes.append((key, status))
+        if status == 404:
+            return jira_error(404, "Issue does not exist or you do not have permission to see it.")
+        if status == 403:
+            return jira_error(403, "You do not have permission to delete issues in this project.")
+        del emu._issues[key]
+        state.created.pop(key, None)
+        state.links[:] = [link for link in state.links if key not in link[1:]]
+        return Response(204)
+
     def issue_link(request: Request) -> Response:
         try:
             payload = parse_json(request.body)
@@ -209,6 +228,7 @@ def followup_routes(emu: JiraEmulator, state: FollowupState) -> list[Route]:
         ("GET", re.compile(rf"{api}/search/jql"), lambda r: search(r, cloud=True)),
         ("GET", re.compile(r"/rest/api/2/search"), lambda r: search(r, cloud=False)),
         ("GET", re.compile(rf"{api}/issue/([^/]+)/properties/([^/]+)"), get_property),
+        ("DELETE", re.compile(rf"{api}/issue/([^/]+)"), delete),
         ("POST", re.compile(rf"{api}/issueLink"), issue_link),
         ("GET", re.compile(rf"{api}/mypermissions"), my_permissions),
         ("GET", re.compile(rf"{api}/issue/createmeta/([^/]+)/issuetypes"), issue_types),

@@ -22,6 +22,7 @@ ALLOWED_JOBS: frozenset[str] = frozenset(
         "workers.jobs.render",
         "workers.jobs.post_comment",
         "workers.jobs.remove_duplicates",
+        "workers.jobs.remove_followup_duplicates",
         "workers.jobs.handoff",
         "workers.jobs.session_gone",
         "workers.offers.start_reply",

@@ -13,7 +13,8 @@ are first looked up by label (Jira's search index lags: a search that finds noth
 written into its item's `tracking` in the session's record (sessions/followup_keys.py), so no later version creates
 that item again. Each issue is then linked to the ticket (a link attempted before is first looked for). A worker
 dying anywhere leaves the session `posting`, and the watchdog's rerun resumes where it stopped; so does Retry after a
-failure.
+failure. A create repeated while an earlier one might still be stored marks the version doubtful: its issues are
+searched again later and any copy but the recorded key is deleted (workers/followup_duplicates.py).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from renderers.amendment import amend_question
 from renderers.followups import NewIssue
 from sessions.followup_keys import record_keys
 from sessions.session import Session, State
+from workers import duplicates
 from workers import jira_followups as rest_calls
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError
@@ -102,6 +104,9 @@ class Marks:
     def posted(self) -> str:
         return f"followups-posted:{self.session}:{self.version}"
 
+    def doubt(self) -> str:  # a create was repeated while an earlier one might still be stored
+        return f"followup-doubt:{self.session}:{self.version}"
+
 
 def planned(ctx: WorkerContext, session_id: str, version: int) -> list[NewIssue]:
     """The new issues shown with a version's draft (none when it had no `tracking: new`)."""
@@ -139,6 +144,7 @@ def filled_body(ctx: WorkerContext, session: Session, version: int, body: bytes,
     keys = ensure_issues(ctx, session, version, lease)
     if not keys:
         return body
+    _check_later_if_doubtful(ctx, session.id, version)
     issues = {i.item: i for i in planned(ctx, session.id, version)}
     filled = plan.fill(body, {issues[item].slot: key for item, key in keys.items()})
     ctx.store.note(Marks(session.id, version).posted(), filled.decode(), ctx.store.ttl)
@@ -166,6 +172,8 @@ def ensure_issues(ctx: WorkerContext, session: Session, version: int, lease: Lea
             continue
         if lease is not None and not lease.renew():
             raise Pending(None)
+        if began.get(issue.item) is not None:  # the earlier create may yet be stored, later than the quiet period
+            ctx.store.note(marks.doubt(), "1", ctx.store.ttl)
         ctx.store.note(marks.attempt(issue.item), repr(time.time()), ctx.store.ttl)  # ambiguous until Jira answers
         try:
             keys[issue.item] = rest_calls.create_issue(rest, issue.body)
@@ -262,6 +270,18 @@ def _record(ctx: WorkerContext, session_id: str, issues: list[NewIssue], keys: d
     made = {i.item: (i.summary, keys[i.item]) for i in issues if i.item in keys}
     if made:
         ctx.store.update(session_id, lambda s: record_keys(s, made), expect_states={State.posting})
+
+
+def _check_later_if_doubtful(ctx: WorkerContext, session_id: str, version: int) -> None:
+    """Every key is known: a doubtful version's issues are searched for copies later (workers/followup_duplicates.py),
+    on the comments' schedule. A crash before the mark is released schedules them again: harmless."""
+    doubt = Marks(session_id, version).doubt()
+    if ctx.store.noted(doubt) is None:
+        return
+    for quiet_periods in duplicates.DUPLICATE_CHECKS:
+        delay = max(duplicates.DUPLICATE_CHECK_FLOOR_SECONDS, quiet_periods * ctx.policy.quiet_seconds)
+        ctx.later(delay, "remove_followup_duplicates", session_id, version)
+    ctx.store.release_claim(doubt)
 
 
 def _keep(ctx: WorkerContext, marks: Marks, item: int, key: str) -> None:

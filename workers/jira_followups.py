@@ -1,5 +1,6 @@
 """The Jira calls of follow-up issues (DESIGN §4), on both deployments through `JiraGateway.call`: create an issue,
-find a session's issues by label, link one to the ticket, and what the bot may do in a project.
+find a session's issues by label, link one to the ticket, delete a copy stored late, and what the bot may
+do in a project.
 
 Cloud (REST v3) returns issue properties in the JQL search (`search/jql?properties=`); Data Center's
 `rest/api/2/search` does not (it has no `properties` parameter), so there each issue found by its label has its
@@ -87,6 +88,11 @@ def link(rest: JiraRest, key: str, ticket: str) -> None:
         f"{rest.api.root}/issueLink",
         data={"type": {"name": LINK_TYPE}, "inwardIssue": {"key": key}, "outwardIssue": {"key": ticket}},
     )
+
+
+def delete_issue(rest: JiraRest, key: str) -> None:
+    """Delete an issue (`DELETE issue/{key}`: the Delete issues permission, which many bot accounts lack)."""
+    rest.call("DELETE", f"{rest.api.root}/issue/{key}")
 
 
 def missing_permissions(rest: JiraRest, project: str) -> list[str]:

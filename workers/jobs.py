@@ -27,7 +27,7 @@ from sessions.claims import (
 from sessions.conversation import Effect, Outcome, apply_step, model_of, next_step, on_edit
 from sessions.retention import job_options
 from sessions.session import Session, State
-from workers import amending, drafting, duplicates, permissions, posting, prefill
+from workers import amending, drafting, duplicates, followup_duplicates, permissions, posting, prefill
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 from workers.leases import Lease
@@ -48,6 +48,7 @@ __all__ = [
     "post_comment",
     "question_duty",
     "remove_duplicates",
+    "remove_followup_duplicates",
     "render",
     "session_gone",
 ]
@@ -219,6 +220,11 @@ def remove_duplicates(session_id: str, version: int) -> None:
     """After a POST that may have been stored twice: delete the comment not linked in the thread
     (workers/duplicates.py)."""
     duplicates.remove(current(), session_id, version)
+
+
+def remove_followup_duplicates(session_id: str, version: int) -> None:
+    """After a create that may have been stored twice: delete the extra issues (workers/followup_duplicates.py)."""
+    followup_duplicates.remove(current(), session_id, version)
 
 
 def handoff(session_id: str, user: str) -> None:

@@ -71,5 +71,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Created {count} follow-up issue(s), linked to {ticket}: {keys}",
         "ja": "フォローアップ課題を {count} 件作成し、{ticket} にリンクしました：{keys}",
     },
+    # A create stored late made an item's issue twice (workers/followup_duplicates.py): the copy is deleted, or left.
+    "followup_duplicate_removed": {
+        "en": "Jira stored an earlier attempt late, so action item {n} had two follow-up issues: I deleted the extra "
+        "one ({issue}). {kept}, named in the comment, is the one that stays.",
+        "ja": "Jira が以前の送信を遅れて保存したため、アクションアイテム {n} のフォローアップ課題が二つありました。"
+        "余分な課題（{issue}）を削除しました。コメントに記載の {kept} が残ります。",
+    },
+    "followup_duplicate_left": {
+        "en": "Jira stored an earlier attempt late, so action item {n} has two follow-up issues, and I could not delete "
+        "the extra one, {issue} ({reason}). Please delete it: {url}",
+        "ja": "Jira が以前の送信を遅れて保存したため、アクションアイテム {n} のフォローアップ課題が二つあります。"
+        "余分な課題 {issue} を削除できませんでした（{reason}）。削除してください：{url}",
+    },
     "followup_created_item": {"en": "{issue} (action item {n})", "ja": "{issue}（アクションアイテム {n}）"},
 }

@@ -1,7 +1,8 @@
 """Follow-up issues under what the builders' tests did not try (DESIGN §2 `tracking: new`, §4 "Follow-up issues"):
 other spellings of `new`, items with the same text, owners Jira does or does not know, a Japanese session, a fault
 on the second of three creates, a 429 on the link, a worker killed between two creates, a create Jira refuses after
-approval (fixed by an `action_items:` reply), and a search index lagging longer than the quiet period.
+approval (fixed by an `action_items:` reply), and a search index lagging longer than the quiet period (the copy
+stored late is deleted).
 
 Real `serve` and `worker` processes on a real Redis, on Jira Cloud (v3, ADF) and Jira Data Center (v2, wiki markup).
 """
@@ -10,22 +11,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from itertools import count
 
 import pytest
 import redis
 
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
-from emulators.jira_followups import CreatedIssue
 from sessions.store import SessionStore
-from tests.e2e.helpers import Conversation, comment_posts, example_fields, running_stack, wait_until
+from tests.e2e.followup_helpers import (
+    TICKETS,
+    create_path,
+    creates,
+    drafted,
+    links_of,
+    made,
+    one_comment_naming,
+    root,
+    session_id,
+)
+from tests.e2e.helpers import Conversation, example_fields, running_stack, wait_until
 
 pytestmark = pytest.mark.e2e
 
-TICKETS = count(1)
 #: Long enough that a worker restarted between two creates searches before the quiet period ends.
 QUIET = 8
-SLOT = b"\\u27e8"  # "⟨" as the request body carries it: no slot may be left unfilled
 
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
@@ -35,59 +43,6 @@ def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
         deployment=request.param,
     ) as local:
         yield local
-
-
-def start(stack: LocalStack, lines: list[str], *, stem: str = "cache-eviction.en", prefix: str = "FLT") -> Conversation:
-    chat = Conversation(stack, ticket=f"{prefix}-{next(TICKETS)}")
-    fields = example_fields(stem, why_symptom="a", how_found="b", action_items="\n".join(lines))
-    fields.pop("action_items_none", None)
-    chat.start(fields)
-    return chat
-
-
-def drafted(stack: LocalStack, lines: list[str], **kwargs: str) -> Conversation:
-    chat = start(stack, lines, **kwargs)
-    chat.wait_text("Reply `post it`")
-    return chat
-
-
-def root(stack: LocalStack) -> str:
-    return "/rest/api/2" if stack.deployment == "datacenter" else "/rest/api/3"
-
-
-def create_path(stack: LocalStack) -> str:
-    return f"{root(stack)}/issue"
-
-
-def creates(stack: LocalStack, since: int = 0) -> list[int]:
-    return [p.status for p in stack.jira.posts[since:] if p.path == create_path(stack)]
-
-
-def label_of(chat: Conversation) -> str:
-    first = next(f for f in chat.files() if "-issue-" in f["name"])
-    return str(json.loads(first["bytes"])["fields"]["labels"][0])
-
-
-def made(stack: LocalStack, chat: Conversation) -> list[CreatedIssue]:
-    return stack.jira.followups.issues_labelled(label_of(chat))
-
-
-def session_id(chat: Conversation) -> str:
-    return label_of(chat).removeprefix("postmortem-")
-
-
-def one_comment_naming(stack: LocalStack, chat: Conversation, keys: list[str]) -> bytes:
-    """Exactly one comment, every slot filled, naming each key (a key an earlier version made is also a link)."""
-    [comment] = stack.jira.comments(chat.ticket)
-    assert SLOT not in comment.raw
-    for key in keys:
-        assert key.encode() in comment.raw, (key, comment.raw)
-    assert comment_posts(stack, chat.ticket) == [201]
-    return comment.raw
-
-
-def links_of(stack: LocalStack, ticket: str) -> list[tuple[str, str, str]]:
-    return [link for link in stack.jira.followups.links if ticket in link[1:]]
 
 
 def test_new_spelled_in_any_case_or_with_spaces_is_new_and_other_tracking_is_not(stack: LocalStack) -> None:
@@ -263,21 +218,24 @@ def test_a_worker_killed_between_two_creates_leaves_one_issue_of_each_and_one_co
     assert sum("follow-up issue" in m["text"] for m in chat.thread()) == 1
 
 
-def test_an_index_lagging_longer_than_the_quiet_period_is_the_documented_limit(stack: LocalStack) -> None:
-    """Known limit (docs/usage.md): an issue Jira stores but does not show in search until after the quiet period
-    is made again; the comment still names exactly one key per item and is posted once."""
+def test_an_issue_stored_later_than_the_quiet_period_is_deleted_and_the_commented_key_kept(stack: LocalStack) -> None:
+    """An issue Jira stores but does not show in search until after the quiet period is made again; the version is
+    doubtful, and a later check deletes the copy the comment does not name (workers/followup_duplicates.py)."""
     chat = drafted(stack, ["Alert on a stalled queue | Priya | new"])
     stack.jira.inject("POST", create_path(stack), status=503, timeout_after_store=True)
-    stack.jira.followups.index_lag_seconds = QUIET * 3
+    stack.jira.followups.index_lag_seconds = QUIET * 2  # hidden from the conclusive search, shown to the first check
     try:
         chat.reply("yes")
         chat.wait_text(f"Posted to {chat.ticket}", timeout=60)
     finally:
         stack.jira.followups.index_lag_seconds = 0
-    issues = made(stack, chat)
-    assert len(issues) == 2  # the documented duplicate: one stored behind the 503, one made after the quiet period
-    raw = one_comment_naming(stack, chat, [issues[1].key])
-    assert issues[0].key.encode() not in raw
+    [late, kept] = made(stack, chat)  # one stored behind the 503, one made after the quiet period
+    raw = one_comment_naming(stack, chat, [kept.key])
+    assert late.key.encode() not in raw
+    told = chat.wait_text("had two follow-up issues", timeout=90)
+    assert f"I deleted the extra one ({late.key}). {kept.key}" in told["text"]
+    assert [i.key for i in made(stack, chat)] == [kept.key]
+    assert [d for d in stack.jira.followups.deletes if d[0] in (late.key, kept.key)] == [(late.key, 204)]
 
 
 def session_state(stack: LocalStack, chat: Conversation) -> str | None:

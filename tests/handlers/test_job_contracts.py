@@ -75,6 +75,8 @@ def test_the_scan_finds_the_jobs_the_handlers_enqueue() -> None:
         "workers.offers.offer_assignee",
         "workers.jobs.post_comment",
         "workers.jobs.render",
+        "workers.jobs.remove_duplicates",
+        "workers.jobs.remove_followup_duplicates",
     } <= jobs
     rescheduled = {c.job for c in CALLS if c.where.startswith(("drafting.py", "posting.py", "jobs.py"))}
     assert {
