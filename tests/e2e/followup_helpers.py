@@ -4,14 +4,24 @@ create requests Jira got, the issues of a conversation's session, and its one co
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import count
 
 from bot.localstack import LocalStack
 from emulators.jira_followups import CreatedIssue
-from tests.e2e.helpers import Conversation, comment_posts, example_fields
+from tests.e2e.helpers import Conversation, comment_posts, example_fields, running_stack
 
 TICKETS = count(1)
 SLOT = b"\\u27e8"  # "⟨" as the request body carries it: no slot may be left unfilled
+
+
+@contextmanager
+def followup_stack(deployment: str, quiet: int) -> Iterator[LocalStack]:
+    """The stack the follow-up tests run on: short Jira timeouts, a 1 s watchdog, `quiet` s of quiet period."""
+    settings = {"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_POST_QUIET_SECONDS": str(quiet)}
+    with running_stack(settings, deployment=deployment) as local:
+        yield local
 
 
 def start(stack: LocalStack, lines: list[str], *, stem: str = "cache-eviction.en", prefix: str = "FLT") -> Conversation:

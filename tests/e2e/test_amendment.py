@@ -7,41 +7,32 @@ Data Center (REST v2, wiki markup), as tests/e2e/test_delivery.py does.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from itertools import count
-from typing import Any
 
 import pytest
-import redis
 
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
 from emulators.driver import modal_values
-from sessions.session import Session, State
-from sessions.store import SessionStore
+from sessions.session import State
+from tests.e2e.amendment_helpers import APPROVER, amendment_stack, marker, puts, session_of, settled
 from tests.e2e.helpers import (
     Conversation,
     command,
     comment_posts,
     example_fields,
     posted_once,
-    running_stack,
-    wait_until,
 )
 
 pytestmark = pytest.mark.e2e
 
 TICKETS = count(1)
-APPROVER = "U_APPROVER"
 NEW_SUMMARY = "Reads returned stale pages after compaction: `evict_range` skipped the last shard. Fixed by PR 42."
 
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
 def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
-    with running_stack(
-        {"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_APPROVERS": APPROVER},
-        deployment=request.param,
-    ) as local:
+    with amendment_stack(request.param) as local:
         yield local
 
 
@@ -54,28 +45,6 @@ def posted(stack: LocalStack) -> Conversation:
     posted_once(stack, chat)
     settled(stack, chat)
     return chat
-
-
-def settled(stack: LocalStack, chat: Conversation) -> None:
-    """Wait until the session is recorded posted (the link is said just before)."""
-    wait_until(lambda: session_of(stack, chat).state is State.posted, 20, "the session recorded posted")
-
-
-def session_of(stack: LocalStack, chat: Conversation) -> Session:
-    found = SessionStore(redis.Redis.from_url(stack.redis_url)).find_by_thread(chat.channel, chat.thread_ts)
-    assert found is not None
-    return found
-
-
-def puts(stack: LocalStack, chat: Conversation, comment_id: str) -> list[int]:
-    """The statuses Jira answered to the PUTs of that comment, in order."""
-    path = re.escape(f"{stack.comment_path(chat.ticket)}/{comment_id}")
-    return [int(m) for m in re.findall(rf"^PUT {path} -> (\d+)", stack.jira.dump(), flags=re.MULTILINE)]
-
-
-def marker(body: bytes) -> dict[str, Any]:
-    """The postmortem-bot property a request body carries."""
-    return next(p["value"] for p in json.loads(body)["properties"] if p["key"] == "postmortem-bot")
 
 
 def assert_amended_in_place(stack: LocalStack, chat: Conversation, comment_id: str, version: int) -> None:

@@ -13,14 +13,13 @@ from collections.abc import Iterator
 from itertools import count
 
 import pytest
-import redis
 
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
 from emulators.driver import modal_values
 from emulators.jira_followups import CreatedIssue
-from sessions.session import Session, State
-from sessions.store import SessionStore
-from tests.e2e.helpers import Conversation, comment_posts, example_fields, running_stack, wait_until
+from sessions.session import State
+from tests.e2e.amendment_helpers import amendment_stack, session_of
+from tests.e2e.helpers import Conversation, comment_posts, example_fields, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -33,17 +32,8 @@ SLOT = b"\\u27e8"  # the first character of a slot, as the JSON body carries it
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
 def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
-    with running_stack(
-        {"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_POST_QUIET_SECONDS": "3"},
-        deployment=request.param,
-    ) as local:  # fmt: skip
+    with amendment_stack(request.param, POSTMORTEM_POST_QUIET_SECONDS="3") as local:
         yield local
-
-
-def session_of(stack: LocalStack, chat: Conversation) -> Session:
-    found = SessionStore(redis.Redis.from_url(stack.redis_url)).find_by_thread(chat.channel, chat.thread_ts)
-    assert found is not None
-    return found
 
 
 def line(item: tuple[str, str], tracking: str) -> str:

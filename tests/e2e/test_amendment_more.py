@@ -10,44 +10,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Iterator
 from itertools import count
-from typing import Any
 
 import pytest
-import redis
 
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
 from emulators.driver import modal_values
-from sessions.session import Session, State
-from sessions.store import SessionStore
-from tests.e2e.helpers import Conversation, command, comment_posts, example_fields, running_stack, wait_until
+from sessions.session import State
+from tests.e2e.amendment_helpers import APPROVER, amendment_stack, marker, puts, session_of, settled
+from tests.e2e.helpers import Conversation, command, comment_posts, example_fields, wait_until
 
 pytestmark = pytest.mark.e2e
 
 TICKETS = count(1)
-APPROVER = "U_APPROVER"
 SUMMARY = "Reads returned stale pages after compaction: `evict_range` skipped the last shard. Fixed by PR 42."
 
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
 def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
-    with running_stack(
-        {"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_APPROVERS": APPROVER},
-        deployment=request.param,
-    ) as local:
+    with amendment_stack(request.param) as local:
         yield local
-
-
-def session_of(stack: LocalStack, chat: Conversation) -> Session:
-    found = SessionStore(redis.Redis.from_url(stack.redis_url)).find_by_thread(chat.channel, chat.thread_ts)
-    assert found is not None
-    return found
-
-
-def settled(stack: LocalStack, chat: Conversation) -> None:
-    wait_until(lambda: session_of(stack, chat).state is State.posted, 20, "the session recorded posted")
 
 
 def posted(stack: LocalStack, *, stem: str = "cache-eviction.en", ask: str = "Reply `post it`", yes: str = "yes",
@@ -59,15 +42,6 @@ def posted(stack: LocalStack, *, stem: str = "cache-eviction.en", ask: str = "Re
     chat.wait_text(said)
     settled(stack, chat)
     return chat
-
-
-def marker(body: bytes) -> dict[str, Any]:
-    return next(p["value"] for p in json.loads(body)["properties"] if p["key"] == "postmortem-bot")
-
-
-def puts(stack: LocalStack, chat: Conversation, comment_id: str) -> list[int]:
-    path = re.escape(f"{stack.comment_path(chat.ticket)}/{comment_id}")
-    return [int(m) for m in re.findall(rf"^PUT {path} -> (\d+)", stack.jira.dump(), flags=re.MULTILINE)]
 
 
 def sent_as_deployment(stack: LocalStack, body: bytes) -> None:

@@ -15,7 +15,8 @@ import pytest
 
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
 from emulators.jira_followups import CreatedIssue
-from tests.e2e.helpers import Conversation, example_fields, running_stack
+from tests.e2e.followup_helpers import followup_stack
+from tests.e2e.helpers import Conversation, example_fields
 
 pytestmark = pytest.mark.e2e
 
@@ -30,10 +31,7 @@ ITEMS = [
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
 def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
-    with running_stack(
-        {"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_POST_QUIET_SECONDS": str(QUIET)},
-        deployment=request.param,
-    ) as local:
+    with followup_stack(request.param, QUIET) as local:
         yield local
 
 

@@ -15,8 +15,8 @@ from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
-from tests.e2e.followup_helpers import create_path, made, one_comment_naming, session_id, start
-from tests.e2e.helpers import Conversation, running_stack, wait_until
+from tests.e2e.followup_helpers import create_path, followup_stack, made, one_comment_naming, session_id, start
+from tests.e2e.helpers import Conversation, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -26,10 +26,7 @@ CHECK = "workers.jobs.remove_followup_duplicates"
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
 def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
-    with running_stack(
-        {"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_POST_QUIET_SECONDS": str(QUIET)},
-        deployment=request.param,
-    ) as local:
+    with followup_stack(request.param, QUIET) as local:
         yield local
 
 

@@ -22,13 +22,14 @@ from tests.e2e.followup_helpers import (
     create_path,
     creates,
     drafted,
+    followup_stack,
     links_of,
     made,
     one_comment_naming,
     root,
     session_id,
 )
-from tests.e2e.helpers import Conversation, example_fields, running_stack, wait_until
+from tests.e2e.helpers import Conversation, example_fields, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -38,10 +39,7 @@ QUIET = 8
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
 def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
-    with running_stack(
-        {"JIRA_TIMEOUT": "2", "POSTMORTEM_WATCHDOG_SECONDS": "1", "POSTMORTEM_POST_QUIET_SECONDS": str(QUIET)},
-        deployment=request.param,
-    ) as local:
+    with followup_stack(request.param, QUIET) as local:
         yield local
 
 

@@ -68,8 +68,8 @@ def creates(jira: JiraEmulator) -> list[int]:
     return [p.status for p in jira.posts if p.path == f"{root(jira)}/issue"]
 
 
-def approved(ctx: WorkerContext, items: list[dict[str, Any]] = ITEMS) -> Session:
-    """A session drafted by the render job (its follow-ups checked and shown), then approved at v1."""
+def rendered(ctx: WorkerContext, items: list[dict[str, Any]] = ITEMS) -> Session:
+    """A new session with these action items, after the render job ran on it (drafted, or failed when refused)."""
     store = ctx.store
     session = store.create(
         Session(
@@ -82,8 +82,16 @@ def approved(ctx: WorkerContext, items: list[dict[str, Any]] = ITEMS) -> Session
     )
     assert store.update(session.id, begin_render) is not None
     drafting.run(ctx, session.id, 1)
-    assert (drafted := store.get(session.id)) is not None and drafted.state is State.drafted, drafted
-    done = store.approve(session.id, version=1, user="U1")
+    after = store.get(session.id)
+    assert after is not None
+    return after
+
+
+def approved(ctx: WorkerContext, items: list[dict[str, Any]] = ITEMS) -> Session:
+    """A session drafted by the render job (its follow-ups checked and shown), then approved at v1."""
+    drafted = rendered(ctx, items)
+    assert drafted.state is State.drafted, drafted
+    done = ctx.store.approve(drafted.id, version=1, user="U1")
     assert done is not None
     return done
 

@@ -13,11 +13,21 @@ from emulators.jira_cloud import JiraEmulator
 from emulators.jira_datacenter import DataCenterJiraEmulator
 from postmortem.model import PostMortem
 from renderers.followups import SlotError, create_request, fill, is_new, slotted
-from sessions.session import Session, State, begin_render
-from tests.sessions.helpers import complete_pm
+from sessions.session import State
 from tests.workers.fakes import FakeQueue, FakeSlack
-from tests.workers.followup_world import ITEMS, QUIET, approved, backdate, creates, ctx, jira, root, uploads
-from workers import amending, drafting, posting
+from tests.workers.followup_world import (
+    ITEMS,
+    QUIET,
+    approved,
+    backdate,
+    creates,
+    ctx,
+    jira,
+    rendered,
+    root,
+    uploads,
+)
+from workers import amending, posting
 from workers.context import WorkerContext
 
 __all__ = ["ctx", "jira"]  # the fixtures (tests/workers/followup_world.py)
@@ -77,20 +87,8 @@ def test_an_over_long_summary_and_a_line_break_are_refused_before_approval_namin
     ctx: WorkerContext, jira: JiraEmulator
 ) -> None:
     items = [{"what": "x" * 300, "tracking": "new"}, {"what": "fine", "tracking": "新規"}]
-    store = ctx.store
-    session = store.create(
-        Session(
-            ticket="PROJ-1",
-            requester="U1",
-            channel="C1",
-            thread_ts="1.1",
-            inputs=complete_pm(action_items=items, action_items_none=False),
-        )
-    )
-    assert store.update(session.id, begin_render) is not None
-    drafting.run(ctx, session.id, 1)
-    refused = store.get(session.id)
-    assert refused is not None and refused.state is State.failed and refused.error is not None
+    refused = rendered(ctx, items)
+    assert refused.state is State.failed and refused.error is not None
     assert "action item 1" in refused.error and "300 characters" in refused.error
     assert "action item 2" not in refused.error
     assert creates(jira) == []
