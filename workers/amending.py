@@ -24,9 +24,10 @@ from postmortem.model import ActionItem, PostMortem
 from renderers import prompts
 from renderers.amendment import diff_message, with_amend_button
 from renderers.followups import SlotError, is_new
-from sessions.claims import draft_steps_scope, post_lock, post_scheduled_claim, post_waiting_claim, step_claim
+from sessions.claims import draft_steps_scope, post_scheduled_claim, post_waiting_claim, step_claim
 from sessions.session import Session, State
 from workers import followup_drafts, followups, permissions
+from workers.approved import approved_run
 from workers.context import WorkerContext
 from workers.jira_gateway import PROPERTY_KEY, JiraApi, JiraError
 from workers.leases import Lease, Steps
@@ -68,24 +69,9 @@ def set_property(rest: JiraRest, comment_id: str, body: bytes) -> None:
 
 def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None:
     """One run of applying the amendment (session, version); any number of runs leave one comment, updated."""
-    session = ctx.store.get(session_id)
-    if session is None or session.approved_version != version or not session.amending:
-        return
-    ctx.store.release_claim(post_scheduled_claim(session_id, version))
-    if session.state is State.failed and ctx.store.claimed(post_waiting_claim(session_id, version)):
-        ctx.store.release_claim(post_waiting_claim(session_id, version))
-        session = ctx.store.retry(session_id)  # the wait is over: failed → posting, same approval
-    if session is None or session.state is not State.posting:
-        return
-    with Lease(ctx.store, post_lock(session_id, version), ctx.policy.lease_seconds) as lease:
-        if not lease.acquired:
-            log.info("amendment of %s v%s is already running", session_id, version)
-            return
-        current = ctx.store.get(session_id)
-        if current is None or current.state is not State.posting or current.approved_version != version:
-            return
-        if current.amending:
-            _apply(ctx, current, version, attempt, lease)
+    with approved_run(ctx, session_id, version, what="amendment", wanted=lambda s: s.amending) as held:
+        if held is not None and held[0].amending:
+            _apply(ctx, held[0], version, attempt, held[1])
 
 
 def _apply(ctx: WorkerContext, session: Session, version: int, attempt: int, lease: Lease) -> None:

@@ -29,13 +29,13 @@ from renderers.followups import SlotError
 from sessions.claims import (
     post_attempt_claim,
     post_doubt_claim,
-    post_lock,
     post_scheduled_claim,
     post_waiting_claim,
     posted_steps_scope,
 )
 from sessions.session import Session, State
 from workers import duplicates, followups, permissions
+from workers.approved import approved_run
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, PostedComment
 from workers.leases import Lease, Steps
@@ -54,22 +54,10 @@ def backoff(attempt: int) -> float:
 
 def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None:
     """One run of the post of (session, version); any number of runs post at most one comment."""
-    session = ctx.store.get(session_id)
-    if session is None or session.approved_version != version:
-        return
-    ctx.store.release_claim(post_scheduled_claim(session_id, version))
-    if session.state is State.failed and ctx.store.claimed(post_waiting_claim(session_id, version)):
-        ctx.store.release_claim(post_waiting_claim(session_id, version))
-        session = ctx.store.retry(session_id)  # the wait is over: failed → posting, same approval
-    if session is None or session.state is not State.posting:
-        return
-    with Lease(ctx.store, post_lock(session_id, version), ctx.policy.lease_seconds) as lease:
-        if not lease.acquired:
-            log.info("post of %s v%s is already running", session_id, version)
+    with approved_run(ctx, session_id, version, what="post") as held:
+        if held is None:
             return
-        current = ctx.store.get(session_id)  # re-read under the lease
-        if current is None or current.state is not State.posting or current.approved_version != version:
-            return
+        current, lease = held
         if current.comment_id and current.comment_url:
             announce(ctx, current, attempt)
         else:
