@@ -61,8 +61,9 @@ async def on_edit(
     session_id, user = _action_value(body), _clicker(body)
     try:
         amend = _action_id(body) == ACTION_AMEND
-        edit = flow.edit_view
-        view = await calls.run(edit, deps, session_id=session_id, user=user, amend=amend) if session_id else None
+        view = (
+            await calls.run(flow.edit_view, deps, session_id=session_id, user=user, amend=amend) if session_id else None
+        )
     except StoreUnavailable:
         _tell_unavailable(deps, tasks, respond)
         return

@@ -5,11 +5,11 @@ Cloud, a wiki-markup string on Data Center) with the `postmortem-bot` property's
 documents a comment's `properties` as optional on create *and* update, and also has
 `PUT {root}/comment/{id}/properties/postmortem-bot`; the property is then set through that too, so the record
 says the new version whatever a site does with the body's `properties`. Both PUTs are idempotent: a retry after
-a 5xx or a timeout just sends them again. A 429's Retry-After is honoured as for a post (workers/posting.py);
+a 5xx or a timeout just sends them again. A 429's Retry-After is honoured as for a post (workers/approved.py);
 the amendment holds the same lease a post holds and stays `posting` until the thread was told, so the watchdog
 recovers a worker that died anywhere. A 404 means the comment was deleted in Jira: nothing is posted, the
 approval is cleared, and Retry shows the version again for a new approval, after which it is posted as a new
-comment (workers/posting.py).
+comment (workers/approved.py).
 """
 
 from __future__ import annotations
@@ -23,18 +23,22 @@ from postmortem.messages import say
 from postmortem.model import ActionItem, PostMortem
 from renderers import prompts
 from renderers.amendment import diff_message, with_amend_button
-from renderers.followups import SlotError, is_new
-from sessions.claims import draft_steps_scope, post_scheduled_claim, post_waiting_claim, step_claim
+from renderers.followups import is_new
+from sessions.claims import draft_steps_scope, step_claim
 from sessions.session import Session, State
-from workers import followup_drafts, followups, permissions
-from workers.approved import approved_run
+from workers import approved, followup_drafts, followups
 from workers.context import WorkerContext
 from workers.jira_gateway import PROPERTY_KEY, JiraApi, JiraError
 from workers.leases import Lease, Steps
-from workers.posting import MAX_POST_ATTEMPTS, backoff
 from workers.slack_retry import SLACK_FAILURES, step_delay
 
 log = logging.getLogger(__name__)
+
+#: An amendment fails with its own sentence; every step before its PUT is the post's (workers/approved.py).
+AMEND = approved.Job(
+    "amendment",
+    lambda session, reason: prompts.notice("amend_failed", session.lang, ticket=session.ticket, reason=reason),
+)
 
 
 @runtime_checkable
@@ -69,48 +73,20 @@ def set_property(rest: JiraRest, comment_id: str, body: bytes) -> None:
 
 def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None:
     """One run of applying the amendment (session, version); any number of runs leave one comment, updated."""
-    with approved_run(ctx, session_id, version, what="amendment", wanted=lambda s: s.amending) as held:
+    with approved.approved_run(ctx, session_id, version, what="amendment", wanted=lambda s: s.amending) as held:
         if held is not None and held[0].amending:
             _apply(ctx, held[0], version, attempt, held[1])
 
 
 def _apply(ctx: WorkerContext, session: Session, version: int, attempt: int, lease: Lease) -> None:
     steps = Steps(ctx.store, amended_steps_scope(session.id, version), ctx.store.ttl)
-    if not steps.done("put"):
-        try:
-            refusal = permissions.approver_refusal(ctx, session)
-        except JiraError as exc:
-            _after_error(ctx, session, version, attempt, exc)
-            return
-        except SLACK_FAILURES as exc:  # Slack could not give the approver's e-mail now
-            delay = step_delay(exc, attempt)
-            if delay is None or attempt >= MAX_POST_ATTEMPTS:
-                _fail(ctx, session, say("perm_unchecked_slack", session.lang))
-            else:
-                _reschedule(ctx, session.id, version, attempt + 1, delay)
-            return
-        if refusal is not None:
-            user = session.approved_by or session.requester
-            notice = prompts.notice(refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason)
-            _tell_failed(ctx, session, f"permission: {refusal.key}", notice)
-            return
-    body = ctx.store.approved_body(session)
-    try:  # items marked new by this amendment become issues first, once each; their keys fill the body's slots
-        body = None if body is None else followups.filled_body(ctx, session, version, body, lease)
-    except followups.Pending as pending:  # an earlier create may still be stored: search again later
-        if pending.wait is not None:
-            _reschedule(ctx, session.id, version, attempt, pending.wait)
+    if not steps.done("put") and not approved.approver_checked(ctx, session, version, attempt, AMEND):
         return
-    except followups.Refused as refused:  # the same bytes cannot pass: the approval is released, the comment kept
-        followups.release_approval(ctx, session, version, refused)
+    body = approved.body_to_send(ctx, session, version, attempt, lease, AMEND)
+    if body is None:
         return
-    except JiraError as exc:
-        _after_error(ctx, session, version, attempt, exc)
-        return
-    except SlotError:
-        body = None
-    if body is None or not session.comment_id:
-        _fail(ctx, session, say("post_body_mismatch", session.lang))
+    if not session.comment_id:
+        approved.fail(ctx, session, say("post_body_mismatch", session.lang), AMEND)
         return
     rest, comment_id = ctx.jira, session.comment_id
     if not isinstance(rest, JiraRest):
@@ -122,7 +98,7 @@ def _apply(ctx: WorkerContext, session: Session, version: int, attempt: int, lea
         if exc.status == 404:
             _comment_gone(ctx, session, version)
             return
-        _after_error(ctx, session, version, attempt, exc)
+        approved.after_error(ctx, session, version, attempt, exc, AMEND)
         return
     _announce(ctx, session, steps, attempt)
 
@@ -140,7 +116,7 @@ def _announce(ctx: WorkerContext, session: Session, steps: Steps, attempt: int) 
         delay = step_delay(exc, attempt)
         if delay is not None:
             log.warning("telling the thread of %s's amendment failed (%s); again in %.1f s", session.id, exc, delay)
-            _reschedule(ctx, session.id, version, attempt + 1, delay)
+            approved.reschedule(ctx, session.id, version, attempt + 1, delay)
             return
     _record_amended(ctx, session.id)
 
@@ -178,50 +154,6 @@ def _comment_gone(ctx: WorkerContext, session: Session, version: int) -> None:
         return
     ctx.store.release_claim(step_claim(draft_steps_scope(session.id, version), "question"))  # asked again on Retry
     message = prompts.notice("amend_comment_gone", session.lang, ticket=session.ticket, version=version)
-    with contextlib.suppress(*SLACK_FAILURES):
-        ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang))
-
-
-def _after_error(ctx: WorkerContext, session: Session, version: int, attempt: int, exc: JiraError) -> None:
-    """5xx, timeouts and 429 are tried again (the PUT is idempotent); Retry-After as for a post."""
-    lang = session.lang
-    if not exc.retryable or attempt >= MAX_POST_ATTEMPTS:
-        _fail(ctx, session, exc.text(lang))
-        return
-    policy = ctx.policy
-    if exc.retry_after is not None and exc.retry_after > policy.retry_after_cap:
-        seconds, cap = f"{exc.retry_after:.0f}", f"{policy.retry_after_cap:.0f}"
-        notice = prompts.notice("retry_after_capped", lang, seconds=seconds, ticket=session.ticket, cap=cap)
-        _tell_failed(ctx, session, exc.text(lang), notice)
-        return
-    if exc.retry_after is not None and exc.retry_after > policy.wait_visibly_after:
-        if ctx.store.record_failed(session.id, f"Jira asked to wait {exc.retry_after:.0f} s") is not None:
-            ctx.store.note(post_waiting_claim(session.id, version), "1", int(exc.retry_after) + 3600)
-            ctx.later(exc.retry_after, "post_comment", session.id, version, attempt + 1)
-            waiting = prompts.notice("post_waiting", lang, seconds=f"{exc.retry_after:.0f}", ticket=session.ticket)
-            with contextlib.suppress(*SLACK_FAILURES):
-                ctx.say(session, prompts.with_button(waiting, "button_retry", prompts.ACTION_RETRY, session.id, lang))
-        return
-    delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)
-    log.warning("amendment of %s v%s: %s; attempt %s in %.1f s", session.id, version, exc, attempt + 1, delay)
-    _reschedule(ctx, session.id, version, attempt + 1, delay)
-
-
-def _reschedule(ctx: WorkerContext, session_id: str, version: int, attempt: int, delay: float) -> None:
-    """Through RQ's scheduler under the post's job name (workers/jobs.py sends an amending session here)."""
-    ctx.later(delay, "post_comment", session_id, version, attempt, mark=post_scheduled_claim(session_id, version))
-
-
-def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
-    _tell_failed(
-        ctx, session, reason, prompts.notice("amend_failed", session.lang, ticket=session.ticket, reason=reason)
-    )
-
-
-def _tell_failed(ctx: WorkerContext, session: Session, reason: str, message: dict[str, Any]) -> None:
-    """Record the failure (Retry applies the same approval again), then say it if Slack can take it now."""
-    if ctx.store.record_failed(session.id, reason) is None:
-        return
     with contextlib.suppress(*SLACK_FAILURES):
         ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang))
 

@@ -28,10 +28,10 @@ from sessions.conversation import Effect, Outcome, apply_step, model_of, next_st
 from sessions.retention import job_options
 from sessions.session import Session, State
 from workers import amending, drafting, duplicates, followup_duplicates, permissions, posting, prefill
+from workers.approved import MAX_POST_ATTEMPTS, backoff
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
 from workers.leases import Lease
-from workers.posting import MAX_POST_ATTEMPTS, backoff
 from workers.slack_gateway import SESSION_EVENT_TYPE
 from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 

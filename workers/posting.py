@@ -17,39 +17,34 @@ worker dying anywhere is recovered by the watchdog re-running this job, which th
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from typing import Any
 
-from postmortem.messages import say
 from renderers import prompts
 from renderers.amendment import with_amend_button
-from renderers.followups import SlotError
 from sessions.claims import (
     post_attempt_claim,
     post_doubt_claim,
-    post_scheduled_claim,
-    post_waiting_claim,
     posted_steps_scope,
 )
 from sessions.session import Session, State
-from workers import duplicates, followups, permissions
-from workers.approved import approved_run
+from workers import duplicates, followups
+from workers.approved import (
+    POST,
+    after_error,
+    approved_run,
+    approver_checked,
+    attempt_began,
+    body_to_send,
+    reschedule,
+)
 from workers.context import WorkerContext
 from workers.jira_gateway import JiraError, PostedComment
 from workers.leases import Lease, Steps
 from workers.slack_retry import SLACK_FAILURES, failure_name, step_delay
 
 log = logging.getLogger(__name__)
-
-#: Failed Jira calls of one post before the thread is told it failed (each retry first looks for our comment).
-MAX_POST_ATTEMPTS = 5
-
-
-def backoff(attempt: int) -> float:
-    """Seconds before the next attempt when Jira did not say (5xx, timeouts): 1, 2, 4, 8… at most 30."""
-    return float(min(2 ** (attempt - 1), 30))
 
 
 def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None:
@@ -65,51 +60,14 @@ def run(ctx: WorkerContext, session_id: str, version: int, attempt: int) -> None
 
 
 def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, lease: Lease) -> None:
-    try:
-        refusal = permissions.approver_refusal(ctx, session)
-    except JiraError as exc:  # Jira could not say now: like any failed Jira call before the POST
-        _after_error(ctx, session, version, attempt, exc)
+    if not approver_checked(ctx, session, version, attempt, POST):
         return
-    except SLACK_FAILURES as exc:  # Slack could not give the approver's e-mail now
-        delay = step_delay(exc, attempt)
-        if delay is None or attempt >= MAX_POST_ATTEMPTS:
-            _fail(ctx, session, say("perm_unchecked_slack", session.lang))
-            return
-        log.warning(
-            "post of %s v%s: Slack failed the permission check (%s); again in %.1f s", session.id, version, exc, delay
-        )
-        _reschedule(ctx, session.id, version, attempt + 1, delay)
-        return
-    if refusal is not None:  # nothing posted; said in the thread, with Retry
-        user = session.approved_by or session.requester
-        _tell_failed(
-            ctx,
-            session,
-            f"permission: {refusal.key}",
-            prompts.notice(refusal.key, session.lang, user=user, ticket=session.ticket, reason=refusal.reason),
-        )
-        return
-    body = ctx.store.approved_body(session)
-    try:  # the follow-up issues first, exactly once each; then the body shown with their keys in its slots
-        body = None if body is None else followups.filled_body(ctx, session, version, body, lease)
-    except followups.Pending as pending:  # an earlier create may still be stored: search again later
-        if pending.wait is not None:
-            _reschedule(ctx, session.id, version, attempt, pending.wait)
-        return
-    except followups.Refused as refused:  # the same bytes cannot pass: the approval is released, nothing posted
-        followups.release_approval(ctx, session, version, refused)
-        return
-    except JiraError as exc:
-        _after_error(ctx, session, version, attempt, exc)
-        return
-    except SlotError:
-        body = None
+    body = body_to_send(ctx, session, version, attempt, lease, POST)
     if body is None:
-        _fail(ctx, session, say("post_body_mismatch", session.lang))
         return
     marks = post_attempt_claim(session.id, version)
     try:
-        began = _began(ctx, marks)
+        began = attempt_began(ctx, marks)
         searched_at = time.time()
         posted = ctx.jira.find_own_comment(session.ticket, session=session.id, version=version)
         if posted is None and began is not None and searched_at < began + ctx.policy.quiet_seconds:
@@ -120,7 +78,7 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
                 version,
                 wait,
             )
-            _reschedule(ctx, session.id, version, attempt, wait)
+            reschedule(ctx, session.id, version, attempt, wait)
             return
         if posted is None:
             if not lease.renew():  # a slow search outlived the lease: another run may be posting
@@ -131,7 +89,7 @@ def _post(ctx: WorkerContext, session: Session, version: int, attempt: int, leas
             ctx.store.note(marks, repr(time.time()), ctx.store.ttl)  # ambiguous until Jira answers
             posted = _send(ctx, session.ticket, body, marks)
     except JiraError as exc:
-        _after_error(ctx, session, version, attempt, exc)
+        after_error(ctx, session, version, attempt, exc, POST)
         return
     _record(ctx, session, posted, attempt)
 
@@ -143,61 +101,6 @@ def _send(ctx: WorkerContext, ticket: str, body: bytes, marks: str) -> PostedCom
         if not exc.ambiguous:  # Jira refused it (4xx, 429): nothing was stored
             ctx.store.release_claim(marks)
         raise
-
-
-def _began(ctx: WorkerContext, marks: str) -> float | None:
-    noted = ctx.store.noted(marks)
-    try:
-        return float(noted) if noted is not None else None
-    except ValueError:
-        return 0.0  # unreadable: the attempt is long over; a search now is conclusive
-
-
-def _after_error(ctx: WorkerContext, session: Session, version: int, attempt: int, exc: JiraError) -> None:
-    if not exc.retryable or attempt >= MAX_POST_ATTEMPTS:
-        _fail(ctx, session, exc.text(session.lang))
-        return
-    policy = ctx.policy
-    if exc.retry_after is not None and exc.retry_after > policy.retry_after_cap:
-        _tell_failed(
-            ctx,
-            session,
-            exc.text(session.lang),
-            prompts.notice(
-                "retry_after_capped",
-                session.lang,
-                seconds=f"{exc.retry_after:.0f}",
-                ticket=session.ticket,
-                cap=f"{policy.retry_after_cap:.0f}",
-            ),
-        )
-        return
-    if exc.retry_after is not None and exc.retry_after > policy.wait_visibly_after:
-        _wait_visibly(ctx, session, version, attempt + 1, exc.retry_after)
-        return
-    delay = exc.retry_after if exc.retry_after is not None else backoff(attempt)
-    began = _began(ctx, post_attempt_claim(session.id, version))
-    if began is not None:  # the next search must come a quiet period after the ambiguous attempt began
-        delay = max(delay, began + policy.quiet_seconds - time.time())
-    log.warning("post of %s v%s: %s; attempt %s in %.1f s", session.id, version, exc, attempt + 1, delay)
-    _reschedule(ctx, session.id, version, attempt + 1, delay)
-
-
-def _reschedule(ctx: WorkerContext, session_id: str, version: int, attempt: int, delay: float) -> None:
-    """Run the post again after `delay` through RQ's scheduler, never a sleep in the worker."""
-    ctx.later(delay, "post_comment", session_id, version, attempt, mark=post_scheduled_claim(session_id, version))
-
-
-def _wait_visibly(ctx: WorkerContext, session: Session, version: int, attempt: int, delay: float) -> None:
-    """A long Retry-After: wait in `failed` (Cancel and Retry work there), then resume by itself."""
-    waiting = ctx.store.record_failed(session.id, f"Jira asked to wait {delay:.0f} s")
-    if waiting is None:
-        return
-    ctx.store.note(post_waiting_claim(session.id, version), "1", int(delay) + 3600)
-    ctx.later(delay, "post_comment", session.id, version, attempt)
-    message = prompts.notice("post_waiting", session.lang, seconds=f"{delay:.0f}", ticket=session.ticket)
-    message = prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang)
-    ctx.say(session, prompts.with_button(message, "button_cancel", prompts.ACTION_CANCEL, session.id, session.lang))
 
 
 def _record(ctx: WorkerContext, session: Session, posted: PostedComment, attempt: int) -> None:
@@ -240,7 +143,7 @@ def announce(ctx: WorkerContext, session: Session, attempt: int) -> None:
         delay = step_delay(exc, attempt)
         if delay is not None:
             log.warning("telling the thread of %s failed (%s); again in %.1f s", session.id, exc, delay)
-            _reschedule(ctx, session.id, version, attempt + 1, delay)
+            reschedule(ctx, session.id, version, attempt + 1, delay)
             return
         if not steps.done("link"):
             _link_by_dm(ctx, session, exc)
@@ -273,17 +176,3 @@ def handoff_offer(session: Session) -> dict[str, Any]:
         session.id,
         session.lang,
     )
-
-
-def _fail(ctx: WorkerContext, session: Session, reason: str) -> None:
-    failed = prompts.notice("post_failed", session.lang, reason=reason)
-    _tell_failed(ctx, session, reason, failed)
-
-
-def _tell_failed(ctx: WorkerContext, session: Session, reason: str, message: dict[str, Any]) -> None:
-    """Record the failure (Retry works from `failed`), then say it, if Slack can take it now (the Home tab
-    and the reminder show a failed session too)."""
-    if ctx.store.record_failed(session.id, reason) is None:
-        return
-    with contextlib.suppress(*SLACK_FAILURES):
-        ctx.say(session, prompts.with_button(message, "button_retry", prompts.ACTION_RETRY, session.id, session.lang))

@@ -78,7 +78,7 @@ def test_the_scan_finds_the_jobs_the_handlers_enqueue() -> None:
         "workers.jobs.remove_duplicates",
         "workers.jobs.remove_followup_duplicates",
     } <= jobs
-    rescheduled = {c.job for c in CALLS if c.where.startswith(("drafting.py", "posting.py", "jobs.py"))}
+    rescheduled = {c.job for c in CALLS if c.where.startswith(("drafting.py", "approved.py", "jobs.py"))}
     assert {
         "workers.jobs.render",
         "workers.jobs.post_comment",
