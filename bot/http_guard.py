@@ -6,7 +6,8 @@ signature is bad. So, after the connection limits of `bot/connections.py`:
 - `BodyLimit` (ASGI): a body is refused (413) past its route's limit, from the Content-Length before
   anything is read; Slack's timestamp and the shape of either signature header are checked before the body
   is read (401 costs the sender's bytes nothing); the body is then counted against one budget shared by
-  every request in flight (503 past it: Slack and Jira send again), and replayed to the app.
+  every request in flight (503 past it: Slack and Jira send again; a quarter of it is kept for small bodies,
+  so stalled large ones cannot starve ordinary events), and replayed to the app.
 - `slack_signature_ok`: a Slack request is authenticated before Bolt sees it, so an unsigned sender gets a
   4xx quickly and nothing it chose reaches the log; `bot/slack_shapes.py` then checks the payload's shape.
 """
@@ -49,16 +50,28 @@ def body_limit(path: str) -> int:
     return MAX_OTHER_BODY_BYTES
 
 
+#: A body declared at most this long is small: every Slack event and command, and most modal submissions.
+SMALL_BODY_BYTES = 64 * 1024
+
+
 class BodyBudget:
     """The bytes of request bodies every request in flight holds together: past `limit`, the request that
-    would pass it is refused (503), so memory for bodies is bounded whatever the number of senders."""
+    would pass it is refused (503), so memory for bodies is bounded whatever the number of senders.
 
-    def __init__(self, limit: int) -> None:
+    A share of the limit (`reserve`, a quarter by default) is kept for small bodies (declared at most
+    `small_bytes`): large bodies stalled by a hostile sender can hold at most the rest, so an ordinary Slack
+    event or command is still read while they wait for their deadline."""
+
+    def __init__(self, limit: int, *, small_bytes: int = SMALL_BODY_BYTES, reserve: int | None = None) -> None:
         self.limit = limit
+        self.small_bytes = small_bytes
+        self.reserve = limit // 4 if reserve is None else reserve
         self.used = 0
 
-    def take(self, size: int) -> bool:
-        if self.used + size > self.limit:
+    def take(self, size: int, *, declared: int = 0) -> bool:
+        """Count `size` more bytes of a body declared `declared` long (0: not declared, never small)."""
+        small = 0 < declared <= self.small_bytes
+        if self.used + size > (self.limit if small else self.limit - self.reserve):
             return False
         self.used += size
         return True
@@ -110,7 +123,7 @@ class BodyLimit:
             return
         held = [0]
         try:
-            body = await _read_bounded(receive, limit, self.budget, held)
+            body = await _read_bounded(receive, limit, self.budget, held, declared)
             await self.app(scope, _replay(body, receive), send)
         except _Refused as refused:
             if refused.status == 503:
@@ -164,7 +177,7 @@ def _content_length(scope: Scope) -> int | None:
     return 0
 
 
-async def _read_bounded(receive: Receive, limit: int, budget: BodyBudget, held: list[int]) -> bytes:
+async def _read_bounded(receive: Receive, limit: int, budget: BodyBudget, held: list[int], declared: int) -> bytes:
     """The whole body, each chunk taken from `budget` as it arrives (`held[0]` counts what was taken);
     `_Refused` as soon as it passes `limit` or the budget, `_Gone` when the client leaves first."""
     chunks: list[bytes] = []
@@ -177,7 +190,7 @@ async def _read_bounded(receive: Receive, limit: int, budget: BodyBudget, held: 
         size += len(chunk)
         if size > limit:
             raise _Refused(413, b"payload too large")
-        if not budget.take(len(chunk)):
+        if not budget.take(len(chunk), declared=declared):
             raise _Refused(503, b"busy, try again")
         held[0] += len(chunk)
         chunks.append(chunk)

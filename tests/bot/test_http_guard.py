@@ -174,6 +174,16 @@ def test_bodies_within_the_budget_all_pass() -> None:
     assert statuses == [200, 200] and seen == [b"a" * 60, b"b" * 40] and budget.used == 0
 
 
+def test_large_bodies_cannot_take_the_share_kept_for_small_ones() -> None:
+    budget = BodyBudget(100, small_bytes=10, reserve=25)
+    assert budget.take(70, declared=200) and budget.take(5, declared=200)  # large bodies fill 75 of 100
+    assert not budget.take(1, declared=200) and not budget.take(1, declared=0)  # undeclared counts as large
+    assert budget.take(10, declared=10) and budget.take(10, declared=10) and budget.take(5, declared=9)
+    assert not budget.take(1, declared=10) and budget.used == 100  # the whole limit still bounds small ones
+    budget.give_back(100)
+    assert budget.take(75, declared=11) and not budget.take(1, declared=11)
+
+
 def test_a_client_gone_before_its_body_is_whole_runs_nothing() -> None:
     ran: list[Scope] = []
 
