@@ -164,9 +164,7 @@ def test_connections_past_the_cap_are_refused_at_once_and_service_resumes(stack:
     held = [connect(stack.port, "silent", b"") for _ in range(MAX_CONNECTIONS)]
     extra: list[Slow] = []
     try:
-        wait_until(
-            lambda: open_fds(pid) >= baseline_fds + MAX_CONNECTIONS, 5, "serve to hold the cap's connections"
-        )
+        wait_until(lambda: open_fds(pid) >= baseline_fds + MAX_CONNECTIONS, 5, "serve to hold the cap's connections")
         extra = [connect(stack.port, "extra", b"") for _ in range(20)]
         until_all_closed(extra, 2)
         assert all(s.closed is not None and s.answer.startswith(b"HTTP/1.1 503 ") for s in extra)
