@@ -20,11 +20,14 @@ from rules import evidence_pass as passing
 from rules import evidence_rates as counted
 from rules import evidence_refs as ref_reading
 from rules import evidence_run as run
+from rules import evidence_runnable as runnable
 from rules import evidence_sighting as sightings
 from rules import evidence_trials as trials
 from rules import evidence_words as words
 from rules.evidence_after import still_before
+from rules.evidence_placeholder import PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_spec import norm_says
+from rules.evidence_summaries import summaries
 from rules.phrases import SCOPE_STATED
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
@@ -45,25 +48,6 @@ CHECKED_FIELDS: tuple[str, ...] = (
 
 HIGH_FREQUENCY = counted.HIGH_FREQUENCY
 
-_PLACEHOLDER_RE = re.compile(
-    r"(?:tbd|tbc|tba|todo|fixme|xxx+|n/?a|none(?: yet)?|nothing(?: yet)?|null|nil|unknown|unsure|later|pending"
-    r"|wip|placeholder|see (?:above|below|pr|ticket|jira)|same as above|fill(?: me)? in|coming soon|not sure"
-    r"|no idea|dunno|idk|to be (?:added|filled(?: in)?|written|determined|confirmed|decided)|lorem ipsum.*"
-    r"|未定|未記入|未入力|(?:特に)?(?:なし|無し|ありません)|不明|後で|あとで|後ほど|調査中|確認中|検討中|準備中|記入予定|わからない|分からない|未)"
-    r"|(?:tbd|tbc|todo|fixme|xxx)\b.*",
-    re.IGNORECASE | re.DOTALL,
-)
-#: A placeholder left inside a text that must state facts: "Steps: <fill in from the ticket>", 【要記入】, TBD.
-_PLACEHOLDER_INSIDE = re.compile(
-    r"<[^<>\n]{0,40}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^<>\n]{0,40}>"
-    r"|\[[^\[\]\n]{0,30}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^\[\]\n]{0,30}\]"
-    # A slot to fill: "<test name>", "<before>" (a word or two in angle brackets, not a tag or a type).
-    r"|<[a-z]+(?:[ _-][a-z]+){1,3}>|<(?:before|after|n|x|value|number|name|date|id|result|count|time|ms|sha|here"
-    r"|command|steps?|test|output)>"
-    r"|(?-i:\bTBD\b|\bTBC\b|\bXXX+\b)|\?{3,}"
-    r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書)[^<>\[\]()【】\n]{0,30}[>\])】]",
-    re.IGNORECASE,
-)
 #: Texts that must state what was done and seen, where a placeholder inside is no statement.
 _STATED_FIELDS = frozenset({"repro", "root_cause", "confirmed_by", "validation", "fix"})
 _BECAUSE_RE = re.compile(r"\b(?:because|since|as long as)\b|ため|ので", re.IGNORECASE)
@@ -109,11 +93,19 @@ def check_text(field: str, text: str | None) -> Finding | None:
         found = _OWNER_RE.search(normalize(text))
         return ("guessed", found.group(0)) if found else None
     masked = mask(text)
-    if field in _STATED_FIELDS and (token := _PLACEHOLDER_INSIDE.search(masked)) is not None:
+    if field in _STATED_FIELDS and (token := PLACEHOLDER_INSIDE.search(masked)) is not None:
         return ("placeholder_inside", token.group(0))
     if field == "repro":
-        return _repro(masked) or clauses.repro(masked, _on_demand)
+        guessed = runnable.GUESSED_RATE.search(masked)
+        return (
+            _repro(masked, text)
+            or clauses.repro(masked, _on_demand)
+            or _finding("rate_guessed", guessed and guessed.group(0))
+        )
     if field == "validation":
+        failing = next((span for (rate, span), before in summaries(text) if rate > 0 and not before), None)
+        if failing is not None:
+            return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
         return _validation(masked) or clauses.validation(masked) or trials.single_trial(masked)
     if field == "root_cause":
         return _cause(masked, hedges=True) or cause.mechanism(masked)
@@ -123,15 +115,6 @@ def check_text(field: str, text: str | None) -> Finding | None:
     if field == "fix":
         return _cause(masked, hedges=False) or _finding("not_fixed", _search(NOT_FIXED, masked))
     return _cause(masked, hedges=False)  # summary
-
-
-def is_placeholder(text: str | None) -> bool:
-    """Whether the whole value only stands for "nothing yet" (TBD, n/a, ?, <name>, 未定, 調査中)."""
-    flat = normalize(text).strip()
-    if len(flat) > 120:
-        return False
-    core = " ".join(flat.split()).strip(" .。!！?？:：-—–_()（）[]「」\"'`<>")
-    return not core or bool(_PLACEHOLDER_RE.fullmatch(core))
 
 
 def _shown(text: str) -> str:
@@ -187,7 +170,10 @@ def _hedge(sentence: str, following: str) -> str | None:
                 continue  # 「仕様上、…される可能性がある」: what the norm allows
             return m.group(0)
     modal = words.MODAL.search(sentence)
-    if modal and not _search(words.CONDITION, sentence) and not _capability(modal.group(0), sentence):
+    # "might be reusing …" guesses what happens, whatever the condition; "might wrap past … when …" says what can.
+    guessing = modal is not None and _GUESSING.match(sentence, modal.start()) is not None
+    conditioned = modal is not None and not guessing and _search(words.CONDITION, sentence)
+    if modal and not conditioned and not _capability(modal.group(0), sentence):
         if not norm_says(sentence, modal.start()):  # "FIX 4.4 expects …, and it might be reused": the norm's word
             return modal.group(0)
     should = words.SHOULD_JA.search(sentence)
@@ -196,16 +182,20 @@ def _hedge(sentence: str, following: str) -> str | None:
     return None
 
 
+_GUESSING = re.compile(r"(?:might|may|could) (?:well |also |still )?be [a-z]+ing\b", re.IGNORECASE)
+
+
 def _capability(modal: str, sentence: str) -> bool:
     """ "Two threads could enter `commit()` because the lock is per shard": what the code allowed, explained."""
     could, verb = modal.lower().split()[:2]
     return could == "could" and verb not in ("be", "have", "also", "well") and bool(_BECAUSE_RE.search(sentence))
 
 
-def _repro(masked: str) -> Finding | None:
-    """Reproducible on demand: every run, or a flake at high frequency (docs/rules.md#four-inputs-or-no-post-mortem)."""
-    stated = rates(masked) + counted.counts(masked)
-    if (setup := run.NOT_RUNNABLE.search(masked)) is not None:
+def _repro(masked: str, raw: str = "") -> Finding | None:
+    """Reproducible on demand: every run, or a flake at high frequency (docs/rules.md#four-inputs-or-no-post-mortem);
+    a test runner's pasted summary ("2 failed, 498 passed") counts as stated."""
+    stated = rates(masked) + counted.counts(masked) + tuple(rate for rate, _before in summaries(raw))
+    if (setup := runnable.NOT_RUNNABLE.search(masked)) is not None:
         return ("not_on_demand", setup.group(0))  # 「特定の手順はありません」, 「再現環境を構築中」: nothing to run yet
     if (fine := counted.recounted_rare(stated)) is not None:
         return ("rare", fine)  # "2 of 5 batches, so 2 calls out of 2,500": the same failures over finer units
@@ -237,7 +227,10 @@ _NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*$", re.IGNORECA
 
 
 def _on_demand(sentence: str) -> bool:
-    """An every-run marker not undercut by a vague word before it in its sentence (unless a "but" intervenes)."""
+    """An every-run marker not undercut by a vague word before it in its sentence (unless a "but" intervenes), nor
+    by vague timing anywhere in it ("it gets there every time eventually")."""
+    if _search(checks.VAGUE_TIMING, sentence) is not None:
+        return False
     for pattern in run.ON_DEMAND:
         for m in pattern.finditer(sentence):
             head = sentence[: m.start()][-300:]
@@ -292,8 +285,10 @@ def _pending(masked: str) -> Finding | None:
 
 def _scope_or_condition(sentence: str) -> bool:
     """A stated scope ("not re-tested on ARM") or "while a compaction is in progress" is not pending."""
-    return bool(SCOPE_STATED.search(sentence)) or bool(
-        re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A)
+    return (
+        bool(SCOPE_STATED.search(sentence))
+        or bool(re.search("対象外|範囲外|スコープ外", sentence))
+        or bool(re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A))
     )
 
 

@@ -22,13 +22,13 @@ _FAIL_COUNT = re.compile(
     rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
     rf"|panicked|aborted|froze|deadlocked)\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
-    rf"|\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b(?![ -](?:{_MODIFIED})\b)"
+    rf"|(?<![/\d])\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b(?![ -](?:{_MODIFIED})\b)"
     rf"|\b{_N}\s+(?:of (?:them|those|these)\s+|(?:[a-z-]+\s+)?(?:runs?|iterations?|attempts?|tries|boots?|jobs?"
     rf"|builds?|replays?|cycles?|nights?)\s+)(?:still\s+)?{FAIL_VERB}\b"
     rf"|\b[1-9]\d*\s*(?:/|of|out of|in)\s*\d+\s+(?:\w+\s+)?(?:{FAIL_VERB}|fail\w*|crash\w*|hang\w*)"
     # 「2 回失敗した」「3 件エラー」「失敗は 2 回」
     r"|(?<![\d.])[1-9]\d*\s*(?:回|件|度)(?:だけ|ほど)?(?:は|が|で)?\s*(?:失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|再現|発生"
-    r"|赤|レッド|NG|(?i:fail))"
+    r"|赤|レッド|NG|(?i:fail))(?!(?:し)?(?:ず|ない|なかっ|ません|なし))"
     r"|(?:失敗|エラー|クラッシュ|ハング|タイムアウト|再発)(?:は|が)\s*[1-9]\d*\s*(?:回|件|度)",
     re.I | re.A,
 )
@@ -36,26 +36,36 @@ _FAIL_COUNT = re.compile(
 _BEFORE_LEFT = re.compile(
     r"\b(?:before|previously|prior|without the (?:fix|patch|change)|unpatched|old (?:build|code|version)|original build"
     r"|on main|revert\w*|down from|versus|vs\.?|compared (?:to|with)|was|were|used to|main|master|baseline"
-    r"|previous (?:build|release|version)|without)\b|修正前|元の(?:ビルド|コード|版)|戻した|外した|旧",
+    r"|previous (?:build|release|version)|without|(?:earlier|first|previous|initial) (?:fix|attempt|patch|version))\b"
+    r"|修正前|元の(?:ビルド|コード|版)|戻した|外した|旧|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
     re.I | re.A,
 )
 #: Words that put what follows after the fix: "after the fix", "now", "down from 60 to 2", "60 → 2".
 _AFTER_LEFT = re.compile(
-    r"\b(?:after|afterwards|now|with the (?:fix|patch|change)|patched|fixed (?:build|version)|to)\b|→|->|修正後|適用後",
+    r"\b(?:after|afterwards|now|with the (?:fix|patch|change)|patched|fixed (?:build|version)|(?<!used )to)\b|→"
+    r"|->|修正後"
+    r"|適用後",
     re.I | re.A,
 )
 #: A before-word just after the count, with no other figure between: "12 of 20 on the old build".
 _BEFORE_RIGHT = re.compile(
     r"^[^.;,(\d]{0,30}?\b(?:before|previously|on main|on master|without the (?:fix|patch)|on the old|unpatched"
-    r"|pre-?fix)\b(?!\s*[:=]?\s*~?\d)",
+    r"|pre-?fix)\b(?!\s*[:=]?\s*~?\d)"
+    # 「16 回中 7 回出ていた」: the past progressive puts the failures before the fix.
+    r"|^[^。、.;\d]{0,8}?(?:出|失敗し|落ち|発生し|再現し|起き|こけ|止まっ|固まっ)(?:てい(?:た|ました)|てた)"
+    r"|^(?:てい(?:た|ました)|てた)",
     re.I | re.A,
+)
+_NOW_RIGHT = re.compile(
+    r"^\s*(?:[a-z]+\s+){0,2}?now\s+(?!fails|crashes|hangs|errors|times)[a-z]+(?:s|ed)\b", re.I | re.A
 )
 _FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
 
 #: A failure that outlived the fix: "still fails", 「まだ失敗している」.
 STILL_FAILS = re.compile(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
-    r"|broke|reproduces|reproduced|flak\w*|red)\b|(?:まだ|依然として?|相変わらず)(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
+    r"|broke|reproduces|reproduced|flak\w*|red)\b"
+    r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
     # A rate lowered but not to zero: "from 5 in 30 to 2 in 50", 「30 回中 5 回から 50 回中 2 回に」.
     r"|\bfrom \d+ (?:of|in|out of|/) ?\d+ (?:runs? )?(?:down )?to [1-9]\d* ?(?:of|in|out of|/) ?\d+"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回",
@@ -72,7 +82,21 @@ def _before(clause: str, start: int, end: int) -> bool:
     last_after = max((m.end() for m in _AFTER_LEFT.finditer(left)), default=-1)
     if last_before > last_after:
         return True
-    return _BEFORE_RIGHT.match(clause[end : end + 40]) is not None
+    # "the sale that failed 20/20 now matches": what the fix changed comes after the count.
+    return (
+        _BEFORE_RIGHT.match(clause[end : end + 40]) is not None or _NOW_RIGHT.match(clause[end : end + 30]) is not None
+    )
+
+
+def said_before(text: str, span: str) -> bool:
+    """Whether every place `span` stands in `text` is governed by a before-word ("the repro was ~3/10", "used to
+    fail in 3 of 10 runs"): a figure of the failure before the fix, not of runs after it."""
+    start = text.find(span)
+    while start >= 0:
+        if not _before(text, start, start + len(span)):
+            return False
+        start = text.find(span, start + 1)
+    return True
 
 
 def still_before(clause: str) -> bool:
@@ -86,8 +110,11 @@ def fails_after(clause: str) -> bool:
     pass count or a success rate short of all ("997/1000 green", 「成功率は 99.5%」)."""
     if any(not _before(clause, m.start(), m.end()) for m in _FAIL_COUNT.finditer(clause)):
         return True
+    for m in _RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
+        if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
+            return True
     for m in _PASS_SHARE.finditer(clause):
-        passed, runs = m.group("n") or m.group("jn"), m.group("m") or m.group("jm")
+        passed, runs = m.group("n") or m.group("jn") or m.group("rn"), m.group("m") or m.group("jm") or m.group("rm")
         share = m.group("pct") or m.group("jpct")
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(clause, m.start(), m.end()):
@@ -95,6 +122,11 @@ def fails_after(clause: str) -> bool:
     return False
 
 
+#: A Japanese rate not of passes: 「100 回中 2 回 NaN」 (not 「20 回中 20 回成功」).
+_RATE_JA = re.compile(
+    r"(?<![\d.,])(\d+)\s*回中\s*(\d+)\s*回(?!\s*(?:とも|すべて|全て)?\s*(?:は|が)?\s*(?:成功|通過|通っ|通り|パス|OK|ok|正常|完了"
+    r"|問題な|グリーン|緑|完走))"
+)
 #: Passes counted, or a success rate: "997/1000 green", "passed 498 of 500", "success rate 99.5%", 「成功率 99.5%」.
 _PASS_SHARE = re.compile(
     r"(?<![\d.,])(?P<n>\d[\d,]*)\s*(?:/|of|out of)\s*(?P<m>\d[\d,]*)\s+(?:\w+\s+)?"
@@ -102,6 +134,9 @@ _PASS_SHARE = re.compile(
     r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*(?:/|of|out of)\s*"
     r"(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
+    # "1000 runs: 997 completed": the runs, then how many came through.
+    r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
+    r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"
     r"|(?:成功率|通過率|合格率)(?:は|が|:|：)?\s*(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",
     re.I | re.A,
 )

@@ -11,7 +11,11 @@ from rules.evidence_words import EN_FLAGS, any_of
 #: in the same sentence still counts ("after a while it hangs, every run").
 VAGUE_TIMING = (
     any_of(
-        r"\beventually\b|\b(?:after|for) a while\b|\bat some point\b|\bsooner or later\b|\bover time\b",
+        r"\beventually\b|\b(?:after|for) a while\b|\bat some point\b|\bsooner or later\b|\bover time\b"
+        r"|\bafter (?:a few|several|some|many) (?:hours|days|minutes|weeks)\b|\btakes a while\b"
+        # A count per period: "roughly twice a quarter", "a few times a year".
+        r"|\b(?:once|twice|\d+ times|a (?:few|couple of) times) (?:a|per|every) (?:day|week|month|quarter|year|sprint"
+        r"|release)\b",
         flags=EN_FLAGS,
     ),
     any_of("そのうち", "いつの間にか", "いつか", "しばらく(?:使|操作|触|動かし|放置)"),
@@ -20,8 +24,11 @@ VAGUE_TIMING = (
 PASSED_BEFORE = (
     any_of(
         r"\b(?:already|also|even) pass\w* (?:before|without)\b"
-        r"|\b(?:was|were) (?:already )?passing (?:before|all along)\b"
+        r"|\b(?:was|were) (?:already )?passing (?:before|all along)\b|\b(?:was"
+        r"|were) (?:already )?passing before (?:too|as well)\b"
         r"|\bpass\w* (?:even |also )?(?:before the fix|without the fix|on the old (?:code|build|version))\b"
+        r"|\bpass\w* (?:on|against|with) (?:main|master|trunk|the old (?:code|build|version)|the base(?:line)?)"
+        r" (?:too|as well)\b|\bpass\w* (?:on|against) (?:main|master|trunk) before\b"
         r"|\b(?:pass\w*|green|succeed\w*|fine) (?:even|also|already) (?:before|without) (?:the|this)"
         r" (?:fix|change|patch)\b",
         flags=EN_FLAGS,

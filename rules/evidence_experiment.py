@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import reading
-from rules.evidence_clauses import concrete_pass, plain
+from rules.evidence_clauses import concrete_pass, expected_outcome, plain
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 
@@ -22,7 +22,8 @@ OUTCOME = (
         r"|brought .{0,40}back|same (?:address|value|pointer|result)|every (?:assert|failure|crash|hang)|went from"
         r"|never|always|every (?:time|run|timeout|attempt)|appear(?:s|ed)?"
         r"|took .{0,60} from|reported|reports|trapped|halted|tripped|triggered|is absent|was absent|are absent"
-        r"|is missing|was missing|flagged)\b",
+        r"|is missing|was missing|flagged|came from|comes from|(?:was|were|is|are) called from|pointed (?:at|to)"
+        r"|points (?:at|to)|traced (?:it |this )?(?:back )?to|turned out)\b",
         flags=EN_FLAGS,
     ),
     any_of("確認", "検出", "再現", "消え", "一致", "判明", "なくな", "なし", "無し", "戻る", "戻った", "観測"),
@@ -37,12 +38,16 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     if (running := search(_RUNNING, masked)) is not None:
         return ("not_done", running)
     clean, found = plain(masked)
+    for clause in list(clean):
+        if (expected := expected_outcome(clause)) is not None:
+            clean.remove(clause)  # "reverting it should bring the failure back": the revert was not run
+            found.append(("appearance", expected))
     own = any(_outcome(c) and _FIRST_PERSON.search(c) for c in clean)
     for kind, phrase in found:
         if kind == "hearsay" and own:
             continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
-        if kind != "watching" or not any(_outcome(c) for c in clean):
-            return (kind, phrase)
+        if kind != "watching" or not any(search(OUTCOME, c) or concrete_pass(c) for c in clean):
+            return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
     for clause in reading.all_clauses(masked):
         if (why := reading.inference(clause)) is not None and not any(_outcome(c) and c != clause for c in clean):
             return why
@@ -94,8 +99,8 @@ INTERVENTION = (
         r"|downgrad(?:ed|ing)|upgrad(?:ed|ing)|bump(?:ed|ing)|shrank|shrunk|isolat(?:ed|ing)|cherry-?pick(?:ed|ing)?"
         r"|dropp(?:ed|ing)|commented out|skipp(?:ed|ing)|insert(?:ed|ing)|call(?:ed|ing)|invok(?:ed|ing)"
         r"|trigger(?:ed|ing)|fir(?:ed|ing)|restor(?:ed|ing)|reset(?:ting)?|rerout(?:ed|ing)|redirect(?:ed|ing)"
-        r"|block(?:ed|ing)|unplug(?:ged|ging)|plug(?:ged|ging)|power(?:ed|ing)|cycl(?:ed|ing)|strace|gdb|valgrind"
-        r"|perf|watchpoint|breakpoint|sanitizer|tsan|asan|msan|ubsan|kasan|debug build|(?:unit|regression|property)"
+        r"|block(?:ed|ing)|unplug(?:ged|ging)|plug(?:ged|ging)|power(?:ed|ing)|cycl(?:ed|ing)|gdb|valgrind"
+        r"|watchpoint|breakpoint|sanitizer|tsan|asan|msan|ubsan|kasan|debug build|(?:unit|regression|property)"
         r" test|test case|(?:a|the|new) test|patched build|local build|experiment)\b"
         # A run under a set value: "with `retries = 0` …", "under `faketime …`".
         r"|\b(?:with(?:out)?|under|on|at)\s+Q\b|\bwith(?:out)? (?:only )?\d+\b|\binstead of\b"
@@ -199,8 +204,16 @@ INTERVENTION = (
 )
 
 
-#: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`.
-_COMMAND = re.compile(r"`[^`\n]*(?:\w=|\s--?[A-Za-z]|^\$ )[^`\n]*`|```", re.MULTILINE)
+#: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`, `git bisect run …`,
+#: `rr record`.
+_COMMAND = re.compile(
+    # A fenced block counts when it shows a command typed (a shell prompt), not only output pasted (a backtrace).
+    r"`[^`\n]*(?:\w=|\s--?[A-Za-z]|^\$ )[^`\n]*`|```[^\n]*\n(?:[^\n]*\n){0,3}?\s*(?:\$|#|>|PS>|%)\s+(?!thread\b|bt\b)\S"
+    # A tool that changes or stops the run (a profiler or a tracer only watches it).
+    r"|`(?:git (?:bisect|revert|cherry-pick)|rr (?:record|replay)|gdb|lldb|valgrind|faketime|stress-ng|taskset"
+    r"|numactl)\b[^`\n]*`",
+    re.MULTILINE,
+)
 
 
 def _outcome(clause: str) -> bool:

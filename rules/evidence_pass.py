@@ -60,7 +60,16 @@ PASSED = (
         r"\bno longer\b",
         r"\b(?:now works|works (?:now|again|correctly))\b",
         r"\b(?:right|correct|expected) (?:results?|reports?|values?|outputs?|answers?|responses?|data)\b",
-        r"\b(?:0|zero|no) (?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?)\b",
+        r"\b(?:0|zero|no) (?:[A-Z][\w-]* )?(?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?"
+        r"|diffs?|drift"
+        r"|differences?|discrepanc(?:y|ies)|deltas?|resets?|reboots?|restarts?|oops(?:es)?|asserts?|assertions?|nans?"
+        r"|leaks?|panics?|deadlocks?|corruptions?|alarms?|alerts?|retries|retransmits?|underruns?|overruns?)\b",
+        # The bad thing named in code: "no `NaN`", "0 `EPIPE`".
+        r"\b(?:0|zero|no)\s+Q\b",
+        # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
+        r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b",
+        # Every run got to the end: "every run reached step 300", "all 12 jobs finished".
+        r"\b(?:every|each|all) (?:\w+ ){0,2}(?:reached|finished|completed|got to|made it to|ran to)\b",
         # None of the bad kind: "no unmatched orders", "0 stale points", "0 false rest violations".
         r"\b(?:0|zero|no) (?:\w+ )?(?:un[a-z]+ed|mis[a-z]+|false|stale|wrong|duplicated?|lost|missing|dropped"
         r"|corrupt\w*|failed|bad|broken|orphan\w*)\b",
@@ -93,6 +102,8 @@ PASSED = (
         "通(?:った|りました|過|る)",
         "パス(?:し|する)",
         "停止なし",
+        # 「クラッシュ 0」「エラーは 0 件」: none of the bad kind.
+        "(?:クラッシュ|エラー|失敗|ハング|タイムアウト|落ち|NG)(?:は|が|数|件数)?\\s*(?:0|０|ゼロ|なし)\\s*(?:回|件)?(?![\\d.])",
         "問題なく",
         "解消",
         "なくなり",

@@ -13,76 +13,19 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 
-from rules.evidence_count_words import ABOUT as _ABOUT
+from rules import evidence_count_shapes as shapes
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
 from rules.evidence_count_words import NUM as _NUM
 from rules.evidence_count_words import NUMBER_WORDS as _WORDS
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
-from rules.textmask import rates, sentences
+from rules.textmask import level_percent, rates, sentences
 
 Rate = tuple[Fraction, str]
 
 #: A high-frequency flake fails at least about one run in ten (DESIGN §2, `repro_rate`).
 HIGH_FREQUENCY = Fraction(1, 10)
-
-#: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
-_PAIR = re.compile(
-    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+)?(?:out of|of|in|/)\s*{_ABOUT}"
-    rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
-    r"|rows?|records?|items?|nodes?|threads?|cores?|ranks?|workers?|pods?|shards?|users?|files?|pages?"
-    r"|outstations?|devices?|tubes?|bits?)\b)(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))",
-    re.IGNORECASE,
-)
-#: "~30 failures per 100", "once every 200 runs", "one failure per 50 runs", "once in about 1,000".
-_PER = re.compile(
-    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_FAIL_NOUN}|{_RUN_NOUN}|time)?\s*"
-    rf"(?:per|every|each|in every|out of every)\s+{_ABOUT}"
-    rf"(?P<total>{_NUM})(?!\s*(?:%|ms|s|sec|seconds?|minutes?|hours?|days?|weeks?|months?)\b)",
-    re.IGNORECASE,
-)
-#: What Japanese counts runs in: 回, or the thing run (「200 ビルド中 3 ビルド」「30 日中 2 日」).
-_COUNTER_JA = "(?:回|度|件|本|ビルド|ジョブ|ラン|試行|サイクル|バッチ|晩|夜|日)"
-#: Japanese pairs: 「20 回中 3 回」「300 回のうち 2 回」「100 回に 1 回」「3/10 回」.
-_PAIR_JA = re.compile(
-    rf"(?<![\d.,])(?P<total>{_NUM})\s*{_COUNTER_JA}(?:ほど|程度|くらい|ぐらい|前後|近く|以上)?(?:実行|試行|試験|実施)?"
-    rf"(?:中|のうち|では|に)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{_COUNTER_JA}"
-    rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
-)
-#: 「3割」「5割」: tenths.
-_TENTHS_JA = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*割")
-_PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|パーセント|percent)")
-#: A total: "ran it 500 times", "1000 replays", "over 2,000 iterations", 「1000 回流した」「30 回実行」.
-_TOTAL = re.compile(
-    rf"(?<![\w.,/])(?P<n>{_NUM})\s*(?:-\s*)?(?:(?:\w+\s+)?{_REPEAT_NOUN})\b(?!\s*(?:{_FAIL_VERB})\b)"
-    rf"|(?<![\d.,])(?P<ja>{_NUM})\s*(?:回|度|サイクル|本)(?:ほど|程度|くらい|ぐらい|前後|近く|以上|連続)?(?:の)?\s*"
-    r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生)",
-    re.IGNORECASE,
-)
-#: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
-_HITS = re.compile(
-    rf"(?<![\w.,/])(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
-    rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})(?:\s*times?)?\b"
-    r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"
-    r"|\b(?:got|saw|see|seen|observed|had|hit|recorded|counted|caught)\s+(?:only\s+|just\s+|exactly\s+)?"
-    rf"(?P<c>{_NUM})\s*(?:{_FAIL_NOUN})\b"
-    r"|(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|件数|回数)?(?:は|が)\s*"
-    rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"
-    rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件)"
-    # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.
-    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
-    r"(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|止ま|停止|固ま|出[たてるま]|起き|ずれ|壊れ|破損|リセット"
-    r"|ダウン|死|異常)",
-    re.IGNORECASE,
-)
-#: Every run counted: "failed all 10", "in every one of 5 runs", 「8 回とも」.
-_ALL = re.compile(
-    rf"\b{_FAIL_VERB}\s+(?:in\s+|on\s+)?(?:all|every one of|each of)\s+(?:the\s+)?(?:{_NUM})\b"
-    rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
-    rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|件)(?:とも|すべて|全て)",
-    re.IGNORECASE,
-)
 
 
 def _value(text: str) -> float | None:
@@ -96,7 +39,8 @@ def _value(text: str) -> float | None:
     return value * (1000 if m.group(2) else 1)
 
 
-def _rate(hits: float | None, total: float | None) -> Fraction | None:
+def rate_of(hits: float | None, total: float | None) -> Fraction | None:
+    """hits / total as a fraction; None when either is missing or the count is impossible."""
     if hits is None or total is None or total <= 0 or hits > total:
         return None
     return Fraction(hits).limit_denominator(1000) / Fraction(total).limit_denominator(1000)
@@ -123,7 +67,9 @@ def counts(masked: str) -> tuple[Rate, ...]:
         stated = _direct(sentence)
         totals: list[tuple[re.Match[str], float]] = []
         if _RUN_HINT.search(sentence) is not None:
-            totals = [(m, v) for m in _TOTAL.finditer(sentence) if (v := _value(m.group("n") or m.group("ja") or ""))]
+            totals = [
+                (m, v) for m in shapes.TOTAL.finditer(sentence) if (v := _value(m.group("n") or m.group("ja") or ""))
+            ]
         if not stated:
             stated = _split(sentence, totals or previous)
         found.extend(stated)
@@ -161,7 +107,7 @@ _RUN_HINT = re.compile(rf"{_RUN_NOUN}\b|回|度|サイクル|本", re.I)
 def _direct(sentence: str) -> list[Rate]:
     """Rates stated in one phrase: "3 of 10", "1 in every 200", 「10 回中 3 回」, "0.5%", 「3割」, "failed all 10"."""
     found: list[Rate] = []
-    patterns = {"_PAIR": _PAIR, "_PER": _PER, "_PAIR_JA": _PAIR_JA}
+    patterns = {"_PAIR": shapes.PAIR, "_PER": shapes.PER, "_PAIR_JA": shapes.PAIR_JA}
     for hint, name in _HINTS:
         if hint.search(sentence) is None:
             continue
@@ -169,31 +115,37 @@ def _direct(sentence: str) -> list[Rate]:
         for m in pattern.finditer(sentence):
             groups = m.groupdict()
             hits, total = groups.get("hits") or groups.get("hits2"), groups.get("total") or groups.get("total2")
-            if pattern is _PAIR and not _AFTER_PAIR.match(sentence, m.end()) and not _RUN_IN_PAIR.search(m.group(0)):
+            if (
+                pattern is shapes.PAIR
+                and not _AFTER_PAIR.match(sentence, m.end())
+                and not _RUN_IN_PAIR.search(m.group(0))
+            ):
                 continue  # "12 of the 500 orders": a share of things; "one deploy in five" counts runs
-            if pattern is not _PAIR_JA and not (_DIGIT.search(hits or "") and _DIGIT.search(total or "")):
+            if pattern is not shapes.PAIR_JA and not (_DIGIT.search(hits or "") and _DIGIT.search(total or "")):
                 around = sentence[m.start() : m.end() + 24]
                 if not re.search(rf"\b(?:{_RUN_NOUN}|{_FAIL_NOUN})\b", around, re.IGNORECASE):
                     continue  # "one of two": a number word counts runs only with a noun that says so
-            rate = _rate(_value(hits or ""), _value(total or ""))
+            rate = rate_of(_value(hits or ""), _value(total or ""))
             if rate is not None:
                 found.append((rate, m.group(0).strip()))
             if len(found) >= _ENOUGH:
                 return found
-    for m in _PERCENT.finditer(sentence):
+    for m in shapes.PERCENT.finditer(sentence):
         if len(found) >= _ENOUGH:
             break
         value = Fraction(m.group(1))
-        if value <= 100:
+        if value <= 100 and not level_percent(sentence, m.start(), m.end()):
             found.append((value / 100, m.group(0)))
-    for m in _TENTHS_JA.finditer(sentence):
+    for m in shapes.TENTHS_JA.finditer(sentence):
         if len(found) >= _ENOUGH:
             break
         value = Fraction(m.group(1))
         if value <= 10:
             found.append((value / 10, m.group(0)))
-    if (every := _ALL.search(sentence)) is not None:
+    if (every := shapes.ALL.search(sentence)) is not None:
         found.append((Fraction(1), every.group(0)))
+    if (passed := shapes.PASSED_ALL.search(sentence)) is not None:
+        found.append((Fraction(0), passed.group(0)))  # 「5 回とも通った」: every run passed, none failed
     for m in _SHARE_JA.finditer(sentence):
         if len(found) >= _ENOUGH:
             break
@@ -254,7 +206,7 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
         return found
     if (none := _NONE.search(sentence)) is not None:
         found.append((Fraction(0), _span(sentence, none, [t for t, _ in totals if t.string == sentence])))
-    for m in _HITS.finditer(sentence):
+    for m in shapes.HITS.finditer(sentence):
         hits = _value(next(g for g in m.groups() if g is not None))
         if hits is None:
             continue
@@ -262,7 +214,7 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
         total = max(
             (v for t, v in totals if t.string != sentence or not t.start() <= m.start() < t.end()), default=None
         )
-        rate = _rate(hits, total)
+        rate = rate_of(hits, total)
         if rate is not None:
             found.append((rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence])))
     return found

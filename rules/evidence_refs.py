@@ -8,13 +8,16 @@ import re
 
 from rules import reading
 from rules.evidence_words import EN_FLAGS, any_of, search
-from rules.refs import find_fix_refs
+from rules.refs import FixRef, find_fix_refs
 
 Finding = tuple[str, str]
 
 #: The fix already in: merged, landed, committed (not "will be merged", which `reading.read` refuses).
 _MERGED = re.compile(
-    r"\b(?:already |been )?(?:merged|landed|committed)\b|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み",
+    r"\b(?:already |been )?(?:merged|landed|committed)\b|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み"
+    # Published now, whatever it was before: "it's pushed to origin/main now", 「プッシュ済み」.
+    r"|\b(?:it's|it is|is|was|been|now) (?:now )?pushed\b|\bpushed (?:to \S+ )?now\b|(?:プッシュ|push)済み"
+    r"|\bapplied (?:to|in) (?:net-next|net|mainline|main|master|trunk|the tree|\S+/\S+)\b",
     re.IGNORECASE,
 )
 
@@ -23,13 +26,24 @@ def ref_pending(text: str) -> Finding | None:
     """A reference resolves when one clause names it plainly and nothing else in the text says it exists only
     locally or is not pushed yet; "to be opened", "local only", "on my laptop", 予定 do not."""
     if (issue := _only_issues(text)) is not None:
-        return ("ref_pending", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
+        return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
     why: Finding | None = None
     plain_ref = False
+    if any(
+        _MERGED.search(c) and find_fix_refs(c) and reading.read(c) is None
+        for _s, parts in reading.by_sentence(text)
+        for c in parts
+    ):
+        return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
     for _sentence, parts in reading.by_sentence(text):
         for i, clause in enumerate(parts):
             if _MERGED.search(clause) and reading.read(clause) is None:
                 return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
+            if (dead := _DEAD.search(clause)) is not None:
+                if find_fix_refs(clause):
+                    why = why or ("ref_pending", dead.group(0))
+                    continue  # "#398 was closed": that reference is dead, another in the text may not be
+                return ("ref_pending", dead.group(0))  # "PR #2290 / closed without merging, we went another way"
             if _ELSEWHERE.search(clause) and not find_fix_refs(clause):
                 continue  # "the follow-up refactor will be opened next sprint": another piece of work
             if (local := _unpublished(clause)) is not None:
@@ -38,7 +52,13 @@ def ref_pending(text: str) -> Finding | None:
                 why = why or reading.not_done(clause)
                 continue
             found = reading.not_done(clause) or reading.modality(clause)
-            if found is None and _bare(clause):
+            if (
+                found is not None
+                and _AWAITING.search(clause)
+                and any(r.kind != "branch" for r in find_fix_refs(clause))
+            ):
+                found = None  # "#77, ready for review, not merged yet": an open PR exists and can be opened now
+            elif found is None and _bare(clause):
                 # "#4480, will open it": a reference with no verb of its own is what the next clause says of it
                 found = next((f for c in parts[i + 1 :] if (f := reading.not_done(c)) is not None), None)
             if found is None:
@@ -59,6 +79,8 @@ _UNPUBLISHED = (
         r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
         # Still to come: "will be in PR #456 once I rebase", "a new one is coming", closed without merging.
         r"\bwill be (?:in|part of|included in|up|available|ready|opened|pushed|merged)\b",
+        r"\b(?:yet )?to be (?:cut|created|opened|pushed|made|branched|raised|filed|written|submitted|published"
+        r"|tagged)\b",
         r"\b(?:once|after|when|as soon as) (?:i|we|they|someone|the team) (?:have |get |am |are )?(?!\w+ed\b|(?:got|did"
         r"|made|put|ran|sent|built|wrote|had|was|were|took|left|cut|set|saw|found)\b)\w+",
         r"\bclosed without merg\w*|\babandoned\b|\bdeclined\b|\bis coming\b|\bcoming (?:soon|later|up)\b",
@@ -74,11 +96,26 @@ _UNPUBLISHED = (
         "ローカル(?:のみ|だけ|にのみ|にしか|ブランチ|コミット|環境にのみ)",
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)|に(?:あ|置|残))",
         "未(?:プッシュ|push)",
+        # 「今夜 push します」: still to come.
+        "(?:今夜|今晩|今日中|本日中|明日|明朝|後で|あとで|夕方|午後|週明け|来週)(?:に|中に)?\\s*(?:push|プッシュ|PR|プルリク|MR)",
+        "(?:push|プッシュ|PR を出|PR 作成|MR を出)(?:します|する予定|予定です|予定)",
         "(?:push|プッシュ)(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
     ),
 )
 
 
+#: A pull request open and waiting: not merged yet is not "not there yet" (verification is the validation's job).
+_AWAITING = re.compile(
+    r"\bnot (?:yet )?merged\b|\bunmerged\b|\b(?:awaiting|waiting for|ready for|in|under) (?:code )?review\b"
+    r"|\bawaiting (?:merge|approval)\b|未マージ|マージ(?:前|待ち)|レビュー(?:待ち|中)",
+    re.IGNORECASE,
+)
+#: A change that will not land: closed unmerged, abandoned, declined (ja: 「マージせずにクローズ」「差し戻し」).
+_DEAD = re.compile(
+    r"\bclosed without merg\w*|\b(?:abandoned|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
+    r"|マージせず(?:に)?(?:クローズ|閉じ)|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり)",
+    re.IGNORECASE,
+)
 #: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.
 _ISSUE_BEFORE = re.compile(
     r"(?:issues?|tickets?|bugs?|incidents?|jira|problem|チケット|課題|イシュー|不具合)\s*(?:no\.?\s*)?$", re.I
@@ -87,14 +124,37 @@ _ISSUE_BEFORE = re.compile(
 
 def _only_issues(text: str) -> str | None:
     """The words of the first reference when every reference in the text names an issue, not a fix."""
-    refs = find_fix_refs(text)
-    if not refs or any(ref.kind not in ("pr", "repo_pr") for ref in refs):
+    refs = [ref for ref in find_fix_refs(text) if not _names_the_repo(text, ref)]
+    if not refs or any(ref.kind not in ("pr", "repo_pr", "url") for ref in refs):
         return None
     for ref in refs:
+        if ref.kind == "url":
+            if _NOT_A_CHANGE_URL.search(ref.text) is None:
+                return None
+            continue
         at = text.find(ref.text)
         if at < 0 or _ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None:
             return None
     return refs[0].text
+
+
+def _names_the_repo(text: str, ref: FixRef) -> bool:
+    """ "#4411 in acme/arm_bringup": the owner/repo a number lives in, not a branch."""
+    at = text.find(ref.text)
+    return (
+        ref.kind == "branch"
+        and at > 0
+        and re.search(r"\b(?:in|of|on|at|from)\s+$", text[max(0, at - 6) : at]) is not None
+    )
+
+
+#: A link to a problem report or a build, not to a change: an issue (GitHub, GitLab, Bitbucket, Jira), a compare
+#: of two branches, a CI run or pipeline.
+_NOT_A_CHANGE_URL = re.compile(
+    r"^https?://[^/\s]+(?:/[^?#\s]*)?/(?:(?:-/)?issues/\d+|browse/[A-Z][A-Z0-9_]+-\d+|(?:-/)?compare/|actions/runs/\d+"
+    r"|-/(?:pipelines|jobs)/\d+)(?:[/?#]\S*)?$"
+    r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+",
+)
 
 
 #: A clause about another piece of work than the fix: a follow-up, a refactor, a backport, docs.

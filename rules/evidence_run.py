@@ -146,14 +146,6 @@ NOT_ON_DEMAND = (
     ),
 )
 
-#: A repro with nothing to run: no steps stated, or the environment still being built.
-NOT_RUNNABLE = any_of(
-    r"\bno (?:specific |known |reliable |clear |concrete )?(?:repro |reproduction )?steps\b",
-    r"\b(?:still |currently )?(?:setting up|building|preparing) (?:the |a )?(?:repro|test bed|environment|env)\b",
-    "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なし|不明)",
-    "(?:再現|検証|テスト)?環境(?:を|の|は)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
-    flags=re.IGNORECASE,
-)
 #: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
 ON_DEMAND = (
     any_of(
@@ -212,6 +204,9 @@ PENDING = (
         r"| regressions?)",
         r"\b(?:haven't|have not|did not|didn't) (?:had|get) (?:a |the )?(?:chance|time|to)\b",
         r"\bwhen (?:we|i) (?:get|have) (?:a chance|time)\b",
+        # Done on a condition still to be met: "if the soak stays clean we'll call it done".
+        r"\b(?:we|i)(?:'ll| will| would| can)? (?:call it|consider it|mark it|close it|declare it)"
+        r" (?:as )?(?:done|fixed|resolved|verified|complete)\b",
         r"\bkeep(?:ing)? an eye\b",
         r"\b(?:still |currently )?monitoring (?:in )?"
         r"(?:prod|production|it|the (?:dashboards?|metrics|alerts|rollout))\b",
@@ -224,6 +219,12 @@ PENDING = (
         "(?:確認|検証|テスト|試験|計測)(?:して|でき|し)(?:て)?(?:いません|いない|ません|おらず)",
         "(?:確認|検証|テスト|試験|実行|計測)(?:待ち|中(?!に|の|は|で(?!す))|予定|前(?!に|の|は|と))",
         "(?:する|の)予定",
+        # 「空き次第確認します」「戻り次第再実行」: a check waiting on something.
+        "次第(?:、)?(?:確認|検証|テスト|実施|実行|再実行|再テスト|試)",
+        "(?:確認|検証|再実行|再テスト|実施)(?:します|する予定|いたします)(?:。|$)",
+        # 「問題が出なければ完了とします」: done on a condition still to be met.
+        "(?:なければ|なかったら|れば|たら|次第)[^。]{0,15}?(?:完了|OK|クローズ|終了|解決|検証済み?)(?:と|に)"
+        "(?:し(?:ます|たい|よう)|する|みな|判断|見な)",
         "様子(?:を)?見",
         "経過観察",
         "(?:監視|モニタリング|観察)中(?!に|の)",

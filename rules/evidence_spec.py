@@ -15,7 +15,7 @@ _NORM = (
     r"|reference|errata|posix|abi|(?-i:[A-Z][A-Z0-9]{1,9})[ /-]?\d[\d.]*)"
 )
 _NORM_SAYS = re.compile(
-    rf"\b{_NORM}\b[^.;]{{0,60}}?\b(?:expects?|requires?|allows?|permits?|specifies|specified|mandates?|guarantees?"
+    rf"\b{_NORM}\b(?:[^.;]|(?<=\d)\.(?=\d)){{0,60}}?\b(?:expects?|requires?|allows?|permits?|specifies|specified|mandates?|guarantees?"
     r"|defines?|documents?|says?|states?|notes?|promises?|lets?)\b"
     rf"|\b(?:according to|per|under|by) (?:the )?[\w./ -]{{0,30}}?\b{_NORM}\b"
     r"|(?:仕様|規格|プロトコル|ドキュメント|マニュアル|データシート|契約|RFC\s*\d+)(?:書)?(?:上|では|で(?:は)?|により|によれば|によると"

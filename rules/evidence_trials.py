@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from rules.evidence_after import said_before
 from rules.evidence_rates import stated
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -27,7 +28,11 @@ _SINGLE = (
         r"\b(?:tried|ran|run|re-?ran|retried|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:only\s+|just\s+)?"
         r"(?:once|one time|a single time)\b(?!\s+(?:more|again|every|per|in every)\b)",
         r"(?:^|[.;:]\s+)once\s*,",
-        r"\bthe one time (?:i|we) (?:tried|ran|checked)\b|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b",
+        r"\bthe one time (?:i|we) (?:tried|ran|checked)\b"
+        r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the \w+\s+)?(?:passed|was (?:fine"
+        r"|clean|green|ok)"
+        r"|worked|succeeded|went through|didn't (?:fail|crash|hang|reproduce)|did not))"
+        r"|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b",
         r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b",
         # Not repeated: "I did not repeat it", "haven't re-run it since".
         r"\b(?:didn't|did not|haven't|have not|never|not yet) (?:repeat|repeated|re-?ran|re-?run|rerun|retried|retry"
@@ -57,8 +62,15 @@ _MANY = re.compile(
 def single_trial(masked: str) -> Finding | None:
     """A result seen in one trial with no counted runs around it: not evidence for a failure that comes and goes."""
     found = search(_SINGLE, masked)
-    if found is None or stated(masked) or _MANY.search(masked):
-        return None  # "one run of 10,000 iterations": one run, many trials
+    if found is None:
+        return None
+    # Counted runs around it, or many trials inside the one run ("one run of 10,000 iterations"); a figure of the
+    # failure before the fix ("repro was ~3/10", "used to hang in 3 of 10 runs") is neither.
+    every = stated(masked)
+    rates = [span for rate, span in every if rate in (0, 1)]  # "fails 1 run in 4" is the flake, not runs
+    figures = rates + [m.group(0) for m in _MANY.finditer(masked) if not any(m.group(0) in span for _, span in every)]
+    if any(not said_before(masked, span) for span in figures):
+        return None
     return ("single_trial", found)
 
 

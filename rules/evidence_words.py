@@ -86,7 +86,9 @@ UNKNOWN = (
         "(?:わかって|分かって|判明して|解明されて|特定できて|特定されて)(?:い)?(?:ません|ない|おらず)",
         "(?:わかり|分かり|判り)ません",
         "(?:わから|分から)(?:ない|ず)",
-        "未(?:解明|特定|確定)",
+        "切り分け(?:が|は)?(?:でき|られ|つい)(?:て)?(?:い)?(?:ない|ません|ておらず|ず)",
+        # Not 「未確定の残高」「未確定のトランザクション」: data not yet committed, a state the mechanism speaks of.
+        "未(?:解明|特定)|未確定(?!の(?!(?:原因|要因|部分|点|箇所|ところ|まま)))",
         "特定中",
         "(?:調査|究明)して(?:い|お)",
         "原因を(?:調査|解析|分析|究明)(?:中|して)",
@@ -122,7 +124,10 @@ HYPOTHESIS = (
         r"^looks? like\b|^\s+looks? like\b",
         r"\bsounds like\b",
         r"\bconsistent with\b",
-        r"\bnot (?:entirely |completely |fully |100% )?(?:sure|certain|confirmed|clear|proven|verified)\b",
+        r"\bnot (?:entirely |completely |fully |100% )?(?:sure|certain|confirmed|proven|verified)\b"
+        # "does not clear `pending[seq]`": the verb, not the adjective.
+        r"|(?<!does )(?<!do )(?<!did )(?<!will )(?<!to )(?<!never )\bnot (?:entirely |completely |fully )?clear\b"
+        r"(?! (?:Q|the|a|an|its|their)\b)",
         r"\bun(?:confirmed|clear|proven|verified|certain)\b",
         r"\b(?:fairly|pretty|quite|reasonably|mostly|almost|somewhat|relatively) (?:sure|confident|certain)\b",
         # "Hypothesis" capitalised and doing something is the property-testing library, not a guess.
@@ -231,7 +236,7 @@ SHOULD_JA = re.compile("はず(?!の)")
 CONDITION = (
     any_of(
         r"\b(?:when|whenever|if|unless|while|once|as soon as|in case|each time|every time"
-        r"|whether|so that|provided)\b",
+        r"|whether|so that|provided|after (?:a|an|the|it|its|each|every)|until|before (?:a|an|the|it|its))\b",
         flags=EN_FLAGS,
     ),
     any_of("場合", "とき", "時に", "時は", "と、", "たら", "れば", "なら"),
@@ -243,7 +248,9 @@ REJECTED = (
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
         r"|rul(?:e|es|ed|ing) (?:\w+ ){1,3}out|(?:didn't|did not|doesn't|does not) change anything"
-        r"|eliminated|excluded|dropped it|(?:tested|checked|verified|confirmed) (?:the|this|that|our|a) (?:[\w-]+ )?"
+        r"|eliminated|excluded|dropped it|(?:so )?(?:that|this|it) (?:was|is) out|(?:that|this|it) (?:wasn't"
+        r"|was not) it"
+        r"|not the culprit|(?:tested|checked|verified|confirmed) (?:the|this|that|our|a) (?:[\w-]+ )?"
         r"(?:hypothesis|theory)"
         r"|as (?:we )?(?:hypothesi[sz]ed|predicted)"
         # A hypothesis put to the test and kept: "the second hypothesis … is the one that held".

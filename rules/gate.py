@@ -9,7 +9,7 @@ from postmortem.field_table import REGISTRY
 from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.evidence import check_text
-from rules.evidence_clauses import not_every_run, only_soak
+from rules.evidence_agreement import generic_tests, not_every_run, only_soak
 from rules.evidence_steps import has_steps
 from rules.evidence_trials import cut_short
 from rules.textmask import mask
@@ -61,7 +61,9 @@ def check_inputs(pm: PostMortem) -> list[Missing]:
 _PARTNER: dict[str, str] = {"repro": "repro_rate", "validation": "validation_kinds"}
 #: What a text says that its ticked answer denies: an occasional failure, a check not done, a guess.
 _DENIES: dict[str, frozenset[str]] = {
-    "repro": frozenset({"rare", "not_on_demand", "not_done", "planned", "hearsay", "appearance", "conjecture"}),
+    "repro": frozenset(
+        {"rare", "not_on_demand", "not_done", "planned", "hearsay", "appearance", "conjecture", "rate_guessed"}
+    ),
     "validation": frozenset({"pending", "not_done", "planned", "hope", "hearsay", "appearance", "conjecture"}),
 }
 
@@ -88,7 +90,9 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
         found = only_soak(mask(text or ""))
     if found is None and field == "validation" and "workload_completes" in (answer or ()):
         found = cut_short(mask(text or ""))  # "we stopped it there": the workload did not complete
-    if found is None or found[0] not in _DENIES[field] | {"not_every_run", "only_soak", "cut_short"}:
+    if found is None and field == "validation" and "failing_test_passes" in (answer or ()):
+        found = generic_tests(mask(text or ""))  # "all tests pass": the failing test is not named
+    if found is None or found[0] not in _DENIES[field] | {"not_every_run", "only_soak", "cut_short", "generic_tests"}:
         return None
     return _reason(field, "contradicts", [found[1]], pm.lang, answer=_join(chosen, pm.lang))
 

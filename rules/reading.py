@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from rules import english, japanese
 from rules import evidence_words as words
+from rules.english_modality import APPEARANCE, HEARSAY
 from rules.evidence_spec import norm_cited, norm_cited_ja
 from rules.evidence_words import any_of
 from rules.japanese_promise import promise
@@ -75,6 +76,9 @@ _WATCHING_JA = any_of(
     "経過観察",
     "モニタリング",
     "今のところ",
+    # A production dashboard read, not a check run: 「本番の Grafana でエラー率が 0 のまま」.
+    "(?i:grafana|datadog|kibana|sentry|cloudwatch|prometheus|new relic)\\s*(?:上|の画面)?(?:で|では|を見)",
+    "(?:エラー率|失敗率|件数|アラート)(?:が|は)?\\s*[0０](?:\\s*%)?\\s*のまま",
     "(?:アラート|再発|苦情|報告)(?:は|が|も)?(?:なし|無し|出て(?:い)?(?:ない|ません)|ありません|していない|していません)",
 )
 #: Japanese: an inference or a review standing in for an experiment.
@@ -125,6 +129,13 @@ def all_clauses(masked: str) -> tuple[str, ...]:
     return tuple(c for _, parts in by_sentence(masked) for c in parts)
 
 
+#: Text the code itself carries, read by the author: 「ソースコメントに『…』と書かれている」「ログに…と出力され」.
+_CODE_WORDS_JA = re.compile(
+    "(?:ソース|コード|ソースコード)?(?:の)?コメント(?:に|では|には)|(?:ログ|エラーメッセージ|README|docstring|ヘッダー?)"
+    "(?:に|では|には)"
+)
+
+
 def _english(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
     """An English pattern's match, skipped on a clause without a word."""
     return pattern.search(clause) if has_words(clause) else None
@@ -135,14 +146,14 @@ def modality(clause: str) -> Reading | None:
     """Hearsay, an appearance or a conjecture, marked by grammar (ja) or by the clause's wording (en)."""
     if (found := japanese.modality(clause)) is not None and not (found[0] == "hearsay" and norm_cited_ja(clause)):
         return found
-    if (heard := _HEARSAY_JA.search(clause)) is not None:
+    if (heard := _HEARSAY_JA.search(clause)) is not None and not _CODE_WORDS_JA.search(clause, 0, heard.start()):
         return ("hearsay", heard.group(0))
     if (should := _guess_should(clause)) is not None:
         return ("conjecture", should)
     for hedged in (_english(_HEDGED_READING_EN, clause), _HEDGED_READING_JA.search(clause)):
         if hedged is not None:
             return ("conjecture", hedged.group(0))
-    kinds = (("hearsay", english.HEARSAY), ("appearance", english.APPEARANCE), ("conjecture", english.CONJECTURE))
+    kinds = (("hearsay", HEARSAY), ("appearance", APPEARANCE), ("conjecture", english.CONJECTURE))
     for kind, pattern in kinds:
         m = _english(pattern, clause)
         if m is not None and not (kind == "hearsay" and norm_cited(clause, m.start())):

@@ -25,7 +25,7 @@ _BECAUSE_JA = (
 #: The states a symptom is described by; the same one on both sides is the symptom said twice.
 _STATE = re.compile(
     r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|slow|garbled|corrupt\w*"
-    r"|\d{3})\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|古い|遅い|遅く|文字化け|破損|\d{3}"
+    r"|\d{3})\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)|古い|遅い|遅く|文字化け|破損|\d{3}"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか",
     re.IGNORECASE,
@@ -57,6 +57,8 @@ def _state(word: str) -> str:
     word = word.lower()
     if _SLOW.match(word):
         return "slow"
+    if re.fullmatch(r"(?:2|２|二)\s*(?:回|度)", word):
+        return "twice"  # 「二重印字」 and 「2 回印字」 are one symptom
     return _SAME_STATE.get(word, "empty" if re.fullmatch(r"0\s*件", word) else word)
 
 
@@ -75,7 +77,7 @@ _FILLER = frozenset(
 _SYMPTOM_CAUSE = re.compile(
     r"\b(?:isn't|is not|aren't|are not|wasn't|weren't|doesn't|does not|didn't|did not|won't|never|no longer|stops?"
     r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
-    r"|answer|react|reply|progress)\w*"
+    r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover)\w*"
     r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
     r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
     r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*)\b"
@@ -94,15 +96,22 @@ _SYMPTOM_CAUSE = re.compile(
 #: An exception or an error status thrown or returned: what failed, unless a condition says when.
 _THROWS = re.compile(
     r"\b(?:throws?|threw|raises?|raised)\b(?:\s+an?)?(?:\s+\w+)?\s+(?:Q|exceptions?|errors?)\b"
-    r"|\breturns?\b(?:\s+an?)?\s+(?:errors?|exceptions?|\d{3})\b|(?:Q|例外|エラー)\s*を(?:投げ|送出)(?:る|た|て)"
+    r"|\breturns?\b(?:\s+an?)?\s+(?:errors?|exceptions?|\d{3}|Q)\b|(?:Q|例外|エラー)\s*を(?:投げ|送出)(?:る|た|て)"
     r"|(?:例外|エラー)\s*を返(?:す|し|た)"
     # A timeout and what it then returns: one symptom ("times out and returns `502`").
     r"|(?:\btimes? out|\btimed out|タイムアウトして)(?:[^.。]{0,30}?(?:\breturns?\b(?:\s+Q)?|を返(?:す|し|た)))?",
     re.IGNORECASE,
 )
 _CONDITION = re.compile(
-    r"\b(?:when|whenever|if|unless|while|because|since|after|before|once|whose|which|where|for (?:a|an|any|every)"
+    r"\b(?:when|whenever|if|unless|while|because|since|after|before|once|whose|which|where|for (?:a|an|any|every|each"
+    r"|all|[a-z]+s)"
     r"|with (?:a|an|no|null|empty))\b|場合|とき|時に|たら|れば|なら|のに|ないと",
+    re.IGNORECASE,
+)
+#: A duration measured: "takes ~40 ms", "took over 3 s" (not "takes the lock").
+DURATION = re.compile(
+    r"\b(?:takes?|took|taking|lasts?|lasted|spends?|spent)\s+(?:about\s+|around\s+|~\s*|over\s+|up to\s+|nearly\s+)?"
+    r"\d[\d.,]*\s*(?:ms|µs|us|ns|s|sec\w*|min\w*|hours?|h)\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
@@ -116,8 +125,8 @@ def restated(sentence: str) -> bool:
     if parts is None:
         return False
     effect, cause = parts
-    shared = {m.group(0).lower()[:4] for m in _SYMPTOM_CAUSE.finditer(effect)}
-    if shared & {m.group(0).lower()[:4] for m in _SYMPTOM_CAUSE.finditer(cause)}:
+    shared = {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(effect)}
+    if shared & {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(cause)}:
         return True  # 「タイムアウトが発生したため、タイムアウトしていた」: the same symptom on both sides
     if _SPECIFIC.search(cause):
         return False
@@ -146,10 +155,31 @@ def symptom_cause(sentence: str) -> bool:
         cause = _THROWS.sub(" 、 ", cause)  # "X throws Y on page 3, which is why …": what failed, not why
         if not english.action_verbs(cause) and not japanese_verbs.action_verbs(cause):
             return True
+    if DURATION.search(cause) and not _CONDITION.search(DURATION.sub(" ", cause)):
+        rest = DURATION.sub(" 、 ", cause)  # "misses its SLA because the step takes over 3 hours": slowness, measured
+        if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
+            return True
     if not (_SYMPTOM_CAUSE.search(cause) or japanese_symptoms.symptom_verbs(cause)):
         return False
     rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
     return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
+
+
+#: "Root cause is X getting OOM-killed": the cause declared, in a sentence of its own.
+_DECLARED = re.compile(r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)", re.IGNORECASE)
+
+
+def declared_symptom(masked: str) -> str | None:
+    """The words when the text declares the root cause to be a symptom ("Root cause is `bwa mem` getting
+    OOM-killed"), with no element doing anything in that declaration: what follows from it is not the cause."""
+    for m in _DECLARED.finditer(masked):
+        cause = m.group("cause")
+        if _SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:
+            continue
+        rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
+        if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
+            return m.group(0).strip()
+    return None
 
 
 def halves(sentence: str) -> tuple[str, str] | None:
@@ -159,6 +189,19 @@ def halves(sentence: str) -> tuple[str, str] | None:
         if m is not None:
             return m.group("effect"), m.group("cause")
     return None
+
+
+#: Symptoms that are one: a freeze, a hang, not responding, stuck, locked up.
+_HANG_FAMILY = re.compile(
+    r"hang|hung|free|froz|stuc|lock|stop\w* respond|(?:n't|not|never|no longer) (?:\w+ )?respond|フリーズ|ハング|固ま"
+    r"|応答(?:し|でき)",
+    re.IGNORECASE,
+)
+
+
+def _family(symptom: str) -> str:
+    """One key per symptom: "freezes" and "stops responding" are the same one."""
+    return "hang" if _HANG_FAMILY.match(symptom) or _HANG_FAMILY.search(symptom) else symptom.lower()[:4]
 
 
 def _stem(word: str) -> str:

@@ -118,9 +118,31 @@ _WORD_COUNTS = {"once": 1, "twice": 2, "three": 3}
 _TIMES_JA_RE = re.compile(
     r"(\d{1,6})\s*回"
     + _ABOUT_JA
-    + r"(?:回|実行|試|走ら|流|繰り返|やっ|行)[^。\n]{0,30}?(\d{1,6})\s*回(?:だけ|ほど|程度|とも|すべて|全て|中)?"
-    r"(?:失敗|落ち|発生|再現|クラッシュ|ハング|タイムアウト|エラー|止ま)"
+    + r"(?:回|実行|試|走ら|流|繰り返|やっ|行|[\u30a1-\u30fa\u30fc]{2,}(?:し|さ))[^。\n]{0,30}?"
+    r"(?:(\d{1,6})\s*回(?:だけ|ほど|程度|とも|すべて|全て|中)?(?:失敗|落ち|発生|再現|クラッシュ|ハング|タイムアウト|エラー|止ま)"
+    # 「1000 回リプレイして失敗は 3 回」: the failures named first, then counted.
+    r"|(?:失敗|エラー|クラッシュ|ハング|タイムアウト|再現|発生)(?:は|が|したのは)\s*(\d{1,6})\s*回)"
 )
+
+
+#: A percentage that measures a level, not how often runs fail: "filled `/data` to 97%", "CPU at 90%", "95% full",
+#: 「ディスク使用率 97%」.
+_LEVEL_BEFORE = re.compile(
+    r"(?:\b(?:to|at|by|up to|down to|above|below|over|under|filled|reached|hit|hits|utili[sz]ation|usage|load|cpu"
+    r"|memory|disk|battery|capacity|coverage)\s*(?:about\s+|~\s*)?|(?:使用率|利用率|負荷|容量|残量|CPU|メモリ|ディスク"
+    r"|カバレッジ)(?:は|が|を|:|：)?\s*(?:約\s*)?)$",
+    re.IGNORECASE,
+)
+_LEVEL_AFTER = re.compile(
+    r"\s*(?:full|cpu|memory|mem|disk|load|usage|utili[sz]ation|capacity|coverage|battery|volume|brightness|duty"
+    r"|of (?:the )?(?:cpu|memory|disk|heap|capacity|quota|budget|bandwidth))\b|\s*(?:まで|の(?:使用率|負荷|容量))",
+    re.IGNORECASE,
+)
+
+
+def level_percent(text: str, start: int, end: int) -> bool:
+    """Whether the percentage at [start, end) measures a level ("filled to 97%", "CPU at 90%") rather than runs."""
+    return bool(_LEVEL_BEFORE.search(text, max(0, start - 24), start) or _LEVEL_AFTER.match(text, end))
 
 
 def _number(digits: str, k: str | None) -> int:
@@ -150,7 +172,8 @@ def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
         elif g[8] is not None:
             total, hits = _number(g[8], g[9]), _number(g[10], g[11])
         elif g[12] is not None:
-            found.append((Fraction(g[12]) / 100, m.group(0)))
+            if not level_percent(text, m.start(), m.end()):
+                found.append((Fraction(g[12]) / 100, m.group(0)))
             continue
         else:
             hits, total = 1, _number(g[13], g[14])
@@ -158,7 +181,7 @@ def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
             found.append((Fraction(hits, total), m.group(0)))
     for pattern in (_TIMES_RE, _OUT_OF_RE, _TIMES_JA_RE):
         for m in pattern.finditer(text):
-            total, count = int(m.group(1)), m.group(2).lower()
+            total, count = int(m.group(1)), (m.group(2) or m.group(m.lastindex or 2)).lower()
             hits = _WORD_COUNTS.get(count) or int(count)
             if 0 < total and hits <= total:
                 found.append((Fraction(hits, total), m.group(0)))

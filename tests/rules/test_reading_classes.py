@@ -8,7 +8,7 @@ import pytest
 
 from rules.evidence import check_text
 from rules.evidence_after import fails_after
-from rules.evidence_clauses import not_every_run
+from rules.evidence_agreement import not_every_run
 from rules.evidence_sighting import sighting
 from rules.evidence_spec import norm_says
 from rules.evidence_trials import cut_short, single_trial, with_without

@@ -1,0 +1,64 @@
+"""English modality: someone else's word (hearsay) and how something looks (appearance), which are not a
+statement of what the writer did and saw (docs/rules.md#what-each-input-must-state). Every pattern is linear.
+"""
+
+from __future__ import annotations
+
+from rules.evidence_words import EN_FLAGS, any_of
+
+#: Someone else's word for it: "QA said", "according to the vendor", "the customer confirmed".
+HEARSAY = any_of(
+    r"\baccording to\b",
+    # Someone else's word carried by a noun: "per the maintainer's comment", "going by the vendor's note".
+    r"\b(?:per|from|going by|based on) (?:the |a |an |our |their |his |her )?[\w' -]{0,40}?\b(?:comments?|reports?"
+    r"|notes?|messages?|replies|reply|emails?|answers?|word|statements?|analysis|post|advisory)\b"
+    r"(?! (?:field|table|queue|id)\b)",
+    r"\breportedly\b",
+    # "Per the cluster admins, …", "as per our SRE team": someone else's word, whoever they are.
+    r"\b(?:as )?per (?:the |our |their |a )?(?:[\w-]+ ){0,2}(?:admins?|administrators?|team|folks|people"
+    r"|engineers?|devs?"
+    r"|sres?|support|qa|customers?|users?|vendors?|reporters?|maintainers?|on-?call|colleagues?|managers?|leads?"
+    r"|operators?|testers?|analysts?)\b",
+    r"\bsupposedly\b",
+    r"\b(?:i|we) (?:heard|were told|was told)\b",
+    r"\b(?:qa|support|they|he|she|the (?:customer|vendor|client|user|reporter|other team|qa team|ticket|report))"
+    r" (?:say|said|says|told us|claims?|claimed|reported|mentioned|confirmed (?:over|by|via|on) \w+)\b",
+    r"(?-i:\b[A-Z][a-z]+) (?:said|says|told us|claims|claimed|mentioned)\b",
+    # Checked by someone else: "verified by Priya", "confirmed by the reporter" (not "by the test", "by a script").
+    r"\b(?:verified|confirmed|checked|tested|validated|reproduced|repro'd) by (?:the |our |a |an |their )?"
+    r"(?:(?!Hypothesis|Jenkins|Valgrind|Buildkite|Travis|Sentry|Datadog|Grafana|Prometheus|Github|Gitlab)"
+    r"(?-i:[A-Z][a-z]+)(?! (?:test|suite|script|job|run|tool)\b)|qa|support|ops|sres?|on-?call|customers?|vendors?"
+    r"|reporters?|team|users?|colleagues?|someone|somebody|another (?:team|engineer)|the other team)\b",
+    # A person's word, whoever it is: "the on-call says", "a teammate reported", "our SRE confirmed".
+    r"\b(?:on-?call|sres?|ops|pms?|managers?|leads?|colleagues?|teammates?|coworkers?|co-workers?|engineers?"
+    r"|developers?|devs?|testers?|reviewers?|vendors?|customers?|clients?|users?|reporters?|analysts?|admins?"
+    r"|operators?|someone|somebody|everyone|people|folks|partners?|staff|owners?|maintainers?|upstream|nurses?"
+    r"|doctors?|clinicians?|traders?|drivers?|technicians?|field team|night shift|the team)"
+    r" (?:say|says|said|tell|tells|told|claims?|claimed|report|reports|reported|mentioned|think|thinks|believe|believes"
+    r"|confirm|confirms|confirmed"
+    r"|swears|swore|insists|insisted|assures?|assured|noted|verified|checked|tested)\b",
+    r"(?<!trace )(?<!log )(?<!logs )(?<!output )(?<!dump )(?<!profiler )\b(?:told|tells|tell) (?:me|us)\b",
+    # Another team's run, reported: "QA confirmed it in staging", "support can reproduce it".
+    r"\b(?:qa|support|they|the (?:customer|vendor|client|qa team|other team|reporter))"
+    r" (?:can |could |was able to |were able to )?"
+    r"(?:confirmed|verified|checked|tested|reproduced|reproduce|repro|saw|see)\b",
+    # "fails every time per QA": someone else's count; "per run", "per second" are rates.
+    r"\b(?:as per|per) (?:qa|support|ops|the (?:customer|vendor|client|user|reporter|ticket|qa team|other team|report"
+    r"|docs?|manual|vendor's)|(?-i:[A-Z][a-z]+\b)(?! (?:run|second|minute|hour|day)))\b",
+    r"\bconfirmed (?:it |this |that |the (?:fix|bug|issue) )?(?:in|on) (?:their|his|her) (?:own )?\w+",
+    flags=EN_FLAGS,
+)
+
+#: How it looks, not what was seen: "looks like it would repro", "seems to".
+APPEARANCE = any_of(
+    r"\blooks? like\b",
+    r"\bseem(?:s|ed|ingly)?\b",
+    r"\bappears? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
+    r"\bit (?:appears|appeared|would appear|seems|seemed)\b(?! (?:to (?:the|a|an|users?|customers?|clients?)|in\b))"
+    r"|\bapparently\b",
+    r"\b(?:would|should|ought to)(?: (?:also|still|then|now))? (?:be )?"
+    r"(?:repro\w*|reproduc\w*|trigger\w*|fail|crash|hang|hit|break|stall|freeze|time out|error out|panic|deadlock"
+    r"|lock up|segfault|abort|throw|blow up|die|diverge|spin|leak)\b",
+    r"\b(?:we|i|you|they|one)(?:'d| would) expect\b",
+    flags=EN_FLAGS,
+)

@@ -1,0 +1,91 @@
+"""The text against its structured answer (docs/rules.md#text-and-answers-agree): a rate below every run beside
+`every_run`, a soak as the only passing check beside a ticked original repro, test or workload, and a failing test
+named only as "all tests" or one that passed before the fix too. Read on masked text; every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import evidence_checks as checks
+from rules import evidence_run as run
+from rules import reading
+from rules.evidence_clauses import CORE_EVIDENCE, concrete_pass
+from rules.evidence_rates import stated
+from rules.evidence_words import any_of, search
+
+Finding = tuple[str, str]
+
+
+#: An every-run marker hedged: "almost always", "nearly every time", 「ほぼ毎回」 is a high rate, not every run.
+_HEDGED_ALWAYS = any_of(
+    r"\b(?:almost|nearly|virtually|practically|mostly|usually|generally|typically|often)\s+(?:always|every (?:single )?"
+    r"(?:time|run|attempt|build|boot|night)|each time|consistently|reliably|deterministic\w*)\b",
+    "(?:ほぼ|ほとんど|大体|だいたい|たいてい|大抵|概ね|おおむね)(?:の場合)?(?:は)?(?:毎回|必ず|いつも|常に)",
+    # Negated: "not every time", 「毎回ではありません」「必ずしも」.
+    r"\b(?:not|isn't|doesn't happen|doesn't fail) (?:every (?:single )?(?:time|run)|always|each time|on every run)\b",
+    "(?:毎回|いつも|常に|必ず)(?:で|じゃ)(?:は|も)?(?:ない|ありません|なく)|必ずしも",
+    flags=re.IGNORECASE,
+)
+
+
+def not_every_run(masked: str) -> Finding | None:
+    """A stated rate below every run, with no every-run marker: "fails 14 of 50" is not `every_run`; nor is an
+    every-run marker hedged ("almost always", 「ほぼ毎回」)."""
+    if (hedged := _HEDGED_ALWAYS.search(masked)) is not None:
+        return ("not_every_run", hedged.group(0))
+    found = stated(masked)
+    if found and all(rate < 1 for rate, _ in found) and search(run.ON_DEMAND, masked) is None:
+        return ("not_every_run", min(found)[1])
+    return None
+
+
+#: A soak named as such (a duration alone is not one: "the nightly batch completed in 4 h").
+_SOAK_NOUN = re.compile(r"\b(?:soak|burn-in|endurance)\b|ソーク|耐久|エージング|連続稼働", re.IGNORECASE)
+#: What names the original check inside a soak's clause: "the original load test", 「元の負荷試験」, "20 runs".
+_NAMES_THE_CHECK = re.compile(r"\boriginal\b|元の|同じ(?:手順|条件)|\d+\s*(?:runs|times|回)", re.IGNORECASE)
+
+
+def only_soak(masked: str) -> Finding | None:
+    """A soak or stress run is the only check that passed: it does not show the original repro or test passing."""
+    soak = search(checks.SOAK, masked)
+    if soak is None:
+        return None
+    for clause in reading.all_clauses(masked):
+        if _SOAK_NOUN.search(clause) is not None and _NAMES_THE_CHECK.search(clause) is None:
+            if not any(search(CORE_EVIDENCE, c) and reading.read(c) is None for c in reading.all_clauses(masked)):
+                continue  # "12h soak on 4 boards, zero resets", and nothing else done: what passed is the soak
+        for pattern in checks.SOAK:
+            clause = pattern.sub(" ", clause)
+        if concrete_pass(clause):
+            return None
+    return ("only_soak", soak)
+
+
+#: Tests named only as a whole: "all tests pass", "the suite is green", 「テストはすべて通過」.
+_GENERIC_TESTS = re.compile(
+    r"\b(?:all|the|every|whole|full|entire|our|existing)\s+(?:\w+\s+)?(?:tests|test ?suites?|suites?|specs)\b"
+    r"|\btests (?:pass|passed|are (?:green|passing))\b|\bci(?: is| was)? (?:green|passing|passes)\b"
+    r"|全(?:て|部)?の?テスト|テスト(?:は|が)?(?:すべて|全て|全部|オール)|テストスイート|CI(?:は|が)?(?:グリーン|通過|緑)",
+    re.IGNORECASE,
+)
+#: One test named: an identifier or code span (masked to Q), "the failing test", "the new regression test",
+#: 「追加したテスト」.
+_ONE_TEST = re.compile(
+    r"(?<![A-Za-z])Q(?![A-Za-z])|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
+    r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)\s+(?:[\w-]+\s+)?"
+    r"test\b(?!s)"
+    r"|(?:失敗していた|落ちていた|追加した|回帰|該当の?|その|新しい|新規の?|単体|結合|元の)テスト(?!\s*(?:は|が)?(?:すべて|全て))",
+    re.IGNORECASE,
+)
+
+
+def generic_tests(masked: str) -> Finding | None:
+    """ "All tests pass locally" beside a ticked failing test: which test failed before and passes now is not said;
+    nor does a test that "was passing before too" show the fix."""
+    if (already := search(checks.PASSED_BEFORE, masked)) is not None:
+        return ("generic_tests", already)
+    whole = _GENERIC_TESTS.search(masked)
+    if whole is None or _ONE_TEST.search(masked) is not None:
+        return None
+    return ("generic_tests", whole.group(0))

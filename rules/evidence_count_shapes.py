@@ -1,0 +1,92 @@
+"""The shapes a count of runs and failures takes in a repro's text, for `rules.evidence_rates` to read: pairs
+("3 of 10", 「20 回中 3 回」), rates per ("once every 200 runs"), totals ("ran it 500 times"), failure counts
+("failed 4 times"), every run counted ("failed all 10", 「8 回とも」) and every run passed. Every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_count_words import ABOUT as _ABOUT
+from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
+from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
+from rules.evidence_count_words import NUM as _NUM
+from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
+from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
+
+#: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
+PAIR = re.compile(
+    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+)?(?:out of|of|in|/)\s*{_ABOUT}"
+    rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
+    r"|rows?|records?|items?|nodes?|threads?|cores?|ranks?|workers?|pods?|shards?|users?|files?|pages?"
+    r"|outstations?|devices?|tubes?|bits?)\b)(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))",
+    re.IGNORECASE,
+)
+#: "~30 failures per 100", "once every 200 runs", "one failure per 50 runs", "once in about 1,000".
+PER = re.compile(
+    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_FAIL_NOUN}|{_RUN_NOUN}|time)?\s*"
+    rf"(?:per|every|each|in every|out of every)\s+{_ABOUT}"
+    rf"(?P<total>{_NUM})(?!\s*(?:%|ms|s|sec|seconds?|minutes?|hours?|days?|weeks?|months?)\b)",
+    re.IGNORECASE,
+)
+#: What Japanese counts runs in: 回, or the thing run (「200 ビルド中 3 ビルド」「30 日中 2 日」).
+COUNTER_JA = "(?:回|度|件|本|ビルド|ジョブ|ラン|試行|サイクル|バッチ|晩|夜|日)"
+#: Japanese pairs: 「20 回中 3 回」「300 回のうち 2 回」「100 回に 1 回」「3/10 回」.
+PAIR_JA = re.compile(
+    rf"(?<![\d.,])(?P<total>{_NUM})\s*{COUNTER_JA}(?:ほど|程度|くらい|ぐらい|前後|近く|以上)?(?:実行|試行|試験|実施)?"
+    rf"(?:中|のうち|では|に)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{COUNTER_JA}"
+    rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
+)
+#: 「3割」「5割」: tenths.
+TENTHS_JA = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*割")
+PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|パーセント|percent)")
+#: A total: "ran it 500 times", "1000 replays", "over 2,000 iterations", 「1000 回流した」「30 回実行」.
+TOTAL = re.compile(
+    rf"(?<![\w.,/])(?P<n>{_NUM})\s*(?:-\s*)?(?:(?:\w+\s+)?{_REPEAT_NOUN})\b(?!\s*(?:{_FAIL_VERB})\b)"
+    rf"|(?<![\d.,])(?P<ja>{_NUM})\s*(?:回|度|サイクル|本)(?:ほど|程度|くらい|ぐらい|前後|近く|以上|連続)?(?:の)?\s*"
+    r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生)",
+    re.IGNORECASE,
+)
+#: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
+HITS = re.compile(
+    rf"(?<![\w.,/])(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
+    rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})(?:\s*times?)?\b"
+    r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"
+    r"|\b(?:got|saw|see|seen|observed|had|hit|recorded|counted|caught)\s+(?:only\s+|just\s+|exactly\s+)?"
+    rf"(?P<c>{_NUM})\s*(?:{_FAIL_NOUN})\b"
+    # "got the double charge twice", "saw the hang 3 times": what happened, then how often.
+    r"|\b(?:got|saw|seen|observed|had|hit|caught|triggered)\s+(?:it\s+|the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?P<g>twice|\d+\s*times)\b"
+    # "11 of those runs posted it twice": a part of the runs just counted.
+    rf"|(?<![\w.,/])(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"
+    r"|(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|件数|回数)?(?:は|が)\s*"
+    rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"
+    rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件)"
+    # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.
+    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
+    r"(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|止ま|停止|固ま|出[たてるま]|起き|ずれ|壊れ|破損|リセット"
+    r"|ダウン|死|異常)",
+    re.IGNORECASE,
+)
+#: Every run counted: "failed all 10", "in every one of 5 runs", 「8 回とも」.
+ALL = re.compile(
+    rf"\b{_FAIL_VERB}\s+(?:in\s+|on\s+)?(?:all|every one of|each of)\s+(?:the\s+)?(?:{_NUM})\b"
+    rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
+    # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
+    r"|\b(?P<t>\d+) (?:times|runs)\b[^.;]{0,40}?[,;:]\s*(?:all\s+)?(?P=t)\s+(?:of them\s+)?[a-z]+(?:ed|t)\b"
+    # "… went NaN at step 211 in all 12": the runs just counted, not "in all 12 regions".
+    rf"|\bin (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?:\s+(?:{_RUN_NOUN})\b|(?=\s*(?:[.;,)]|$)))"
+    rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|件)(?:とも|すべて|全て)(?!\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK))",
+    re.IGNORECASE,
+)
+
+
+#: Every run counted passed: "all 5 runs passed", "passed 10/10", 「5 回とも通った」.
+PASSED_ALL = re.compile(
+    rf"\b(?:all|every one of(?: the)?|each of(?: the)?) (?:{_NUM})(?: [\w-]+)? (?:passed|succeeded|went through"
+    r"|were (?:fine|clean|green|ok))\b"
+    r"|\b(?:passed|succeeded|went green)\s+(?P<p>\d+)\s*/\s*(?P=p)\b|\b(?P<q>\d+)\s*/\s*(?P=q) (?:passed|green"
+    r"|clean|ok)\b"
+    rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|度)(?:とも|すべて|全て|全部)\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK)",
+    re.IGNORECASE,
+)

@@ -1,0 +1,41 @@
+"""A placeholder where the facts belong: the whole value ("TBD", "n/a", 未定, 調査中), or a slot left inside a text
+that must state facts ("Steps: <fill in from the ticket>", 【要記入】, "<copy from NET-2231 once Marco sends it>").
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.textmask import normalize
+
+_PLACEHOLDER_RE = re.compile(
+    r"(?:tbd|tbc|tba|todo|fixme|xxx+|n/?a|none(?: yet)?|nothing(?: yet)?|null|nil|unknown|unsure|later|pending"
+    r"|wip|placeholder|see (?:above|below|pr|ticket|jira)|same as above|fill(?: me)? in|coming soon|not sure"
+    r"|no idea|dunno|idk|to be (?:added|filled(?: in)?|written|determined|confirmed|decided)|lorem ipsum.*"
+    r"|未定|未記入|未入力|(?:特に)?(?:なし|無し|ありません)|不明|後で|あとで|後ほど|調査中|確認中|検討中|準備中|記入予定|わからない|分からない|未)"
+    r"|(?:tbd|tbc|todo|fixme|xxx)\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
+#: A placeholder left inside a text that must state facts: "Steps: <fill in from the ticket>", 【要記入】, TBD.
+PLACEHOLDER_INSIDE = re.compile(
+    r"<[^<>\n]{0,40}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^<>\n]{0,40}>"
+    # A slot with a promise to fill it: "<copy from NET-2231 once Marco sends the topology>", "<steps after the call>".
+    r"|<(?=[^<>\n]*\s)[^<>\n=\"]{0,60}?\b(?:once|until|later|pending|copy|tbd|to come|to follow"
+    r"|will)\b[^<>\n=\"]{0,60}>"
+    r"|\[[^\[\]\n]{0,30}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^\[\]\n]{0,30}\]"
+    # A slot to fill: "<test name>", "<before>" (a word or two in angle brackets, not a tag or a type).
+    r"|<[a-z]+(?:[ _-][a-z]+){1,3}>|<(?:before|after|n|x|value|number|name|date|id|result|count|time|ms|sha|here"
+    r"|command|steps?|test|output)>"
+    r"|(?-i:\bTBD\b|\bTBC\b|\bXXX+\b)|\?{3,}"
+    r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書)[^<>\[\]()【】\n]{0,30}[>\])】]",
+    re.IGNORECASE,
+)
+
+
+def is_placeholder(text: str | None) -> bool:
+    """Whether the whole value only stands for "nothing yet" (TBD, n/a, ?, <name>, 未定, 調査中)."""
+    flat = normalize(text).strip()
+    if len(flat) > 120:
+        return False
+    core = " ".join(flat.split()).strip(" .。!！?？:：-—–_()（）[]「」\"'`<>")
+    return not core or bool(_PLACEHOLDER_RE.fullmatch(core))

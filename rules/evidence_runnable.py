@@ -1,0 +1,37 @@
+"""A repro the writer cannot run now (docs/rules.md#what-each-input-must-state): no steps, an environment still
+being built, steps that no longer reproduce, a device only the customer has; and a rate guessed rather than counted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_words import any_of
+
+#: A repro with nothing to run: no steps stated, or the environment still being built.
+NOT_RUNNABLE = any_of(
+    r"\bno (?:specific |known |reliable |clear |concrete )?(?:repro |reproduction )?steps\b",
+    r"\b(?:still |currently )?(?:setting up|building|preparing) (?:the |a )?(?:repro|test bed|environment|env)\b",
+    "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なし|不明)",
+    "(?:再現|検証|テスト)?環境(?:を|の|は)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
+    # Runs split with no count: "some nights it fails and some nights it's green".
+    r"\bsome (?:nights|days|runs|mornings|builds|boots|attempts|weeks)\b[^.;]{0,60}?\b(?:some|other|others)\b",
+    # It no longer reproduces: "can't reproduce it anymore", "no longer reproduces" (not "… with the fix").
+    r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to|no longer able to)\s+(?:re-?produce|repro|trigger)"
+    r"\s+(?:it\s+|this\s+|the (?:bug|issue|crash|hang|failure|problem)\s+)?(?:any ?more|any longer|since|these days)\b",
+    r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"
+    r"(?!\s+(?:with|after|on|once) (?:the )?(?:fix|patch|patched|change))",
+    "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)",
+    # Only someone else can run it: "reproducible on the customer's terminal; we asked them to ship it".
+    r"\b(?:asked|asking|waiting (?:for|on)) (?:them|the (?:customer|client|user|reporter|vendor)|\w+) to (?:ship|send"
+    r"|mail|bring|lend|loan|return)\b(?! (?:us )?(?:the |a )?(?:logs?|traces?|dumps?|config))",
+    r"\b(?:only|just) (?:on|in|at|with) (?:the |a |one |their )?(?:customer|client|user|reporter)'?s?\b",
+    "(?:お客様|顧客|客先|ユーザー?)(?:の|側の|先の)?(?:端末|環境|機器|実機|サイト|店舗)?(?:で|でのみ|だけ)(?:のみ|しか)",
+    flags=re.IGNORECASE,
+)
+#: A rate guessed, not counted: 「体感で半分くらい」, "feels like half the runs", "by feel".
+GUESSED_RATE = any_of(
+    "体感(?:で|的に|では|だと|として)|感覚(?:で|的に)|肌感(?:で|覚)",
+    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark)\b",
+    flags=re.IGNORECASE,
+)

@@ -1,0 +1,51 @@
+"""A test runner's summary pasted as output: the failure rate it states, read on the raw text (masking hides
+pasted output as code) — pytest "2 failed, 498 passed", JUnit "Tests run: 50, Failures: 1", "PASS 49  FAIL 1".
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_rates import Rate, rate_of
+
+#: Summaries read in one text at most: past them a pasted log is not read further.
+_ENOUGH = 64
+
+
+#: A test runner's summary pasted as output (masked as code, so read on the raw text): pytest "2 failed, 498
+#: passed", JUnit "Tests run: 50, Failures: 1", cargo "12 passed; 1 failed", "PASS 49  FAIL 1", mocha "3 failing".
+_SUMMARY = re.compile(
+    r"(?<!\d)(?P<f1>\d+) (?:failed|failing)\b[^\n]{0,40}?\b(?P<p1>\d+) (?:passed|passing)\b"
+    r"|(?<!\d)(?P<p2>\d+) (?:passed|passing)\b[^\n]{0,40}?\b(?P<f2>\d+) (?:failed|failing)\b"
+    r"|\bTests run:\s*(?P<r3>\d+),\s*Failures:\s*(?P<f3>\d+)"
+    r"|\bPASS(?:ED)?\s*[:=]?\s*(?P<p4>\d+)\s+FAIL(?:ED)?\s*[:=]?\s*(?P<f4>\d+)"
+    r"|\bFAIL(?:ED)?\s*[:=]?\s*(?P<f5>\d+)\s+PASS(?:ED)?\s*[:=]?\s*(?P<p5>\d+)",
+    re.IGNORECASE,
+)
+#: Before the fix, said just before a summary: "before:", "on main", 「修正前」.
+_SUMMARY_BEFORE = re.compile(
+    r"\b(?:before(?: the fix)?|without the (?:fix|patch)|on (?:main|master)|unpatched|old build|baseline)\b|修正前",
+    re.IGNORECASE,
+)
+_SUMMARY_AFTER = re.compile(r"\b(?:after|with the (?:fix|patch)|on the fix|patched|now)\b|修正後|適用後", re.IGNORECASE)
+
+
+def summaries(raw: str) -> list[tuple[Rate, bool]]:
+    """Each test-runner summary in the raw text: its failure rate, and whether it is said to be before the fix."""
+    found: list[tuple[Rate, bool]] = []
+    for m in _SUMMARY.finditer(raw):
+        g = m.groupdict()
+        failed = int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or 0)
+        if g["r3"] is not None:
+            runs = int(g["r3"])
+        else:
+            runs = failed + int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or 0)
+        rate = rate_of(float(failed), float(runs))
+        if rate is not None:
+            lead = raw[max(0, m.start() - 80) : m.start()]
+            said = [w.end() for w in _SUMMARY_BEFORE.finditer(lead)]
+            before = bool(said) and not any(a.start() > said[-1] for a in _SUMMARY_AFTER.finditer(lead))
+            found.append(((rate, m.group(0)), before))
+        if len(found) >= _ENOUGH:
+            break
+    return found
