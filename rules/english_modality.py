@@ -14,6 +14,13 @@ HEARSAY = any_of(
     r"|notes?|messages?|replies|reply|emails?|answers?|word|statements?|analysis|post|advisory)\b"
     r"(?! (?:field|table|queue|id)\b)",
     r"\breportedly\b",
+    # "The merchant reports the refund fails every time", "steps as provided by the merchant".
+    r"\bthe (?:merchant|seller|partner|shop|store|tenant|hospital|bank|carrier|dealer|player|customer"
+    r"|client|user|reporter)s?"
+    r" (?:reports?|reported|says?|said|claims?|claimed|tells us|told us|sees|saw)\b",
+    r"\b(?:as )?(?:provided|given|described|sent|reported) by (?:the |a |our )?(?:merchant|seller|partner"
+    r"|customer|client"
+    r"|user|reporter|vendor|qa|support|ticket)\b",
     # "Per the cluster admins, …", "as per our SRE team": someone else's word, whoever they are.
     r"\b(?:as )?per (?:the |our |their |a )?(?:[\w-]+ ){0,2}(?:admins?|administrators?|team|folks|people"
     r"|engineers?|devs?"

@@ -23,6 +23,9 @@ _FAIL_COUNT = re.compile(
     rf"|panicked|aborted|froze|deadlocked)\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     rf"|(?<![/\d])\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b(?![ -](?:{_MODIFIED})\b)"
+    # "40 runs: 3 hung": the count as the subject of a failing verb.
+    rf"|(?<![/\d.])\b{_N}\s+(?:of them\s+)?(?:hung|crashed|failed|froze|timed out|errored|deadlocked"
+    rf"|panicked|stalled)\b"
     rf"|\b{_N}\s+(?:of (?:them|those|these)\s+|(?:[a-z-]+\s+)?(?:runs?|iterations?|attempts?|tries|boots?|jobs?"
     rf"|builds?|replays?|cycles?|nights?)\s+)(?:still\s+)?{FAIL_VERB}\b"
     rf"|\b[1-9]\d*\s*(?:/|of|out of|in)\s*\d+\s+(?:\w+\s+)?(?:{FAIL_VERB}|fail\w*|crash\w*|hang\w*)"
@@ -51,6 +54,8 @@ _AFTER_LEFT = re.compile(
 _BEFORE_RIGHT = re.compile(
     r"^[^.;,(\d]{0,30}?\b(?:before|previously|on main|on master|without the (?:fix|patch)|on the old|unpatched"
     r"|pre-?fix)\b(?!\s*[:=]?\s*~?\d)"
+    # "20/20 crashes → 0/200": the figure an arrow leads from is the before.
+    r"|^\s*(?:[a-z-]+\s+){0,2}?(?:→|->)"
     # 「16 回中 7 回出ていた」: the past progressive puts the failures before the fix.
     r"|^[^。、.;\d]{0,8}?(?:出|失敗し|落ち|発生し|再現し|起き|こけ|止まっ|固まっ)(?:てい(?:た|ました)|てた)"
     r"|^(?:てい(?:た|ました)|てた)",

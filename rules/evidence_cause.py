@@ -32,7 +32,8 @@ _VAGUE_CAUSE = (
 #: "since we upgraded", "v4.2.1 に上げてから…ようになった": a correlation in time, not a mechanism.
 _CORRELATION = (
     any_of(
-        r"\b(?:since|after|ever since) (?:we |i |they |the team )?(?:upgrad|updat|bump|deploy|install|switch|roll"
+        r"\b(?:since|after|ever since) (?:we |i |they |the team |the |an? |our )?(?:upgrad|updat|bump|deploy"
+        r"|install|switch|roll"
         r"|mov|migrat|chang|went|port|releas)\w*",
         r"\b(?:started|began|appeared|showed up) (?:\w+ )?(?:after|since|once|with|when)\b",
         # "regressed with the move to SDK 1.3", "since then …": the change in time, not what in it goes wrong.

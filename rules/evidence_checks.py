@@ -11,7 +11,7 @@ from rules.evidence_words import EN_FLAGS, any_of
 #: in the same sentence still counts ("after a while it hangs, every run").
 VAGUE_TIMING = (
     any_of(
-        r"\beventually\b|\b(?:after|for) a while\b|\bat some point\b|\bsooner or later\b|\bover time\b"
+        r"(?<!-)\beventually\b(?!-)|\b(?:after|for) a while\b|\bat some point\b|\bsooner or later\b|\bover time\b"
         r"|\bafter (?:a few|several|some|many) (?:hours|days|minutes|weeks)\b|\btakes a while\b"
         # A count per period: "roughly twice a quarter", "a few times a year".
         r"|\b(?:once|twice|\d+ times|a (?:few|couple of) times) (?:a|per|every) (?:day|week|month|quarter|year|sprint"

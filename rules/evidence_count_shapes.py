@@ -16,7 +16,8 @@ from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
 
 #: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
 PAIR = re.compile(
-    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+)?(?:out of|of|in|/)\s*{_ABOUT}"
+    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,2}}(?=out of))?"
+    rf"(?:out of|of|in|/)\s*{_ABOUT}"
     rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
     r"|rows?|records?|items?|nodes?|threads?|cores?|ranks?|workers?|pods?|shards?|users?|files?|pages?"
     r"|outstations?|devices?|tubes?|bits?)\b)(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))",

@@ -14,7 +14,8 @@ Finding = tuple[str, str]
 
 #: The fix already in: merged, landed, committed (not "will be merged", which `reading.read` refuses).
 _MERGED = re.compile(
-    r"\b(?:already |been )?(?:merged|landed|committed)\b|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み"
+    r"\b(?:already |been )?(?:merged|landed|committed(?! (?:on|to|in) my\b| locally\b| local\b))\b"
+    r"|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み"
     # Published now, whatever it was before: "it's pushed to origin/main now", 「プッシュ済み」.
     r"|\b(?:it's|it is|is|was|been|now) (?:now )?pushed\b|\bpushed (?:to \S+ )?now\b|(?:プッシュ|push)済み"
     r"|\bapplied (?:to|in) (?:net-next|net|mainline|main|master|trunk|the tree|\S+/\S+)\b",
@@ -122,6 +123,14 @@ _ISSUE_BEFORE = re.compile(
 )
 
 
+#: The reference called an issue just after it: "#4411 (the crash report issue)", 「#4411 で対応済み（…の issue）」.
+_ISSUE_AFTER = re.compile(
+    r"^[^.;。\n#]{0,30}?[(（][^)）]{0,20}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
+    r"|課題)(?:[)）]|$)",
+    re.I,
+)
+
+
 def _only_issues(text: str) -> str | None:
     """The words of the first reference when every reference in the text names an issue, not a fix."""
     refs = [ref for ref in find_fix_refs(text) if not _names_the_repo(text, ref)]
@@ -133,7 +142,8 @@ def _only_issues(text: str) -> str | None:
                 return None
             continue
         at = text.find(ref.text)
-        if at < 0 or _ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None:
+        after = text[at + len(ref.text) : at + len(ref.text) + 40] if at >= 0 else ""
+        if at < 0 or (_ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None and _ISSUE_AFTER.search(after) is None):
             return None
     return refs[0].text
 

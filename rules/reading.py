@@ -58,6 +58,9 @@ _HEDGED_READING_JA = any_of("(?:私|僕|自分)の(?:読み|見立て|解釈)(?:
 #: Japanese hearsay said in words, not by an auxiliary: QA曰く, …と聞いた, …との報告.
 _HEARSAY_JA = any_of(
     "曰く",
+    # 「QA チームから…と連絡をもらいました」「顧客からの報告では」: someone else's message.
+    "(?:から|より)[^。]{0,80}?(?:と|って)(?:の)?(?:連絡|報告|共有|話|指摘|回答|返信)(?:を|が)?(?:もらい|もら|受け|あり|いただ|受領|来)",
+    "(?:から|より)(?:の)?(?:連絡|報告|共有|回答)(?:で|によると|では|によれば)",
     "いわく",
     "(?:と|って)聞(?:いた|いて|きました|いています)",
     "との(?:報告|連絡|話)",
@@ -77,7 +80,9 @@ _WATCHING_JA = any_of(
     "モニタリング",
     "今のところ",
     # A production dashboard read, not a check run: 「本番の Grafana でエラー率が 0 のまま」.
-    "(?i:grafana|datadog|kibana|sentry|cloudwatch|prometheus|new relic)\\s*(?:上|の画面)?(?:で|では|を見)",
+    "(?i:grafana|datadog|kibana|sentry|cloudwatch|prometheus|new relic)[^。、]{0,20}?(?:上|の画面)?(?:で|では|を見)",
+    # A profile or a heap histogram read: 「ヒーププロファイルで…を確認」 (an observation, not an experiment).
+    "(?:プロファイル|プロファイラ|ヒストグラム|トレース|フレームグラフ)(?:の結果)?(?:で|では|を見)",
     "(?:エラー率|失敗率|件数|アラート)(?:が|は)?\\s*[0０](?:\\s*%)?\\s*のまま",
     "(?:アラート|再発|苦情|報告)(?:は|が|も)?(?:なし|無し|出て(?:い)?(?:ない|ません)|ありません|していない|していません)",
 )

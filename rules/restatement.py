@@ -25,7 +25,7 @@ _BECAUSE_JA = (
 #: The states a symptom is described by; the same one on both sides is the symptom said twice.
 _STATE = re.compile(
     r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|slow|garbled|corrupt\w*"
-    r"|\d{3})\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)|古い|遅い|遅く|文字化け|破損|\d{3}"
+    r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか",
     re.IGNORECASE,
@@ -128,6 +128,9 @@ def restated(sentence: str) -> bool:
     shared = {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(effect)}
     if shared & {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(cause)}:
         return True  # 「タイムアウトが発生したため、タイムアウトしていた」: the same symptom on both sides
+    effect_states = {_state(m.group(0)) for m in _STATE.finditer(effect)}
+    if any(_state(m.group(0)) in effect_states for m in _STATE.finditer(cause)) and not _CONDITION.search(cause):
+        return True  # "the files come out empty because `flush()` writes empty row groups": the state twice
     if _SPECIFIC.search(cause):
         return False
     if _SYMPTOM_CAUSE.search(cause):

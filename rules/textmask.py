@@ -140,9 +140,19 @@ _LEVEL_AFTER = re.compile(
 )
 
 
+#: Words that make a percentage a rate of failing: "fails 40% of the time", "40% of runs", 「40% の確率で落ちる」.
+_RATE_CONTEXT = re.compile(
+    r"(?i:fail|crash|hang|hung|repro|error|flak|runs?\b|time|attempt|tries|builds?\b|iteration|occur|happen|hit"
+    r"|break|broke|timeout|time out|rate)|失敗|再現|落ち|エラー|確率|頻度|割合|回|発生|クラッシュ|ハング|タイムアウト"
+)
+
+
 def level_percent(text: str, start: int, end: int) -> bool:
-    """Whether the percentage at [start, end) measures a level ("filled to 97%", "CPU at 90%") rather than runs."""
-    return bool(_LEVEL_BEFORE.search(text, max(0, start - 24), start) or _LEVEL_AFTER.match(text, end))
+    """Whether the percentage at [start, end) measures a level ("filled to 97%", "CPU at 90%") or an amount
+    ("partially capture 40%") rather than runs: a rate has a word of failing, runs or chance near it."""
+    if _LEVEL_BEFORE.search(text, max(0, start - 24), start) or _LEVEL_AFTER.match(text, end):
+        return True
+    return _RATE_CONTEXT.search(text[max(0, start - 50) : end + 50]) is None
 
 
 def _number(digits: str, k: str | None) -> int:
