@@ -16,19 +16,17 @@ from rules import evidence_cause as cause
 from rules import evidence_checks as checks
 from rules import evidence_clauses as clauses
 from rules import evidence_experiment as experiments
-from rules import evidence_pass as passing
 from rules import evidence_rates as counted
 from rules import evidence_refs as ref_reading
 from rules import evidence_run as run
 from rules import evidence_runnable as runnable
 from rules import evidence_sighting as sightings
 from rules import evidence_trials as trials
+from rules import evidence_validation as checking
 from rules import evidence_words as words
-from rules.evidence_after import still_before
 from rules.evidence_placeholder import PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_spec import norm_says
 from rules.evidence_summaries import summaries
-from rules.phrases import SCOPE_STATED
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
@@ -106,11 +104,11 @@ def check_text(field: str, text: str | None) -> Finding | None:
         failing = next((span for (rate, span), before in summaries(text) if rate > 0 and not before), None)
         if failing is not None:
             return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
-        return _validation(masked) or clauses.validation(masked) or trials.single_trial(masked)
+        return checking.unchecked(masked) or clauses.validation(masked) or trials.single_trial(masked)
     if field == "root_cause":
         return _cause(masked, hedges=True) or cause.mechanism(masked)
     if field == "confirmed_by":
-        problem = _cause(masked, hedges=True) or _pending(masked) or trials.single_trial(masked)
+        problem = _cause(masked, hedges=True) or checking.pending(masked) or trials.single_trial(masked)
         return problem or experiments.experiment(masked, normalize(text))
     if field == "fix":
         return _cause(masked, hedges=False) or _finding("not_fixed", _search(NOT_FIXED, masked))
@@ -154,7 +152,7 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
         following = parts[i + 1] if i + 1 < len(parts) else ""
         if not _search(words.REJECTED, sentence) and (phrase := _hedge(sentence, following)):
             return ("hypothesis", phrase)
-        if (phrase := _search(words.UNCONFIRMED, sentence)) and not _scope_or_condition(sentence):
+        if (phrase := _search(words.UNCONFIRMED, sentence)) and not checking.scope_or_condition(sentence):
             if _search(words.REJECTED, sentence) or _RULED_OUT_NEXT.match(following):
                 continue  # "First hypothesis was GC pauses; ruled out with `-Xlog:gc`": tested and dropped
             return ("hypothesis", phrase)
@@ -233,8 +231,6 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
 _CLAUSE_BREAK = re.compile(r",\s*(?:and|so|then|now)\b|;|、(?:そして|今は|手元では)", re.IGNORECASE)
 
 
-#: A code span or identifier, masked: the check named by its test or command.
-_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 _NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*$", re.IGNORECASE)
 
 
@@ -253,61 +249,3 @@ def _on_demand(sentence: str) -> bool:
             if _search(words.CONTRAST, tail) or _CLAUSE_BREAK.search(tail):
                 return True
     return False
-
-
-def _validation(masked: str) -> Finding | None:
-    """Not verified yet, a hope, or a review / merge / deploy standing in, unless something concrete passed."""
-    parts = sentences(masked)
-    problems: dict[str, str] = {}
-    for sentence in parts:
-        for kind, pair in (("pending", run.PENDING), ("hope", run.HOPE), ("stand_in", passing.STAND_IN)):
-            if kind in problems or (kind == "pending" and (_scope_or_condition(sentence) or still_before(sentence))):
-                continue
-            if (phrase := _search(pair, sentence)) is not None:
-                problems[kind] = phrase
-    if not problems:
-        return None
-    if set(problems) == {"hope"}:
-        # "Looks fine on my device. Played about 20 minutes, no crash": a hope is answered only by a named check.
-        if any(_concrete_pass(s) and (_search(passing.EVIDENCE_NOUN, s) or rates(s) or _CODE.search(s)) for s in parts):
-            return None
-    elif any(_concrete_pass(sentence) for sentence in parts):
-        return None
-    kind = next(k for k in ("pending", "hope", "stand_in") if k in problems)
-    return (kind, problems[kind])
-
-
-def unverified(text: str) -> str | None:
-    """The words saying a fix's verification is still to come or only hoped for, unless something passed.
-
-    For chat messages announcing a fix (`rules.triggers`): a merge with verification still to come
-    gets no offer; a merge whose original repro now passes gets one."""
-    parts = sentences(mask(text))
-    found: str | None = None
-    for sentence in parts:
-        pending = None if _scope_or_condition(sentence) else _search(run.PENDING, sentence)
-        if found := pending or _search(run.HOPE, sentence):
-            break
-    if found is None or any(_concrete_pass(sentence) for sentence in parts):
-        return None
-    return found
-
-
-def _pending(masked: str) -> Finding | None:
-    """An experiment that is still to be run (the confirming experiment)."""
-    for sentence in sentences(masked):
-        if (phrase := _search(run.PENDING, sentence)) and not _scope_or_condition(sentence):
-            return ("pending", phrase)
-    return None
-
-
-def _scope_or_condition(sentence: str) -> bool:
-    """A stated scope ("not re-tested on ARM") or "while a compaction is in progress" is not pending."""
-    return (
-        bool(SCOPE_STATED.search(sentence))
-        or bool(re.search("対象外|範囲外|スコープ外", sentence))
-        or bool(re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A))
-    )
-
-
-_concrete_pass = clauses.concrete_pass

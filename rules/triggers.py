@@ -12,7 +12,7 @@ import re
 from typing import Literal
 
 from rules import japanese
-from rules.evidence import unverified
+from rules.evidence_validation import unverified
 from rules.phrases import HEDGING_WORDS, NOT_VERIFIED, prose
 from rules.textmask import sentences
 

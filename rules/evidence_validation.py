@@ -1,0 +1,76 @@
+"""A validation or a confirming experiment not done: still to come, only hoped for, or something standing in for
+a check (a review, a merge, a deploy), unless a concrete check passed (docs/rules.md#completed-check). Also read in
+chat messages announcing a fix (`rules.triggers`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import evidence_pass as passing
+from rules import evidence_run as run
+from rules.evidence_after import still_before
+from rules.evidence_clauses import concrete_pass
+from rules.evidence_words import search
+from rules.phrases import SCOPE_STATED
+from rules.textmask import mask, rates, sentences
+
+Finding = tuple[str, str]
+
+#: A code span or identifier, masked: the check named by its test or command.
+_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
+
+
+def unchecked(masked: str) -> Finding | None:
+    """Not verified yet, a hope, or a review / merge / deploy standing in, unless something concrete passed."""
+    parts = sentences(masked)
+    problems: dict[str, str] = {}
+    for sentence in parts:
+        for kind, pair in (("pending", run.PENDING), ("hope", run.HOPE), ("stand_in", passing.STAND_IN)):
+            if kind in problems or (kind == "pending" and (scope_or_condition(sentence) or still_before(sentence))):
+                continue
+            if (phrase := search(pair, sentence)) is not None:
+                problems[kind] = phrase
+    if not problems:
+        return None
+    if set(problems) == {"hope"}:
+        # "Looks fine on my device. Played about 20 minutes, no crash": a hope is answered only by a named check.
+        if any(concrete_pass(s) and (search(passing.EVIDENCE_NOUN, s) or rates(s) or _CODE.search(s)) for s in parts):
+            return None
+    elif any(concrete_pass(sentence) for sentence in parts):
+        return None
+    kind = next(k for k in ("pending", "hope", "stand_in") if k in problems)
+    return (kind, problems[kind])
+
+
+def unverified(text: str) -> str | None:
+    """The words saying a fix's verification is still to come or only hoped for, unless something passed.
+
+    For chat messages announcing a fix (`rules.triggers`): a merge with verification still to come
+    gets no offer; a merge whose original repro now passes gets one."""
+    parts = sentences(mask(text))
+    found: str | None = None
+    for sentence in parts:
+        pending = None if scope_or_condition(sentence) else search(run.PENDING, sentence)
+        if found := pending or search(run.HOPE, sentence):
+            break
+    if found is None or any(concrete_pass(sentence) for sentence in parts):
+        return None
+    return found
+
+
+def pending(masked: str) -> Finding | None:
+    """An experiment that is still to be run (the confirming experiment)."""
+    for sentence in sentences(masked):
+        if (phrase := search(run.PENDING, sentence)) and not scope_or_condition(sentence):
+            return ("pending", phrase)
+    return None
+
+
+def scope_or_condition(sentence: str) -> bool:
+    """A stated scope ("not re-tested on ARM") or "while a compaction is in progress" is not pending."""
+    return (
+        bool(SCOPE_STATED.search(sentence))
+        or bool(re.search("対象外|範囲外|スコープ外", sentence))
+        or bool(re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A))
+    )
