@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import english, japanese_verbs, reading
+from rules import evidence_words as words
 from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.restatement import DURATION as _DURATION
@@ -83,6 +84,8 @@ def mechanism(masked: str) -> Finding | None:
     for _clause, why in reading.readings(masked):
         if why is not None and why[0] == "hearsay" and _SYMPTOM_REPORT.search(why[1]) and _plain_mechanism(masked):
             continue
+        if why is not None and why[0] == "hearsay" and search(words.REJECTED, _clause) is not None:
+            continue  # 「佐藤さんは『たぶん DNS』と言っていたが、DNS は無関係だった」: a word reported and ruled out
         if why is not None and why[0] in ("hearsay", "appearance", "conjecture"):
             return why
         if why is not None and why[0] == "not_done" and _UNCHECKED.search(why[1]):

@@ -38,7 +38,7 @@ NUMBER_WORDS = {
 }
 #: A count: digits (with separators, a decimal or a `k`), a range's first figure, or a number word.
 NUM = (
-    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?!\d)(?:k\b)?(?:\s*[〜~\-–]\s*\d+(?:\.\d+)?(?!\d))?"
+    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?!\d)(?:[kKM]\b)?(?:\s*[〜~\-–]\s*\d+(?:\.\d+)?(?!\d))?"
     r"|\b(?:a single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty"
     r"|fifty|a hundred|hundred|a thousand)\b"
 )

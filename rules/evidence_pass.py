@@ -64,6 +64,8 @@ PASSED = (
         r"|diffs?|drift"
         r"|differences?|discrepanc(?:y|ies)|deltas?|resets?|reboots?|restarts?|oops(?:es)?|asserts?|assertions?|nans?"
         r"|leaks?|panics?|deadlocks?|corruptions?|alarms?|alerts?|retries|retransmits?|underruns?|overruns?)\b",
+        # "failures: 0", "errors = 0": a count of the bad kind, labelled.
+        r"\b(?:failures?|errors?|crashes|hangs|timeouts?|failed)\s*[:=]\s*0\b(?![.,]?\d)",
         # The bad thing named in code: "no `NaN`", "0 `EPIPE`".
         r"\b(?:0|zero|no)\s+Q\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
@@ -102,8 +104,8 @@ PASSED = (
         "通(?:った|りました|過|る)",
         "パス(?:し|する)",
         "停止なし",
-        # 「クラッシュ 0」「エラーは 0 件」: none of the bad kind.
-        "(?:クラッシュ|エラー|失敗|ハング|タイムアウト|落ち|NG)(?:は|が|数|件数)?\\s*(?:0|０|ゼロ|なし)\\s*(?:回|件)?(?![\\d.])",
+        # 「クラッシュ 0」「エラーは 0 件」「失敗: 0」: none of the bad kind.
+        "(?:クラッシュ|エラー|失敗|ハング|タイムアウト|落ち|NG)(?:は|が|数|件数|回数)?\\s*[:：]?\\s*(?:0|０|ゼロ|なし)\\s*(?:回|件)?(?![\\d.])",
         "問題なく",
         "解消",
         "なくなり",

@@ -32,11 +32,11 @@ def _value(text: str) -> float | None:
     token = text.strip().lower()
     if token in _WORDS:
         return float(_WORDS[token])
-    m = re.match(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k)?", token)
+    m = re.match(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k|m(?![a-z]))?", token)
     if m is None:
         return None
     value = float(m.group(1).replace(",", ""))
-    return value * (1000 if m.group(2) else 1)
+    return value * {"k": 1000, "m": 1_000_000}.get(m.group(2) or "", 1)
 
 
 def rate_of(hits: float | None, total: float | None) -> Fraction | None:

@@ -45,6 +45,8 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
             lead = raw[max(0, m.start() - 80) : m.start()]
             said = [w.end() for w in _SUMMARY_BEFORE.finditer(lead)]
             before = bool(said) and not any(a.start() > said[-1] for a in _SUMMARY_AFTER.finditer(lead))
+            # "… which was 14 failed / 36 passed before the fix": the before-word just after the summary.
+            before = before or _SUMMARY_BEFORE.match(raw[m.end() : m.end() + 30].lstrip(" ,;:)")) is not None
             found.append(((rate, m.group(0)), before))
         if len(found) >= _ENOUGH:
             break

@@ -28,6 +28,7 @@ _SINGLE = (
         r"\b(?:tried|ran|run|re-?ran|retried|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:only\s+|just\s+)?"
         r"(?:once|one time|a single time)\b(?!\s+(?:more|again|every|per|in every)\b)",
         r"(?:^|[.;:]\s+)once\s*,",
+        r"\b(?:tried|ran|re-?ran|tested|retried)\b[^.;]{1,80}?\bonce\s*[;:,.]",
         r"\bthe one time (?:i|we) (?:tried|ran|checked)\b"
         r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the \w+\s+)?(?:passed|was (?:fine"
         r"|clean|green|ok)"
@@ -160,7 +161,8 @@ _CONTRAST_JA = re.compile(
     f"|(?:[るすくぐむぶつう]と|だと|では|たら|場合(?:は)?)[^。]{{0,80}}?{_NEG_COND}"
     f"|{_NEG_COND}[^。]{{0,80}}?(?:[るすくぐむぶつう]と|だと|では|たら|場合)"
     # A change set against the thing left as it was: 「変換すると成功し、元のままでは毎回…」.
-    "|(?:[るすくぐむぶつう]と|たら|場合(?:は)?)[^。]{0,80}?(?:のまま|そのまま|変更前|修正前)(?:では|だと|で|の場合)",
+    "|(?:[るすくぐむぶつう]と|たら|場合(?:は)?)[^。]{0,80}?(?:のまま|そのまま|変更前|修正前)(?:\\([^()]{0,30}\\))?"
+    "(?:では|だと|で|の場合)",
 )
 #: The element's two states, each under a condition: "when the cache is bypassed …; when it is on …".
 _STATE_ON = re.compile(

@@ -258,12 +258,14 @@ REJECTED = (
         # A hypothesis put to the test and kept: "the second hypothesis … is the one that held".
         r"|(?:the one that|which|that) (?:held|survived|checked out)|hypothes[ie]s\b[^.;]{0,80}\b(?:held|survived"
         r"|was (?:right|correct|confirmed)|(?:is|was) the one)"
-        r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed))\b",
+        r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed)"
+        r"|changed nothing|made no difference|had no effect|(?:didn't|did not) help)\b",
         flags=EN_FLAGS,
     ),
     any_of(
         "否定",
         "棄却",
+        "無関係だった|関係なかった|じゃなかった|違った",
         "違いました",
         "違っていました",
         "ではありませんでした",

@@ -29,13 +29,15 @@ _QUOTE_RE = re.compile(
 )
 
 #: A line that is pasted output: a `>` quote, or one that starts with a time, a log level, a traceback frame,
-#: or a pytest failure marker. From a level token or a date with its time found anywhere to the line's end (a
-#: date alone is prose: 「2024-05-12 のリプレイを 3 回実行し…」).
+#: or a pytest failure marker. From a level token to the line's end; a line led by a date with its time. A date
+#: with its time inside prose is only itself ("sets the RTC to 2024-02-28T23:59:59 and ticks 2 s"), and a date
+#: alone is prose: 「2024-05-12 のリプレイを 3 回実行し…」.
 _LOG_LINE_RE = re.compile(
     r"^[ \t]*(?:>|\d\d:\d\d:\d\d|\[[ \t]*\d+(?:\.\d+)?\]|Traceback\b|File \"|at [\w.$]+\("
     r"|E {2,}|\$ )[^\n]*"
     r"|(?-i:\b(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|PANIC)\b)(?:\]|:| -|\s+\[)[^\n]*"
-    r"|\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d[^\n]*",
+    r"|^[ \t]*\d{4}-\d\d-\d\d[T ]\d\d:\d\d[^\n]*"
+    r"|\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?",
     re.MULTILINE,
 )
 
