@@ -14,6 +14,9 @@ HEARSAY = any_of(
     r"|notes?|messages?|replies|reply|emails?|answers?|word|statements?|analysis|post|advisory)\b"
     r"(?! (?:field|table|queue|id)\b)",
     r"\breportedly\b",
+    # Someone else's engineer ran it: "the GPU vendor's engineer ran our capture … and reported back".
+    r"\b(?:vendor|partner|customer|client|supplier|their|the other team)'?s? (?:[\w-]+ ){0,2}(?:engineers?|fae|support"
+    r"|team|admins?|folks)\b[^.;]{0,80}?\b(?:reported|said|told|confirmed|came back)\b",
     # "The merchant reports the refund fails every time", "steps as provided by the merchant".
     r"\bthe (?:merchant|seller|partner|shop|store|tenant|hospital|bank|carrier|dealer|player|customer"
     r"|client|user|reporter)s?"

@@ -151,6 +151,8 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
     for i, sentence in enumerate(parts):
         following = parts[i + 1] if i + 1 < len(parts) else ""
         if not _search(words.REJECTED, sentence) and (phrase := _hedge(sentence, following)):
+            if _RULED_OUT_NEXT.match(following):
+                continue  # "Monday's hypothesis was 'probably X'. Tested it: …": the idea put to the test
             return ("hypothesis", phrase)
         if (phrase := _search(words.UNCONFIRMED, sentence)) and not checking.scope_or_condition(sentence):
             if _search(words.REJECTED, sentence) or _RULED_OUT_NEXT.match(following):
@@ -162,6 +164,7 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
 #: The next sentence drops the idea: "ruled out with …", "that was wrong", 「…で否定」.
 _RULED_OUT_NEXT = re.compile(
     r"\s*(?:(?:it|that|this) was )?(?:ruled out|disproved|rejected|eliminated|excluded|wrong)\b"
+    r"|\s*(?:we |i )?(?:tested|checked|tried) (?:it|that|this|the (?:idea|hypothesis|theory))\b"
     r"|\s*[^。]{0,30}(?:否定|除外|違った)",
     re.IGNORECASE,
 )

@@ -23,6 +23,9 @@ _FAIL_COUNT = re.compile(
     rf"|panicked|aborted|froze|deadlocked)\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     rf"|(?<![/\d])\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b(?![ -](?:{_MODIFIED})\b)"
+    # "2 NaN runs, down from 19", "3 red builds": runs counted by what went wrong in them.
+    rf"|(?<![/\d.])\b{_N}\s+(?:NaN|Q|failed|failing|red|broken|bad|crashed|hung|flaky|diverged)\s+(?:runs?|builds?|jobs?"
+    r"|tests?|iterations?|seeds?|boots?|replays?)\b"
     # "40 runs: 3 hung": the count as the subject of a failing verb.
     rf"|(?<![/\d.])\b{_N}\s+(?:of them\s+)?(?:hung|crashed|failed|froze|timed out|errored|deadlocked"
     rf"|panicked|stalled)\b"
@@ -119,7 +122,8 @@ def fails_after(clause: str) -> bool:
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True
     for m in _PASS_SHARE.finditer(clause):
-        passed, runs = m.group("n") or m.group("jn") or m.group("rn"), m.group("m") or m.group("jm") or m.group("rm")
+        passed = m.group("n") or m.group("jn") or m.group("rn") or m.group("kn")
+        runs = m.group("m") or m.group("jm") or m.group("rm") or m.group("km")
         share = m.group("pct") or m.group("jpct")
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(clause, m.start(), m.end()):
@@ -139,6 +143,8 @@ _PASS_SHARE = re.compile(
     r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*(?:/|of|out of)\s*"
     r"(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
+    # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
+    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*回[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*回(?:だけ)?(?:が)?(?:成功|通過|パス|OK|正常)"
     # "1000 runs: 997 completed": the runs, then how many came through.
     r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
     r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"

@@ -43,6 +43,7 @@ _CORRELATION = (
         r"|switch|migration|release|deploy\w*|version|v?\d)",
         r"(?:^|[.;]\s*)(?:ever )?since then\b",
         r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
+        r"\b(?:reverting|downgrading|rolling back|pinning it back) to (?:v?\d|the previous|the old|the last)",
         # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
         r"\b(?:it's|it is|it was|must be|blame) (?:the |our |this )?(?:\w+ ){0,2}(?:upgrade|update|deploy\w*|release"
         r"|migration|bump|version|switch)\b",
@@ -51,6 +52,8 @@ _CORRELATION = (
     any_of(
         "ようになった",
         "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え)て(?:から|以来|以降)",
+        # A version put back, and the symptom goes: 「2.2 に戻すと出ない」 ties it to the version, not to a mechanism.
+        "(?:に|へ)(?:戻す|戻した|ダウングレードする|ダウングレードした)(?:と|ら)",
     ),
 )
 #: A check negated in a root cause: the mechanism is not yet tied to the failure.

@@ -68,12 +68,17 @@ PASSED = (
         r"\b(?:failures?|errors?|crashes|hangs|timeouts?|failed)\s*[:=]\s*0\b(?![.,]?\d)",
         # The bad thing named in code: "no `NaN`", "0 `EPIPE`".
         r"\b(?:0|zero|no)\s+Q\b",
+        # Nothing differs from the reference: "ledger diff empty", "the diff is clean"; a whole run: "end to end".
+        r"\b(?:diff|difference|delta|mismatch(?:es)?)\s+(?:is |was |came back )?(?:empty|clean|zero|none)\b"
+        r"|\b(?:ran|replayed|completed|processed|went through|reran|re-ran) (?:[\w`-]+ ){0,5}end[- ]to[- ]end\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
         r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b",
         # Every run got to the end: "every run reached step 300", "all 12 jobs finished".
         r"\b(?:every|each|all) (?:\w+ ){0,2}(?:reached|finished|completed|got to|made it to|ran to)\b",
         # None of the bad kind: "no unmatched orders", "0 stale points", "0 false rest violations".
         r"\b(?:0|zero|no) (?:\w+ )?(?:un[a-z]+ed|mis[a-z]+|false|stale|wrong|duplicated?|lost|missing|dropped"
+        r"|leftover|left-over"
+        r"|remaining|residual|dangling|leaked"
         r"|corrupt\w*|failed|bad|broken|orphan\w*)\b",
         # Every run good, stated as a full rate: "kept the reward 15/15", "50/50 matched".
         r"\b(?:kept|held|matched|correct|succeeded|worked|ok|right|clean)\b(?: \w+){0,3} (?P<all1>\d+) ?/ ?(?P=all1)\b"
@@ -135,7 +140,7 @@ EVIDENCE_NOUN = (
     any_of(
         r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
         r"|scenario|load|traffic|steps|p\d\d|latency|throughput|requests|calls|queries|iterations|transactions"
-        r"|messages|batches|nights|exports)\b",
+        r"|messages|batches|batch|nights|exports|scripts?|replays?)\b",
         flags=EN_FLAGS,
     ),
     any_of(

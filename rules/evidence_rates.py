@@ -28,6 +28,14 @@ Rate = tuple[Fraction, str]
 HIGH_FREQUENCY = Fraction(1, 10)
 
 
+#: The first failure after a run of passes: "went red on iteration 143", "failed on attempt 57".
+_ON_ITERATION = re.compile(
+    r"\b(?:went red|failed|crashed|hung|broke|tripped|deadlocked|fired|reproduced|hit it) (?:on|at|after) "
+    r"(?:iteration|run|attempt|try|loop|pass|cycle)\s*#?(\d{2,7})\b",
+    re.IGNORECASE,
+)
+
+
 def _value(text: str) -> float | None:
     token = text.strip().lower()
     if token in _WORDS:
@@ -142,6 +150,10 @@ def _direct(sentence: str) -> list[Rate]:
         value = Fraction(m.group(1))
         if value <= 10:
             found.append((value / 10, m.group(0)))
+    if (first := _ON_ITERATION.search(sentence)) is not None:
+        rate = rate_of(1.0, _value(first.group(1)))
+        if rate is not None:
+            found.append((rate, first.group(0)))  # "--repeat until-fail:200 … went red on iteration 143"
     if (every := shapes.ALL.search(sentence)) is not None:
         found.append((Fraction(1), every.group(0)))
     if (passed := shapes.PASSED_ALL.search(sentence)) is not None:

@@ -18,6 +18,7 @@ _MERGED = re.compile(
     r"|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み"
     # Published now, whatever it was before: "it's pushed to origin/main now", 「プッシュ済み」.
     r"|\b(?:it's|it is|is|was|been|now) (?:now )?pushed\b|\bpushed (?:to \S+ )?now\b|(?:プッシュ|push)済み"
+    r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b|(?:に|へ)\s*(?:push|プッシュ)\s*しました"
     r"|\bapplied (?:to|in) (?:net-next|net|mainline|main|master|trunk|the tree|\S+/\S+)\b",
     re.IGNORECASE,
 )
@@ -84,7 +85,12 @@ _UNPUBLISHED = (
         r"|tagged)\b",
         r"\b(?:once|after|when|as soon as) (?:i|we|they|someone|the team) (?:have |get |am |are )?(?!\w+ed\b|(?:got|did"
         r"|made|put|ran|sent|built|wrote|had|was|were|took|left|cut|set|saw|found)\b)\w+",
-        r"\bclosed without merg\w*|\babandoned\b|\bdeclined\b|\bis coming\b|\bcoming (?:soon|later|up)\b",
+        r"\bclosed without merg\w*|\babandoned\b|\bdeclined\b|\bis coming\b|\bcoming (?:soon|later|up)\b"
+        r"|\b(?:new|another|a new) (?:pr|mr|patch|change|cl) (?:is )?coming\b",
+        r"\b(?:goes|go|will go|going) up (?:as soon as|once|when|after)\b",
+        # In a working copy, not pushed: "sitting in the working copy on the build box; origin doesn't have it yet".
+        r"\bworking (?:copy|tree)\b|\buncommitted\b|\b(?:origin|the remote|upstream) (?:doesn't|does not"
+        r"|don't) have it\b",
         r"\bunpushed\b|\bnot (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
         r"\b(?:haven't|have not|hasn't|has not|didn't|did not|not|isn't|wasn't|yet to)\s+(?:yet\s+)?(?:been\s+)?"
         r"(?:push|pushed|upload|uploaded|publish|published|put (?:it )?up|submit|submitted)\b",
@@ -97,6 +103,8 @@ _UNPUBLISHED = (
         "ローカル(?:のみ|だけ|にのみ|にしか|ブランチ|コミット|環境にのみ)",
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)|に(?:あ|置|残))",
         "未(?:プッシュ|push)",
+        "手元の",
+        "(?:cherry-pick|チェリーピック|マージ|push|プッシュ)(?:します|する予定)",
         # 「今夜 push します」: still to come.
         "(?:今夜|今晩|今日中|本日中|明日|明朝|後で|あとで|夕方|午後|週明け|来週)(?:に|中に)?\\s*(?:push|プッシュ|PR|プルリク|MR)",
         "(?:push|プッシュ|PR を出|PR 作成|MR を出)(?:します|する予定|予定です|予定)",
@@ -113,7 +121,9 @@ _AWAITING = re.compile(
 )
 #: A change that will not land: closed unmerged, abandoned, declined (ja: 「マージせずにクローズ」「差し戻し」).
 _DEAD = re.compile(
-    r"\bclosed without merg\w*|\b(?:abandoned|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
+    r"\bclosed without merg\w*|\b(?:abandon(?:ed)?|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
+    r"|\((?:was |got )?closed\b"
+    r"|作り直し中|Abandon\s*済み"
     r"|マージせず(?:に)?(?:クローズ|閉じ)|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり)",
     re.IGNORECASE,
 )
@@ -125,7 +135,7 @@ _ISSUE_BEFORE = re.compile(
 
 #: The reference called an issue just after it: "#4411 (the crash report issue)", 「#4411 で対応済み（…の issue）」.
 _ISSUE_AFTER = re.compile(
-    r"^[^.;。\n#]{0,30}?[(（][^)）]{0,20}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
+    r"^[^.;。\n#]{0,30}?[(（][^)）]{0,40}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
     r"|課題)(?:[)）]|$)",
     re.I,
 )
@@ -161,8 +171,10 @@ def _names_the_repo(text: str, ref: FixRef) -> bool:
 #: A link to a problem report or a build, not to a change: an issue (GitHub, GitLab, Bitbucket, Jira), a compare
 #: of two branches, a CI run or pipeline.
 _NOT_A_CHANGE_URL = re.compile(
-    r"^https?://[^/\s]+(?:/[^?#\s]*)?/(?:(?:-/)?issues/\d+|browse/[A-Z][A-Z0-9_]+-\d+|(?:-/)?compare/|actions/runs/\d+"
-    r"|-/(?:pipelines|jobs)/\d+)(?:[/?#]\S*)?$"
+    r"^https?://[^/\s]+(?:/[^?#\s]*)?/(?:(?:-/)?issues/\d+|browse/[A-Z][A-Z0-9_]+-\d+|actions/runs/\d+"
+    r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines|runs)/\d+|job/[^/\s]+/\d+)(?:[/?#]\S*)?$"
+    # A compare of two branches, whatever follows it: "…/compare/main...mk/physics-substep".
+    r"|^https?://[^/\s]+(?:/[^?#\s]*)?/(?:-/)?compare/\S*$"
     r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+",
 )
 
@@ -199,19 +211,24 @@ _FAKE_REF_RE = re.compile(
     r"|/commit/(?![0-9a-f]{7,40}(?:$|[/#?.]))[^/#?\s]+",
     re.IGNORECASE,
 )
+#: A Subversion revision named with its repository or branch: "r48213 on trunk", "revision 48213 of svn://…".
+_SVN_REVISION = re.compile(r"\br\d{3,9}\b|\brevision \d{3,9}\b|リビジョン\s*\d{3,9}", re.IGNORECASE)
+_SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 
 
 def fix_ref(text: str) -> Finding | None:
     """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
     refs = find_fix_refs(text)
-    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text)]
+    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not _names_the_repo(text, ref)]
     for token in text.split():
         token = token.strip("`'\"()[]{},.;:")
         if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:
             return ("placeholder", token)  # a fake beside a real reference is an old name, not the answer
     if refs:
         return ref_pending(text)
+    if _SVN_REVISION.search(text) is not None and _SVN_PLACE.search(text) is not None:
+        return None  # "r48213 on trunk, svn://…": a Subversion revision is a commit
     shown = _PLACEHOLDER_TOKEN_RE.search(text)
     return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
 

@@ -192,6 +192,7 @@ PENDING = (
         r"\bstill (?:fails?|failed|failing|hangs?|hung|hanging|crash\w*|broken|broke|reproduces|reproduced|flaky"
         r"|errors?|errored|times? out|timed out|stalls?|stalled|leaks?|leaked|drops?|dropped)\b",
         r"\bin progress\b",
+        r"\bstill (?:has|have|needs?) to be (?:scheduled|run|done|booked|tested|checked|verified|re-?run)\b",
         r"\bongoing\b",
         r"\bawaiting\b",
         r"\bwaiting (?:for|on)\b",

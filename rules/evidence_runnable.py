@@ -22,6 +22,16 @@ NOT_RUNNABLE = any_of(
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"
     r"(?!\s+(?:with|after|on|once) (?:the )?(?:fix|patch|patched|change))",
     "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)",
+    # Nothing the writer has to run it on: "we don't have that spooler/driver combo in house", "I haven't had a
+    # board since the lab move, so this is from reading the code", "nobody has the old digest".
+    r"\bwe (?:don't|do not|can't|cannot) (?:have|get|run|reproduce)\b[^.;]{0,50}?\b(?:in[- ]house|here"
+    r"|locally|ourselves)\b",
+    r"\b(?:haven't|have not|don't|do not) (?:had|have|got) (?:a|the|any) (?:board|device|rig|unit|phone|box|machine"
+    r"|hardware|access)\b|\bfrom reading (?:the )?(?:code|source)\b",
+    r"\bnobody has (?:the|that) old\b|\b(?:gc'd|garbage[- ]collected|deleted|removed) the old (?:tag|image"
+    r"|build|digest)\b",
+    # 「…を用意しているところです。揃ったら手順を書きます」: the setup still being made.
+    "(?:用意|構築|準備|セットアップ)(?:を)?(?:して(?:いる|います)ところ|中です)",
     # Only someone else can run it: "reproducible on the customer's terminal; we asked them to ship it".
     r"\b(?:asked|asking|waiting (?:for|on)) (?:them|the (?:customer|client|user|reporter|vendor)|\w+) to (?:ship|send"
     r"|mail|bring|lend|loan|return)\b(?! (?:us )?(?:the |a )?(?:logs?|traces?|dumps?|config))",

@@ -70,6 +70,8 @@ _SAW = (
 #: "on 3 March the import crashed", 「昨日 14:02 に本番で発生した」. A date is when it was seen, not how often.
 _DATED = re.compile(
     rf"\b{_SAW}\b[^.;\n]{{0,60}}?\b{_WHEN_EN}\b|\b{_WHEN_EN}\b[^.;\n]{{0,40}}?\b{_SAW}\b"
+    # "That was Tuesday's nightly, around 16:40": the one time, dated.
+    rf"|\b(?:that|it|this) was\s+(?:on\s+|in\s+)?{_WHEN_EN}"
     rf"|{_WHEN_JA}[^。\n]{{0,90}}?(?:発生|起き|見(?:られ|え|つか|かけ)|観測|落ち|出(?:た|ま)|確認され|検知|失敗|クラッシュ"
     r"|ハング|止ま|(?:た|ました)(?=[。、\n]|$))",
     re.IGNORECASE,

@@ -15,8 +15,8 @@ _ENOUGH = 64
 #: A test runner's summary pasted as output (masked as code, so read on the raw text): pytest "2 failed, 498
 #: passed", JUnit "Tests run: 50, Failures: 1", cargo "12 passed; 1 failed", "PASS 49  FAIL 1", mocha "3 failing".
 _SUMMARY = re.compile(
-    r"(?<!\d)(?P<f1>\d+) (?:failed|failing)\b[^\n]{0,40}?\b(?P<p1>\d+) (?:passed|passing)\b"
-    r"|(?<!\d)(?P<p2>\d+) (?:passed|passing)\b[^\n]{0,40}?\b(?P<f2>\d+) (?:failed|failing)\b"
+    r"(?<![\d,])(?P<f1>\d[\d,]*) (?:failed|failing)\b[^\n]{0,40}?\b(?P<p1>\d[\d,]*) (?:passed|passing)\b"
+    r"|(?<![\d,])(?P<p2>\d[\d,]*) (?:passed|passing)\b[^\n]{0,40}?\b(?P<f2>\d[\d,]*) (?:failed|failing)\b"
     r"|\bTests run:\s*(?P<r3>\d+),\s*Failures:\s*(?P<f3>\d+)"
     r"|\bPASS(?:ED)?\s*[:=]?\s*(?P<p4>\d+)\s+FAIL(?:ED)?\s*[:=]?\s*(?P<f4>\d+)"
     r"|\bFAIL(?:ED)?\s*[:=]?\s*(?P<f5>\d+)\s+PASS(?:ED)?\s*[:=]?\s*(?P<p5>\d+)",
@@ -30,16 +30,28 @@ _SUMMARY_BEFORE = re.compile(
 _SUMMARY_AFTER = re.compile(r"\b(?:after|with the (?:fix|patch)|on the fix|patched|now)\b|修正後|適用後", re.IGNORECASE)
 
 
+#: A failure said to be someone else's: unrelated, pre-existing, failing on main as well.
+_NOT_THE_FIXS = re.compile(
+    r"\b(?:fails?|failing|red|broken) (?:the same way |too |as well |also )?on (?:main|master|trunk)\b|\bunrelated\b"
+    r"|\bpre-?existing\b|\bknown[- ]flak",
+    re.IGNORECASE,
+)
+
+
+def _int(digits: str | None) -> int:
+    return int((digits or "0").replace(",", ""))
+
+
 def summaries(raw: str) -> list[tuple[Rate, bool]]:
     """Each test-runner summary in the raw text: its failure rate, and whether it is said to be before the fix."""
     found: list[tuple[Rate, bool]] = []
     for m in _SUMMARY.finditer(raw):
         g = m.groupdict()
-        failed = int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or 0)
+        failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"])
         if g["r3"] is not None:
-            runs = int(g["r3"])
+            runs = _int(g["r3"])
         else:
-            runs = failed + int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or 0)
+            runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"])
         rate = rate_of(float(failed), float(runs))
         if rate is not None:
             lead = raw[max(0, m.start() - 80) : m.start()]
@@ -47,6 +59,8 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
             before = bool(said) and not any(a.start() > said[-1] for a in _SUMMARY_AFTER.finditer(lead))
             # "… which was 14 failed / 36 passed before the fix": the before-word just after the summary.
             before = before or _SUMMARY_BEFORE.match(raw[m.end() : m.end() + 30].lstrip(" ,;:)")) is not None
+            # "1 failed - `test_tz_db_fetch`, which needs network and fails the same way on main": not the fix's.
+            before = before or _NOT_THE_FIXS.search(raw[m.end() : m.end() + 160]) is not None
             found.append(((rate, m.group(0)), before))
         if len(found) >= _ENOUGH:
             break

@@ -33,7 +33,8 @@ _SINGLE = (
         r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the \w+\s+)?(?:passed|was (?:fine"
         r"|clean|green|ok)"
         r"|worked|succeeded|went through|didn't (?:fail|crash|hang|reproduce)|did not))"
-        r"|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b",
+        r"|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b"
+        r"|\bno \w+ (?:that|this) (?:one )?(?:time|run|attempt|try)\b",
         r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b",
         # Not repeated: "I did not repeat it", "haven't re-run it since".
         r"\b(?:didn't|did not|haven't|have not|never|not yet) (?:repeat|repeated|re-?ran|re-?run|rerun|retried|retry"
@@ -96,7 +97,7 @@ _CUT_SHORT = (
         r"\b(?:partway|halfway|midway|part of the way) (?:through|in)\b|\bbefore it (?:finished|completed|ended)\b",
         # Still going: "is at 70%", "still running", "we will let it finish".
         r"\b(?:is|are) (?:now |currently |still )?(?:at|past) (?:\d+ ?%|epoch|step|hour|row|batch|shard|chunk)"
-        r"|\bstill running\b|\blet it (?:finish|complete|run (?:to|until))\b",
+        r"|\bstill running\b|\blet(?:ting)? it (?:finish|complete|run (?:to|until|over|through|overnight))\b",
         flags=EN_FLAGS,
     ),
     any_of(
@@ -129,7 +130,8 @@ def cut_short(masked: str) -> Finding | None:
 
 #: A part of the workload named by its count: "the first 3 of the 10 shards", 「10 シャードのうち 3 シャードだけ」.
 _PART = re.compile(
-    r"\b(?:the first|first|only|just|the last)\s+(?P<n>\d{1,6})\s+(?:of|out of)\s+(?:the\s+|its\s+|all\s+)?"
+    r"\b(?:the first|first|only|just|the last|through|past)\s+(?P<n>\d{1,6})\s+(?:of|out of)\s+(?:the\s+"
+    r"|its\s+|all\s+)?"
     r"(?P<m>\d{1,6})\b"
     r"|(?P<jm>\d{1,6})\s*\S{0,8}?のうち\s*(?P<jn>\d{1,6})\s*\S{0,8}?(?:だけ|のみ)",
     re.IGNORECASE,

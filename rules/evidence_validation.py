@@ -18,6 +18,11 @@ from rules.textmask import mask, rates, sentences
 
 Finding = tuple[str, str]
 
+#: The check that matters, named as such: "the real check", "the actual repro", 「本命の確認」.
+_MAIN_CHECK = re.compile(
+    r"\b(?:the )?(?:real|actual|main|proper|original|important) (?:check|test|repro|validation|verification)\b|本命の",
+    re.IGNORECASE,
+)
 #: A code span or identifier, masked: the check named by its test or command.
 _CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 
@@ -34,6 +39,8 @@ def unchecked(masked: str) -> Finding | None:
                 problems[kind] = phrase
     if not problems:
         return None
+    if "pending" in problems and any(_MAIN_CHECK.search(s) and search(run.PENDING, s) for s in parts):
+        return ("pending", problems["pending"])  # "Unit tests pass. The real check … still has to be scheduled"
     if set(problems) == {"hope"}:
         # "Looks fine on my device. Played about 20 minutes, no crash": a hope is answered only by a named check.
         if any(concrete_pass(s) and (search(passing.EVIDENCE_NOUN, s) or rates(s) or _CODE.search(s)) for s in parts):

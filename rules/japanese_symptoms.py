@@ -38,11 +38,14 @@ _CAUSE_NOUN = re.compile("(?:の|こと)(?:が|は)?(?:原因|要因|真因|根�
 #: What a failure becomes: 「OOM になった」「0 件になる」 say what was seen.
 _SYMPTOM_STATE = re.compile(
     "OOM|エラー|タイムアウト|デッドロック|ハング|クラッシュ|フリーズ|例外|異常|失敗|メモリ不足|パニック|panic|停止|無応答"
-    "|応答なし",
+    "|応答なし|(?i:hard ?fault|bus ?fault|usage ?fault|watchdog|wdt)|ハードフォールト|スタックオーバーフロー"
+    "|オーバーフロー"
+    "|リセット|再起動",
     re.IGNORECASE,
 )
 _LATIN_SYMPTOM = re.compile(
-    r"(?:panic|crash|hang|freeze|stall|fail|abort|timeout|deadlock|oom|segfault|error)\w*", re.IGNORECASE
+    r"(?:panic|crash|hang|freeze|stall|fail|abort|timeout|deadlock|oom|segfault|error|hardfault|fault)\w*",
+    re.IGNORECASE,
 )
 
 

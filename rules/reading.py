@@ -81,10 +81,13 @@ _WATCHING_JA = any_of(
     "今のところ",
     # A production dashboard read, not a check run: 「本番の Grafana でエラー率が 0 のまま」.
     "(?i:grafana|datadog|kibana|sentry|cloudwatch|prometheus|new relic)[^。、]{0,20}?(?:上|の画面)?(?:で|では|を見)",
+    # The code read again: 「遷移表を読み直し…確認済み」 (an observation, not an experiment).
+    "読み直|読み返|(?:コード|ソース|実装)を(?:読ん|読み)",
     # A profile or a heap histogram read: 「ヒーププロファイルで…を確認」 (an observation, not an experiment).
     "(?:プロファイル|プロファイラ|ヒストグラム|トレース|フレームグラフ)(?:の結果)?(?:で|では|を見)",
     "(?:エラー率|失敗率|件数|アラート)(?:が|は)?\\s*[0０](?:\\s*%)?\\s*のまま",
     "(?:アラート|再発|苦情|報告)(?:は|が|も)?(?:なし|無し|出て(?:い)?(?:ない|ません)|ありません|していない|していません)",
+    "(?:アラート|再発|苦情|報告|問い合わせ)(?:は|が|も)?\\s*(?:0|０|ゼロ)\\s*件",
 )
 #: Japanese: an inference or a review standing in for an experiment.
 _INFERENCE_JA = any_of(

@@ -114,6 +114,8 @@ DURATION = re.compile(
     r"\d[\d.,]*\s*(?:ms|µs|us|ns|s|sec\w*|min\w*|hours?|h)\b",
     re.IGNORECASE,
 )
+#: A wrong value or choice in the code: "is `>` instead of `>=`", "uses X rather than Y", 「…ではなく…を使う」.
+_WRONG_CHOICE = re.compile(r"\binstead of\b|\brather than\b|の代わりに|ではなく", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 
@@ -154,6 +156,8 @@ def symptom_cause(sentence: str) -> bool:
     if parts is None:
         return False
     cause = parts[1]
+    if _WRONG_CHOICE.search(cause):
+        return False  # "because the check is `>` instead of `>=`": a wrong choice in the code is a mechanism
     if _THROWS.search(cause) and not _CONDITION.search(cause):
         cause = _THROWS.sub(" 、 ", cause)  # "X throws Y on page 3, which is why …": what failed, not why
         if not english.action_verbs(cause) and not japanese_verbs.action_verbs(cause):
