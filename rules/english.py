@@ -57,7 +57,8 @@ PLANNED = any_of(
     r"\bnext (?:sprint|week|release|month|iteration)\b",
     r"\b(?:plan|next steps?|to ?do)\s*:",
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
-    r"\b(?:tomorrow(?!'s)|later this week|once (?:the next|it lands|it merges|ci is green))\b",
+    r"\b(?:tomorrow(?!'s (?!build|release|deploy|run|nightly|test|rollout)\w)|later this week"
+    r"|once (?:the next|it lands|it merges|ci is green))\b",
     r"\bwill (?:ship|land|release|publish|merge|provide|include)\b",
     r"\bnext steps? (?:is|are|will be|would be)\b",
     r"\bonce (?:i|we|they|someone|the team) (?:push|open|create|merge|land|submit|file|raise|send)\w*\b",

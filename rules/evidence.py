@@ -101,10 +101,18 @@ def check_text(field: str, text: str | None) -> Finding | None:
             or _finding("rate_guessed", guessed and guessed.group(0))
         )
     if field == "validation":
-        failing = next((span for (rate, span), before in summaries(text) if rate > 0 and not before), None)
+        pasted = summaries(text)
+        failing = next((span for (rate, span), before in pasted if rate > 0 and not before), None)
         if failing is not None:
             return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
-        return checking.unchecked(masked) or clauses.validation(masked) or trials.single_trial(masked)
+        problem = checking.unchecked(masked) or clauses.validation(masked) or trials.single_trial(masked)
+        if (
+            problem is not None
+            and problem[0] == "no_pass"
+            and any(rate == 0 and not before for (rate, _), before in pasted)
+        ):
+            return None  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
+        return problem
     if field == "root_cause":
         return _cause(masked, hedges=True) or cause.mechanism(masked)
     if field == "confirmed_by":

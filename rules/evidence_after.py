@@ -42,7 +42,8 @@ _FAIL_COUNT = re.compile(
 _BEFORE_LEFT = re.compile(
     r"\b(?:before|previously|prior|without the (?:fix|patch|change)|unpatched|old (?:build|code|version)|original build"
     r"|on main|revert\w*|down from|versus|vs\.?|compared (?:to|with)|was|were|used to|main|master|baseline"
-    r"|previous (?:build|release|version)|without|(?:earlier|first|previous|initial) (?:fix|attempt|patch|version))\b"
+    r"|previous (?:build|release|version)|without|(?:earlier|first|previous|initial) (?:fix|attempt|patch|version)"
+    r"|parent commit|previous commit)\b"
     r"|修正前|元の(?:ビルド|コード|版)|戻した|外した|旧|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
     re.I | re.A,
 )
@@ -61,7 +62,11 @@ _BEFORE_RIGHT = re.compile(
     r"|^\s*(?:[a-z-]+\s+){0,2}?(?:→|->)"
     # 「16 回中 7 回出ていた」: the past progressive puts the failures before the fix.
     r"|^[^。、.;\d]{0,8}?(?:出|失敗し|落ち|発生し|再現し|起き|こけ|止まっ|固まっ)(?:てい(?:た|ました)|てた)"
-    r"|^(?:てい(?:た|ました)|てた)",
+    r"|^(?:てい(?:た|ました)|てた)"
+    # "the job that failed 12 nights in a row … has completed on each of the 5 nights since the fix".
+    r"|^[^.;]{0,60}?\b(?:has|have|now) (?:\w+ )?(?:completed|passed|succeeded|finished|run clean"
+    r"|been green)\b[^.;]{0,40}?"
+    r"\b(?:since|after) the (?:fix|patch|change)\b",
     re.I | re.A,
 )
 _NOW_RIGHT = re.compile(
@@ -72,7 +77,7 @@ _FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
 #: A failure that outlived the fix: "still fails", 「まだ失敗している」.
 STILL_FAILS = re.compile(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
-    r"|broke|reproduces|reproduced|flak\w*|red)\b"
+    r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers)\b"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
     # A rate lowered but not to zero: "from 5 in 30 to 2 in 50", 「30 回中 5 回から 50 回中 2 回に」.
     r"|\bfrom \d+ (?:of|in|out of|/) ?\d+ (?:runs? )?(?:down )?to [1-9]\d* ?(?:of|in|out of|/) ?\d+"
@@ -92,7 +97,7 @@ def _before(clause: str, start: int, end: int) -> bool:
         return True
     # "the sale that failed 20/20 now matches": what the fix changed comes after the count.
     return (
-        _BEFORE_RIGHT.match(clause[end : end + 40]) is not None or _NOW_RIGHT.match(clause[end : end + 30]) is not None
+        _BEFORE_RIGHT.match(clause[end : end + 120]) is not None or _NOW_RIGHT.match(clause[end : end + 30]) is not None
     )
 
 

@@ -18,7 +18,11 @@ Finding = tuple[str, str]
 
 #: A cause that only gestures at its element: "something in the cache", どこかで.
 _VAGUE_SUBJECT = (
-    any_of(r"\b(?:something|somewhere|somehow|some kind of|some sort of|some \w+ issue)\b", flags=EN_FLAGS),
+    any_of(
+        r"\b(?:something|somewhere|somehow|some kind of|some sort of|some \w+ issue)\b"
+        r"|\bsome (?:code )?(?:path|place|function|call|thread|component|handler|branch) (?:in|of|inside)\b",
+        flags=EN_FLAGS,
+    ),
     any_of("何か(?!ら)", "何らか", "どこか", "何かしら"),
 )
 #: A cause named only by its kind: "because of a layout problem", タイミングの問題で.
@@ -60,7 +64,7 @@ _CORRELATION = (
 _UNCHECKED = re.compile(r"check|verif|confirm|test|measur|tried|確認|検証|実験|試", re.IGNORECASE)
 #: A plan whose purpose is to confirm the cause: "to confirm", "to prove it", 「確認する予定」「裏付けを取る」.
 _TO_CONFIRM = re.compile(
-    r"\bto (?:confirm|verify|prove|validate|check|test)\b"
+    r"\bto (?:confirm|verify|prove|validate|check|test)\b|\bto (?:be|make) sure\b|\bto double-check\b"
     r"|\b(?:confirm|verify|prove|check|test) (?:it|this|that|the (?:theory|hypothesis|cause|idea))\b"
     r"|確認|検証|裏付け|確かめ|実証",
     re.IGNORECASE,

@@ -170,7 +170,9 @@ def plain(masked: str) -> tuple[list[str], list[Finding]]:
 _EXPECTED = re.compile(
     r"\b(?:should|would|ought to|is expected to|is supposed to)\s+(?:also\s+|then\s+|now\s+|always\s+)?"
     r"(?:trip|produce|surface|show|kick in|fire|occur|happen|appear|see|get|cause|result in|lead to|throw|raise|return"
-    r"|emit|log|print|report|end up|wedge|lock|stop|drop|double|corrupt|bring|make|break|fail|crash|hang|reproduce"
+    r"|emit|log|print|report|end up|wedge|lock|stop|drop|double|corrupt|bring|make|break|fail|crash|hang"
+    r"|reproduce|leave"
+    r"|keep|put|send"
     r"|repro|trigger)\b",
     re.IGNORECASE,
 )

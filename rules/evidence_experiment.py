@@ -51,9 +51,11 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     for clause in reading.all_clauses(masked):
         if (why := reading.inference(clause)) is not None and not any(_outcome(c) and c != clause for c in clean):
             return why
-    if any(_outcome(c) for c in clean) and (
-        search(INTERVENTION, masked) or _COMMAND.search(raw) or with_without(masked)
-    ):
+    if _TWO_RUNS.search(raw):
+        return None  # a pasted session: the same command run twice, with and without the change, and each output
+    # "Ran the exporter under `heaptrack`": a profiler watches the run, it changes nothing.
+    acted = search(INTERVENTION, _RAN_UNDER.sub(" ", masked) if _OBSERVER.search(raw) else masked)
+    if any(_outcome(c) for c in clean) and (acted or _COMMAND.search(raw) or with_without(masked)):
         return None
     return ("no_experiment", _clip(masked))
 
@@ -211,6 +213,16 @@ _COMMAND = re.compile(
     r"|numactl)\b[^`\n]*`",
     re.MULTILINE,
 )
+
+
+#: A tool that only watches a run: profilers, tracers, packet captures.
+_OBSERVER = re.compile(
+    r"`(?:heaptrack|perf|py-spy|pprof|async-profiler|jfr|massif|flamegraph|valgrind --tool=massif|jmap|jstack)\b",
+    re.IGNORECASE,
+)
+_RAN_UNDER = re.compile(r"\b(?:ran|run|re-?ran|running)\b[^.;:]{0,60}?\b(?:under|with)\s+Q\b", re.IGNORECASE)
+#: Two shell commands pasted with output after each: "$ run --patch …⏎20 OK⏎$ run …⏎20 WDT reset".
+_TWO_RUNS = re.compile(r"^[ \t]*\$ [^\n]+\n(?:[ \t]*(?!\$ )[^\n]*\n){1,20}?[ \t]*\$ [^\n]+\n[ \t]*(?!\$ |```)\S", re.M)
 
 
 def _outcome(clause: str) -> bool:

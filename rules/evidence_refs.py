@@ -124,7 +124,7 @@ _DEAD = re.compile(
     r"\bclosed without merg\w*|\b(?:abandon(?:ed)?|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
     r"|\((?:was |got )?closed\b"
     r"|作り直し中|Abandon\s*済み"
-    r"|マージせず(?:に)?(?:クローズ|閉じ)|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり)",
+    r"|マージせず(?:に)?(?:クローズ|閉じ)|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て)",
     re.IGNORECASE,
 )
 #: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.

@@ -28,7 +28,10 @@ NOT_RUNNABLE = any_of(
     r"|locally|ourselves)\b",
     r"\b(?:haven't|have not|don't|do not) (?:had|have|got) (?:a|the|any) (?:board|device|rig|unit|phone|box|machine"
     r"|hardware|access)\b|\bfrom reading (?:the )?(?:code|source)\b",
-    r"\bnobody has (?:the|that) old\b|\b(?:gc'd|garbage[- ]collected|deleted|removed) the old (?:tag|image"
+    r"\b(?:no|not any) way to (?:trigger|reproduce|repro|hit|run) it\b|\bthe same steps (?:now )?(?:finish"
+    r"|pass|run|complete)"
+    r" (?:cleanly|fine|ok)\b|\bnobody has (?:the|that) old\b|\b(?:gc'd|garbage[- ]collected|deleted"
+    r"|removed) the old (?:tag|image"
     r"|build|digest)\b",
     # 「…を用意しているところです。揃ったら手順を書きます」: the setup still being made.
     "(?:用意|構築|準備|セットアップ)(?:を)?(?:して(?:いる|います)ところ|中です)",
@@ -42,6 +45,7 @@ NOT_RUNNABLE = any_of(
 #: A rate guessed, not counted: 「体感で半分くらい」, "feels like half the runs", "by feel".
 GUESSED_RATE = any_of(
     "体感(?:で|的に|では|だと|として)|感覚(?:で|的に)|肌感(?:で|覚)",
-    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark)\b",
+    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory|off the top of my head)\b"
+    r"|\b(?:didn't|did not|never) (?:keep|kept) (?:a |any )?(?:tally|count|record)\b",
     flags=re.IGNORECASE,
 )

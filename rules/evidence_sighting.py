@@ -50,7 +50,9 @@ def sighting(masked: str) -> str | None:
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WHEN_EN = (
-    rf"(?:last (?:{_DAY}|night|week|weekend|month)(?:'s)?|yesterday(?:'s)?|this morning(?:'s)?|earlier today"
+    # "Replayed yesterday's 1,000 authorisations": a day naming the data set, not the time of a failure.
+    rf"(?:last (?:{_DAY}|night|week|weekend|month)(?!'s\s+[\d,]+\b)(?:'s)?|yesterday(?!'s\s+[\d,]+\b)(?:'s)?"
+    r"|this morning(?:'s)?|earlier today"
     r"|(?:a|an|one|two|three|a few|several|\d+) (?:days?|weeks?|months?|hours?) ago|(?<![\d:])\d{1,2}:\d{2}(?![\d:])"
     r"|the (?:night|morning|evening|afternoon|day) of|the \d{1,2}(?:st|nd|rd|th)\b"
     rf"|(?:on |during |in )?{_DAY}(?:'s| night| morning| evening| afternoon)|on {_DAY}|on (?:the )?\d{{1,2}}"

@@ -18,6 +18,8 @@ _SUMMARY = re.compile(
     r"(?<![\d,])(?P<f1>\d[\d,]*) (?:failed|failing)\b[^\n]{0,40}?\b(?P<p1>\d[\d,]*) (?:passed|passing)\b"
     r"|(?<![\d,])(?P<p2>\d[\d,]*) (?:passed|passing)\b[^\n]{0,40}?\b(?P<f2>\d[\d,]*) (?:failed|failing)\b"
     r"|\bTests run:\s*(?P<r3>\d+),\s*Failures:\s*(?P<f3>\d+)"
+    # pytest's "===== 5 passed in 1.2s =====": every test passed.
+    r"|(?<![\d,])(?P<p6>\d[\d,]*) passed in \d"
     r"|\bPASS(?:ED)?\s*[:=]?\s*(?P<p4>\d+)\s+FAIL(?:ED)?\s*[:=]?\s*(?P<f4>\d+)"
     r"|\bFAIL(?:ED)?\s*[:=]?\s*(?P<f5>\d+)\s+PASS(?:ED)?\s*[:=]?\s*(?P<p5>\d+)",
     re.IGNORECASE,
@@ -51,7 +53,7 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
         if g["r3"] is not None:
             runs = _int(g["r3"])
         else:
-            runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"])
+            runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or g["p6"])
         rate = rate_of(float(failed), float(runs))
         if rate is not None:
             lead = raw[max(0, m.start() - 80) : m.start()]

@@ -59,7 +59,7 @@ UNKNOWN = (
         r"\b(?:we|i|nobody|no one|anyone) (?:still )?(?:don't|do not|didn't|did not|does not|doesn't) (?:yet )?"
         r"(?:know|understand)\b",
         r"\bno (?:idea|clue)\b|\bunknown (?:why|how)\b|\bnot (?:known|clear|sure) (?:why|how)\b",
-        r"\bnot (?:yet )?(?:been )?(?:root-?caused|pinned down)\b",
+        r"\b(?:not|never) (?:yet )?(?:been )?(?:root-?caused|pinned down)\b",
         r"\bnot (?:yet |fully |entirely |completely |really |well )*(?:understood|explained|identified|determined)"
         r"(?: yet)?\b",
         r"\b(?:we|i) (?:still )?(?:haven't|have not) (?:yet )?found\b",
@@ -259,7 +259,8 @@ REJECTED = (
         r"|(?:the one that|which|that) (?:held|survived|checked out)|hypothes[ie]s\b[^.;]{0,80}\b(?:held|survived"
         r"|was (?:right|correct|confirmed)|(?:is|was) the one)"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed)"
-        r"|changed nothing|made no difference|had no effect|(?:didn't|did not) help)\b",
+        r"|changed nothing|made no difference|had no effect|(?:didn't|did not) help"
+        r"|expected (?:\w+ ){0,4}to (?:matter|help|fix|change \w+)\b[^.;]{0,30}\b(?:didn't|did not|wasn't|weren't))\b",
         flags=EN_FLAGS,
     ),
     any_of(

@@ -38,7 +38,8 @@ _CAUSE_NOUN = re.compile("(?:の|こと)(?:が|は)?(?:原因|要因|真因|根�
 #: What a failure becomes: 「OOM になった」「0 件になる」 say what was seen.
 _SYMPTOM_STATE = re.compile(
     "OOM|エラー|タイムアウト|デッドロック|ハング|クラッシュ|フリーズ|例外|異常|失敗|メモリ不足|パニック|panic|停止|無応答"
-    "|応答なし|(?i:hard ?fault|bus ?fault|usage ?fault|watchdog|wdt)|ハードフォールト|スタックオーバーフロー"
+    "|応答なし|NaN|(?i:nan\\b|inf\\b)|(?i:hard ?fault|bus ?fault|usage ?fault|watchdog|wdt)|ハードフォールト"
+    "|スタックオーバーフロー"
     "|オーバーフロー"
     "|リセット|再起動",
     re.IGNORECASE,
@@ -49,8 +50,20 @@ _LATIN_SYMPTOM = re.compile(
 )
 
 
+#: 「原因は…になったことです」: the cause named first, then a state reached (what was seen, not why).
+_CAUSE_IS = re.compile("原因は[、,]?\\s*([^。]{1,60}?(?:に|と)なった)(?:こと|の)(?:です|だ|でした|である)")
+
+
+def cause_named_symptom(text: str) -> str | None:
+    """「原因は、勾配が NaN になったことです」: the cause named, and it is a state the symptom reached."""
+    named = _CAUSE_IS.search(text)
+    return named.group(0) if named is not None and _SYMPTOM_STATE.search(named.group(1)) else None
+
+
 def symptom_as_cause(sentence: str) -> str | None:
     """The predicate of 「…のが原因」 when it is only a symptom (落ちる, panic する, OOM になる): the words, or None."""
+    if (named := cause_named_symptom(sentence)) is not None:
+        return named
     m = _CAUSE_NOUN.search(sentence)
     if m is None or not JA_RE.search(sentence):
         return None

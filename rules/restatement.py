@@ -81,6 +81,12 @@ _SYMPTOM_CAUSE = re.compile(
     r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
     r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
     r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*)\b"
+    # Too late, said without why: "doesn't get the buffer to `alsa_write` in time", "the ring runs dry".
+    r"|\b(?:doesn't|does not|didn't|did not|can't|cannot|fails? to|failed to) (?:get|deliver|send|write"
+    r"|hand|push|return"
+    r"|finish|fill|refill|produce)\b[^.;,]{0,50}?\b(?:in time|on time|fast enough|quickly enough)\b"
+    r"|\bruns? dry\b|\bstarv\w*"
+    r"|\byou hear\b|\byou see\b"
     # Not coping, said of a part without saying how: "cannot handle the file", "not supported by the upload path".
     r"|\b(?:can't|cannot|can not|unable to|fails? to|failed to|doesn't|does not|didn't|did not|isn't able to"
     r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept)\b"
@@ -111,7 +117,8 @@ _CONDITION = re.compile(
 #: A duration measured: "takes ~40 ms", "took over 3 s" (not "takes the lock").
 DURATION = re.compile(
     r"\b(?:takes?|took|taking|lasts?|lasted|spends?|spent)\s+(?:about\s+|around\s+|~\s*|over\s+|up to\s+|nearly\s+)?"
-    r"\d[\d.,]*\s*(?:ms|µs|us|ns|s|sec\w*|min\w*|hours?|h)\b",
+    r"\d[\d.,]*\s*(?:ms|µs|us|ns|s|sec\w*|min\w*|hours?|h)\b"
+    r"|\b(?:takes?|took|taking) (?:much |far |way )?(?:longer|more) than\b|\b(?:takes?|took) too long\b",
     re.IGNORECASE,
 )
 #: A wrong value or choice in the code: "is `>` instead of `>=`", "uses X rather than Y", 「…ではなく…を使う」.
@@ -179,6 +186,8 @@ _DECLARED = re.compile(r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?
 def declared_symptom(masked: str) -> str | None:
     """The words when the text declares the root cause to be a symptom ("Root cause is `bwa mem` getting
     OOM-killed"), with no element doing anything in that declaration: what follows from it is not the cause."""
+    if (named := japanese_symptoms.cause_named_symptom(masked)) is not None:
+        return named
     for m in _DECLARED.finditer(masked):
         cause = m.group("cause")
         if _SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:

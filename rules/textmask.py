@@ -48,8 +48,11 @@ _PATH_RE = re.compile(
     r"(?<![\w./-])(?![\d,]+/[\d,]+(?![\w/-]|\.[\w/-]))[\w.-]*\w/(?![\u3040-\u30ff\u4e00-\u9fff])[\w./-]*", re.ASCII
 )
 _NAME_RE = re.compile(
-    r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\(\)?"  # called: `likely()`
-    r"|(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"  # snake, camel
+    # called: `likely()`, not 「PASS（修正前」
+    r"(?<![A-Za-z0-9_])(?:[A-Za-z0-9_]+\((?![\u3040-\u30ff\u4e00-\u9fff])\)?"
+    # snake, camel; not the names of symptoms written as words ("went NaN", "HardFault になった")
+    r"|(?!(?:NaN|HardFault|BusFault|UsageFault|MemManage|OOMKilled|StackOverflow)(?![A-Za-z0-9_]))"
+    r"(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"
 )
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
