@@ -124,7 +124,7 @@ ALTERNATIVES = any_of(
     # "Two candidates, and the heap dump fits both": candidates counted, or evidence that fits each.
     r"\b(?:two|2|three|3|several|multiple|a couple of|competing) (?:candidates|suspects|possible causes|theories"
     r"|hypotheses|explanations|culprits)\b",
-    r"\b(?:fits|matches|explains|is consistent with|supports) (?:both|either|all three)\b",
+    r"\b(?:fits?|match(?:es)?|explains?|is consistent with|are consistent with|supports?) (?:both|either|all three)\b",
     flags=EN_FLAGS,
 )
 

@@ -18,7 +18,7 @@ HEARSAY = any_of(
     r"\b(?:vendor|partner|customer|client|supplier|their|the other team)'?s? (?:[\w-]+ ){0,2}(?:engineers?|fae|support"
     r"|team|admins?|folks)\b[^.;]{0,80}?\b(?:reported|said|told|confirmed|came back)\b",
     # "The merchant reports the refund fails every time", "steps as provided by the merchant".
-    r"\bthe (?:merchant|seller|partner|shop|store|tenant|hospital|bank|carrier|dealer|player|customer"
+    r"\b(?:the )?(?:merchant|seller|partner|shop|store|tenant|hospital|bank|carrier|dealer|player|customer"
     r"|client|user|reporter)s?"
     r" (?:reports?|reported|says?|said|claims?|claimed|tells us|told us|sees|saw)\b",
     r"\b(?:as )?(?:provided|given|described|sent|reported) by (?:the |a |our )?(?:merchant|seller|partner"

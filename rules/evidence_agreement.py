@@ -13,6 +13,7 @@ from rules import reading
 from rules.evidence_clauses import CORE_EVIDENCE, concrete_pass
 from rules.evidence_rates import stated
 from rules.evidence_words import any_of, search
+from rules.textmask import mask
 
 Finding = tuple[str, str]
 
@@ -81,12 +82,16 @@ _ONE_TEST = re.compile(
 )
 
 
-def generic_tests(masked: str) -> Finding | None:
-    """ "All tests pass locally" beside a ticked failing test: which test failed before and passes now is not said;
-    nor does a test that "was passing before too" show the fix."""
+_URL = re.compile(r"<?https?://\S+")
+
+
+def generic_tests(text: str) -> Finding | None:
+    """ "All tests pass locally" beside a ticked failing test: which test failed before and passes now is not said
+    (a link to the CI run names none); nor does a test that "was passing before too" show the fix."""
+    masked = mask(text)
     if (already := search(checks.PASSED_BEFORE, masked)) is not None:
         return ("generic_tests", already)
     whole = _GENERIC_TESTS.search(masked)
-    if whole is None or _ONE_TEST.search(masked) is not None:
+    if whole is None or _ONE_TEST.search(mask(_URL.sub(" ", text))) is not None:
         return None
     return ("generic_tests", whole.group(0))

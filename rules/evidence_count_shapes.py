@@ -51,7 +51,8 @@ TOTAL = re.compile(
 #: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
 HITS = re.compile(
     rf"(?<![\w.,/])(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
-    rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})(?:\s*times?)?\b"
+    rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:in\s+(?=\d+\s*(?:[.;,)]|$|of\b)))?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})"
+    r"(?:\s*times?)?\b"
     r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"
     r"|\b(?:got|saw|see|seen|observed|had|hit|recorded|counted|caught)\s+(?:only\s+|just\s+|exactly\s+)?"
     rf"(?P<c>{_NUM})\s*(?:{_FAIL_NOUN})\b"

@@ -71,6 +71,8 @@ PASSED = (
         # Nothing differs from the reference: "ledger diff empty", "the diff is clean"; a whole run: "end to end".
         r"\b(?:diff|difference|delta|mismatch(?:es)?)\s+(?:is |was |came back )?(?:empty|clean|zero|none)\b"
         r"|\b(?:ran|replayed|completed|processed|went through|reran|re-ran) (?:[\w`-]+ ){0,5}end[- ]to[- ]end\b",
+        r"\bnot (?:a single|one|once) (?:hang|failure|crash|error|timeout|stall|deadlock|reset|oops)\b"
+        r"|\bnever (?:once )?(?:hung|failed|crashed|errored|stalled|deadlocked|reset)\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
         r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b",
         # Every run got to the end: "every run reached step 300", "all 12 jobs finished".

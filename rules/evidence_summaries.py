@@ -15,8 +15,10 @@ _ENOUGH = 64
 #: A test runner's summary pasted as output (masked as code, so read on the raw text): pytest "2 failed, 498
 #: passed", JUnit "Tests run: 50, Failures: 1", cargo "12 passed; 1 failed", "PASS 49  FAIL 1", mocha "3 failing".
 _SUMMARY = re.compile(
-    r"(?<![\d,])(?P<f1>\d[\d,]*) (?:failed|failing)\b[^\n]{0,40}?\b(?P<p1>\d[\d,]*) (?:passed|passing)\b"
-    r"|(?<![\d,])(?P<p2>\d[\d,]*) (?:passed|passing)\b[^\n]{0,40}?\b(?P<f2>\d[\d,]*) (?:failed|failing)\b"
+    r"(?<![\d,])(?P<f1>\d[\d,]*) (?:failed|failing)\b[^\n。`]{0,40}?\b(?P<p1>\d[\d,]*) (?:passed|passing)\b"
+    r"|(?<![\d,])(?P<p2>\d[\d,]*) (?:passed|passing)\b[^\n。`]{0,40}?\b(?P<f2>\d[\d,]*) (?:failed|failing)\b"
+    # ctest's "100% tests passed, 0 tests failed out of 214".
+    r"|\btests passed, (?P<f7>\d[\d,]*) tests? failed out of (?P<r7>\d[\d,]*)"
     r"|\bTests run:\s*(?P<r3>\d+),\s*Failures:\s*(?P<f3>\d+)"
     # pytest's "===== 5 passed in 1.2s =====": every test passed.
     r"|(?<![\d,])(?P<p6>\d[\d,]*) passed in \d"
@@ -49,9 +51,9 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
     found: list[tuple[Rate, bool]] = []
     for m in _SUMMARY.finditer(raw):
         g = m.groupdict()
-        failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"])
-        if g["r3"] is not None:
-            runs = _int(g["r3"])
+        failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"])
+        if g["r3"] is not None or g["r7"] is not None:
+            runs = _int(g["r3"] or g["r7"])
         else:
             runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or g["p6"])
         rate = rate_of(float(failed), float(runs))

@@ -91,7 +91,7 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
     if found is None and field == "validation" and "workload_completes" in (answer or ()):
         found = cut_short(mask(text or ""))  # "we stopped it there": the workload did not complete
     if found is None and field == "validation" and "failing_test_passes" in (answer or ()):
-        found = generic_tests(mask(text or ""))  # "all tests pass": the failing test is not named
+        found = generic_tests(text or "")  # "all tests pass": the failing test is not named
     if found is None or found[0] not in _DENIES[field] | {"not_every_run", "only_soak", "cut_short", "generic_tests"}:
         return None
     return _reason(field, "contradicts", [found[1]], pm.lang, answer=_join(chosen, pm.lang))

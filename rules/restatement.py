@@ -93,7 +93,7 @@ _SYMPTOM_CAUSE = re.compile(
     r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
-    r"|(?:動か|終わら|返ら|届か|繋がら|つながら)(?:ない|ず|なかった)"
+    r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ)(?:ない|ず|なかった)"
     r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
     r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
     r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)",
@@ -109,7 +109,7 @@ _THROWS = re.compile(
     re.IGNORECASE,
 )
 _CONDITION = re.compile(
-    r"\b(?:when|whenever|if|unless|while|because|since|after|before|once|whose|which|where|for (?:a|an|any|every|each"
+    r"\b(?:when|whenever|if|unless|while|because|since|after|before|once|whose|where|for (?:a|an|any|every|each"
     r"|all|[a-z]+s)"
     r"|with (?:a|an|no|null|empty))\b|場合|とき|時に|たら|れば|なら|のに|ないと",
     re.IGNORECASE,
@@ -123,6 +123,7 @@ DURATION = re.compile(
 )
 #: A wrong value or choice in the code: "is `>` instead of `>=`", "uses X rather than Y", 「…ではなく…を使う」.
 _WRONG_CHOICE = re.compile(r"\binstead of\b|\brather than\b|の代わりに|ではなく", re.IGNORECASE)
+_CONSEQUENCE = re.compile(r",\s*(?:which|so|and then|after which)\b.*$", re.IGNORECASE | re.DOTALL)
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 
@@ -166,7 +167,10 @@ def symptom_cause(sentence: str) -> bool:
     if _WRONG_CHOICE.search(cause):
         return False  # "because the check is `>` instead of `>=`": a wrong choice in the code is a mechanism
     if _THROWS.search(cause) and not _CONDITION.search(cause):
-        cause = _THROWS.sub(" 、 ", cause)  # "X throws Y on page 3, which is why …": what failed, not why
+        # "returns `OTA_ERR_VERIFY`, which aborts the install": what follows from the error is not why it came.
+        cause = _CONSEQUENCE.sub(
+            "", _THROWS.sub(" 、 ", cause)
+        )  # "X throws Y on page 3, which is why …": what failed, not why
         if not english.action_verbs(cause) and not japanese_verbs.action_verbs(cause):
             return True
     if DURATION.search(cause) and not _CONDITION.search(DURATION.sub(" ", cause)):
@@ -179,6 +183,8 @@ def symptom_cause(sentence: str) -> bool:
     return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
 
 
+#: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".
+_HITTING = re.compile(r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?Q", re.I)
 #: "Root cause is X getting OOM-killed": the cause declared, in a sentence of its own.
 _DECLARED = re.compile(r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)", re.IGNORECASE)
 
@@ -190,6 +196,8 @@ def declared_symptom(masked: str) -> str | None:
         return named
     for m in _DECLARED.finditer(masked):
         cause = m.group("cause")
+        if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
+            return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
         if _SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:
             continue
         rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
