@@ -57,7 +57,11 @@ PLANNED = any_of(
     r"\bnext (?:sprint|week|release|month|iteration)\b",
     r"\b(?:plan|next steps?|to ?do)\s*:",
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
-    r"\b(?:tomorrow(?!'s (?!build|release|deploy|run|nightly|test|rollout)\w)|later this week"
+    # A check being set up, said with a gerund: "Adding a debug assert to catch it on the next testnet run".
+    r"(?:^|[.;]\s*)(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?\bto (?:catch"
+    r"|confirm|verify|see"
+    r"|check|prove)\b"
+    r"|\b(?:tomorrow(?!'s (?!build|release|deploy|run|nightly|test|rollout)\w)|later this week"
     r"|once (?:the next|it lands|it merges|ci is green))\b",
     r"\bwill (?:ship|land|release|publish|merge|provide|include)\b",
     r"\bnext steps? (?:is|are|will be|would be)\b",

@@ -38,7 +38,12 @@ HEARSAY = any_of(
     r"\b(?:verified|confirmed|checked|tested|validated|reproduced|repro'd) by (?:the |our |a |an |their )?"
     r"(?:(?!Hypothesis|Jenkins|Valgrind|Buildkite|Travis|Sentry|Datadog|Grafana|Prometheus|Github|Gitlab)"
     r"(?-i:[A-Z][a-z]+)(?! (?:test|suite|script|job|run|tool)\b)|qa|support|ops|sres?|on-?call|customers?|vendors?"
-    r"|reporters?|team|users?|colleagues?|someone|somebody|another (?:team|engineer)|the other team)\b",
+    r"|reporters?|team|users?|colleagues?|someone|somebody|another (?:team|engineer)|the other team"
+    r"|[\w-]+ (?:team|group|folks|crew))\b",
+    # Their evidence, forwarded: "their ops lead sent a video: 10 taps, 10 declines".
+    r"\b(?:their|the customer's|the merchant's|the vendor's|the client's) (?:[\w-]+ ){0,2}(?:sent|shared"
+    r"|forwarded|posted"
+    r"|attached|uploaded) (?:us |over )?(?:a |an |the )?(?:video|screenshot|recording|log|report|capture|clip)\b",
     # A person's word, whoever it is: "the on-call says", "a teammate reported", "our SRE confirmed".
     r"\b(?:on-?call|sres?|ops|pms?|managers?|leads?|colleagues?|teammates?|coworkers?|co-workers?|engineers?"
     r"|developers?|devs?|testers?|reviewers?|vendors?|customers?|clients?|users?|reporters?|analysts?|admins?"

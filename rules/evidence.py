@@ -76,8 +76,9 @@ NOT_FIXED = (
 def check_text(field: str, text: str | None) -> Finding | None:
     """The kind of problem with one field's text and the phrase that shows it; None when acceptable.
 
-    Kinds: degenerate, placeholder, unknown, hypothesis, not_on_demand, rare, pending, hope, stand_in,
-    no_ref, not_fixed, guessed. Fields not in CHECKED_FIELDS are never refused here.
+    Kinds: degenerate, placeholder, placeholder_inside, unknown, hypothesis, not_on_demand, rare, rate_guessed,
+    pending, hope, stand_in, fails_after, no_ref, ref_pending, not_a_change, not_fixed, guessed, and the clause
+    readers' (rules.reading). Fields not in CHECKED_FIELDS are never refused here.
     """
     if field not in CHECKED_FIELDS or text is None:
         return None

@@ -77,7 +77,7 @@ _FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
 #: A failure that outlived the fix: "still fails", 「まだ失敗している」.
 STILL_FAILS = re.compile(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
-    r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers)\b"
+    r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the)\b"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
     # A rate lowered but not to zero: "from 5 in 30 to 2 in 50", 「30 回中 5 回から 50 回中 2 回に」.
     r"|\bfrom \d+ (?:of|in|out of|/) ?\d+ (?:runs? )?(?:down )?to [1-9]\d* ?(?:of|in|out of|/) ?\d+"

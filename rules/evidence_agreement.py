@@ -10,8 +10,9 @@ import re
 from rules import evidence_checks as checks
 from rules import evidence_run as run
 from rules import reading
-from rules.evidence_clauses import CORE_EVIDENCE, concrete_pass
+from rules.evidence_clauses import concrete_pass
 from rules.evidence_rates import stated
+from rules.evidence_scope import CORE_EVIDENCE
 from rules.evidence_words import any_of, search
 from rules.textmask import mask
 

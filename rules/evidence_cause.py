@@ -37,7 +37,8 @@ _VAGUE_CAUSE = (
 #: "since we upgraded", "v4.2.1 に上げてから…ようになった": a correlation in time, not a mechanism.
 _CORRELATION = (
     any_of(
-        r"\b(?:since|after|ever since) (?:we |i |they |the team |the |an? |our )?(?:upgrad|updat|bump|deploy"
+        r"\b(?:since|after|ever since) (?:we |i |they |the team |the |an? |our )?(?:[\w-]+ ){0,2}?(?:upgrad"
+        r"|updat|bump|deploy"
         r"|install|switch|roll"
         r"|mov|migrat|chang|went|port|releas)\w*",
         r"\b(?:started|began|appeared|showed up) (?:\w+ )?(?:after|since|once|with|when)\b",
@@ -56,6 +57,7 @@ _CORRELATION = (
     any_of(
         "ようになった",
         "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え)て(?:から|以来|以降)",
+        "(?:バージョン|ファーム(?:ウェア)?|版|リリース|(?<![\\d.])v?\\d+(?:\\.\\d+)+)\\s*(?:以降|から)(?:、|は|で)",
         # A version put back, and the symptom goes: 「2.2 に戻すと出ない」 ties it to the version, not to a mechanism.
         "(?:に|へ)(?:戻す|戻した|ダウングレードする|ダウングレードした)(?:と|ら)",
     ),
@@ -65,6 +67,7 @@ _UNCHECKED = re.compile(r"check|verif|confirm|test|measur|tried|確認|検証|�
 #: A plan whose purpose is to confirm the cause: "to confirm", "to prove it", 「確認する予定」「裏付けを取る」.
 _TO_CONFIRM = re.compile(
     r"\bto (?:confirm|verify|prove|validate|check|test)\b|\bto (?:be|make) sure\b|\bto double-check\b"
+    r"|\bto catch (?:it|this|that)\b"
     r"|\b(?:confirm|verify|prove|check|test) (?:it|this|that|the (?:theory|hypothesis|cause|idea))\b"
     r"|確認|検証|裏付け|確かめ|実証",
     re.IGNORECASE,

@@ -21,8 +21,8 @@ from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_after import still_before
 from rules.evidence_rates import HIGH_FREQUENCY, stated
+from rules.evidence_scope import CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
-from rules.phrases import SCOPE_STATED
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
 Finding = tuple[str, str]
@@ -36,45 +36,6 @@ BEFORE_AFTER = (
 )
 #: "with compactions in progress": a state during the check, not a check still in progress.
 _IN_PROGRESS_STATE = re.compile(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", re.I | re.A)
-#: What the validation's check is about: the repro, a test, a workload (a not-done clause naming it is no scope).
-CORE_EVIDENCE = (
-    any_of(r"\b(?:repro\w*|tests?|workloads?|steps)\b", flags=EN_FLAGS),
-    any_of("再現", "(?<!再)テスト(?!環境)", "ワークロード", "手順"),
-)
-#: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
-_OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)
-_SCOPE_ON = re.compile(
-    # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
-    r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
-    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])他(?=[\u30a0-\u30ff\u4e00-\u9fff])"
-)
-
-
-#: Another configuration as the subject of the not-done clause: "the ARM NEON path was not re-run".
-_SCOPE_SUBJECT = re.compile(
-    r"\s*(?:the |our |their )?(?:[\w.+-]+ ){0,3}(?:paths?|platforms?|arch\w*|targets?|variants?|backends?|builds?"
-    r"|configs?|configurations?|drivers?|regions?|browsers?|devices?|models?|flavou?rs?)\s+(?:was|were|is|are|has|have)"
-    r"\b",
-    re.IGNORECASE,
-)
-#: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.
-_LATIN_TOPIC_JA = re.compile(
-    r"\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?\s*(?:[\u30a0-\u30ff\u4e00-\u9fff]{1,8})?\s*(?:は|では|でも)(?:今回は|まだ)?"
-)
-#: Another configuration as the object of the not-done verb: "haven't tried the customer's config yet".
-_SCOPE_OBJECT = re.compile(
-    r"\b(?:tried|tested|checked|verified|run|ran|re-?run|covered)\s+(?:it\s+)?(?:on\s+|with\s+|against\s+)?"
-    r"(?:the |their |our |a |any |other |another )?(?:[\w'.+-]+ ){0,3}(?:configs?|configurations?|setups?|environments?"
-    r"|platforms?|devices?|browsers?|os(?:es)?|hardware|regions?|clusters?|tenants?|locales?|models?|variants?"
-    r"|targets?|boards?|phones?|versions?|flavou?rs?|machines?)\b",
-    re.IGNORECASE,
-)
-#: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
-_SCOPE_LABEL = re.compile(
-    r"\s*(?:not (?:yet )?(?:verified|tested|covered|checked)|untested|unverified|out of scope|未検証|未確認|未テスト"
-    r"|対象外|検証(?:範囲)?外)\s*[:：]",
-    re.IGNORECASE,
-)
 
 
 @lru_cache(maxsize=512)
@@ -179,6 +140,15 @@ _EXPECTED = re.compile(
 )
 
 
+#: The outcome only as the expected one: "Expected: …" with no "Actual: …" beside it (「期待結果：」, no 「実際：」).
+_EXPECTED_LABEL = re.compile(
+    r"^\s*(?:expected(?: result| behaviou?r)?|期待(?:結果|値|される動作)?)\s*[:：]", re.I | re.M
+)
+_ACTUAL_LABEL = re.compile(
+    r"^\s*(?:actual(?: result| behaviou?r)?|observed|result|実際(?:の結果)?|結果)\s*[:：]", re.I | re.M
+)
+
+
 def expected_outcome(clause: str) -> str | None:
     """An outcome said as an expectation and set against nothing that happened: "this should trip the timeout"."""
     expected = _EXPECTED.search(clause)
@@ -194,6 +164,8 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
         if (expected := expected_outcome(clause)) is not None:
             clean.remove(clause)  # "this should trip the timeout on every run": what is expected, not what was seen
             found.append(("appearance", expected))
+    if (label := _EXPECTED_LABEL.search(masked)) is not None and _ACTUAL_LABEL.search(masked) is None:
+        found.append(("appearance", label.group(0).strip()))  # "Expected: board comes back in recovery", no Actual
     # "20/20 flashes so far": a counted rate is shown even in a clause that reads as watching.
     watched = [c for c, why in reading.readings(masked) if why is not None and why[0] == "watching"]
     shown = any(on_demand(c) for c in clean) or any(
@@ -201,7 +173,7 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     )
     for clause in reading.all_clauses(masked):
         why = reading.not_done(clause)
-        if why is not None and (why[0] == "planned" or not (shown and _scope_only(clause))):
+        if why is not None and (why[0] == "planned" or not (shown and scope_only(clause))):
             return why
         if why is None and (hedge := search(words.HYPOTHESIS, clause)) and not search(words.REJECTED, clause):
             found.append(("conjecture", hedge))
@@ -216,28 +188,6 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
 def _first(pattern: re.Pattern[str], text: str) -> str | None:
     m = pattern.search(text)
     return None if m is None else m.group(0)
-
-
-#: 「X は未検証」: a topic that was not checked.
-_SCOPE_TOPIC_JA = re.compile("([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:まだ)?未(?:検証|確認|テスト|実施)")
-#: Topics that are the fix or the check itself, not another configuration.
-_NOT_A_SCOPE_JA = re.compile("修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作")
-
-
-def _scope_only(clause: str) -> bool:
-    """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
-    if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause) or _SCOPE_SUBJECT.match(clause):
-        return True
-    if _LATIN_TOPIC_JA.match(clause) and not search(CORE_EVIDENCE, clause):
-        return True  # 「aarch64 ランナーは今回は回していません」: another configuration, named as the topic
-    if re.search(r"対象外|範囲外|スコープ外|\bout of scope\b", clause, re.IGNORECASE):
-        return True  # 「iOS は対象外なので未確認」: outside what this fix covers
-    if _SCOPE_OBJECT.search(clause) is not None and search(CORE_EVIDENCE, clause) is None:
-        return True  # "haven't tried the customer's config": another configuration, not the check itself
-    topic = _SCOPE_TOPIC_JA.search(clause)
-    if topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1)) and not search(CORE_EVIDENCE, clause):
-        return True  # 「iOS アプリからの注文は未検証」: something else, named as the topic, not checked
-    return bool(_SCOPE_ON.search(clause)) and not _OWN_PLACE.search(clause) and not search(CORE_EVIDENCE, clause)
 
 
 def _names_check(clause: str) -> bool:
@@ -264,9 +214,9 @@ def validation(masked: str) -> Finding | None:
     for clause, why in parts:
         if why is None:
             continue
-        if why[0] == "not_done" and (not passed or not _scope_only(clause)):
+        if why[0] == "not_done" and (not passed or not scope_only(clause)):
             return why
-        if why[0] == "planned" and passed and search(CORE_EVIDENCE, clause) and not _scope_only(clause):
+        if why[0] == "planned" and passed and search(CORE_EVIDENCE, clause) and not scope_only(clause):
             return why  # 「元の再現ケースは実機が空き次第確認します」: the original repro is still to be run
         if not passed:
             return why

@@ -53,6 +53,11 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             return why
     if _TWO_RUNS.search(raw):
         return None  # a pasted session: the same command run twice, with and without the change, and each output
+    if _ARTIFACT.search(masked) and not _CHANGED.search(masked) and with_without(masked) is None:
+        return (
+            "no_experiment",
+            _clip(masked),
+        )  # "the core dump shows …", 「フレームグラフで…一致」: looking, not doing
     # "Ran the exporter under `heaptrack`": a profiler watches the run, it changes nothing.
     acted = search(INTERVENTION, _RAN_UNDER.sub(" ", masked) if _OBSERVER.search(raw) else masked)
     if any(_outcome(c) for c in clean) and (acted or _COMMAND.search(raw) or with_without(masked)):
@@ -215,6 +220,22 @@ _COMMAND = re.compile(
 )
 
 
+#: What is looked at: a dump, a trace, a profile, logs, a dashboard, timestamps.
+_ARTIFACT = re.compile(
+    r"\b(?:core ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?|timestamps?)\b"
+    r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード",
+    re.IGNORECASE,
+)
+#: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.
+_CHANGED = re.compile(
+    r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|add(?:ed|ing)|chang\w+|disabl\w+|enabl\w+|inject\w*"
+    r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
+    r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
+    r"|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted|replay\w*|loop\w*"
+    r"|trigger\w*|induc\w+)\b"
+    r"|当て|戻|変更|追加|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力|出し|実行|起動|投入|流し|回し|計測",
+    re.IGNORECASE,
+)
 #: A tool that only watches a run: profilers, tracers, packet captures.
 _OBSERVER = re.compile(
     r"`(?:heaptrack|perf|py-spy|pprof|async-profiler|jfr|massif|flamegraph|valgrind --tool=massif|jmap|jstack)\b",

@@ -46,7 +46,9 @@ NOT_ON_DEMAND = (
         r"\bnot (?:every|all|each)\b",
         r"\bheisenbug\b",
         # Run until it appears: no rate was measured ("loop it until it shows up").
-        r"\buntil (?:it|the (?:[\w-]+ ){0,2}?[\w-]+) (?:shows up|appears|happens|reproduces|triggers|occurs|turns up"
+        r"\b(?:until|till|til) (?:it|the (?:[\w-]+ ){0,2}?[\w-]+) (?:shows up|appears|happens|reproduces"
+        r"|triggers|occurs|turns up"
+        r"|trips|asserts|dies|breaks"
         r"|pops up|manifests|fails|crashes|hangs)\b",
         # A count per period of time is how often it happened, not a rate over runs.
         r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint)\b",

@@ -17,7 +17,8 @@ NOT_RUNNABLE = any_of(
     # Runs split with no count: "some nights it fails and some nights it's green".
     r"\bsome (?:nights|days|runs|mornings|builds|boots|attempts|weeks)\b[^.;]{0,60}?\b(?:some|other|others)\b",
     # It no longer reproduces: "can't reproduce it anymore", "no longer reproduces" (not "… with the fix").
-    r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to|no longer able to)\s+(?:re-?produce|repro|trigger)"
+    r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to|no longer able to)\s+(?:re-?produce|repro|trigger"
+    r"|make it fail|get it to fail)"
     r"\s+(?:it\s+|this\s+|the (?:bug|issue|crash|hang|failure|problem)\s+)?(?:any ?more|any longer|since|these days)\b",
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"
     r"(?!\s+(?:with|after|on|once) (?:the )?(?:fix|patch|patched|change))",
@@ -35,6 +36,9 @@ NOT_RUNNABLE = any_of(
     r"|build|digest)\b",
     # 「…を用意しているところです。揃ったら手順を書きます」: the setup still being made.
     "(?:用意|構築|準備|セットアップ)(?:を)?(?:して(?:いる|います)ところ|中です)",
+    # The environment still coming: "the third VM is waiting on quota; once it is up: …".
+    r"\bwaiting (?:on|for) (?:quota|hardware|access|approval|a (?:board|rig|slot|license))\b",
+    "(?:お客様|顧客|客先)(?:の|側の|先の)?[^。、]{0,40}?でのみ|社内(?:の[^。]{0,15})?では再現(?:せず|しない|しません)",
     # Only someone else can run it: "reproducible on the customer's terminal; we asked them to ship it".
     r"\b(?:asked|asking|waiting (?:for|on)) (?:them|the (?:customer|client|user|reporter|vendor)|\w+) to (?:ship|send"
     r"|mail|bring|lend|loan|return)\b(?! (?:us )?(?:the |a )?(?:logs?|traces?|dumps?|config))",

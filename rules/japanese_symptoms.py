@@ -41,7 +41,7 @@ _SYMPTOM_STATE = re.compile(
     "|応答なし|NaN|(?i:nan\\b|inf\\b)|(?i:hard ?fault|bus ?fault|usage ?fault|watchdog|wdt)|ハードフォールト"
     "|スタックオーバーフロー"
     "|オーバーフロー"
-    "|リセット|再起動",
+    "|リセット|再起動|足りな|不足",
     re.IGNORECASE,
 )
 _LATIN_SYMPTOM = re.compile(

@@ -52,15 +52,19 @@ _HEDGED_READING_EN = any_of(
     # Said as the whole support, with no subject but "it": "…, it fits the stack"; "lines up with the timing".
     r"(?:^|[,;:]\s*)(?:it |which )?(?:fits|lines up with) the (?:stack|logs?|timing|traces?|graphs?)\b",
     r"\b(?:haven't|have not|didn't|did not) (?:yet )?(?:caught|seen|observed) it in\b",
+    r"\beverything points (?:at|to)\b|\b(?:the )?only explanation that fits\b|\bour best (?:explanation"
+    r"|guess|theory)\b",
     flags=re.IGNORECASE | re.ASCII,
 )
 _HEDGED_READING_JA = any_of("(?:私|僕|自分)の(?:読み|見立て|解釈)(?:では|だと|です)", "辻褄が合")
 #: Japanese hearsay said in words, not by an auxiliary: QA曰く, …と聞いた, …との報告.
 _HEARSAY_JA = any_of(
     "曰く",
+    "模様(?:です|だ|。|$)",
     # 「QA チームから…と連絡をもらいました」「顧客からの報告では」: someone else's message.
     "(?:から|より)[^。]{0,80}?(?:と|って)(?:の)?(?:連絡|報告|共有|話|指摘|回答|返信)(?:を|が)?(?:もらい|もら|受け|あり|いただ|受領|来)",
     "(?:から|より)(?:の)?(?:連絡|報告|共有|回答)(?:で|によると|では|によれば)",
+    "(?:と|って)(?:[^。]{0,30}?から)?聞(?:いた|きました|いて(?:い|お)(?:ます|る))",
     "いわく",
     "(?:と|って)聞(?:いた|いて|きました|いています)",
     "との(?:報告|連絡|話)",

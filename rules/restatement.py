@@ -195,7 +195,7 @@ def declared_symptom(masked: str) -> str | None:
     if (named := japanese_symptoms.cause_named_symptom(masked)) is not None:
         return named
     for m in _DECLARED.finditer(masked):
-        cause = m.group("cause")
+        cause = _CONSEQUENCE.sub("", m.group("cause"))
         if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
         if _SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:

@@ -17,8 +17,18 @@ BATCHES = sorted(Path(__file__).with_name("heldout").glob("batch*.yaml"))
 
 
 #: Cases the gate still gets wrong, each a class not yet read: listed so the test fails when one is fixed
-#: (then remove it) or when any other case goes wrong.
-KNOWN_GAPS: dict[str, str] = {}
+#: (then remove it) or when any other case goes wrong (docs/gate-measurements.md).
+KNOWN_GAPS: dict[str, str] = {
+    # Not a gap in the reading: the writer labelled from docs/rules.md, which did not yet say that a soak or stress
+    # run alone (the only kind ticked) does not show the fix works; the answer's own check refuses it (DESIGN §2).
+    "b13-129": "a soak alone ticked: refused by the validation_kinds check, labelled accept",
+    # Batch 19, after round 17 (tuned on it): what the readers still miss.
+    "b19-017": "the 300 runs are inside the pasted command (`--count 300`), which is masked as code",
+    "b19-036": "a library 'reworked how X deals with Y', 'since the workers moved to the image': a change, no element",
+    "b19-043": "「ファーム 1.4.2 以降」 then 「そのせいで…タイムアウト」: a correlation, then the symptom as the cause",
+    "b19-084": "「タイムスタンプを突き合わせたら」 beside 「実行直後」: the word for running counts as something done",
+    "b19-161": "'500/500 pages OK' inside a pasted block is not read, so 'no jam' stands alone",
+}
 
 
 def load(path: Path) -> list[dict[str, Any]]:

@@ -1,0 +1,73 @@
+"""A scope note, not a check left undone: "the ARM NEON path was not re-run", "haven't tried the customer's config",
+「Windows ホストでは未確認」「aarch64 ランナーは今回は回していません」 name another configuration than the one
+checked (docs/rules.md#completed-check). The check's own subject (the repro, a test, the workload) is never scope.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_words import EN_FLAGS, any_of, search
+from rules.phrases import SCOPE_STATED
+
+#: What the validation's check is about: the repro, a test, a workload (a not-done clause naming it is no scope).
+CORE_EVIDENCE = (
+    any_of(r"\b(?:repro\w*|tests?|workloads?|steps)\b", flags=EN_FLAGS),
+    any_of("再現", "(?<!再)テスト(?!環境)", "ワークロード", "手順"),
+)
+#: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
+_OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)
+_SCOPE_ON = re.compile(
+    # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
+    r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
+    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])他(?=[\u30a0-\u30ff\u4e00-\u9fff])"
+)
+
+
+#: Another configuration as the subject of the not-done clause: "the ARM NEON path was not re-run".
+_SCOPE_SUBJECT = re.compile(
+    r"\s*(?:the |our |their )?(?:[\w.+-]+ ){0,3}(?:paths?|platforms?|arch\w*|targets?|variants?|backends?|builds?"
+    r"|configs?|configurations?|drivers?|regions?|browsers?|devices?|models?|flavou?rs?)\s+(?:was|were|is|are|has|have)"
+    r"\b",
+    re.IGNORECASE,
+)
+#: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.
+_LATIN_TOPIC_JA = re.compile(
+    r"\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?\s*(?:[\u30a0-\u30ff\u4e00-\u9fff]{1,8})?\s*(?:は|では|でも)(?:今回は|まだ)?"
+)
+#: Another configuration as the object of the not-done verb: "haven't tried the customer's config yet".
+_SCOPE_OBJECT = re.compile(
+    r"\b(?:tried|tested|checked|verified|run|ran|re-?run|covered)\s+(?:it\s+)?(?:on\s+|with\s+|against\s+)?"
+    r"(?:the |their |our |a |any |other |another )?(?:[\w'.+-]+ ){0,3}(?:configs?|configurations?|setups?|environments?"
+    r"|platforms?|devices?|browsers?|os(?:es)?|hardware|regions?|clusters?|tenants?|locales?|models?|variants?"
+    r"|targets?|boards?|phones?|versions?|flavou?rs?|machines?)\b",
+    re.IGNORECASE,
+)
+#: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
+_SCOPE_LABEL = re.compile(
+    r"\s*(?:not (?:yet )?(?:verified|tested|covered|checked)|untested|unverified|out of scope|未検証|未確認|未テスト"
+    r"|対象外|検証(?:範囲)?外)\s*[:：]",
+    re.IGNORECASE,
+)
+
+
+#: 「X は未検証」: a topic that was not checked.
+_SCOPE_TOPIC_JA = re.compile("([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:まだ)?未(?:検証|確認|テスト|実施)")
+#: Topics that are the fix or the check itself, not another configuration.
+_NOT_A_SCOPE_JA = re.compile("修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作")
+
+
+def scope_only(clause: str) -> bool:
+    """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
+    if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause) or _SCOPE_SUBJECT.match(clause):
+        return True
+    if _LATIN_TOPIC_JA.match(clause) and not search(CORE_EVIDENCE, clause):
+        return True  # 「aarch64 ランナーは今回は回していません」: another configuration, named as the topic
+    if re.search(r"対象外|範囲外|スコープ外|\bout of scope\b", clause, re.IGNORECASE):
+        return True  # 「iOS は対象外なので未確認」: outside what this fix covers
+    if _SCOPE_OBJECT.search(clause) is not None and search(CORE_EVIDENCE, clause) is None:
+        return True  # "haven't tried the customer's config": another configuration, not the check itself
+    topic = _SCOPE_TOPIC_JA.search(clause)
+    if topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1)) and not search(CORE_EVIDENCE, clause):
+        return True  # 「iOS アプリからの注文は未検証」: something else, named as the topic, not checked
+    return bool(_SCOPE_ON.search(clause)) and not _OWN_PLACE.search(clause) and not search(CORE_EVIDENCE, clause)
