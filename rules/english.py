@@ -82,7 +82,8 @@ WATCHING = any_of(
     r"\bgraphs?\b",
     # As a verb only: "the legality monitor" is a component, "we monitored it" is watching.
     r"\b(?:monitor(?:ing|ed)|watch(?:ing|ed))\b|\b(?:to|will|'ll|we|i|they|and|then|keep|just) (?:monitor|watch)\b",
-    r"\bkeep(?:ing)? an eye\b",
+    r"\bkeep(?:ing)? an eye\b|\b(?:kept|keeping|left) (?:the )?(?:[\w/ ]{0,20} )?(?:panels?|dashboards?"
+    r"|graphs?) (?:open|up)\b",
     r"\b(?:on|in) (?:the |our |prod(?:uction)? )?(?:grafana|datadog|kibana|sentry|cloudwatch|new relic)\b",
     r"\bsince (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|last \w+|the (?:deploy|release"
     r"|rollout))\b",
@@ -129,6 +130,9 @@ ALTERNATIVES = any_of(
     r"\b(?:two|2|three|3|several|multiple|a couple of|competing) (?:candidates|suspects|possible causes|theories"
     r"|hypotheses|explanations|culprits)\b",
     r"\b(?:fits?|match(?:es)?|explains?|is consistent with|are consistent with|supports?) (?:both|either|all three)\b",
+    r"\b(?:haven't|have not|not yet|can't|cannot|couldn't|could not) (?:\w+ )?(?:separated|told apart"
+    r"|distinguished|isolated)"
+    r" which\b",
     flags=EN_FLAGS,
 )
 

@@ -127,8 +127,8 @@ def fails_after(clause: str) -> bool:
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True
     for m in _PASS_SHARE.finditer(clause):
-        passed = m.group("n") or m.group("jn") or m.group("rn") or m.group("kn")
-        runs = m.group("m") or m.group("jm") or m.group("rm") or m.group("km")
+        passed = m.group("n") or m.group("jn") or m.group("rn") or m.group("kn") or m.group("gn")
+        runs = m.group("m") or m.group("jm") or m.group("rm") or m.group("km") or m.group("gm")
         share = m.group("pct") or m.group("jpct")
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(clause, m.start(), m.end()):
@@ -150,6 +150,10 @@ _PASS_SHARE = re.compile(
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
     r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*回[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*回(?:だけ)?(?:が)?(?:成功|通過|パス|OK|正常)"
+    # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
+    r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:sessions|requests|transactions|runs|jobs|files|records|orders"
+    r"|messages|cases|replays|iterations)\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+(?:completed|passed|succeeded|ok|finished"
+    r"|matched)\b"
     # "1000 runs: 997 completed": the runs, then how many came through.
     r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
     r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"

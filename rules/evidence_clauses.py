@@ -130,11 +130,13 @@ def plain(masked: str) -> tuple[list[str], list[Finding]]:
 
 #: A repro's outcome said as an expectation: "this should trip the timeout", "which would produce the crash".
 _EXPECTED = re.compile(
-    r"\b(?:should|would|ought to|is expected to|is supposed to)\s+(?:also\s+|then\s+|now\s+|always\s+)?"
+    r"\b(?:should|would|ought to|is expected to|is supposed to|has to|have to|must"
+    r"|is bound to)\s+(?:also\s+|then\s+|now\s+"
+    r"|always\s+)?"
     r"(?:trip|produce|surface|show|kick in|fire|occur|happen|appear|see|get|cause|result in|lead to|throw|raise|return"
     r"|emit|log|print|report|end up|wedge|lock|stop|drop|double|corrupt|bring|make|break|fail|crash|hang"
     r"|reproduce|leave"
-    r"|keep|put|send"
+    r"|keep|put|send|deadlock|time out|overflow|leak"
     r"|repro|trigger)\b",
     re.IGNORECASE,
 )

@@ -63,7 +63,7 @@ REPEAT_NOUN = (
 FAIL_NOUN = (
     r"(?:failures?|fails|crash(?:es)?|hangs?|errors?|timeouts?|time-?outs?|repros?|reproductions?|hits?|panics?"
     r"|deadlocks?|stalls?|drops?|mismatch(?:es)?|occurrences?|segfaults?|aborts?|assert(?:ion)?s?|flakes?|reds?"
-    r"|corruptions?|divergences?|freezes?|incidents?)"
+    r"|corruptions?|divergences?|freezes?|incidents?|desyncs?)"
 )
 FAIL_VERB = (
     r"(?:fail(?:ed|s)?|crash(?:ed|es)?|hung|hangs?|hit|broke|errored|timed out|dropped|lost|diverged|deadlocked"

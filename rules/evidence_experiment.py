@@ -212,7 +212,8 @@ INTERVENTION = (
 #: `rr record`.
 _COMMAND = re.compile(
     # A fenced block counts when it shows a command typed (a shell prompt), not only output pasted (a backtrace).
-    r"`[^`\n]*(?:\w=|\s--?[A-Za-z]|^\$ )[^`\n]*`|```[^\n]*\n(?:[^\n]*\n){0,3}?\s*(?:\$|#|>|PS>|%)\s+(?!thread\b|bt\b)\S"
+    r"`(?!(?:perf|heaptrack|py-spy|pprof|jmap|jstack|async-profiler|top|htop|iostat|vmstat)\b)[^`\n]*(?:\w=|\s--?[A-Za-z]"
+    r"|^\$ )[^`\n]*`|```[^\n]*\n(?:[^\n]*\n){0,3}?\s*(?:\$|#|>|PS>|%)\s+(?!thread\b|bt\b)\S"
     # A tool that changes or stops the run (a profiler or a tracer only watches it).
     r"|`(?:git (?:bisect|revert|cherry-pick)|rr (?:record|replay)|gdb|lldb|valgrind|faketime|stress-ng|taskset"
     r"|numactl)\b[^`\n]*`",

@@ -31,6 +31,8 @@ def ref_pending(text: str) -> Finding | None:
         return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
     why: Finding | None = None
     plain_ref = False
+    if _PUBLISHED_NOW.search(text) and find_fix_refs(text) and not _DEAD.search(text):
+        return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
     if any(
         _MERGED.search(c) and find_fix_refs(c) and reading.read(c) is None
         for _s, parts in reading.by_sentence(text)
@@ -51,8 +53,9 @@ def ref_pending(text: str) -> Finding | None:
             if (local := _unpublished(clause)) is not None:
                 return ("ref_pending", local)
             if not find_fix_refs(clause):
-                why = why or reading.not_done(clause)
-                continue
+                if not _AWAITING.search(clause):
+                    why = why or reading.not_done(clause)
+                continue  # "PR #5120 - open, waiting on a second reviewer, not merged yet": still a reference
             found = reading.not_done(clause) or reading.modality(clause)
             if (
                 found is not None
@@ -62,7 +65,10 @@ def ref_pending(text: str) -> Finding | None:
                 found = None  # "#77, ready for review, not merged yet": an open PR exists and can be opened now
             elif found is None and _bare(clause):
                 # "#4480, will open it": a reference with no verb of its own is what the next clause says of it
-                found = next((f for c in parts[i + 1 :] if (f := reading.not_done(c)) is not None), None)
+                found = next(
+                    (f for c in parts[i + 1 :] if not _AWAITING.search(c) and (f := reading.not_done(c)) is not None),
+                    None,
+                )
             if found is None:
                 plain_ref = True
                 continue
@@ -104,6 +110,9 @@ _UNPUBLISHED = (
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)|に(?:あ|置|残))",
         "未(?:プッシュ|push)",
         "手元の",
+        "ローカルの",
+        "(?:たら|次第)[^。]{0,30}?(?:積み|入れ|出し|上げ|載せ)ます",
+        "(?:上げ|出し|push し|プッシュし)ようとしたが",
         "(?:cherry-pick|チェリーピック|マージ|push|プッシュ)(?:します|する予定)",
         # 「今夜 push します」: still to come.
         "(?:今夜|今晩|今日中|本日中|明日|明朝|後で|あとで|夕方|午後|週明け|来週)(?:に|中に)?\\s*(?:push|プッシュ|PR|プルリク|MR)",
@@ -113,9 +122,14 @@ _UNPUBLISHED = (
 )
 
 
+#: Pushed, in the past tense: 「…を昨日 push しました」, "pushed it to origin".
+_PUBLISHED_NOW = re.compile(
+    r"(?:push|プッシュ)\s*(?:しました|済み)|\bpushed (?:it )?to (?:origin|upstream|the remote)\b", re.I
+)
 #: A pull request open and waiting: not merged yet is not "not there yet" (verification is the validation's job).
 _AWAITING = re.compile(
     r"\bnot (?:yet )?merged\b|\bunmerged\b|\b(?:awaiting|waiting for|ready for|in|under) (?:code )?review\b"
+    r"|\bwaiting (?:on|for) (?:a |the )?(?:\w+ )?reviewers?\b"
     r"|\bawaiting (?:merge|approval)\b|未マージ|マージ(?:前|待ち)|レビュー(?:待ち|中)",
     re.IGNORECASE,
 )
@@ -124,7 +138,7 @@ _DEAD = re.compile(
     r"\bclosed without merg\w*|\b(?:abandon(?:ed)?|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
     r"|\((?:was |got )?closed\b"
     r"|作り直し中|Abandon\s*済み"
-    r"|マージせず(?:に)?(?:クローズ|閉じ)|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て)",
+    r"|マージせず(?:に)?(?:クローズ|閉じ)|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て)|\bclose\s*(?:しました|した)",
     re.IGNORECASE,
 )
 #: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.

@@ -38,6 +38,7 @@ NOT_RUNNABLE = any_of(
     "(?:用意|構築|準備|セットアップ)(?:を)?(?:して(?:いる|います)ところ|中です)",
     # The environment still coming: "the third VM is waiting on quota; once it is up: …".
     r"\bwaiting (?:on|for) (?:quota|hardware|access|approval|a (?:board|rig|slot|license))\b",
+    r"\b(?:i'm|i am|we're|we are|now|currently) at 0 (?:out of|of|/) ?\d+\b",
     "(?:お客様|顧客|客先)(?:の|側の|先の)?[^。、]{0,40}?でのみ|社内(?:の[^。]{0,15})?では再現(?:せず|しない|しません)",
     # Only someone else can run it: "reproducible on the customer's terminal; we asked them to ship it".
     r"\b(?:asked|asking|waiting (?:for|on)) (?:them|the (?:customer|client|user|reporter|vendor)|\w+) to (?:ship|send"
@@ -49,7 +50,7 @@ NOT_RUNNABLE = any_of(
 #: A rate guessed, not counted: 「体感で半分くらい」, "feels like half the runs", "by feel".
 GUESSED_RATE = any_of(
     "体感(?:で|的に|では|だと|として)|感覚(?:で|的に)|肌感(?:で|覚)",
-    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory|off the top of my head)\b"
+    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory|off the top of my head|in my experience)\b"
     r"|\b(?:didn't|did not|never) (?:keep|kept) (?:a |any )?(?:tally|count|record)\b",
     flags=re.IGNORECASE,
 )

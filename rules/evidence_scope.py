@@ -13,7 +13,7 @@ from rules.phrases import SCOPE_STATED
 #: What the validation's check is about: the repro, a test, a workload (a not-done clause naming it is no scope).
 CORE_EVIDENCE = (
     any_of(r"\b(?:repro\w*|tests?|workloads?|steps)\b", flags=EN_FLAGS),
-    any_of("再現", "(?<!再)テスト(?!環境)", "ワークロード", "手順"),
+    any_of("再現", "(?<!再)(?<!ソーク)(?<!負荷)(?<!ストレス)(?<!耐久)テスト(?!環境)", "ワークロード", "手順"),
 )
 #: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
 _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)

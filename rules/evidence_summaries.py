@@ -36,7 +36,7 @@ _SUMMARY_AFTER = re.compile(r"\b(?:after|with the (?:fix|patch)|on the fix|patch
 
 #: A failure said to be someone else's: unrelated, pre-existing, failing on main as well.
 _NOT_THE_FIXS = re.compile(
-    r"\b(?:fails?|failing|red|broken) (?:the same way |too |as well |also )?on (?:main|master|trunk)\b|\bunrelated\b"
+    r"\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b|\bunrelated\b"
     r"|\bpre-?existing\b|\bknown[- ]flak",
     re.IGNORECASE,
 )

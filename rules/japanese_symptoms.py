@@ -54,10 +54,16 @@ _LATIN_SYMPTOM = re.compile(
 _CAUSE_IS = re.compile("原因は[、,]?\\s*([^。]{1,60}?(?:に|と)なった)(?:こと|の)(?:です|だ|でした|である)")
 
 
+_RETURNS_IS_CAUSE = re.compile("Q\\s*を返(?:す|した|している)の(?:が|は)(?:原因|要因)")
+
+
 def cause_named_symptom(text: str) -> str | None:
     """「原因は、勾配が NaN になったことです」: the cause named, and it is a state the symptom reached."""
     named = _CAUSE_IS.search(text)
-    return named.group(0) if named is not None and _SYMPTOM_STATE.search(named.group(1)) else None
+    if named is not None and _SYMPTOM_STATE.search(named.group(1)):
+        return named.group(0)
+    returned = _RETURNS_IS_CAUSE.search(text)  # 「Q が Q を返すのが原因で」: an error code returned, no condition
+    return returned.group(0) if returned is not None and not re.search("場合|とき|時に|たら|れば", text) else None
 
 
 def symptom_as_cause(sentence: str) -> str | None:

@@ -52,7 +52,9 @@ _HEDGED_READING_EN = any_of(
     # Said as the whole support, with no subject but "it": "…, it fits the stack"; "lines up with the timing".
     r"(?:^|[,;:]\s*)(?:it |which )?(?:fits|lines up with) the (?:stack|logs?|timing|traces?|graphs?)\b",
     r"\b(?:haven't|have not|didn't|did not) (?:yet )?(?:caught|seen|observed) it in\b",
-    r"\beverything points (?:at|to)\b|\b(?:the )?only explanation that fits\b|\bour best (?:explanation"
+    r"\beverything points (?:at|to)\b|\bonly (?:explanation|story|theory|reading|thing) that (?:fits"
+    r"|matches|explains)\b"
+    r"|\bour best (?:explanation"
     r"|guess|theory)\b",
     flags=re.IGNORECASE | re.ASCII,
 )

@@ -28,6 +28,10 @@ KNOWN_GAPS: dict[str, str] = {
     "b19-043": "「ファーム 1.4.2 以降」 then 「そのせいで…タイムアウト」: a correlation, then the symptom as the cause",
     "b19-084": "「タイムスタンプを突き合わせたら」 beside 「実行直後」: the word for running counts as something done",
     "b19-161": "'500/500 pages OK' inside a pasted block is not read, so 'no jam' stands alone",
+    # Batch 20, after round 18 (tuned on it).
+    "b20-040": "a repro re-run 15 times beside a soak, with `monitoring` in the repro: read as the soak's own outcome",
+    "b20-055": "「ビルド時間が…3 倍に伸びている」: slowness said as a ratio, with a figure measured after it",
+    "b20-133": "'kept the p99 / 5xx panels open over the weekend': watching with no word the lexicon knows",
 }
 
 
