@@ -27,6 +27,7 @@ from rules import evidence_words as words
 from rules.evidence_placeholder import PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_spec import norm_says
 from rules.evidence_summaries import summaries
+from rules.evidence_unknown import UNKNOWN
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
@@ -153,7 +154,7 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
     """The cause unknown (any text), or only suspected (root cause, confirming experiment)."""
     parts = sentences(masked)
     for sentence in parts:
-        if not _search(words.REJECTED, sentence) and (phrase := _search(words.UNKNOWN, sentence)):
+        if not _search(words.REJECTED, sentence) and (phrase := _search(UNKNOWN, sentence)):
             return ("unknown", phrase)
     if not hedges:
         return None

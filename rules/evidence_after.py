@@ -86,6 +86,16 @@ STILL_FAILS = re.compile(
 )
 
 
+#: A failure that is not the fix's: "in the unrelated `test_db` suite, which also fails on main", "fails identically
+#: on main without the fix", 「既知の不安定テスト」.
+NOT_THE_FIXS = re.compile(
+    r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
+    r"|\bfails? (?:\w+ ){0,3}without the (?:fix|patch)\b|\bpre-?existing\b|\bknown[- ](?:flaky|flake|failure|issue)"
+    r"|無関係|既知の|修正前から",
+    re.IGNORECASE,
+)
+
+
 def _before(clause: str, start: int, end: int) -> bool:
     """Whether the figure at [start, end) is governed by a before-word."""
     left = clause[max(0, start - 40) : start]

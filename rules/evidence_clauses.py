@@ -17,9 +17,9 @@ from rules import evidence_checks as checks
 from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
+from rules.evidence_after import NOT_THE_FIXS, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
-from rules.evidence_after import still_before
 from rules.evidence_rates import HIGH_FREQUENCY, stated
 from rules.evidence_scope import CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -71,16 +71,6 @@ def _before_failures_only(clause: str) -> bool:
     )
 
 
-#: A failure that is not the fix's: "in the unrelated `test_db` suite, which also fails on main",
-#: 「既知の不安定テスト」.
-_UNRELATED = re.compile(
-    r"\bunrelated\b|\b(?:also|too) fails? on (?:main|master|trunk)\b|\bfails? (?:\w+ ){0,2}on (?:main|master|trunk)\b"
-    r"|\bfails? (?:\w+ ){0,3}without the (?:fix|patch)\b|\bfails? the same way on (?:main"
-    r"|master|trunk)\b|\bfails? on (?:main|master|trunk) (?:too"
-    r"|as well)\b"
-    r"|\bpre-?existing\b|\bknown[- ](?:flaky|flake|failure|issue)|無関係|既知の|修正前から",
-    re.IGNORECASE,
-)
 _FAILURE_WORD = re.compile(
     r"\bfail\w*|\bcrash\w*|\berrors?\b|\btime[ds]? ?outs?\b|\bhung\b|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト"
     r"|赤",
@@ -206,7 +196,7 @@ def validation(masked: str) -> Finding | None:
             return ("pending", still.group(0))  # "still fails on the ARM runner": not fixed there, whatever passed
         at = masked.find(clause)
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
-        unrelated = _UNRELATED.search(around) is not None and search(words.HYPOTHESIS, clause) is None
+        unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
         if _fails_after(clause) and _FAILURE_WORD.search(clause) and not unrelated:
             return (
                 "fails_after",

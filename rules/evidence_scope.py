@@ -57,13 +57,17 @@ _SCOPE_TOPIC_JA = re.compile("([^。、\\s]{1,30}?)\\s*(?:は|では|でも|に�
 _NOT_A_SCOPE_JA = re.compile("修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作")
 
 
+#: Outside what the fix covers, said as such: 「iOS は対象外」, "out of scope".
+OUT_OF_SCOPE = re.compile(r"対象外|範囲外|スコープ外|\bout of scope\b", re.IGNORECASE)
+
+
 def scope_only(clause: str) -> bool:
     """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
     if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause) or _SCOPE_SUBJECT.match(clause):
         return True
     if _LATIN_TOPIC_JA.match(clause) and not search(CORE_EVIDENCE, clause):
         return True  # 「aarch64 ランナーは今回は回していません」: another configuration, named as the topic
-    if re.search(r"対象外|範囲外|スコープ外|\bout of scope\b", clause, re.IGNORECASE):
+    if OUT_OF_SCOPE.search(clause):
         return True  # 「iOS は対象外なので未確認」: outside what this fix covers
     if _SCOPE_OBJECT.search(clause) is not None and search(CORE_EVIDENCE, clause) is None:
         return True  # "haven't tried the customer's config": another configuration, not the check itself

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from rules.evidence_after import NOT_THE_FIXS
 from rules.evidence_rates import Rate, rate_of
 
 #: Summaries read in one text at most: past them a pasted log is not read further.
@@ -34,14 +35,6 @@ _SUMMARY_BEFORE = re.compile(
 _SUMMARY_AFTER = re.compile(r"\b(?:after|with the (?:fix|patch)|on the fix|patched|now)\b|修正後|適用後", re.IGNORECASE)
 
 
-#: A failure said to be someone else's: unrelated, pre-existing, failing on main as well.
-_NOT_THE_FIXS = re.compile(
-    r"\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b|\bunrelated\b"
-    r"|\bpre-?existing\b|\bknown[- ]flak",
-    re.IGNORECASE,
-)
-
-
 def _int(digits: str | None) -> int:
     return int((digits or "0").replace(",", ""))
 
@@ -64,7 +57,7 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
             # "… which was 14 failed / 36 passed before the fix": the before-word just after the summary.
             before = before or _SUMMARY_BEFORE.match(raw[m.end() : m.end() + 30].lstrip(" ,;:)")) is not None
             # "1 failed - `test_tz_db_fetch`, which needs network and fails the same way on main": not the fix's.
-            before = before or _NOT_THE_FIXS.search(raw[m.end() : m.end() + 160]) is not None
+            before = before or NOT_THE_FIXS.search(raw[m.end() : m.end() + 160]) is not None
             found.append(((rate, m.group(0)), before))
         if len(found) >= _ENOUGH:
             break

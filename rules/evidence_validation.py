@@ -12,6 +12,7 @@ from rules import evidence_run as run
 from rules import evidence_words as words
 from rules.evidence_after import still_before
 from rules.evidence_clauses import concrete_pass
+from rules.evidence_scope import OUT_OF_SCOPE
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
 from rules.textmask import mask, rates, sentences
@@ -81,6 +82,6 @@ def scope_or_condition(sentence: str) -> bool:
     """A stated scope ("not re-tested on ARM") or "while a compaction is in progress" is not pending."""
     return (
         bool(SCOPE_STATED.search(sentence))
-        or bool(re.search("対象外|範囲外|スコープ外", sentence))
+        or OUT_OF_SCOPE.search(sentence) is not None
         or bool(re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A))
     )
