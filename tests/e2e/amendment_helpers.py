@@ -14,7 +14,7 @@ import redis
 from bot.localstack import LocalStack
 from sessions.session import Session, State
 from sessions.store import SessionStore
-from tests.e2e.helpers import Conversation, running_stack, wait_until
+from tests.e2e.helpers import Conversation, example_fields, running_stack, wait_until
 
 #: The configured approver besides the requester.
 APPROVER = "U_APPROVER"
@@ -48,3 +48,22 @@ def puts(stack: LocalStack, chat: Conversation, comment_id: str) -> list[int]:
 def marker(body: bytes) -> dict[str, Any]:
     """The postmortem-bot property a request body carries."""
     return next(p["value"] for p in json.loads(body)["properties"] if p["key"] == "postmortem-bot")
+
+
+def post_session(
+    stack: LocalStack,
+    ticket: str,
+    *,
+    stem: str = "cache-eviction.en",
+    ask: str = "Reply `post it`",
+    yes: str = "yes",
+    said: str = "Posted to",
+) -> Conversation:
+    """A session of the example `stem` on `ticket`, approved with `yes` and posted as v1, its post settled."""
+    chat = Conversation(stack, ticket=ticket)
+    chat.start(example_fields(stem, why_symptom="`evict_range` stops early.", how_found="`git bisect`."))
+    chat.wait_text(ask)
+    chat.reply(yes)
+    chat.wait_text(said)
+    settled(stack, chat)
+    return chat

@@ -15,7 +15,7 @@ import pytest
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
 from emulators.driver import modal_values
 from sessions.session import State
-from tests.e2e.amendment_helpers import APPROVER, amendment_stack, marker, puts, session_of, settled
+from tests.e2e.amendment_helpers import APPROVER, amendment_stack, marker, post_session, puts, session_of, settled
 from tests.e2e.helpers import (
     Conversation,
     command,
@@ -38,12 +38,8 @@ def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
 
 def posted(stack: LocalStack) -> Conversation:
     """A session posted as v1 (one comment in Jira)."""
-    chat = Conversation(stack, ticket=f"AMD-{next(TICKETS)}")
-    chat.start(example_fields("cache-eviction.en", why_symptom="`evict_range` stops early.", how_found="`git bisect`."))
-    chat.wait_text("Reply `post it`")
-    chat.reply("yes")
+    chat = post_session(stack, f"AMD-{next(TICKETS)}")
     posted_once(stack, chat)
-    settled(stack, chat)
     return chat
 
 

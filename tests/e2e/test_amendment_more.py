@@ -18,7 +18,7 @@ import pytest
 from bot.localstack import JIRA_DEPLOYMENTS, LocalStack
 from emulators.driver import modal_values
 from sessions.session import State
-from tests.e2e.amendment_helpers import APPROVER, amendment_stack, marker, puts, session_of, settled
+from tests.e2e.amendment_helpers import APPROVER, amendment_stack, marker, post_session, puts, session_of, settled
 from tests.e2e.helpers import Conversation, command, comment_posts, example_fields, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -33,15 +33,9 @@ def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
         yield local
 
 
-def posted(stack: LocalStack, *, stem: str = "cache-eviction.en", ask: str = "Reply `post it`", yes: str = "yes",
-           said: str = "Posted to") -> Conversation:  # fmt: skip
-    chat = Conversation(stack, ticket=f"AMX-{next(TICKETS)}")
-    chat.start(example_fields(stem, why_symptom="`evict_range` stops early.", how_found="`git bisect`."))
-    chat.wait_text(ask)
-    chat.reply(yes)
-    chat.wait_text(said)
-    settled(stack, chat)
-    return chat
+def posted(stack: LocalStack, **said: str) -> Conversation:
+    """A session posted as v1; `said` overrides the stem, the ask, the approval and the confirmation."""
+    return post_session(stack, f"AMX-{next(TICKETS)}", **said)
 
 
 def sent_as_deployment(stack: LocalStack, body: bytes) -> None:
