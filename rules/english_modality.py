@@ -28,7 +28,8 @@ HEARSAY = any_of(
     r"\b(?:as )?per (?:the |our |their |a )?(?:[\w-]+ ){0,2}(?:admins?|administrators?|team|folks|people"
     r"|engineers?|devs?"
     r"|sres?|support|qa|customers?|users?|vendors?|reporters?|maintainers?|on-?call|colleagues?|managers?|leads?"
-    r"|operators?|testers?|analysts?)\b",
+    r"|operators?|testers?|analysts?|merchants?|sellers?|partners?|tenants?|hospitals?|banks?|carriers?|dealers?"
+    r"|players?|clients?|field team|store|shop|reporters?)\b",
     r"\bsupposedly\b",
     r"\b(?:i|we) (?:heard|were told|was told)\b",
     r"\b(?:qa|support|they|he|she|the (?:customer|vendor|client|user|reporter|other team|qa team|ticket|report))"

@@ -26,7 +26,7 @@ from rules import evidence_validation as checking
 from rules import evidence_words as words
 from rules.evidence_placeholder import PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_spec import norm_says
-from rules.evidence_summaries import summaries
+from rules.evidence_summaries import STILL_FAILING, flag_rates, summaries
 from rules.evidence_unknown import UNKNOWN
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
@@ -112,6 +112,7 @@ def check_text(field: str, text: str | None) -> Finding | None:
             problem is not None
             and problem[0] == "no_pass"
             and any(rate == 0 and not before for (rate, _), before in pasted)
+            and not STILL_FAILING.search(text)
         ):
             return None  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
         return problem
@@ -216,6 +217,8 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
     """Reproducible on demand: every run, or a flake at high frequency (docs/rules.md#four-inputs-or-no-post-mortem);
     a test runner's pasted summary ("2 failed, 498 passed") counts as stated."""
     stated = rates(masked) + counted.counts(masked) + tuple(rate for rate, _before in summaries(raw))
+    if all(rate == 1 for rate, _ in stated):  # "`pytest --count 300`; it failed 4 times": 4 of the 300 runs
+        stated = tuple(flag_rates(raw, masked)) or stated
     if (setup := runnable.NOT_RUNNABLE.search(masked)) is not None:
         return ("not_on_demand", setup.group(0))  # 「特定の手順はありません」, 「再現環境を構築中」: nothing to run yet
     if (fine := counted.recounted_rare(stated)) is not None:

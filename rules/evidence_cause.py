@@ -48,6 +48,9 @@ _CORRELATION = (
         r"|switch|migration|release|deploy\w*|version|v?\d)",
         r"(?:^|[.;]\s*)(?:ever )?since then\b",
         r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
+        # "libpq 16.1 reworked how X deals with Y": a change named, not what in it goes wrong.
+        r"\b(?:reworked|changed|rewrote|refactored|touched|modified|reimplemented|redid|overhauled) (?:how|the way"
+        r"|what|when|where)\b",
         r"\b(?:reverting|downgrading|rolling back|pinning it back) to (?:v?\d|the previous|the old|the last)",
         # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
         r"\b(?:it's|it is|it was|must be|blame) (?:the |our |this )?(?:\w+ ){0,2}(?:upgrade|update|deploy\w*|release"
@@ -56,7 +59,9 @@ _CORRELATION = (
     ),
     any_of(
         "ようになった",
-        "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え)て(?:から|以来|以降)",
+        "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え|移行し|乗り換え|移し|移っ"
+        "|変え|替え|適用し|リリースし|マージし)て(?:から|以来|以降)",
+        "(?:移行|更新|アップデート|アップグレード|導入|デプロイ|切り替え|リリース)(?:後|以降|以来)(?:、|は|に)",
         "(?:バージョン|ファーム(?:ウェア)?|版|リリース|(?<![\\d.])v?\\d+(?:\\.\\d+)+)\\s*(?:以降|から)(?:、|は|で)",
         "(?:アップデート|更新|アップグレード|リリース|デプロイ)(?:が|こそが)原因",
         # A version put back, and the symptom goes: 「2.2 に戻すと出ない」 ties it to the version, not to a mechanism.
@@ -97,20 +102,27 @@ def mechanism(masked: str) -> Finding | None:
             continue
         if why is not None and why[0] == "hearsay" and search(words.REJECTED, _clause) is not None:
             continue  # 「佐藤さんは『たぶん DNS』と言っていたが、DNS は無関係だった」: a word reported and ruled out
+        if why is not None and why[0] == "hearsay" and _corrected(masked, _clause):
+            continue  # 「『たぶんネットワーク』と言われていた件。実際は…」: a word reported, then what it really was
         if why is not None and why[0] in ("hearsay", "appearance", "conjecture"):
             return why
         if why is not None and why[0] == "not_done" and _UNCHECKED.search(why[1]):
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
         if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_clause):
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
+    correlated = False
     for sentence, parts in reading.by_sentence(masked):
         if restated(sentence):
             continue  # "it hangs because it stops responding": the symptom twice
+        if correlated and _CONSEQUENCE.match(sentence):
+            continue  # 「1.4.2 以降…。そのせいで `hal_read()` がタイムアウトしている」: the effect of a correlation
         if symptom_cause(sentence):
             # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
             continue
+        correlated = False
         for clause in parts:
             if search(_VAGUE_SUBJECT, clause) or search(_CORRELATION, clause):
+                correlated = True
                 continue
             measured = _DURATION.sub(" ", clause)  # "`compile` takes ~40 ms per frame" only measures the symptom
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
@@ -119,8 +131,30 @@ def mechanism(masked: str) -> Finding | None:
     return ("no_mechanism", _clip(masked))
 
 
-#: Verbs that only measure a symptom's size: no element does anything.
-_MAGNITUDE = re.compile(r"exceed\w*|reach\w*|越える|超える|達する|及ぶ")
+#: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.
+_CONSEQUENCE = re.compile(
+    r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"
+    r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b)",
+    re.IGNORECASE,
+)
+#: What really happened, said right after someone else's word: 「実際は」, "actually", "it turned out".
+_ACTUALLY = re.compile(
+    r"\W{0,3}(?:実際(?:に)?は|実は|本当は|ところが|しかし実際|(?:but )?(?:actually|in fact|in reality)\b"
+    r"|(?:but )?it turned out\b|the real cause\b)",
+    re.IGNORECASE,
+)
+
+
+def _corrected(masked: str, clause: str) -> bool:
+    """The clause is followed at once by a correction: what was said is not the cause the text goes on to give."""
+    at = masked.find(clause)
+    return at >= 0 and _ACTUALLY.match(masked, at + len(clause)) is not None
+
+
+#: Verbs that only measure a symptom's size (or the writer measuring it): no element does anything.
+_MAGNITUDE = re.compile(
+    r"exceed\w*|reach\w*|越える|超える|達する|及ぶ|伸びる|長くなる|遅くなる|測る|計る|計測する|measur\w*"
+)
 
 
 #: "X or Y" in a root cause: two candidates, unless the "or" belongs to a condition ("when the list is empty or

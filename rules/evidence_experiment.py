@@ -46,7 +46,9 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     for kind, phrase in found:
         if kind == "hearsay" and own:
             continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
-        if kind != "watching" or not any(search(OUTCOME, c) or concrete_pass(c) for c in clean):
+        if kind != "watching" or not any(
+            (search(OUTCOME, c) or concrete_pass(c)) and not _QUIET.search(c) for c in clean
+        ):
             return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
     for clause in reading.all_clauses(masked):
         if (why := reading.inference(clause)) is not None and not any(_outcome(c) and c != clause for c in clean):
@@ -65,6 +67,13 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     return ("no_experiment", _clip(masked))
 
 
+#: The symptom not seen again while watching: no result of a check ("the 504s never came back", 「再発なし」).
+_QUIET = re.compile(
+    r"\b(?:never|didn't|did not|haven't|have not|hasn't|has not) (?:came|come|coming) back\b"
+    r"|\bnever (?:recurred|returned|reappeared|showed up again)\b|\bno (?:recurrence|repeats?)\b"
+    r"|再発(?:して)?(?:いない|いません|なし|しなかった|しませんでした)",
+    re.IGNORECASE,
+)
 #: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
 _COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
 #: A check still going: "the replay is running now", 「リプレイを実行中」. A condition ("while the job is running")

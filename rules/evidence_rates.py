@@ -36,7 +36,7 @@ _ON_ITERATION = re.compile(
 )
 
 
-def _value(text: str) -> float | None:
+def count_value(text: str) -> float | None:
     token = text.strip().lower()
     if token in _WORDS:
         return float(_WORDS[token])
@@ -76,7 +76,9 @@ def counts(masked: str) -> tuple[Rate, ...]:
         totals: list[tuple[re.Match[str], float]] = []
         if _RUN_HINT.search(sentence) is not None:
             totals = [
-                (m, v) for m in shapes.TOTAL.finditer(sentence) if (v := _value(m.group("n") or m.group("ja") or ""))
+                (m, v)
+                for m in shapes.TOTAL.finditer(sentence)
+                if (v := count_value(m.group("n") or m.group("ja") or ""))
             ]
         if not stated:
             stated = _split(sentence, totals or previous)
@@ -133,7 +135,7 @@ def _direct(sentence: str) -> list[Rate]:
                 around = sentence[m.start() : m.end() + 24]
                 if not re.search(rf"\b(?:{_RUN_NOUN}|{_FAIL_NOUN})\b", around, re.IGNORECASE):
                     continue  # "one of two": a number word counts runs only with a noun that says so
-            rate = rate_of(_value(hits or ""), _value(total or ""))
+            rate = rate_of(count_value(hits or ""), count_value(total or ""))
             if rate is not None:
                 found.append((rate, m.group(0).strip()))
             if len(found) >= _ENOUGH:
@@ -151,7 +153,7 @@ def _direct(sentence: str) -> list[Rate]:
         if value <= 10:
             found.append((value / 10, m.group(0)))
     if (first := _ON_ITERATION.search(sentence)) is not None:
-        rate = rate_of(1.0, _value(first.group(1)))
+        rate = rate_of(1.0, count_value(first.group(1)))
         if rate is not None:
             found.append((rate, first.group(0)))  # "--repeat until-fail:200 … went red on iteration 143"
     if (every := shapes.ALL.search(sentence)) is not None:
@@ -163,7 +165,7 @@ def _direct(sentence: str) -> list[Rate]:
             break
         if m.group("half"):
             found.append((Fraction(1, 2), m.group(0)))
-        elif (den := _value(m.group("den"))) and (num := _value(m.group("num"))) and 0 < num <= den:
+        elif (den := count_value(m.group("den"))) and (num := count_value(m.group("num"))) and 0 < num <= den:
             found.append((Fraction(num).limit_denominator(1000) / Fraction(den).limit_denominator(1000), m.group(0)))
     for m in _SHARE.finditer(sentence):
         if len(found) >= _ENOUGH:
@@ -219,7 +221,7 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
     if (none := _NONE.search(sentence)) is not None:
         found.append((Fraction(0), _span(sentence, none, [t for t, _ in totals if t.string == sentence])))
     for m in shapes.HITS.finditer(sentence):
-        hits = _value(next(g for g in m.groups() if g is not None))
+        hits = count_value(next(g for g in m.groups() if g is not None))
         if hits is None:
             continue
         # The total is the largest run count beside it; the same figure is not both.

@@ -49,7 +49,8 @@ NOT_ON_DEMAND = (
         r"\b(?:until|till|til) (?:it|the (?:[\w-]+ ){0,2}?[\w-]+) (?:shows up|appears|happens|reproduces"
         r"|triggers|occurs|turns up"
         r"|trips|asserts|dies|breaks"
-        r"|pops up|manifests|fails|crashes|hangs)\b",
+        r"|pops up|manifests|fails|crashes|hangs|goes red|turns red|goes wrong|errors out|blows up|falls over"
+        r"|panics|deadlocks|segfaults|trips)\b",
         # A count per period of time is how often it happened, not a rate over runs.
         r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint)\b",
         r"\b(?:not sure|unclear|unknown|no idea|(?:don't|do not|didn't) know) (?:what|which|how|when|why)\b"

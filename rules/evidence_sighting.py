@@ -16,6 +16,9 @@ _SIGHTING = re.compile(
     r"|every|each|per|in every|out of)\b)|one time|a single time|twice|two times)\b"
     r"|\b(?:just |only )?the one time\b|\bfinally (?:it )?" + _FAIL_VERB + r"\b"
     r"|\b(?:only|just)\s+(?:once|one time|a single time|the first time)\b"
+    # "got the crossed book once": what was seen, then a count of one with nothing run around it.
+    r"|\b(?:got|saw|hit|caught|triggered|observed|spotted|seen)\s+(?:the|a|an|that|this)\s+(?:[\w-]+\s+){0,6}?once"
+    r"(?=\s*(?:[.;,!)]|$))"
     r"|\bthe first time (?:i|we) (?:tried|ran it|ran)\b"
     r"|\b(?:haven't|have not|hasn't|has not|never|not)\s+(?:been\s+)?(?:seen|hit|reproduced|repro'd|observed|gotten"
     r"|got|managed to \w+)\s+(?:it\s+)?(?:since|again)\b"

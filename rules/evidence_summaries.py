@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from rules.evidence_after import NOT_THE_FIXS
-from rules.evidence_rates import Rate, rate_of
+from rules.evidence_count_shapes import HITS
+from rules.evidence_rates import Rate, count_value, rate_of
 
 #: Summaries read in one text at most: past them a pasted log is not read further.
 _ENOUGH = 64
@@ -24,7 +25,9 @@ _SUMMARY = re.compile(
     # pytest's "===== 5 passed in 1.2s =====": every test passed.
     r"|(?<![\d,])(?P<p6>\d[\d,]*) passed in \d"
     r"|\bPASS(?:ED)?\s*[:=]?\s*(?P<p4>\d+)\s+FAIL(?:ED)?\s*[:=]?\s*(?P<f4>\d+)"
-    r"|\bFAIL(?:ED)?\s*[:=]?\s*(?P<f5>\d+)\s+PASS(?:ED)?\s*[:=]?\s*(?P<p5>\d+)",
+    r"|\bFAIL(?:ED)?\s*[:=]?\s*(?P<f5>\d+)\s+PASS(?:ED)?\s*[:=]?\s*(?P<p5>\d+)"
+    # A tool's own tally: "500/500 pages OK", "48/50 checks passed".
+    r"|(?<![\d,/])(?P<p8>\d{1,7})/(?P<r8>\d{1,7}) (?:[a-z-]+ ){0,2}(?:OK|passed|succeeded|good|clean)\b",
     re.IGNORECASE,
 )
 #: Before the fix, said just before a summary: "before:", "on main", 「修正前」.
@@ -33,6 +36,14 @@ _SUMMARY_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _SUMMARY_AFTER = re.compile(r"\b(?:after|with the (?:fix|patch)|on the fix|patched|now)\b|修正後|適用後", re.IGNORECASE)
+
+
+#: A failure still there, said beside pasted output ("arm64 runner: still failing (3/20)", 「まだ失敗」): the passing
+#: tally next to it is not the whole outcome.
+STILL_FAILING = re.compile(
+    r"\bstill (?:fail\w*|red|broken|crash\w*|hang\w*|flak\w*|erroring)\b|まだ(?:失敗|落ち|赤|エラー)",
+    re.IGNORECASE,
+)
 
 
 def _int(digits: str | None) -> int:
@@ -45,7 +56,9 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
     for m in _SUMMARY.finditer(raw):
         g = m.groupdict()
         failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"])
-        if g["r3"] is not None or g["r7"] is not None:
+        if g["r8"] is not None:
+            runs, failed = _int(g["r8"]), _int(g["r8"]) - _int(g["p8"])
+        elif g["r3"] is not None or g["r7"] is not None:
             runs = _int(g["r3"] or g["r7"])
         else:
             runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or g["p6"])
@@ -62,3 +75,31 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
         if len(found) >= _ENOUGH:
             break
     return found
+
+
+#: A repeat count given to the runner inside the command ("`pytest --count 300`", "`go test -count=500`",
+#: "`--gtest_repeat=1000`", "`for i in $(seq 200)`"): the runs, which masking hides as code.
+_REPEAT_FLAG = re.compile(
+    r"(?:--count|-count|--repeat|--repeat-each|--gtest_repeat|--runs|--iterations|--iters|--times"
+    r"|--flake-finder-runs|--runs-per-test|--loops?)[ =](?P<n>\d{1,7})\b"
+    r"|\bseq (?:1 )?(?P<s>\d{1,7})\b|\{1\.\.(?P<b>\d{1,7})\}",
+)
+
+
+_IN_A_RATE = re.compile(r"(?:-|\bin |\bout of )$", re.IGNORECASE)
+
+
+def flag_rates(raw: str, masked: str) -> list[Rate]:
+    """The failures counted in the prose over the runs a command's repeat flag asks for: "`pytest --count 300`
+    … 4 failures", 「`--count 300` を実行したところ、失敗は 4 回」."""
+    if (flag := _REPEAT_FLAG.search(raw)) is None:
+        return []
+    runs = float(flag.group("n") or flag.group("s") or flag.group("b"))
+    found: list[Rate] = []
+    for hit in HITS.finditer(masked):
+        if _IN_A_RATE.search(masked, 0, hit.start()):
+            continue  # "a one-in-four flake": a rate said in words, not a count of failures
+        figure = next((g for g in hit.groupdict().values() if g), None)
+        if figure is not None and (rate := rate_of(count_value(figure), runs)) is not None:
+            found.append((rate, f"{flag.group(0)} … {hit.group(0).strip()}"))
+    return found[:_ENOUGH]

@@ -32,6 +32,8 @@ def unchecked(masked: str) -> Finding | None:
     """Not verified yet, a hope, or a review / merge / deploy standing in, unless something concrete passed."""
     parts = sentences(masked)
     problems: dict[str, str] = {}
+    if (rest := _rest_to_come(parts)) is not None:
+        return ("pending", rest)
     for sentence in parts:
         for kind, pair in (("pending", run.PENDING), ("hope", run.HOPE), ("stand_in", passing.STAND_IN)):
             if kind in problems or (kind == "pending" and (scope_or_condition(sentence) or still_before(sentence))):
@@ -50,6 +52,33 @@ def unchecked(masked: str) -> Finding | None:
         return None
     kind = next(k for k in ("pending", "hope", "stand_in") if k in problems)
     return (kind, problems[kind])
+
+
+#: The part of a run not done yet: "the rest", "the remaining 7 shards", 「残りは」.
+_REST = re.compile(
+    r"\b(?:the rest|the remaining|remaining (?:\d+ )?[a-z]+s|the other \d+|the remainder)\b|残り|残る",
+    re.IGNORECASE,
+)
+#: Said to come later, in plain present terms the pending reader leaves alone: "the remaining ones go tonight",
+#: 「残りは来週流します」「残りはまだ」.
+_LATER = re.compile(
+    r"\b(?:tonight|tomorrow|next (?:week|sprint|run|window|cycle|night)|later|this (?:weekend|evening|afternoon)"
+    r"|(?:is|are) (?:queued|scheduled|pending)|not yet|to follow)\b"
+    r"|来週|明日|明後日|あとで|後で|今夜|今晩|週明け|来月|次回|これから|まだ|予定",
+    re.IGNORECASE,
+)
+
+
+def _rest_to_come(parts: list[str]) -> str | None:
+    """A run only part done, the rest still to come ("3 of 10 shards done; the rest next week", 「残りは来週流します」):
+    the workload did not complete, whatever the part that ran showed."""
+    for sentence in parts:
+        if (rest := _REST.search(sentence)) is None or scope_or_condition(sentence):
+            continue
+        tail = sentence[rest.start() :]
+        if search(run.PENDING, tail) is not None or _LATER.search(tail) is not None:
+            return tail.strip()[:80]
+    return None
 
 
 def unverified(text: str) -> str | None:

@@ -77,7 +77,8 @@ _HEARSAY_JA = any_of(
 )
 #: Japanese: watching instead of checking.
 _WATCHING_JA = any_of(
-    "監視",
+    # 「監視ツールのエージェントを停止して」: the monitoring tool is the thing changed, not a way to check.
+    "監視(?!ツール|エージェント|対象|用|系|プロセス|サーバ|基盤|デーモン|(?i:agent))",
     "ダッシュボード",
     "(?i:watch|monitor)\\s*(?:して|する|中|し)",
     "グラフ",
@@ -111,6 +112,8 @@ _INFERENCE_JA = any_of(
     "に違いない",
     # A coincidence in time is a correlation, not an experiment.
     "(?:時刻|時間|タイミング|タイムスタンプ|時期)[^。]{0,30}(?:一致|重な|符合|揃)",
+    "(?:時刻|時間|タイムスタンプ|ログ)[^。]{0,20}?(?:突き合わせ|照合|照らし合わせ|見比べ|並べ)",
+    "直後(?:（[^）]{0,20}）)?に(?:起き|発生し|出)ていた",
     "相関",
 )
 
