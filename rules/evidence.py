@@ -24,7 +24,7 @@ from rules import evidence_sighting as sightings
 from rules import evidence_trials as trials
 from rules import evidence_validation as checking
 from rules import evidence_words as words
-from rules.evidence_placeholder import PLACEHOLDER_INSIDE, is_placeholder
+from rules.evidence_placeholder import PLACEHOLDER_IN_CODE, PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_spec import norm_says
 from rules.evidence_summaries import STILL_FAILING, flag_rates, summaries
 from rules.evidence_unknown import UNKNOWN
@@ -93,7 +93,10 @@ def check_text(field: str, text: str | None) -> Finding | None:
         found = _OWNER_RE.search(normalize(text))
         return ("guessed", found.group(0)) if found else None
     masked = mask(text)
-    if field in _STATED_FIELDS and (token := PLACEHOLDER_INSIDE.search(masked)) is not None:
+    if field in _STATED_FIELDS and (
+        (token := PLACEHOLDER_INSIDE.search(masked)) is not None
+        or (token := PLACEHOLDER_IN_CODE.search(text)) is not None
+    ):
         return ("placeholder_inside", token.group(0))
     if field == "repro":
         guessed = runnable.GUESSED_RATE.search(masked)

@@ -143,6 +143,28 @@ def fails_after(clause: str) -> bool:
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(clause, m.start(), m.end()):
             return True
+    return _short_part(clause)
+
+
+#: A part of the runs just counted: "ran it 40 times: … in order on 39 of them".
+_PART_OF_RUNS = re.compile(r"\b(?:on|in|for) (?P<n>\d[\d,]*) of (?:them|those|these|the runs)\b", re.IGNORECASE)
+_RUNS_COUNTED = re.compile(
+    r"(?<![\d.,])(?P<m>\d[\d,]*) (?:times|runs|iterations|attempts|tries|loops)\b", re.IGNORECASE
+)
+_FAIL_BEFORE_PART = re.compile(r"\b(?:fail\w*|crash\w*|hung|hang\w*|broke|error\w*|wrong|red)\b", re.IGNORECASE)
+
+
+def _short_part(clause: str) -> bool:
+    """A part of the counted runs said to pass ("on 39 of them", of 40), or to fail ("failed in 2 of them"): not all
+    runs passed after the fix."""
+    for m in _PART_OF_RUNS.finditer(clause):
+        runs = [r for r in _RUNS_COUNTED.finditer(clause, 0, m.start())]
+        if not runs or _before(clause, m.start(), m.end()):
+            continue
+        part, total = int(m.group("n").replace(",", "")), int(runs[-1].group("m").replace(",", ""))
+        failing = _FAIL_BEFORE_PART.search(clause, max(runs[-1].end(), m.start() - 40), m.start()) is not None
+        if (failing and part > 0) or (not failing and part < total):
+            return True
     return False
 
 

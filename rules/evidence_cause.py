@@ -93,7 +93,10 @@ _SYMPTOM_REPORT = re.compile(
 
 def mechanism(masked: str) -> Finding | None:
     """A root cause names an element and what it does wrong: one clause, not only a symptom or its kind."""
-    if (alt := search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked) or _two_causes(masked)) is not None:
+    alt = search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked)
+    if alt is not None and search(words.REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
+        alt = None  # "At first we blamed either the allocator or the driver; neither was it": candidates dropped
+    if (alt := alt or _two_causes(masked)) is not None:
         return ("alternatives", alt)
     if (vague := search(_VAGUE_CAUSE, masked) or growth_only(masked) or declared_symptom(masked)) is not None:
         return ("no_mechanism", vague)
@@ -124,6 +127,8 @@ def mechanism(masked: str) -> Finding | None:
             if search(_VAGUE_SUBJECT, clause) or search(_CORRELATION, clause):
                 correlated = True
                 continue
+            if _EFFECT_CLAUSE.search(clause):
+                continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             measured = _DURATION.sub(" ", clause)  # "`compile` takes ~40 ms per frame" only measures the symptom
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
@@ -135,6 +140,13 @@ def mechanism(masked: str) -> Finding | None:
 _CONSEQUENCE = re.compile(
     r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"
     r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b)",
+    re.IGNORECASE,
+)
+#: A clause that tells the symptom, not what goes wrong: "that is what leaves …", "on ARM it surfaces as clicks".
+_EFFECT_CLAUSE = re.compile(
+    r"^\W*(?:and |so )?(?:that|this|which)(?: is|'s) (?:what|how)\b"
+    r"|\b(?:surfaces?|surfaced|shows? up|showed up|manifests?|manifested|presents?|presented) as\b"
+    r"|として(?:現れ|表面化|表れ|見え)",
     re.IGNORECASE,
 )
 #: What really happened, said right after someone else's word: 「実際は」, "actually", "it turned out".
@@ -189,12 +201,22 @@ _CANDIDATES = re.compile(
 )
 
 
+#: The candidates dismissed: "both were ruled out", 「どちらも否定された」.
+_RULED_OUT = re.compile(
+    r"\b(?:both|neither|each|all of them|none of them)\b[^.;]{0,30}\b(?:ruled out|excluded|eliminated|disproved"
+    r"|dismissed|cleared|was it|were it)\b|(?:どちらも|いずれも|両方とも)[^。]{0,20}(?:否定|除外|関係な|無関係|違)",
+    re.IGNORECASE,
+)
+
+
 def _two_causes(masked: str) -> str | None:
     """Two alternative causes joined by "or" (または, 「A か、B か」) outside a condition, in a sentence that
     speaks of the cause."""
     for sentence, clauses in reading.by_sentence(masked):
         if _CANDIDATES.search(sentence) is None:
             continue
+        if search(words.REJECTED, sentence) is not None and _RULED_OUT.search(masked) is not None:
+            continue  # "We first suspected the GC or the JIT; both were ruled out": candidates dropped
         for clause in clauses:
             for m in _OR.finditer(clause):
                 head = clause[max(0, m.start() - 80) : m.start()]

@@ -88,6 +88,8 @@ _RUNNING = (
     any_of(
         "(?:実行|検証|テスト|試験|リプレイ|再生|計測|測定|構築|準備|作成|用意|セットアップ)(?:を)?(?:実施)?中"
         "(?:です|だ|。|で(?!は)|、|$)",
+        # A run still going, counted so far: 「昨晩から流していて、現在 12 回目まで終わっています」.
+        "(?:流し|回し|走らせ|実行し|続け)ていて|現在\\s*\\d+\\s*(?:回目|周目|本目|件目)|(?:ここ|今)まで(?:の)?\\s*\\d+\\s*回",
         # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
         "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
     ),
@@ -233,7 +235,8 @@ _COMMAND = re.compile(
 #: What is looked at: a dump, a trace, a profile, logs, a dashboard, timestamps.
 _ARTIFACT = re.compile(
     r"\b(?:core ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?|timestamps?)\b"
-    r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード",
+    r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
+    r"|(?:出力|結果|ダンプ|ログ)を見(?:ると|たら|たところ|て)",
     re.IGNORECASE,
 )
 #: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.
@@ -243,7 +246,7 @@ _CHANGED = re.compile(
     r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
     r"|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted|replay\w*|loop\w*"
     r"|trigger\w*|induc\w+)\b"
-    r"|当て|戻|変更|追加|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力|出し|実行|起動|投入|流し|回し|計測",
+    r"|当て|戻|変更|追加|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測",
     re.IGNORECASE,
 )
 #: A tool that only watches a run: profilers, tracers, packet captures.

@@ -33,6 +33,11 @@ PLACEHOLDER_INSIDE = re.compile(
 )
 
 
+#: A slot left inside a command or a version, which masking hides as code: "firmware `v3.2.<TBD>`",
+#: "`--seed ???`". Narrower than the prose's list: `TODO` in pasted code is the code's own comment.
+PLACEHOLDER_IN_CODE = re.compile(r"(?-i:<(?:TBD|TBC|TBA|TODO|FIXME|XXX+)>|\bTBD\b|\bTBC\b)|<\?+>|\?{3,}")
+
+
 def is_placeholder(text: str | None) -> bool:
     """Whether the whole value only stands for "nothing yet" (TBD, n/a, ?, <name>, 未定, 調査中)."""
     flat = normalize(text).strip()

@@ -268,5 +268,10 @@ def recounted_rare(stated: tuple[Rate, ...]) -> str | None:
 
 
 def _first_number(span: str) -> str | None:
+    """The failure count of a pair: its first figure ("2 of 5"), or the hits of a Japanese pair, which names the
+    total first (「5 バッチ中 2 バッチ」)."""
+    ja = shapes.PAIR_JA.search(span)
+    if ja is not None and (hits := ja.group("hits") or ja.group("hits2")) is not None:
+        return hits
     m = _FIRST_NUMBER.search(span)
     return None if m is None else m.group(0)

@@ -54,9 +54,14 @@ def ref_pending(text: str) -> Finding | None:
                 return ("ref_pending", local)
             if not find_fix_refs(clause):
                 if not _AWAITING.search(clause):
-                    why = why or reading.not_done(clause)
+                    later = reading.not_done(clause)
+                    if later is not None and _PUSH.search(clause):
+                        return ("ref_pending", later[1])  # "Branch `fix/x`. I'll push it tonight": not published
+                    why = why or later
                 continue  # "PR #5120 - open, waiting on a second reviewer, not merged yet": still a reference
             found = reading.not_done(clause) or reading.modality(clause)
+            if found is not None and found[0] == "planned" and _ABANDONED.search(clause):
+                found = None  # 「別の PR を作成予定でしたが取りやめ、既存の PR #598 に含めました」: a plan dropped
             if (
                 found is not None
                 and _AWAITING.search(clause)
@@ -189,7 +194,11 @@ _NOT_A_CHANGE_URL = re.compile(
     r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines|runs)/\d+|job/[^/\s]+/\d+)(?:[/?#]\S*)?$"
     # A compare of two branches, whatever follows it: "…/compare/main...mk/physics-substep".
     r"|^https?://[^/\s]+(?:/[^?#\s]*)?/(?:-/)?compare/\S*$"
-    r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+",
+    r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+"
+    # Other trackers' issues and stories: Linear, Shortcut, YouTrack, Azure Boards, Redmine, Trac, Bugzilla.
+    r"|^https?://(?:linear\.app/[^/\s]+/issue|app\.shortcut\.com/[^/\s]+/story|[^/\s]+/youtrack/issue"
+    r"|[^/\s]+/(?:_workitems/edit|work_packages)|[^/\s]+/(?:redmine/)?issues|[^/\s]+/ticket)/[\w-]+(?:[/?#]\S*)?$"
+    r"|^https?://[^/\s]+/show_bug\.cgi\?id=\d+$",
 )
 
 
@@ -206,6 +215,16 @@ def _unpublished(clause: str) -> str | None:
     if found is not None and re.fullmatch("(?:push|プッシュ)(?:は)?(?:して|され|でき)", found, re.IGNORECASE):
         return None  # 「push して」 alone is a step, not "not pushed"
     return found
+
+
+#: Publishing the work, said of what is still to come: "I'll push it tonight", 「あとで push します」.
+_PUSH = re.compile(r"\bpush(?:ed|ing)?\b|プッシュ|(?<![A-Za-z])push", re.IGNORECASE)
+#: A plan given up: 「予定でしたが取りやめ」, "had planned a new PR but dropped it".
+_ABANDONED = re.compile(
+    r"取りやめ|取り止め|やめ(?:て|ました|た)|中止|見送"
+    r"|\b(?:instead|dropped (?:it|that|the plan)|abandoned|gave up on)\b",
+    re.IGNORECASE,
+)
 
 
 def _bare(clause: str) -> bool:

@@ -33,7 +33,8 @@ _SCOPE_SUBJECT = re.compile(
 )
 #: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.
 _LATIN_TOPIC_JA = re.compile(
-    r"\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?\s*(?:[\u30a0-\u30ff\u4e00-\u9fff]{1,8})?\s*(?:は|では|でも)(?:今回は|まだ)?"
+    r"\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?(?:\s*(?:と|や|、|,|/)\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?){0,4}"
+    r"\s*(?:[\u30a0-\u30ff\u4e00-\u9fff]{1,8})?\s*(?:は|では|でも)(?:今回は|まだ)?"
 )
 #: Another configuration as the object of the not-done verb: "haven't tried the customer's config yet".
 _SCOPE_OBJECT = re.compile(

@@ -94,7 +94,7 @@ _SYMPTOM_CAUSE = re.compile(
     r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
-    r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ)(?:ない|ず|なかった)"
+    r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま)(?:ない|ず|なかった|なく)"
     r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
     r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
     r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)",
@@ -219,7 +219,9 @@ def halves(sentence: str) -> tuple[str, str] | None:
 #: Symptoms that are one: a freeze, a hang, not responding, stuck, locked up.
 _HANG_FAMILY = re.compile(
     r"hang|hung|free|froz|stuc|lock|stop\w* respond|(?:n't|not|never|no longer) (?:\w+ )?respond|フリーズ|ハング|固ま"
-    r"|応答(?:し|でき)",
+    r"|応答(?:し|でき)"
+    # A job that does not finish and one that stops midway are one stall: 「終わらないのは…途中で止まるため」.
+    r"|終わら|止ま|進ま|完了しな|stall|never finish|does(?:n't| not) finish",
     re.IGNORECASE,
 )
 
