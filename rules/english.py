@@ -126,6 +126,11 @@ ALTERNATIVES = any_of(
     r"\bboth (?:fit|match|explain|are consistent|are possible|are plausible)\b",
     r"\bone of (?:two|these|the following|several)\b",
     r"\bor (?:maybe|possibly|perhaps|alternatively)\b",
+    # "The other explanation that fits the dumps equally well is …": a second candidate kept open.
+    r"\b(?:the other|another|an alternative|a second) (?:explanation|candidate|theory|hypothesis|suspect)\b"
+    r"|\bfits? (?:\w+ ){0,4}(?:equally|just as) well\b"
+    r"|\b(?:haven't|have not|not yet|can't|cannot|couldn't|could not) (?:\w+ )?(?:separated|told apart|distinguished)"
+    r" (?:the two|them|both|between)\b",
     # "Two candidates, and the heap dump fits both": candidates counted, or evidence that fits each.
     r"\b(?:two|2|three|3|several|multiple|a couple of|competing) (?:candidates|suspects|possible causes|theories"
     r"|hypotheses|explanations|culprits)\b",

@@ -31,6 +31,9 @@ HEARSAY = any_of(
     r"|operators?|testers?|analysts?|merchants?|sellers?|partners?|tenants?|hospitals?|banks?|carriers?|dealers?"
     r"|players?|clients?|field team|store|shop|reporters?)\b",
     r"\bsupposedly\b",
+    # "…, or so I gathered from Tomás's CI screenshots": the writer's reading of someone else's evidence.
+    r"\bor so (?:i|we) (?:gathered|heard|hear|was told|were told|understand|understood|believe)\b|\b(?:i|we) gathered\b"
+    r"|\bfrom (?:[\w-]+'s |their |his |her )(?:[\w-]+ )?(?:screenshots?|screen ?grabs?|videos?|recordings?|photos?)\b",
     r"\b(?:i|we) (?:heard|were told|was told)\b",
     r"\b(?:qa|support|they|he|she|the (?:customer|vendor|client|user|reporter|other team|qa team|ticket|report))"
     r" (?:say|said|says|told us|claims?|claimed|reported|mentioned|confirmed (?:over|by|via|on) \w+)\b",

@@ -250,7 +250,7 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
 _CLAUSE_BREAK = re.compile(r",\s*(?:and|so|then|now)\b|;|、(?:そして|今は|手元では)", re.IGNORECASE)
 
 
-_NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*$", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*(?:a |an |just |only )?$", re.IGNORECASE)
 
 
 def _on_demand(sentence: str) -> bool:

@@ -130,6 +130,10 @@ def mechanism(masked: str) -> Finding | None:
             if _EFFECT_CLAUSE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             measured = _DURATION.sub(" ", clause)  # "`compile` takes ~40 ms per frame" only measures the symptom
+            if (kind := _KIND_IN_PLACE.match(measured)) is not None:
+                # "A race in the ring buffer used by the uplink": a place; what it does comes after "where", "so"…
+                said = _WHAT_IT_DOES.search(measured, kind.end())
+                measured = "" if said is None else measured[said.start() :]
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
                 return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
@@ -142,6 +146,15 @@ _CONSEQUENCE = re.compile(
     r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b)",
     re.IGNORECASE,
 )
+#: A kind of bug and where it is, and nothing it does: "A memory-ordering problem in the lock-free ring buffer".
+_KIND_IN_PLACE = re.compile(
+    r"\W*(?:(?:the )?root cause(?: is|:)\s*|it(?:'s| is| was) |this is )?(?:a|an|some)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:problem|issue|bug|glitch|quirk|race(?: condition)?|regression|leak|corruption|defect)\s+(?:in|inside|within"
+    r"|around|with|on)\b",
+    re.IGNORECASE,
+)
+#: Where a kind-of-bug clause goes on to say what the part does: "…, so the consumer reads a stale slot".
+_WHAT_IT_DOES = re.compile(r"\b(?:so|which|that|where|when|whenever|because|and|as|since)\b|[:;]", re.IGNORECASE)
 #: A clause that tells the symptom, not what goes wrong: "that is what leaves …", "on ARM it surfaces as clicks".
 _EFFECT_CLAUSE = re.compile(
     r"^\W*(?:and |so )?(?:that|this|which)(?: is|'s) (?:what|how)\b"

@@ -24,7 +24,7 @@ VAGUE_TIMING = (
 PASSED_BEFORE = (
     any_of(
         r"\b(?:already|also|even) pass\w* (?:before|without)\b"
-        r"|\b(?:was|were) (?:already )?passing (?:before|all along)\b|\b(?:was"
+        r"|\b(?:was|were) (?:already )?(?:passing|green|passed) (?:before|all along)\b|\b(?:was"
         r"|were) (?:already )?passing before (?:too|as well)\b"
         r"|\bpass\w* (?:even |also )?(?:before the fix|without the fix|on the old (?:code|build|version))\b"
         r"|\b(?:was|were|is|are) (?:also |already )?(?:passing|green|fine|ok) (?:on|against) (?:main|master|trunk)"

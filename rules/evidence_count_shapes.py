@@ -45,7 +45,11 @@ PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|パーセント|percent)
 TOTAL = re.compile(
     rf"(?<![\w.,/])(?P<n>{_NUM})\s*(?:-\s*)?(?:(?:\w+\s+)?{_REPEAT_NOUN})\b(?!\s*(?:{_FAIL_VERB})\b)"
     rf"|(?<![\d.,])(?P<ja>{_NUM})\s*(?:回|度|サイクル|本)(?:ほど|程度|くらい|ぐらい|前後|近く|以上|連続)?(?:の)?\s*"
-    r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生)",
+    r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生)"
+    # Each thing replayed is a run: "replayed the 2,400 captured FIX sessions", 「合計 1000 回のうち」.
+    rf"|\b(?:replayed|re-?played|played back|re-?ran|reran) (?:the |all |all the |each of the )?(?P<rp>{_NUM})\s+"
+    r"(?:[\w-]+\s+){0,3}?[\w-]+s\b"
+    rf"|(?<![\d.,])(?P<jt>{_NUM})\s*回(?:の)?(?:うち|中)",
     re.IGNORECASE,
 )
 #: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
@@ -61,11 +65,11 @@ HITS = re.compile(
     r"(?P<g>twice|\d+\s*times)\b"
     # "11 of those runs posted it twice": a part of the runs just counted.
     rf"|(?<![\w.,/])(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"
-    r"|(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|件数|回数)?(?:は|が)\s*"
+    r"|(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|たの|件数|回数)?(?:は|が)\s*"
     rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"
     rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件)"
     # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.
-    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
+    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?!\s*(?:の)?(?:うち|中))(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
     r"(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|止ま|停止|固ま|出[たてるま]|起き|ずれ|壊れ|破損|リセット"
     r"|ダウン|死|異常)",
     re.IGNORECASE,

@@ -78,7 +78,7 @@ def counts(masked: str) -> tuple[Rate, ...]:
             totals = [
                 (m, v)
                 for m in shapes.TOTAL.finditer(sentence)
-                if (v := count_value(m.group("n") or m.group("ja") or ""))
+                if (v := count_value(m.group("n") or m.group("ja") or m.group("rp") or m.group("jt") or ""))
             ]
         if not stated:
             stated = _split(sentence, totals or previous)

@@ -86,7 +86,8 @@ def ref_pending(text: str) -> Finding | None:
 #: Where a reference is not yet reachable by anyone else: only on the author's machine, or not pushed.
 _UNPUBLISHED = (
     any_of(
-        r"\b(?:on|in) my (?:own )?(?:laptop|machine|box|workstation|desktop|computer|dev ?box|pc|mac|vm"
+        r"\b(?:on|in) my (?:own |work |personal |home |old )?(?:laptop|machine|box|workstation|desktop|computer"
+        r"|dev ?box|pc|mac|vm"
         r"|local (?:checkout|clone|copy|repo|branch|tree))\b",
         r"\blocal (?:commit|branch|change|patch|checkout|copy|stash)\b|\blocal(?:ly)? only\b|\bonly local(?:ly)?\b",
         r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
@@ -118,10 +119,10 @@ _UNPUBLISHED = (
         "ローカルの",
         "(?:たら|次第)[^。]{0,30}?(?:積み|入れ|出し|上げ|載せ)ます",
         "(?:上げ|出し|push し|プッシュし)ようとしたが",
-        "(?:cherry-pick|チェリーピック|マージ|push|プッシュ)(?:します|する予定)",
+        "(?:cherry-pick|チェリーピック|マージ|push|プッシュ)\\s*(?:します|する予定)",
         # 「今夜 push します」: still to come.
         "(?:今夜|今晩|今日中|本日中|明日|明朝|後で|あとで|夕方|午後|週明け|来週)(?:に|中に)?\\s*(?:push|プッシュ|PR|プルリク|MR)",
-        "(?:push|プッシュ|PR を出|PR 作成|MR を出)(?:します|する予定|予定です|予定)",
+        "(?:push|プッシュ|PR を出|PR 作成|MR を出)\\s*(?:します|する予定|予定です|予定)",
         "(?:push|プッシュ)(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
     ),
 )

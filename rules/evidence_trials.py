@@ -32,7 +32,7 @@ _SINGLE = (
         r"\bthe one time (?:i|we) (?:tried|ran|checked)\b"
         r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the \w+\s+)?(?:passed|was (?:fine"
         r"|clean|green|ok)"
-        r"|worked|succeeded|went through|didn't (?:fail|crash|hang|reproduce)|did not))"
+        r"|worked|succeeded|went through|didn't (?:fail|crash|hang|reproduce)|did not|nothing|no(?:ne)?\b))"
         r"|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b"
         r"|\bno \w+ (?:that|this) (?:one )?(?:time|run|attempt|try)\b",
         r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b",

@@ -158,6 +158,10 @@ def restated(sentence: str) -> bool:
     return not new
 
 
+#: What the time was spent doing, after a duration: "to answer", "to return", "to finish".
+_TO_ANSWER = re.compile(r"\bto (?:answer|respond|reply|return|complete|finish|load|render|come back)\b", re.I)
+
+
 def symptom_cause(sentence: str) -> bool:
     """A "because" sentence whose cause half is itself a symptom (a failure, a shortage, a kind of fault happening)
     with no action of any element: 「メモリが足りなくなるため、落ちる」, "because it gets stuck"."""
@@ -176,6 +180,7 @@ def symptom_cause(sentence: str) -> bool:
             return True
     if DURATION.search(cause) and not _CONDITION.search(DURATION.sub(" ", cause)):
         rest = DURATION.sub(" 、 ", cause)  # "misses its SLA because the step takes over 3 hours": slowness, measured
+        rest = _TO_ANSWER.sub(" ", rest)  # "takes longer than the gateway's 30 s limit to answer": still the time
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return True
     if not (_SYMPTOM_CAUSE.search(cause) or japanese_symptoms.symptom_verbs(cause)):
@@ -190,6 +195,10 @@ _HITTING = re.compile(r"\b(?:hitting|throwing|raising|getting|running into|hits|
 _DECLARED = re.compile(r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)", re.IGNORECASE)
 
 
+#: What the failing part was doing at the time: "while parsing the 2 GB CSV", "during the nightly import".
+_WHILE_DOING = re.compile(r"\b(?:while|during|when) [a-z]+ing\b[^,;.]*|\bduring (?:the|a|an)\b[^,;.]*", re.I)
+
+
 def declared_symptom(masked: str) -> str | None:
     """The words when the text declares the root cause to be a symptom ("Root cause is `bwa mem` getting
     OOM-killed"), with no element doing anything in that declaration: what follows from it is not the cause."""
@@ -199,8 +208,9 @@ def declared_symptom(masked: str) -> str | None:
         cause = _CONSEQUENCE.sub("", m.group("cause"))
         if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
+        cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong
         if _SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:
-            continue
+            continue  # "… `parse()` failing when the header is empty": a condition names when
         rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return m.group(0).strip()
