@@ -31,6 +31,9 @@ HEARSAY = any_of(
     r"|operators?|testers?|analysts?|merchants?|sellers?|partners?|tenants?|hospitals?|banks?|carriers?|dealers?"
     r"|players?|clients?|field team|store|shop|reporters?)\b",
     r"\bsupposedly\b",
+    # "Kenji's notes say it floods every time": what someone else wrote down.
+    r"\b[\w-]+'s (?:[\w-]+ )?(?:notes?|messages?|reports?|emails?|comments?|write-?ups?|summary|tickets?)"
+    r" (?:say|says|said|claim|claims|mention|mentions|state|states)\b",
     # "…, or so I gathered from Tomás's CI screenshots": the writer's reading of someone else's evidence.
     r"\bor so (?:i|we) (?:gathered|heard|hear|was told|were told|understand|understood|believe)\b|\b(?:i|we) gathered\b"
     r"|\bfrom (?:[\w-]+'s |their |his |her )(?:[\w-]+ )?(?:screenshots?|screen ?grabs?|videos?|recordings?|photos?)\b",

@@ -143,7 +143,31 @@ def fails_after(clause: str) -> bool:
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(clause, m.start(), m.end()):
             return True
-    return _short_part(clause)
+    return _short_part(clause) or _down_not_out(clause)
+
+
+#: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
+_DOWN_TO = re.compile(
+    r"\bfrom (?P<a>\d[\d,]*) (?:down )?to (?P<b>\d[\d,]*)\b|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
+    r"(?!\s*(?:%|ms|s\b|sec|seconds?|minutes?|min\b|hours?|h\b|[KMG]i?B|x\b|fps|rps|qps))",
+    re.IGNORECASE,
+)
+_FAILURE_NOUN = re.compile(
+    r"\b(?:duplicat\w*|errors?|fail\w*|crash\w*|drops?|dropped|mismatch\w*|time-?outs?|rejects?|rejections?|nan"
+    r"|leak\w*|corrupt\w*|hangs?|stalls?|resets?)\b|重複|エラー|失敗|クラッシュ|欠損|不一致|タイムアウト",
+    re.IGNORECASE,
+)
+
+
+def _down_not_out(clause: str) -> bool:
+    """Failures counted down after the fix but not to none: "duplicate rows on the replay: down from 60 to 2"."""
+    if _FAILURE_NOUN.search(clause) is None:
+        return False
+    for m in _DOWN_TO.finditer(clause):
+        before, after = (m.group("a") or m.group("c")), (m.group("b") or m.group("d"))
+        if 0 < int(after.replace(",", "")) < int(before.replace(",", "")):
+            return True
+    return False
 
 
 #: A part of the runs just counted: "ran it 40 times: … in order on 39 of them".

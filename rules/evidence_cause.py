@@ -32,7 +32,11 @@ _VAGUE_CAUSE = (
         r"(?:problem|issue|bug|glitch|quirk|race|regression)s?\b(?! (?:in|where|when|that|with|between) )",
         flags=EN_FLAGS,
     ),
-    any_of("(?:の)?(?:問題|不具合|バグ)(?:の|による|が原因|のため|によって)(?!Q)"),
+    any_of(
+        "(?:の)?(?:問題|不具合|バグ)(?:の|による|が原因|のため|によって)(?!Q)",
+        # 「新しい `f()` の挙動が原因」: a behaviour named, not what in it goes wrong.
+        "(?:の)?(?:挙動|動作|仕様|変更)(?:が|こそが)原因(?:です|だ|である|。|$)",
+    ),
 )
 #: "since we upgraded", "v4.2.1 に上げてから…ようになった": a correlation in time, not a mechanism.
 _CORRELATION = (
@@ -62,6 +66,8 @@ _CORRELATION = (
         "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え|移行し|乗り換え|移し|移っ"
         "|変え|替え|適用し|リリースし|マージし)て(?:から|以来|以降)",
         "(?:移行|更新|アップデート|アップグレード|導入|デプロイ|切り替え|リリース)(?:後|以降|以来)(?:、|は|に)",
+        # 「3.0 に上げたリリースから発生している」: the change in time, not what in it goes wrong.
+        "(?:上げ|更新し|入れ|変え|移行し|導入し|切り替え)た(?:リリース|バージョン|版|ビルド|デプロイ|タイミング)(?:から|以降|以来)",
         "(?:バージョン|ファーム(?:ウェア)?|版|リリース|(?<![\\d.])v?\\d+(?:\\.\\d+)+)\\s*(?:以降|から)(?:、|は|で)",
         "(?:アップデート|更新|アップグレード|リリース|デプロイ)(?:が|こそが)原因",
         # A version put back, and the symptom goes: 「2.2 に戻すと出ない」 ties it to the version, not to a mechanism.
@@ -165,7 +171,7 @@ _EFFECT_CLAUSE = re.compile(
 #: What really happened, said right after someone else's word: 「実際は」, "actually", "it turned out".
 _ACTUALLY = re.compile(
     r"\W{0,3}(?:実際(?:に)?は|実は|本当は|ところが|しかし実際|(?:but )?(?:actually|in fact|in reality)\b"
-    r"|(?:but )?it turned out\b|the real cause\b)",
+    r"|(?:but )?(?:it|that|this|which) turned out\b|the (?:real|actual) cause\b)",
     re.IGNORECASE,
 )
 

@@ -72,8 +72,8 @@ def _before_failures_only(clause: str) -> bool:
 
 
 _FAILURE_WORD = re.compile(
-    r"\bfail\w*|\bcrash\w*|\berrors?\b|\btime[ds]? ?outs?\b|\bhung\b|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト"
-    r"|赤",
+    r"\bfail\w*|\bcrash\w*|\berrors?\b|\btime[ds]? ?outs?\b|\bhung\b|\bduplicat\w*"
+    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤",
     re.IGNORECASE,
 )
 _AFTER_WORD = re.compile(r"\b(?:after|now|with the (?:fix|patch|change))\b|→|->|修正後|適用後|現行", re.IGNORECASE)

@@ -83,6 +83,9 @@ _RUNNING = (
         r"(?<!while )(?<!when )(?<!whenever )(?<!as )\b(?:is|are) (?:still |currently |now )?"
         r"(?:running|under ?way|in flight|being (?:run|replayed|tested))\b"
         r"(?! (?:fine|normally|smoothly|ok|okay|well|again|correctly|stabl[ey])\b)",
+        # A bisect or a search still going: "is narrowing it down: step 7 of 12", "currently pointing at".
+        r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently (?:pointing|bisecting|at step)\b"
+        r"|\bstep \d+ of \d+ as of\b",
         flags=EN_FLAGS,
     ),
     any_of(

@@ -44,7 +44,10 @@ def ref_pending(text: str) -> Finding | None:
             if _MERGED.search(clause) and reading.read(clause) is None:
                 return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
             if (dead := _DEAD.search(clause)) is not None:
-                if find_fix_refs(clause):
+                if (new := _SUPERSEDES.search(clause)) is not None and find_fix_refs(clause[: new.start()]):
+                    plain_ref = True  # "pull/512 (supersedes #498, which was closed …)": #512 is the fix
+                    continue
+                if find_fix_refs(clause) or (i > 0 and _SUPERSEDES.search(parts[i - 1])):
                     why = why or ("ref_pending", dead.group(0))
                     continue  # "#398 was closed": that reference is dead, another in the text may not be
                 return ("ref_pending", dead.group(0))  # "PR #2290 / closed without merging, we went another way"
@@ -218,6 +221,8 @@ def _unpublished(clause: str) -> str | None:
     return found
 
 
+#: A reference that replaces another: "(supersedes #498, which was closed without merging)": the dead one is the other.
+_SUPERSEDES = re.compile(r"\b(?:supersed\w*|replac\w*|instead of)\b|(?:の)?(?:代わり|置き換え|後継)", re.IGNORECASE)
 #: Publishing the work, said of what is still to come: "I'll push it tonight", 「あとで push します」.
 _PUSH = re.compile(r"\bpush(?:ed|ing)?\b|プッシュ|(?<![A-Za-z])push", re.IGNORECASE)
 #: A plan given up: 「予定でしたが取りやめ」, "had planned a new PR but dropped it".

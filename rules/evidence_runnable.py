@@ -20,6 +20,10 @@ NOT_RUNNABLE = any_of(
     r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to|no longer able to)\s+(?:re-?produce|repro|trigger"
     r"|make it fail|get it to fail)"
     r"\s+(?:it\s+|this\s+|the (?:bug|issue|crash|hang|failure|problem)\s+)?(?:any ?more|any longer|since|these days)\b",
+    r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to)\s+get (?:it|this|the \w+) to (?:fail|crash|hang|break"
+    r"|happen|reproduce|repro|trigger)\b(?=[^.;]{0,20}?\b(?:at all|any ?more|any longer|since|on any)\b)",
+    # Nothing to run it on yet: 「こちらにはまだ実機がなく、試せていません」.
+    "(?:まだ)?(?:実機|機材|端末|環境|装置)(?:が|は)(?:なく|ない|ありません)[^。]{0,20}?試せ(?:て)?(?:い)?(?:ない|ません|ず)",
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"
     r"(?!\s+(?:with|after|on|once) (?:the )?(?:fix|patch|patched|change))",
     "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)",

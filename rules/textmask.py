@@ -72,9 +72,28 @@ def visible(text: str | None) -> str:
 def mask(text: str | None) -> str:
     """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`."""
     out = normalize(text)
+    named = _hedges_named_in_code(out)
     for pattern in (_FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
         out = pattern.sub(MASK, out)
+    if named:
+        # "`if (likely(x))` … the update was only on the likely side": the code's name, said again in prose.
+        out = re.sub(rf"(?<![\w-])(?:{'|'.join(named)})(?![\w-]){_AS_A_NAME}", MASK, out)
     return _NAME_RE.sub(MASK, out)
+
+
+#: Hedge words that are also names in code: `likely()`, `unlikely(x)`, `may`.
+_HEDGE_NAMES = re.compile(r"`[^`\n]*?\b(likely|unlikely|probably|maybe|perhaps|possibly|might|may|should|could)\b")
+
+
+#: What follows a name said in prose: a Japanese word, a call, or a word for a code path ("the likely branch").
+_AS_A_NAME = r"(?=\s*(?:[\u3040-\u30ff\u4e00-\u9fff(_]|(?:side|branch|path|macro|case|arm|call|hint)\b))"
+
+
+def _hedges_named_in_code(text: str) -> list[str]:
+    """The hedge words the text uses as names inside its code spans."""
+    if "`" not in text:
+        return []
+    return sorted({m.group(1) for m in _HEDGE_NAMES.finditer(text)})
 
 
 def sentences(text: str) -> list[str]:
