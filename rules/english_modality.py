@@ -76,7 +76,9 @@ APPEARANCE = any_of(
     r"\blooks? like\b",
     r"\bseem(?:s|ed|ingly)?\b",
     r"\bappears? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
-    r"\bit (?:appears|appeared|would appear|seems|seemed)\b(?! (?:to (?:the|a|an|users?|customers?|clients?)|in\b))"
+    # Not "it appears on every timeout": showing up is what was seen.
+    r"\bit (?:appears|appeared|would appear|seems|seemed)\b(?! (?:to (?:the|a|an|users?|customers?|clients?)|(?:in|on"
+    r"|at|after|when|whenever|every|each|again|within|under|during|only)\b))"
     r"|\bapparently\b",
     r"\b(?:would|should|ought to)(?: (?:also|still|then|now))? (?:be )?"
     r"(?:repro\w*|reproduc\w*|trigger\w*|fail|crash|hang|hit|break|stall|freeze|time out|error out|panic|deadlock"
