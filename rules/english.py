@@ -88,6 +88,9 @@ WATCHING = any_of(
     r"\bsince (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|last \w+|the (?:deploy|release"
     r"|rollout))\b",
     r"\bso far\b",
+    # "not a single `ECONNRESET` alert has fired since": the quiet after a deploy.
+    r"\bnot (?:a single|one) (?:[\w-]+ ){0,2}(?:alerts?|pages?|errors?|incidents?|crash(?:es)?|reports?|tickets?)\b"
+    r"|\b(?:has|have)(?:n't| not)? (?:fired|paged|alerted|recurred|come back) since\b",
     r"\bno (?:new|more|further) (?:\w+ )?(?:alerts?|errors?|deadlocks?|crash(?:es)?|incidents?|reports?"
     r"|occurrences?|failures?|pages?|tickets?)\b",
     flags=EN_FLAGS,

@@ -193,6 +193,12 @@ def _hedge(sentence: str, following: str) -> str | None:
                 continue
             if m.group(0).startswith("可能性") and norm_says(sentence, m.start()):
                 continue  # 「仕様上、…される可能性がある」: what the norm allows
+            if (
+                m.group(0).startswith("可能性")
+                and sentence[: m.start()].rstrip().endswith("の")
+                and words.CONDITION[1].search(sentence, 0, m.start())
+            ):
+                continue  # 「`len == 0` のとき `src` が NULL の可能性がある」: a value allowed under a condition
             return m.group(0)
     modal = words.MODAL.search(sentence)
     # "might be reusing …" guesses what happens, whatever the condition; "might wrap past … when …" says what can.
@@ -226,6 +232,8 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
         return ("not_on_demand", setup.group(0))  # 「特定の手順はありません」, 「再現環境を構築中」: nothing to run yet
     if (fine := counted.recounted_rare(stated)) is not None:
         return ("rare", fine)  # "2 of 5 batches, so 2 calls out of 2,500": the same failures over finer units
+    if stated and all(rate == 0 for rate, _ in stated):
+        return ("rare", stated[0][1])  # "about 40 attempts …, and at no point did it hang": it did not reproduce
     if any(rate >= HIGH_FREQUENCY for rate, _ in stated):
         return None
     parts = sentences(masked)
@@ -250,6 +258,7 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
 _CLAUSE_BREAK = re.compile(r",\s*(?:and|so|then|now)\b|;|、(?:そして|今は|手元では)", re.IGNORECASE)
 
 
+_DENIED_BEFORE = re.compile(r"\b(?:not|n't|never)\s+(?:\w+\s+){0,2}?(?:on |in |for |at |with )?$", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*(?:a |an |just |only )?$", re.IGNORECASE)
 
 
@@ -261,6 +270,8 @@ def _on_demand(sentence: str) -> bool:
     for pattern in run.ON_DEMAND:
         for m in pattern.finditer(sentence):
             head = sentence[: m.start()][-300:]
+            if _DENIED_BEFORE.search(head):
+                continue  # "It does not happen on every run": the marker denied
             vague = _search(run.NOT_ON_DEMAND, head)
             if vague is None or _NEGATED.search(head[: head.rfind(vague)]):
                 return True  # "it is not sometimes: …, every time": the vague word denied

@@ -35,7 +35,7 @@ COUNTER_JA = "(?:回|度|件|本|ビルド|ジョブ|ラン|試行|サイクル|
 #: Japanese pairs: 「20 回中 3 回」「300 回のうち 2 回」「100 回に 1 回」「3/10 回」.
 PAIR_JA = re.compile(
     rf"(?<![\d.,])(?P<total>{_NUM})\s*{COUNTER_JA}(?:ほど|程度|くらい|ぐらい|前後|近く|以上)?(?:実行|試行|試験|実施)?"
-    rf"(?:中|のうち|では|に)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{COUNTER_JA}"
+    rf"(?:中|のうち|では|に|の[^\s、。\d]{{1,10}}?のうち)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{COUNTER_JA}"
     rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
 )
 #: 「3割」「5割」: tenths.
@@ -49,7 +49,10 @@ TOTAL = re.compile(
     # Each thing replayed is a run: "replayed the 2,400 captured FIX sessions", 「合計 1000 回のうち」.
     rf"|\b(?:replayed|re-?played|played back|re-?ran|reran) (?:the |all |all the |each of the )?(?P<rp>{_NUM})\s+"
     r"(?:[\w-]+\s+){0,3}?[\w-]+s\b"
-    rf"|(?<![\d.,])(?P<jt>{_NUM})\s*回(?:の)?(?:うち|中)",
+    rf"|(?<![\d.,])(?P<jt>{_NUM})\s*回(?:の)?(?:うち|中)"
+    # "over the 2,000 recorded November sessions": the sessions run through, each one a run.
+    rf"|\b(?:over|across) (?:the |all |all the |each of the )?(?P<ov>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?"
+    r"(?:sessions|captures|recordings|traces|inputs|samples|fixtures|seeds|scenarios|games|replays|corpora|files)\b",
     re.IGNORECASE,
 )
 #: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.

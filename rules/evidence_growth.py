@@ -14,7 +14,7 @@ _GROWTH = any_of(
     r"[^.;:]{0,40}?\b(?:climbs?|climbing|grows?|growing|increases?|increasing|rises?|rising|balloons?|creeps? up"
     r"|keeps? (?:growing|rising|climbing)|goes up)\b",
     r"\b(?:runs?|ran) out of (?:memory|heap|disk|handles|file descriptors|connections)\b",
-    "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?)[^。]{0,20}?"
+    "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?|(?i:rss)|常駐)[^。]{0,20}?"
     "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加)",
     flags=re.IGNORECASE,
 )
@@ -26,7 +26,8 @@ _RETAINER = any_of(
     r"|without (?:freeing|releasing|closing|evicting|clearing)|not (?:freed|released|closed|evicted|cleared)"
     r"|because|since|unbounded|no (?:limit|bound|cap|eviction))\b",
     "保持|キャッシュ|解放(?:され|し)(?:ない|ず|ません)|閉じ(?:ない|ず|られ)|溜ま|溜め|蓄積|全件|丸ごと|一括(?:で)?読|参照"
-    "|上限(?:が)?な|ため|ので",
+    # 「…ため」 ending the sentence is the sentence's own "because", not a reason for the growth.
+    "|上限(?:が)?な|ため(?![。.]|\\s*$)|ので(?![。.]|\\s*$)",
     flags=re.IGNORECASE,
 )
 

@@ -78,7 +78,11 @@ def counts(masked: str) -> tuple[Rate, ...]:
             totals = [
                 (m, v)
                 for m in shapes.TOTAL.finditer(sentence)
-                if (v := count_value(m.group("n") or m.group("ja") or m.group("rp") or m.group("jt") or ""))
+                if (
+                    v := count_value(
+                        m.group("n") or m.group("ja") or m.group("rp") or m.group("jt") or m.group("ov") or ""
+                    )
+                )
             ]
         if not stated:
             stated = _split(sentence, totals or previous)
@@ -208,7 +212,9 @@ _SHARES = {
 #: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
 _NONE = re.compile(
     r"\b(?:never|not once|didn't|did not|no|zero)\s+(?:\w+\s+)?(?:failed|fail|fails|failures?|crash\w*|hung|hangs?"
-    r"|reproduc\w*|errors?|broke)\b|一度も(?:失敗|落ち|再現|発生|エラー)",
+    r"|reproduc\w*|errors?|broke)\b|一度も(?:失敗|落ち|再現|発生|エラー)"
+    # "at no point did the upload actually hang", "none of them failed".
+    r"|\bat no point did\b|\bnone of (?:them|those|the \w+) (?:\w+ )?(?:failed|crashed|hung|reproduced|broke)\b",
     re.IGNORECASE,
 )
 

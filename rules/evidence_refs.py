@@ -92,7 +92,8 @@ _UNPUBLISHED = (
         r"\b(?:on|in) my (?:own |work |personal |home |old )?(?:laptop|machine|box|workstation|desktop|computer"
         r"|dev ?box|pc|mac|vm"
         r"|local (?:checkout|clone|copy|repo|branch|tree))\b",
-        r"\blocal (?:commit|branch|change|patch|checkout|copy|stash)\b|\blocal(?:ly)? only\b|\bonly local(?:ly)?\b",
+        r"\blocal (?:commit|branch|change|patch|checkout|copy|stash)\b|\blocal(?:ly)? only\b|\bonly local(?:ly)?\b"
+        r"|\b(?:committed|saved|stashed) locally\b|\b(?:need|needs|have|has) (?:[\w ]{0,20} )?to push\b",
         r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
         # Still to come: "will be in PR #456 once I rebase", "a new one is coming", closed without merging.
         r"\bwill be (?:in|part of|included in|up|available|ready|opened|pushed|merged)\b",
@@ -133,7 +134,9 @@ _UNPUBLISHED = (
 
 #: Pushed, in the past tense: 「…を昨日 push しました」, "pushed it to origin".
 _PUBLISHED_NOW = re.compile(
-    r"(?:push|プッシュ)\s*(?:しました|済み)|\bpushed (?:it )?to (?:origin|upstream|the remote)\b", re.I
+    r"(?:push|プッシュ)\s*(?:しました|済み)|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
+    r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b",
+    re.I,
 )
 #: A pull request open and waiting: not merged yet is not "not there yet" (verification is the validation's job).
 _AWAITING = re.compile(

@@ -44,6 +44,8 @@ NOT_ON_DEMAND = (
         r"\bnon-?deterministic\w*",
         r"\bunreliabl[ey]\b",
         r"\bnot (?:every|all|each)\b",
+        r"\b(?:doesn't|does not|didn't|did not|won't)\s+(?:happen|occur|fail|reproduce|show up|trigger|crash|hang"
+        r"|repro)\w*\s+(?:on |in |for |with |at )?(?:every|each|all)\b",
         # The negation far from its verb: "It doesn't, I checked this over two afternoons, happen on every job".
         r"\b(?:doesn't|does not|didn't|did not|won't|isn't|is not),[^.;]{1,80}?,\s*(?:happen|occur|fail|reproduce"
         r"|show up|trigger|repro|crash|hang)\w* (?:on |in |for |with |at )?(?:every|each|all)\b",

@@ -22,6 +22,9 @@ NOT_RUNNABLE = any_of(
     r"\s+(?:it\s+|this\s+|the (?:bug|issue|crash|hang|failure|problem)\s+)?(?:any ?more|any longer|since|these days)\b",
     r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to)\s+get (?:it|this|the \w+) to (?:fail|crash|hang|break"
     r"|happen|reproduce|repro|trigger)\b(?=[^.;]{0,20}?\b(?:at all|any ?more|any longer|since|on any)\b)",
+    # The rig still being built, the steps to be fixed later: 「HIL ラックを組んでいるところで、手順は…確定させます」.
+    "(?:組んで|作って|構築して|用意して|準備して|セットアップして|組み立てて)(?:いる|います)(?:ところ|最中)",
+    "手順(?:は|を)[^。]{0,30}?(?:確定させ|決め|まとめ|固め)(?:ます|る予定|ていきます)",
     # Nothing to run it on yet: 「こちらにはまだ実機がなく、試せていません」.
     "(?:まだ)?(?:実機|機材|端末|環境|装置)(?:が|は)(?:なく|ない|ありません)[^。]{0,20}?試せ(?:て)?(?:い)?(?:ない|ません|ず)",
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"

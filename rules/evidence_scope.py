@@ -41,9 +41,19 @@ _SCOPE_OBJECT = re.compile(
     r"\b(?:tried|tested|checked|verified|run|ran|re-?run|covered)\s+(?:it\s+)?(?:on\s+|with\s+|against\s+)?"
     r"(?:the |their |our |a |any |other |another )?(?:[\w'.+-]+ ){0,3}(?:configs?|configurations?|setups?|environments?"
     r"|platforms?|devices?|browsers?|os(?:es)?|hardware|regions?|clusters?|tenants?|locales?|models?|variants?"
-    r"|targets?|boards?|phones?|versions?|flavou?rs?|machines?)\b",
+    r"|targets?|boards?|phones?|versions?|flavou?rs?|machines?"
+    # An architecture's or a platform's build: "the aarch64 build", "the Windows runner".
+    r"|(?:aarch64|arm64|armv7|arm|x86_64|x86|amd64|i386|riscv64|windows|macos|linux|ios|android|safari|firefox"
+    r"|chrome|edge|webkit)(?: (?:builds?|runners?|binar(?:y|ies)|images?|hosts?|ports?|jobs?|ci))?)\b",
     re.IGNORECASE,
 )
+
+
+def other_configuration(clause: str) -> bool:
+    """ "haven't tried the customer's config", "did not re-run the aarch64 build": another configuration not run."""
+    return _SCOPE_OBJECT.search(clause) is not None
+
+
 #: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
 _SCOPE_LABEL = re.compile(
     r"\s*(?:not (?:yet )?(?:verified|tested|covered|checked)|untested|unverified|out of scope|未検証|未確認|未テスト"

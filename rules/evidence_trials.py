@@ -14,6 +14,7 @@ import re
 
 from rules.evidence_after import said_before
 from rules.evidence_rates import stated
+from rules.evidence_scope import other_configuration
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
 
@@ -28,7 +29,7 @@ _SINGLE = (
         r"\b(?:tried|ran|run|re-?ran|retried|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:only\s+|just\s+)?"
         r"(?:once|one time|a single time)\b(?!\s+(?:more|again|every|per|in every)\b)",
         r"(?:^|[.;:]\s+)once\s*,",
-        r"\b(?:tried|ran|re-?ran|tested|retried)\b[^.;]{1,80}?\bonce\s*[;:,.]",
+        r"\b(?:tried|ran|re-?ran|tested|retried)\b[^.;]{1,80}?\bonce\s*(?:[;:,.]|(?:with|on|after|against|using|and)\b)",
         r"\bthe one time (?:i|we) (?:tried|ran|checked)\b"
         r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the \w+\s+)?(?:passed|was (?:fine"
         r"|clean|green|ok)"
@@ -69,8 +70,11 @@ def single_trial(masked: str) -> Finding | None:
     if found is None:
         return None
     at = masked.find(found)
-    if at >= 0 and _OTHER.search(masked[max(0, masked.rfind("。", 0, at), masked.rfind(".", 0, at)) : at]):
+    start = max(0, masked.rfind("。", 0, at), masked.rfind(".", 0, at))
+    if at >= 0 and _OTHER.search(masked[start:at]):
         return None  # 「他テーブルのバックフィルは再実行していません」: another thing not repeated, a scope
+    if at >= 0 and other_configuration(masked[start : masked.find(".", at) if "." in masked[at:] else len(masked)]):
+        return None  # "We did not re-run the aarch64 build": another configuration, a scope
     # Counted runs around it, or many trials inside the one run ("one run of 10,000 iterations"); a figure of the
     # failure before the fix ("repro was ~3/10", "used to hang in 3 of 10 runs") is neither.
     every = stated(masked)
@@ -102,7 +106,7 @@ _CUT_SHORT = (
     ),
     any_of(
         "途中(?:で|まで)(?:止め|停止|打ち切|中断|キャンセル|kill|終了|切り上げ)",
-        "(?:そこで|その時点で|時点で|手前で)(?:止め|停止|打ち切|中断|中止|キャンセル|終了|切り上げ)",
+        "(?:そこで|その時点で|時点で|手前で)(?:[^。、]{0,8}?を)?(?:止め|停止|打ち切|中断|中止|キャンセル|終了|切り上げ)",
         "中止(?:し|した|させ)",
         "(?:実行|処理|学習|移行|再インデックス)中(?:です|だ|。|で|、|$)",
         "まだ(?:流|回|走|動い)(?:して|って|いて|てい)",

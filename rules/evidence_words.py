@@ -55,6 +55,9 @@ HYPOTHESIS = (
         r"\bpossible (?:cause|explanation|culprit|reason)s?\b",
         r"\bpresumabl[ey]\b",
         r"\bapparently\b",
+        # "which, if my reading of their rulebook holds, is where …": the link rests on the writer's reading.
+        r"\bif (?:my|our) (?:reading|understanding|interpretation|read|guess|theory|assumption)\b[^.;]{0,60}?"
+        r"\b(?:holds|is right|is correct|is accurate)\b",
         r"\bplausibl[ey]\b",
         r"\bconceivabl[ey]\b",
         r"\b(?:i|we|they|the team)(?:'m| am|'re| are| was| were|'ve been| have been)? (?:still )?(?:think|believe"

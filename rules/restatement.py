@@ -28,7 +28,9 @@ _STATE = re.compile(
     r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか"
-    r"|時間が[^。、]{0,20}?伸び",
+    r"|時間が[^。、]{0,20}?伸び"
+    # 「40 分かかる」「実行時間が 38 分と長い」: the time again.
+    r"|(?<![\d.])\d+\s*(?:分|秒|時間)(?:以上|も|ほど|近く)?かか|(?:時間|処理時間|実行時間)(?:が)?[^。、]{0,12}?長い",
     re.IGNORECASE,
 )
 #: State words that say the same thing: an empty page and nothing rendered are one symptom.
@@ -56,14 +58,14 @@ _SAME_STATE = {
 
 def _state(word: str) -> str:
     word = word.lower()
-    if _SLOW.match(word):
+    if _SLOW.search(word):
         return "slow"
     if re.fullmatch(r"(?:2|２|二)\s*(?:回|度)", word):
         return "twice"  # 「二重印字」 and 「2 回印字」 are one symptom
     return _SAME_STATE.get(word, "empty" if re.fullmatch(r"0\s*件", word) else word)
 
 
-_SLOW = re.compile(r"takes?|長く|時間")
+_SLOW = re.compile(r"^takes?|長く|長い|時間|かか")
 
 
 #: A condition or a code identifier in the cause: it says when or what, so it is more than a restatement.
@@ -97,6 +99,7 @@ _SYMPTOM_CAUSE = re.compile(
     r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま)(?:ない|ず|なかった|なく)"
     r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
     r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
+    r"|(?:から)?(?:戻って|返って)(?:こ|来)(?:ない|なく|ず)|戻らな(?:い|く)"
     r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)",
     re.IGNORECASE,
 )
@@ -231,7 +234,7 @@ _HANG_FAMILY = re.compile(
     r"hang|hung|free|froz|stuc|lock|stop\w* respond|(?:n't|not|never|no longer) (?:\w+ )?respond|フリーズ|ハング|固ま"
     r"|応答(?:し|でき)"
     # A job that does not finish and one that stops midway are one stall: 「終わらないのは…途中で止まるため」.
-    r"|終わら|止ま|進ま|完了しな|stall|never finish|does(?:n't| not) finish",
+    r"|終わら|止ま|進ま|完了しな|stall|never finish|does(?:n't| not) finish|戻って(?:こ|来)な|戻らな|返って(?:こ|来)な",
     re.IGNORECASE,
 )
 
