@@ -31,6 +31,9 @@ HEARSAY = any_of(
     r"|operators?|testers?|analysts?|merchants?|sellers?|partners?|tenants?|hospitals?|banks?|carriers?|dealers?"
     r"|players?|clients?|field team|store|shop|reporters?)\b",
     r"\bsupposedly\b",
+    # "Devi's team ran this twice on UAT and saw the reject": someone else's run.
+    r"\b[\w-]+'s (?:team|crew|group|folks|people|colleagues?|engineers?|qa|testers?|ops) (?:ran|reproduced|saw|tried"
+    r"|tested|hit|ran into|confirmed)\b",
     # "Kenji's notes say it floods every time": what someone else wrote down.
     r"\b[\w-]+'s (?:[\w-]+ )?(?:notes?|messages?|reports?|emails?|comments?|write-?ups?|summary|tickets?)"
     r" (?:say|says|said|claim|claims|mention|mentions|state|states)\b",

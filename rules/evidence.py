@@ -230,7 +230,7 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
         stated = tuple(flag_rates(raw, masked)) or stated
     if (setup := runnable.NOT_RUNNABLE.search(masked)) is not None:
         return ("not_on_demand", setup.group(0))  # 「特定の手順はありません」, 「再現環境を構築中」: nothing to run yet
-    if (fine := counted.recounted_rare(stated)) is not None:
+    if stated and (fine := counted.recounted_rare(stated + counted.item_pairs(masked))) is not None:
         return ("rare", fine)  # "2 of 5 batches, so 2 calls out of 2,500": the same failures over finer units
     if stated and all(rate == 0 for rate, _ in stated):
         return ("rare", stated[0][1])  # "about 40 attempts …, and at no point did it hang": it did not reproduce

@@ -133,7 +133,7 @@ def mechanism(masked: str) -> Finding | None:
             if search(_VAGUE_SUBJECT, clause) or search(_CORRELATION, clause):
                 correlated = True
                 continue
-            if _EFFECT_CLAUSE.search(clause):
+            if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             measured = _DURATION.sub(" ", clause)  # "`compile` takes ~40 ms per frame" only measures the symptom
             if (kind := _KIND_IN_PLACE.match(measured)) is not None:
@@ -157,6 +157,14 @@ _KIND_IN_PLACE = re.compile(
     r"\W*(?:(?:the )?root cause(?: is|:)\s*|it(?:'s| is| was) |this is )?(?:a|an|some)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:problem|issue|bug|glitch|quirk|race(?: condition)?|regression|leak|corruption|defect)\s+(?:in|inside|within"
     r"|around|with|on)\b",
+    re.IGNORECASE,
+)
+#: A clause that says something works: "the same config on the 12.1 image trains fine" (a contrast seen, no element
+#: doing anything wrong).
+_FINE = re.compile(
+    r"\b(?:trains?|works?|runs?|passes|succeeds?|behaves?|renders?|loads?|boots?)\s+(?:fine|ok|okay|normally"
+    r"|correctly|as expected|without (?:issue|problem|error)s?)\b"
+    r"|(?:は|では)(?:問題なく|正常に)(?:動|学習|完了|終わ|通)",
     re.IGNORECASE,
 )
 #: Where a kind-of-bug clause goes on to say what the part does: "…, so the consumer reads a stale slot".

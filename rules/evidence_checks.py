@@ -23,7 +23,7 @@ VAGUE_TIMING = (
 #: A test that passed before the fix too shows nothing about the fix: "it was already passing", 元々パスしていた.
 PASSED_BEFORE = (
     any_of(
-        r"\b(?:already|also|even) pass\w* (?:before|without)\b"
+        r"\b(?:already|also|even) pass\w* (?:[\w-]+ ){0,4}?(?:before|without)\b"
         r"|\b(?:was|were) (?:already )?(?:passing|green|passed) (?:before|all along)\b|\b(?:was"
         r"|were) (?:already )?passing before (?:too|as well)\b"
         r"|\bpass\w* (?:even |also )?(?:before the fix|without the fix|on the old (?:code|build|version))\b"

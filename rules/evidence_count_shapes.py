@@ -50,6 +50,9 @@ TOTAL = re.compile(
     rf"|\b(?:replayed|re-?played|played back|re-?ran|reran) (?:the |all |all the |each of the )?(?P<rp>{_NUM})\s+"
     r"(?:[\w-]+\s+){0,3}?[\w-]+s\b"
     rf"|(?<![\d.,])(?P<jt>{_NUM})\s*回(?:の)?(?:うち|中)"
+    # "The rig ran 600 insertions overnight": what a harness did, counted, each one a run.
+    rf"|\b(?:ran|did|performed|executed|completed|went through) (?:the |all |all the )?(?P<dn>{_NUM})\s+"
+    r"(?:[\w-]+\s+)?[a-z-]+s\b"
     # "over the 2,000 recorded November sessions": the sessions run through, each one a run.
     rf"|\b(?:over|across) (?:the |all |all the |each of the )?(?P<ov>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:sessions|captures|recordings|traces|inputs|samples|fixtures|seeds|scenarios|games|replays|corpora|files)\b",

@@ -38,7 +38,8 @@ NUMBER_WORDS = {
 }
 #: A count: digits (with separators, a decimal or a `k`), a range's first figure, or a number word.
 NUM = (
-    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?!\d)(?:[kKM]\b)?(?:\s*[〜~\-–]\s*\d+(?:\.\d+)?(?!\d))?"
+    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?!\d)(?:[kKM]\b|\s+(?:thousand|million|billion)\b)?"
+    r"(?:\s*[〜~\-–]\s*\d+(?:\.\d+)?(?!\d))?"
     r"|\b(?:a single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty"
     r"|fifty|a hundred|hundred|a thousand)\b"
 )
@@ -57,7 +58,8 @@ RUN_NOUN = (
 REPEAT_NOUN = (
     r"(?:runs?|times|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
     r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|launches|deploys?"
-    r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?)"
+    r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?|taps?"
+    r"|presses|swipes|scans|power cycles?)"
 )
 #: Things that count failures.
 FAIL_NOUN = (
@@ -69,5 +71,5 @@ FAIL_VERB = (
     r"(?:fail(?:ed|s)?|crash(?:ed|es)?|hung|hangs?|hit|broke|errored|timed out|dropped|lost|diverged|deadlocked"
     r"|blew up|fell over|went down|died|exploded|misbehaved|failed over|wedged|locked up|stuck"
     r"|panicked|aborted|froze|stalled|reproduced|repro'd|tripped|fired|showed up|turned up|happened|occurred"
-    r"|went red|were red|was red|came back)"
+    r"|went red|were red|was red|came back|jammed|misfired|glitched|desynced|desynched)"
 )

@@ -40,11 +40,12 @@ def count_value(text: str) -> float | None:
     token = text.strip().lower()
     if token in _WORDS:
         return float(_WORDS[token])
-    m = re.match(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k|m(?![a-z]))?", token)
+    m = re.match(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k|m(?![a-z])|\s+(?:thousand|million|billion))?", token)
     if m is None:
         return None
     value = float(m.group(1).replace(",", ""))
-    return value * {"k": 1000, "m": 1_000_000}.get(m.group(2) or "", 1)
+    scale = {"k": 1000, "m": 1_000_000, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+    return value * scale.get((m.group(2) or "").strip(), 1)
 
 
 def rate_of(hits: float | None, total: float | None) -> Fraction | None:
@@ -80,12 +81,20 @@ def counts(masked: str) -> tuple[Rate, ...]:
                 for m in shapes.TOTAL.finditer(sentence)
                 if (
                     v := count_value(
-                        m.group("n") or m.group("ja") or m.group("rp") or m.group("jt") or m.group("ov") or ""
+                        m.group("n")
+                        or m.group("ja")
+                        or m.group("rp")
+                        or m.group("jt")
+                        or m.group("ov")
+                        or m.group("dn")
+                        or ""
                     )
                 )
             ]
         if not stated:
-            stated = _split(sentence, totals or previous)
+            # "… did 400 taps; the reader locked up 3 times": the "3 times" is the failures, not this sentence's runs.
+            own = [(t, v) for t, v in totals if not _inside_hits(sentence, t)]
+            stated = _split(sentence, own or previous)
         found.extend(stated)
         previous = totals
         if len(found) >= _ENOUGH:
@@ -174,6 +183,8 @@ def _direct(sentence: str) -> list[Rate]:
     for m in _SHARE.finditer(sentence):
         if len(found) >= _ENOUGH:
             break
+        if _PASSING_AFTER.match(sentence, m.end()):
+            continue  # "Most runs finish green; on a few, it hangs": the share of passes, not of failures
         word = (m.group("ord") or m.group("part") or m.group("most") or "").lower()
         share = _SHARES.get(word) or (Fraction(1, int(word[:-2])) if word[:-2].isdigit() and int(word[:-2]) else None)
         if share is not None:
@@ -181,6 +192,10 @@ def _direct(sentence: str) -> list[Rate]:
     return found
 
 
+#: What the runs of a share did, when it is passing: "most runs finish green", "half the time it's fine".
+_PASSING_AFTER = re.compile(
+    r"[^.;,]{0,20}?\b(?:pass\w*|green|fine|ok|okay|clean|succeed\w*|work\w*|complet\w*)\b", re.IGNORECASE
+)
 #: A share said in words: "every 50th run", "every third run", "a third of the time", "half the runs", "most runs".
 _SHARE = re.compile(
     r"\bevery (?P<ord>\d+(?:st|nd|rd|th)|other|second|third|fourth|fifth|sixth|tenth) (?:run|time|attempt|try"
@@ -219,6 +234,29 @@ _NONE = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
+def item_pairs(masked: str) -> tuple[Rate, ...]:
+    """Pairs over the things a run handles, which are no rate of runs on their own ("12 of the 500 orders",
+    "2 collisions out of ~4,800 goals"), for `recounted_rare`: the same failures counted again over finer units."""
+    found: list[Rate] = []
+    if shapes.PAIR.search(masked) is None:
+        return ()
+    for sentence in sentences(masked):
+        for m in shapes.PAIR.finditer(sentence):
+            if _AFTER_PAIR.match(sentence, m.end()) or _RUN_IN_PAIR.search(m.group(0)):
+                continue  # a rate of runs: `counts` reads it
+            if (rate := rate_of(count_value(m.group("hits")), count_value(m.group("total")))) is not None:
+                found.append((rate, m.group(0).strip()))
+            if len(found) >= _ENOUGH:
+                return tuple(found)
+    return tuple(found)
+
+
+def _inside_hits(sentence: str, total: re.Match[str]) -> bool:
+    """Whether a run count is the figure of a failure count ("locked up 3 times")."""
+    return any(h.start() < total.end() and total.start() < h.end() for h in shapes.HITS.finditer(sentence))
+
+
 def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:
     """A failure count set against a count of runs: "Out of 1000 replays, 3 dropped the session"."""
     found: list[Rate] = []
@@ -232,7 +270,8 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
             continue
         # The total is the largest run count beside it; the same figure is not both.
         total = max(
-            (v for t, v in totals if t.string != sentence or not t.start() <= m.start() < t.end()), default=None
+            (v for t, v in totals if t.string != sentence or not (t.start() < m.end() and m.start() < t.end())),
+            default=None,
         )
         rate = rate_of(hits, total)
         if rate is not None:

@@ -25,6 +25,10 @@ NOT_RUNNABLE = any_of(
     # The rig still being built, the steps to be fixed later: 「HIL ラックを組んでいるところで、手順は…確定させます」.
     "(?:組んで|作って|構築して|用意して|準備して|セットアップして|組み立てて)(?:いる|います)(?:ところ|最中)",
     "手順(?:は|を)[^。]{0,30}?(?:確定させ|決め|まとめ|固め)(?:ます|る予定|ていきます)",
+    # No access to where it fails: "I haven't had UAT access this week"; only their unit fails: "we've asked the
+    # depot to lend us their unit".
+    r"\b(?:haven't|have not|don't|do not|didn't|did not) (?:had|have|got|get) (?:any )?(?:[\w-]+ )?access\b",
+    r"\b(?:asked|waiting for|waiting on) (?:the |them|[\w-]+ ){0,3}to (?:lend|send|ship|loan|give) us\b",
     # Nothing to run it on yet: 「こちらにはまだ実機がなく、試せていません」.
     "(?:まだ)?(?:実機|機材|端末|環境|装置)(?:が|は)(?:なく|ない|ありません)[^。]{0,20}?試せ(?:て)?(?:い)?(?:ない|ません|ず)",
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"

@@ -66,7 +66,7 @@ _MANY = re.compile(
 
 def single_trial(masked: str) -> Finding | None:
     """A result seen in one trial with no counted runs around it: not evidence for a failure that comes and goes."""
-    found = search(_SINGLE, masked)
+    found = search(_SINGLE, masked) or _one_pass_of_a_flake(masked)
     if found is None:
         return None
     at = masked.find(found)
@@ -83,6 +83,36 @@ def single_trial(masked: str) -> Finding | None:
     if any(not said_before(masked, span) for span in figures):
         return None
     return ("single_trial", found)
+
+
+#: A pass said once, with no count: "it passed", "went green on the first run", 「通りました」.
+_ONE_PASS = re.compile(
+    r"\b(?:it |that |this )?(?:passed|went green|was green|came back green|succeeded|was clean|ran clean)\b"
+    r"|\bon the first (?:run|try|attempt)\b|(?:通り|成功し|パスし)(?:ました|た)",
+    re.IGNORECASE,
+)
+
+
+_PASSES_COUNTED = re.compile(
+    r"(?<![\d.,])(?:[2-9]|\d{2,})\s+(?:passed|passes|green|clean|ok|succeeded)\b|\b(\d+)\s*/\s*\1\b|\ball \d+\b"
+    r"|\d+\s*(?:回|件)(?:とも|すべて|全て)",
+    re.IGNORECASE,
+)
+
+
+def _one_pass_of_a_flake(masked: str) -> str | None:
+    """The flake's own rate before the fix, then a pass with no runs counted after it: "re-ran `TestX`, which failed
+    about 1 run in 4 before; it passed" is one trial of a failure that comes and goes."""
+    every = stated(masked)
+    flaky = [span for rate, span in every if 0 < rate < 1]
+    if not flaky or not all(said_before(masked, span) for span in flaky):
+        return None
+    if any(rate in (0, 1) and not said_before(masked, span) for rate, span in every) or _MANY.search(masked):
+        return None  # runs counted after the fix
+    if _PASSES_COUNTED.search(masked):
+        return None  # "500 passed, 0 failed", "all 40", 「20 回とも」: the runs after the fix, counted
+    found = _ONE_PASS.search(masked)
+    return None if found is None else found.group(0)
 
 
 #: A run stopped before its end: "we stopped it there", "killed it after two hours", "didn't let it finish",

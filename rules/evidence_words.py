@@ -56,7 +56,8 @@ HYPOTHESIS = (
         r"\bpresumabl[ey]\b",
         r"\bapparently\b",
         # "which, if my reading of their rulebook holds, is where …": the link rests on the writer's reading.
-        r"\bif (?:my|our) (?:reading|understanding|interpretation|read|guess|theory|assumption)\b[^.;]{0,60}?"
+        r"\b(?:going by|based on|from|per|on) (?:my|our) (?:reading|understanding|interpretation|read)\b"
+        r"|\bif (?:my|our) (?:reading|understanding|interpretation|read|guess|theory|assumption)\b[^.;]{0,60}?"
         r"\b(?:holds|is right|is correct|is accurate)\b",
         r"\bplausibl[ey]\b",
         r"\bconceivabl[ey]\b",
@@ -119,6 +120,8 @@ HYPOTHESIS = (
         "きっと",
         "(?:と|そう)考え(?:て|られ|ます|る)",
         "可能性(?:が|は)?(?:あ|高|大き|否定でき)",
+        # 「…というのが現時点で最も有力な説明です」: the best explanation so far, not a mechanism established.
+        "有力(?:な)?(?:説明|説|候補|仮説|見立て)|現時点で(?:は)?(?:最も|一番)",
         "推定(?:され|し|です|だ|。|$|、)",
         "と推定",
         "か[?？]",

@@ -54,6 +54,10 @@ _LATIN_SYMPTOM = re.compile(
 _CAUSE_IS = re.compile("原因は[、,]?\\s*([^。]{1,60}?(?:に|と)なった)(?:こと|の)(?:です|だ|でした|である)")
 
 
+#: 「プロセスが OOM killer に kill されたことが原因で」: being killed, named as the cause.
+_KILLED_IS_CAUSE = re.compile(
+    "(?:(?i:oom|kill)|キル|強制終了|クラッシュ|落ち|停止)\\s*(?:され|させられ|し)?たこと(?:が|こそが)(?:原因|要因)"
+)
 _RETURNS_IS_CAUSE = re.compile("Q\\s*を返(?:す|した|している)の(?:が|は)(?:原因|要因)")
 
 
@@ -62,6 +66,8 @@ def cause_named_symptom(text: str) -> str | None:
     named = _CAUSE_IS.search(text)
     if named is not None and _SYMPTOM_STATE.search(named.group(1)):
         return named.group(0)
+    if (killed := _KILLED_IS_CAUSE.search(text)) is not None:
+        return killed.group(0)
     returned = _RETURNS_IS_CAUSE.search(text)  # 「Q が Q を返すのが原因で」: an error code returned, no condition
     return returned.group(0) if returned is not None and not re.search("場合|とき|時に|たら|れば", text) else None
 

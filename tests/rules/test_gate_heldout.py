@@ -23,8 +23,6 @@ KNOWN_GAPS: dict[str, str] = {
     # run alone (the only kind ticked) does not show the fix works; the answer's own check refuses it (DESIGN §2).
     "b13-129": "a soak alone ticked: refused by the validation_kinds check, labelled accept",
     # Batch 21, after round 19 (tuned on it).
-    "b21-008": "'2 collisions out of ~4,800 goals': items a run handles, which the rate reader does not count as runs"
-    " ('12 of the 500 orders'), beside '2 of the 5 runs' at high frequency",
     "b21-035": "'glitches because the output buffer underruns whenever the callback takes too long': the symptom's own"
     " mechanism, with no element that makes the callback slow",
     # Batch 24, after round 22 (tuned on it).
