@@ -26,7 +26,7 @@ from rules import evidence_validation as checking
 from rules import evidence_words as words
 from rules.evidence_placeholder import PLACEHOLDER_IN_CODE, PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_spec import norm_says
-from rules.evidence_summaries import STILL_FAILING, flag_rates, summaries
+from rules.evidence_summaries import flag_rates, pasted_pass, summaries
 from rules.evidence_unknown import UNKNOWN
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
@@ -111,12 +111,7 @@ def check_text(field: str, text: str | None) -> Finding | None:
         if failing is not None:
             return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
         problem = checking.unchecked(masked) or clauses.validation(masked) or trials.single_trial(masked)
-        if (
-            problem is not None
-            and problem[0] == "no_pass"
-            and any(rate == 0 and not before for (rate, _), before in pasted)
-            and not STILL_FAILING.search(text)
-        ):
+        if problem is not None and problem[0] == "no_pass" and pasted_pass(text):
             return None  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
         return problem
     if field == "root_cause":
@@ -258,7 +253,12 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
 _CLAUSE_BREAK = re.compile(r",\s*(?:and|so|then|now)\b|;|、(?:そして|今は|手元では)", re.IGNORECASE)
 
 
-_DENIED_BEFORE = re.compile(r"\b(?:not|n't|never)\s+(?:\w+\s+){0,2}?(?:on |in |for |at |with )?$", re.IGNORECASE)
+_DENIED_BEFORE = re.compile(
+    r"\b(?:not|n't|never)\s+(?:\w+\s+){0,4}?(?:on |in |for |at |with )?$"
+    # "unlike the Chrome path which fails reliably": the marker said of something else.
+    r"|\bunlike\b[^,;.]{0,60}$",
+    re.IGNORECASE,
+)
 _NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*(?:a |an |just |only )?$", re.IGNORECASE)
 
 

@@ -143,9 +143,28 @@ def fails_after(clause: str) -> bool:
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(clause, m.start(), m.end()):
             return True
-    return _short_part(clause) or _down_not_out(clause)
+    return _short_part(clause) or _down_not_out(clause) or _after_rate(clause)
 
 
+#: A rate said after the fix, short of none: "After: 1 in 50", "with the fix, 2/100".
+_AFTER_RATE = re.compile(
+    r"\b(?:after(?: the fix)?|with the fix|patched|now)\s*[:：,]?\s*(?P<n>\d[\d,]*)\s*(?:in|of|/|out of)\s*"
+    r"(?P<m>\d[\d,]*)(?!\s*(?:\w+\s+)?(?:green|pass\w*|succe\w*|ok|clean|good|correct))",
+    re.IGNORECASE,
+)
+
+
+def _after_rate(clause: str) -> bool:
+    """ "After: 1 in 50": a failure rate after the fix, not none (and not a pass count, "After: 100/100 green")."""
+    for m in _AFTER_RATE.finditer(clause):
+        n, total = int(m.group("n").replace(",", "")), int(m.group("m").replace(",", ""))
+        if 0 < n < total:
+            return True
+    return False
+
+
+#: The figure before the fix, set aside in brackets: 「500 回すべて ok（修正前は 200 回中 41 回失敗）」.
+BEFORE_ASIDE = re.compile(r"[（(][^（）()]{0,80}?(?:修正前|before the fix|before|on main)[^（）()]{0,80}[）)]", re.I)
 #: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
 _DOWN_TO = re.compile(
     r"\bfrom (?P<a>\d[\d,]*) (?:down )?to (?P<b>\d[\d,]*)\b|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
@@ -205,7 +224,8 @@ _PASS_SHARE = re.compile(
     r"(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
-    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*回[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*回(?:だけ)?(?:が)?(?:成功|通過|パス|OK|正常)"
+    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?(?:が)?"
+    r"(?:成功|通過|パス|OK|正常)"
     # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
     r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:sessions|requests|transactions|runs|jobs|files|records|orders"
     r"|messages|cases|replays|iterations)\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+(?:completed|passed|succeeded|ok|finished"

@@ -52,6 +52,11 @@ _CORRELATION = (
         r"|switch|migration|release|deploy\w*|version|v?\d)",
         r"(?:^|[.;]\s*)(?:ever )?since then\b",
         r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
+        # "… started the same day we bumped the base image": a coincidence in time.
+        r"\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the same (?:day|week|night|hour|time)\b"
+        r"|\bthe (?:same )?day (?:we|they|i) (?:bumped|upgraded|moved|deployed|switched|updated|rolled)\b",
+        # "libcurl 8.4 changed connection reuse": a release named as changing something, not what goes wrong.
+        r"(?:\bv?\d+(?:\.\d+)+|\brelease|\bupgrade|\bupdate)\s+(?:changed|reworked|rewrote|modified|altered|tweaked)\b",
         # "libpq 16.1 reworked how X deals with Y": a change named, not what in it goes wrong.
         r"\b(?:reworked|changed|rewrote|refactored|touched|modified|reimplemented|redid|overhauled) (?:how|the way"
         r"|what|when|where)\b",
@@ -82,6 +87,14 @@ _TO_CONFIRM = re.compile(
     r"|\bto catch (?:it|this|that)\b"
     r"|\b(?:confirm|verify|prove|check|test) (?:it|this|that|the (?:theory|hypothesis|cause|idea))\b"
     r"|確認|検証|裏付け|確かめ|実証",
+    re.IGNORECASE,
+)
+#: The check that would confirm it, still waiting on something: "Confirming it needs the TSAN build".
+_CONFIRMING_NEEDS = re.compile(
+    r"\b(?:confirming|verifying|proving|checking|testing) (?:it|this|that|the (?:theory|hypothesis|cause))\b"
+    r"[^.;]{0,40}?"
+    r"\b(?:needs|requires|will need|is waiting|waits|depends on)\b"
+    r"|(?:確認|検証|裏付け)(?:に|には|するには)[^。]{0,30}?(?:必要|待ち|待って)",
     re.IGNORECASE,
 )
 #: Two causes offered where one is needed (ja): "A か B のどちらか", "いずれか".
@@ -117,6 +130,8 @@ def mechanism(masked: str) -> Finding | None:
             return why
         if why is not None and why[0] == "not_done" and _UNCHECKED.search(why[1]):
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
+        if (needed := _CONFIRMING_NEEDS.search(_clause)) is not None:
+            return ("not_done", needed.group(0))  # "Confirming it needs the TSAN build, which won't be ready"
         if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_clause):
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
     correlated = False

@@ -17,7 +17,7 @@ from rules import evidence_checks as checks
 from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
-from rules.evidence_after import NOT_THE_FIXS, still_before
+from rules.evidence_after import BEFORE_ASIDE, NOT_THE_FIXS, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_rates import HIGH_FREQUENCY, stated
@@ -74,7 +74,7 @@ def _before_failures_only(clause: str) -> bool:
 
 
 _FAILURE_WORD = re.compile(
-    r"\bfail\w*|\bcrash\w*|\berrors?\b|\btime[ds]? ?outs?\b|\bhung\b|\bduplicat\w*|\bdesync\w*|\bmismatch\w*"
+    r"\bfail\w*|\bcrash\w*|\berrors?\b|\btime[ds]? ?outs?\b|\bhung\b|\bhangs?\b|\bduplicat\w*|\bdesync\w*|\bmismatch\w*"
     r"|\bcorrupt\w*|\brejects?\b"
     r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤",
     re.IGNORECASE,
@@ -103,12 +103,8 @@ _BAD = re.compile(
 _ALL_N_JA = re.compile(r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人)(?:とも|すべて|全て|全部)")
 
 
-#: The figure before the fix, set aside in brackets: 「500 回すべて ok（修正前は 200 回中 41 回失敗）」.
-_BEFORE_ASIDE = re.compile(r"[（(][^（）()]{0,80}?(?:修正前|before the fix|before|on main)[^（）()]{0,80}[）)]", re.I)
-
-
 def _all_good(clause: str) -> bool:
-    clause = _BEFORE_ASIDE.sub(" ", clause)
+    clause = BEFORE_ASIDE.sub(" ", clause)
     if _ALL_N_JA.search(clause) is not None:
         return (
             japanese_verbs.BAD_OUTCOME_JA.search(clause) is None
@@ -208,7 +204,7 @@ def validation(masked: str) -> Finding | None:
         at = masked.find(clause)
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
         unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
-        if _fails_after(clause) and _FAILURE_WORD.search(clause) and not unrelated:
+        if _fails_after(clause) and _FAILURE_WORD.search(masked) and not unrelated:
             return (
                 "fails_after",
                 _clip(clause),

@@ -26,6 +26,7 @@ PLACEHOLDER_INSIDE = re.compile(
     # A slot to fill: "<test name>", "<before>" (a word or two in angle brackets, not a tag or a type).
     r"|<[a-z]+(?:[ _-][a-z]+){1,3}>|<(?:before|after|n|x|value|number|name|date|id|result|count|time|ms|sha|here"
     r"|command|steps?|test|output)>"
+    r"|〇{2,}|○{2,}|×{2,}|＿{2,}|_{3,}"
     r"|(?-i:\bTBD\b|\bTBC\b|\bXXX+\b|(?<!the )(?<!a )(?<!this )\bTODO\b(?! (?:above|below|comment|says"
     r"|literally|in))|\bFIXME\b)|\?{3,}"
     r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書)[^<>\[\]()【】\n]{0,30}[>\])】]",

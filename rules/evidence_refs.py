@@ -103,7 +103,7 @@ _UNPUBLISHED = (
         r"|made|put|ran|sent|built|wrote|had|was|were|took|left|cut|set|saw|found)\b)\w+",
         r"\bclosed without merg\w*|\babandoned\b|\bdeclined\b|\bis coming\b|\bcoming (?:soon|later|up)\b"
         r"|\b(?:new|another|a new) (?:pr|mr|patch|change|cl) (?:is )?coming\b",
-        r"\b(?:goes|go|will go|going) up (?:as soon as|once|when|after)\b",
+        r"\b(?:goes|go|will go|going) up\b(?:[^.;]|\.(?=\S)){0,60}?\b(?:as soon as|once|when|after)\b",
         # In a working copy, not pushed: "sitting in the working copy on the build box; origin doesn't have it yet".
         r"\bworking (?:copy|tree)\b|\buncommitted\b|\b(?:origin|the remote|upstream) (?:doesn't|does not"
         r"|don't) have it\b",
@@ -205,7 +205,8 @@ _NOT_A_CHANGE_URL = re.compile(
     # Other trackers' issues and stories: Linear, Shortcut, YouTrack, Azure Boards, Redmine, Trac, Bugzilla.
     r"|^https?://(?:linear\.app/[^/\s]+/issue|app\.shortcut\.com/[^/\s]+/story|[^/\s]+/youtrack/issue"
     r"|[^/\s]+/(?:_workitems/edit|work_packages)|[^/\s]+/(?:redmine/)?issues|[^/\s]+/ticket)/[\w-]+(?:[/?#]\S*)?$"
-    r"|^https?://[^/\s]+/show_bug\.cgi\?id=\d+$",
+    r"|^https?://[^/\s]+/show_bug\.cgi\?id=\d+$"
+    r"|^https?://[^/\s]+/view/[A-Z][A-Z0-9_]+-\d+(?:[/?#]\S*)?$",
 )
 
 

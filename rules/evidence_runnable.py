@@ -29,6 +29,9 @@ NOT_RUNNABLE = any_of(
     # depot to lend us their unit".
     r"\b(?:haven't|have not|don't|do not|didn't|did not) (?:had|have|got|get) (?:any )?(?:[\w-]+ )?access\b",
     r"\b(?:asked|waiting for|waiting on) (?:the |them|[\w-]+ ){0,3}to (?:lend|send|ship|loan|give) us\b",
+    # Only their unit fails: 「手元の個体では出ません。その個体を送ってもらうよう依頼中です」.
+    "(?:送って|貸して|借り|届けて)(?:もらう|いただく|もらえる)よう(?:に)?(?:依頼|お願い|手配)",
+    "手元(?:の[^。、]{0,10})?(?:で|では)(?:は)?(?:出|再現し|発生し|起き)(?:ません|ない)",
     # Nothing to run it on yet: 「こちらにはまだ実機がなく、試せていません」.
     "(?:まだ)?(?:実機|機材|端末|環境|装置)(?:が|は)(?:なく|ない|ありません)[^。]{0,20}?試せ(?:て)?(?:い)?(?:ない|ません|ず)",
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"

@@ -49,6 +49,14 @@ _SCOPE_OBJECT = re.compile(
 )
 
 
+#: A configuration named first, then not run: "ARM64 not re-run, no runner available", "- Windows: not tested".
+_NAMED_NOT_RUN = re.compile(
+    r"^\W*(?:[-*•]\s*)?(?:Q|[A-Za-z][\w.+-]*)(?:\s+[\w.+-]+)?\s*[:,]?\s*(?:was |were |is |has been )?(?:not|never)"
+    r"\s+(?:yet\s+)?(?:re-?run|run|tested|re-?tested|checked|verified|covered|tried)\b",
+    re.IGNORECASE,
+)
+
+
 def other_configuration(clause: str) -> bool:
     """ "haven't tried the customer's config", "did not re-run the aarch64 build": another configuration not run."""
     return _SCOPE_OBJECT.search(clause) is not None
@@ -75,6 +83,8 @@ OUT_OF_SCOPE = re.compile(r"対象外|範囲外|スコープ外|\bout of scope\b
 def scope_only(clause: str) -> bool:
     """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
     if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause) or _SCOPE_SUBJECT.match(clause):
+        return True
+    if _NAMED_NOT_RUN.match(clause) and not search(CORE_EVIDENCE, clause):
         return True
     if _LATIN_TOPIC_JA.match(clause) and not search(CORE_EVIDENCE, clause):
         return True  # 「aarch64 ランナーは今回は回していません」: another configuration, named as the topic

@@ -54,6 +54,11 @@ _GUESSED = re.compile(
 )
 
 
+def pasted_pass(raw: str) -> bool:
+    """A runner's summary pasted after the fix with no failure ("PASS 100 FAIL 0", "1 passed in 0.84s")."""
+    return any(rate == 0 and not before for (rate, _), before in summaries(raw)) and not STILL_FAILING.search(raw)
+
+
 def _int(digits: str | None) -> int:
     return int((digits or "0").replace(",", ""))
 

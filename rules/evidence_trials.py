@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from rules.evidence_after import said_before
+from rules.evidence_after import BEFORE_ASIDE, said_before
 from rules.evidence_rates import stated
 from rules.evidence_scope import other_configuration
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -43,13 +43,13 @@ _SINGLE = (
         flags=EN_FLAGS,
     ),
     any_of(
-        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回|一遍|ワンショット)(?:だけ|きり|のみ|しか)",
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回|一遍|ワンショット|(?:1|一)\\s*(?:晩|夜|日|本|ラン))(?:だけ|きり|のみ|しか)",
         "一発(?:で|だけ|のみ|目で|流|回|試|実行|通)",
-        "(?:その|この)(?:回|時|とき)(?:は|だけ)",
+        "(?:その|この)(?:回|時|とき|晩|夜|日)(?:は|だけ)",
         "(?:試|流|回|実行|走らせ)(?:した|しただけの|っただけの|った)\\s*(?:1|一)\\s*(?:回|度)(?:では|で|だけ|目)",
         "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:は)?(?:通|成功|動|消え|直|再現し|止ま)",
         "(?:再実行|再試行|繰り返し|再現確認)(?:は)?(?:して|でき)(?:い)?(?:ない|ません|おらず)",
-        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:試|流|実行|回|走らせ|やっ)(?:し|して|した)(?:ら|ところ|だけ)",
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:だけ)?(?:試|流|実行|回|走らせ|やっ)(?:し|して|した)(?:ら|ところ|だけ|、|て)",
     ),
 )
 
@@ -152,7 +152,7 @@ _CUT_SHORT = (
 
 def cut_short(masked: str) -> Finding | None:
     """A workload stopped before its end, or only a part of it run: it did not complete, whatever it got past."""
-    found = search(_CUT_SHORT, masked)
+    found = search(_CUT_SHORT, BEFORE_ASIDE.sub(" ", masked))  # not 「（修正前は 2 時間経過時点で停止）」
     if found is not None:
         return ("cut_short", found)
     for part in _PART.finditer(masked):

@@ -63,6 +63,7 @@ _REST = re.compile(
 #: 「残りは来週流します」「残りはまだ」.
 _LATER = re.compile(
     r"\b(?:tonight|tomorrow|next (?:week|sprint|run|window|cycle|night)|later|this (?:weekend|evening|afternoon)"
+    r"|over the weekend|overnight|let (?:the rest|it|them) run"
     r"|(?:is|are) (?:queued|scheduled|pending)|not yet|to follow)\b"
     r"|来週|明日|明後日|あとで|後で|今夜|今晩|週明け|来月|次回|これから|まだ|予定",
     re.IGNORECASE,
@@ -76,7 +77,7 @@ def _rest_to_come(parts: list[str]) -> str | None:
         if (rest := _REST.search(sentence)) is None or scope_or_condition(sentence):
             continue
         tail = sentence[rest.start() :]
-        if search(run.PENDING, tail) is not None or _LATER.search(tail) is not None:
+        if search(run.PENDING, sentence) is not None or _LATER.search(tail) is not None:
             return tail.strip()[:80]
     return None
 

@@ -57,6 +57,8 @@ HYPOTHESIS = (
         r"\bapparently\b",
         # "which, if my reading of their rulebook holds, is where …": the link rests on the writer's reading.
         r"\b(?:going by|based on|from|per|on) (?:my|our) (?:reading|understanding|interpretation|read)\b"
+        r"|\b(?:my|our) (?:best |current )?(?:read|guess|bet|theory)\b|\bfits (?:every|all|each of) (?:the )?"
+        r"(?:traces?|data|logs?|evidence|symptoms?|dumps?)\b"
         r"|\bif (?:my|our) (?:reading|understanding|interpretation|read|guess|theory|assumption)\b[^.;]{0,60}?"
         r"\b(?:holds|is right|is correct|is accurate)\b",
         r"\bplausibl[ey]\b",

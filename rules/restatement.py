@@ -97,10 +97,12 @@ _SYMPTOM_CAUSE = re.compile(
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
     r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま)(?:ない|ず|なかった|なく)"
-    r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
+    r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|し(?=[、,])|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
     r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
     r"|(?:から)?(?:戻って|返って)(?:こ|来)(?:ない|なく|ず)|戻らな(?:い|く)"
-    r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)",
+    r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)"
+    # An HTTP error status returned: 「ゲートウェイが 504 を返していた」.
+    r"|(?<![\d.])[45]\d\d\s*(?:エラー)?を返|\breturn(?:s|ed|ing)? (?:an? |the )?[45]\d\d\b",
     re.IGNORECASE,
 )
 #: An exception or an error status thrown or returned: what failed, unless a condition says when.
@@ -195,7 +197,12 @@ def symptom_cause(sentence: str) -> bool:
 #: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".
 _HITTING = re.compile(r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?Q", re.I)
 #: "Root cause is X getting OOM-killed": the cause declared, in a sentence of its own.
-_DECLARED = re.compile(r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)", re.IGNORECASE)
+_DECLARED = re.compile(
+    r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)"
+    # 「原因は `ffmpeg` のプロセスがタイムアウトし、…504 を返していたことです」
+    r"|原因は[、,]?\s*(?P<cause_ja>[^。]{1,120}?)(?:こと|の)(?:です|だ|でした|である)",
+    re.IGNORECASE,
+)
 
 
 #: What the failing part was doing at the time: "while parsing the 2 GB CSV", "during the nightly import".
@@ -208,7 +215,7 @@ def declared_symptom(masked: str) -> str | None:
     if (named := japanese_symptoms.cause_named_symptom(masked)) is not None:
         return named
     for m in _DECLARED.finditer(masked):
-        cause = _CONSEQUENCE.sub("", m.group("cause"))
+        cause = _CONSEQUENCE.sub("", m.group("cause") or m.group("cause_ja"))
         if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
         cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong
