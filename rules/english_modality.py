@@ -50,6 +50,9 @@ HEARSAY = any_of(
     r"(?-i:[A-Z][a-z]+)(?! (?:test|suite|script|job|run|tool)\b)|qa|support|ops|sres?|on-?call|customers?|vendors?"
     r"|reporters?|team|users?|colleagues?|someone|somebody|another (?:team|engineer)|the other team"
     r"|[\w-]+ (?:team|group|folks|crew))\b",
+    # "Reproduced every single time by the QA lab on their farm": someone else's run.
+    r"\b(?:reproduced|repro'd|verified|confirmed|seen|hit|caught) (?:[\w-]+ ){0,4}?by (?:the |our |their )?"
+    r"(?:qa|support|ops|customers?|vendors?|[\w-]+ (?:lab|team|group|folks|crew|farm))\b",
     # Their evidence, forwarded: "their ops lead sent a video: 10 taps, 10 declines".
     r"\b(?:their|the customer's|the merchant's|the vendor's|the client's) (?:[\w-]+ ){0,2}(?:sent|shared"
     r"|forwarded|posted"
@@ -85,8 +88,9 @@ APPEARANCE = any_of(
     r"|\bapparently\b",
     r"\b(?:would|should|ought to)(?: (?:also|still|then|now))? (?:be )?"
     r"(?:repro\w*|reproduc\w*|trigger\w*|fail|crash|hang|hit|break|stall|freeze|time out|error out|panic|deadlock"
-    r"|lock up|segfault|abort|throw|blow up|die|diverge|spin|leak)\b",
+    r"|lock up|segfault|abort|throw|blow up|die|diverge|spin|leak|reject|refuse|drop)\b(?![^.;]{0,60}\bbut\b)",
     r"\b(?:we|i|you|they|one)(?:'d| would) expect\b",
+    r"\bor so it (?:appeared|seemed|looked)\b",
     # "is expected to hit the skewed join and OOM the executor on every run": what should happen, not what did.
     r"\b(?:is|are|was|were) (?:expected|supposed|meant|likely) to (?:hit|fail|crash|hang|trigger|repro\w*|break"
     r"|time out|oom|stall|freeze|deadlock|panic|error|abort|go wrong|blow up)\b",

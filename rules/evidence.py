@@ -259,6 +259,14 @@ _DENIED_BEFORE = re.compile(
     r"|\bunlike\b[^,;.]{0,60}$",
     re.IGNORECASE,
 )
+#: After a marker, what it picks out rather than how often: "is always the test that failed".
+_WHICH_NOT_HOW_OFTEN = re.compile(r"\s+(?:the|a|an) (?:same )?(?:test|one|step|error|thing|frame|line|case)\b", re.I)
+#: Before a marker, the failure as its condition: 「落ちるときは必ず SIGBUS」, "when it fails, it is always …".
+_WHEN_IT_FAILS = re.compile(
+    r"(?:落ちる|失敗する|死ぬ|止まる|クラッシュする|出る)(?:とき|時|場合)(?:は|に)?\s*$"
+    r"|\bwhen(?:ever)? it (?:fails|crashes|dies|hangs|breaks)\b[^.;]{0,30}$",
+    re.IGNORECASE,
+)
 _NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*(?:a |an |just |only )?$", re.IGNORECASE)
 
 
@@ -270,8 +278,12 @@ def _on_demand(sentence: str) -> bool:
     for pattern in run.ON_DEMAND:
         for m in pattern.finditer(sentence):
             head = sentence[: m.start()][-300:]
-            if _DENIED_BEFORE.search(head):
-                continue  # "It does not happen on every run": the marker denied
+            if (
+                _DENIED_BEFORE.search(head)
+                or _WHICH_NOT_HOW_OFTEN.match(sentence, m.end())
+                or _WHEN_IT_FAILS.search(head)
+            ):
+                continue  # "It does not happen on every run", "always the test that failed", 「落ちるときは必ず」
             vague = _search(run.NOT_ON_DEMAND, head)
             if vague is None or _NEGATED.search(head[: head.rfind(vague)]):
                 return True  # "it is not sometimes: …, every time": the vague word denied

@@ -21,7 +21,8 @@ Finding = tuple[str, str]
 
 #: An every-run marker hedged: "almost always", "nearly every time", 「ほぼ毎回」 is a high rate, not every run.
 _HEDGED_ALWAYS = any_of(
-    r"\b(?:almost|nearly|virtually|practically|mostly|usually|generally|typically|often)\s+(?:always|every (?:single )?"
+    r"\b(?:almost|nearly|virtually|practically|mostly|usually|generally|typically|often|pretty much|more or less"
+    r"|just about)\s+(?:always|every (?:single )?"
     r"(?:time|run|attempt|build|boot|night)|each time|consistently|reliably|deterministic\w*)\b",
     "(?:ほぼ|ほとんど|大体|だいたい|たいてい|大抵|概ね|おおむね)(?:の場合)?(?:は)?(?:毎回|必ず|いつも|常に)",
     # Negated: "not every time", 「毎回ではありません」「必ずしも」.

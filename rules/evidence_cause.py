@@ -113,6 +113,9 @@ _SYMPTOM_REPORT = re.compile(
 def mechanism(masked: str) -> Finding | None:
     """A root cause names an element and what it does wrong: one clause, not only a symptom or its kind."""
     alt = search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked)
+    if alt is not None and alt.lower().startswith("either") and (at := masked.find(alt)) >= 0:
+        if _OR_CONDITION.search(masked, max(0, at - 80), at):
+            alt = None  # "counts a pod as available when … and either the gate is set or …": a rule of the code
     if alt is not None and search(words.REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
         alt = None  # "At first we blamed either the allocator or the driver; neither was it": candidates dropped
     if (alt := alt or _two_causes(masked)) is not None:

@@ -75,7 +75,7 @@ def _before_failures_only(clause: str) -> bool:
 
 _FAILURE_WORD = re.compile(
     r"\bfail\w*|\bcrash\w*|\berrors?\b|\btime[ds]? ?outs?\b|\bhung\b|\bhangs?\b|\bduplicat\w*|\bdesync\w*|\bmismatch\w*"
-    r"|\bcorrupt\w*|\brejects?\b"
+    r"|\bcorrupt\w*|\brejects?\b|\breds?\b"
     r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤",
     re.IGNORECASE,
 )

@@ -238,6 +238,8 @@ _COMMAND = re.compile(
 #: What is looked at: a dump, a trace, a profile, logs, a dashboard, timestamps.
 _ARTIFACT = re.compile(
     r"\b(?:core ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?|timestamps?)\b"
+    r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
+    r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
     r"|(?:出力|結果|ダンプ|ログ)を見(?:ると|たら|たところ|て)",
     re.IGNORECASE,

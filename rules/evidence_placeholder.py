@@ -26,7 +26,7 @@ PLACEHOLDER_INSIDE = re.compile(
     # A slot to fill: "<test name>", "<before>" (a word or two in angle brackets, not a tag or a type).
     r"|<[a-z]+(?:[ _-][a-z]+){1,3}>|<(?:before|after|n|x|value|number|name|date|id|result|count|time|ms|sha|here"
     r"|command|steps?|test|output)>"
-    r"|〇{2,}|○{2,}|×{2,}|＿{2,}|_{3,}"
+    r"|〇{2,}|○{2,}|×{2,}|＿{2,}|(?<!\w)_{2,}(?!\w)"
     r"|(?-i:\bTBD\b|\bTBC\b|\bXXX+\b|(?<!the )(?<!a )(?<!this )\bTODO\b(?! (?:above|below|comment|says"
     r"|literally|in))|\bFIXME\b)|\?{3,}"
     r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書)[^<>\[\]()【】\n]{0,30}[>\])】]",
@@ -36,7 +36,11 @@ PLACEHOLDER_INSIDE = re.compile(
 
 #: A slot left inside a command or a version, which masking hides as code: "firmware `v3.2.<TBD>`",
 #: "`--seed ???`". Narrower than the prose's list: `TODO` in pasted code is the code's own comment.
-PLACEHOLDER_IN_CODE = re.compile(r"(?-i:<(?:TBD|TBC|TBA|TODO|FIXME|XXX+)>|\bTBD\b|\bTBC\b)|<\?+>|\?{3,}")
+PLACEHOLDER_IN_CODE = re.compile(
+    r"(?-i:<(?:TBD|TBC|TBA|TODO|FIXME|XXX+)>|\bTBD\b|\bTBC\b)|<\?+>|\?{3,}"
+    # A slot in words inside brackets: `[field name]`, `[table name]`.
+    r"|(?-i:\[(?:field|column|table|key|file|param|value|user|host|bucket|env)(?: name| id)\])"
+)
 
 
 def is_placeholder(text: str | None) -> bool:

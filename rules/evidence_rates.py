@@ -234,14 +234,26 @@ _NONE = re.compile(
 )
 
 
+#: Things a run handled, then a part of them: "loaded 4,800 files and exactly 2 of them came out truncated".
+_ITEMS_THEN_PART = re.compile(
+    rf"\b(?:loaded|processed|ingested|imported|handled|parsed|sent|wrote|read|merged|synced|uploaded|scanned|printed"
+    rf"|rendered|decoded|encoded|converted) (?:about |around |~\s*)?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,2}}?[a-z-]+s\b"
+    rf"[^.;]{{0,80}}?\b(?:exactly |only |just )?(?P<hits>{_NUM}) of (?:them|those|these)\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=64)
 def item_pairs(masked: str) -> tuple[Rate, ...]:
     """Pairs over the things a run handles, which are no rate of runs on their own ("12 of the 500 orders",
     "2 collisions out of ~4,800 goals"), for `recounted_rare`: the same failures counted again over finer units."""
     found: list[Rate] = []
-    if shapes.PAIR.search(masked) is None:
+    if shapes.PAIR.search(masked) is None and _ITEMS_THEN_PART.search(masked) is None:
         return ()
     for sentence in sentences(masked):
+        for m in _ITEMS_THEN_PART.finditer(sentence):  # "it loaded 4,800 files and exactly 2 of them came out …"
+            if (rate := rate_of(count_value(m.group("hits")), count_value(m.group("total")))) is not None:
+                found.append((rate, m.group(0).strip()))
         for m in shapes.PAIR.finditer(sentence):
             if _AFTER_PAIR.match(sentence, m.end()) or _RUN_IN_PAIR.search(m.group(0)):
                 continue  # a rate of runs: `counts` reads it
@@ -307,8 +319,9 @@ def recounted_rare(stated: tuple[Rate, ...]) -> str | None:
     if rate >= HIGH_FREQUENCY or rate.denominator < _MANY:
         return None
     hits = _first_number(span)
-    if hits is None or any(_first_number(s) != hits for r, s in stated if r >= HIGH_FREQUENCY):
-        return None
+    said = re.compile(rf"(?<![\d,.]){re.escape(hits)}(?![\d,.])") if hits is not None else None
+    if said is None or any(not said.search(s) for r, s in stated if r >= HIGH_FREQUENCY):
+        return None  # a high rate that does not count these same failures
     return span
 
 
@@ -318,5 +331,7 @@ def _first_number(span: str) -> str | None:
     ja = shapes.PAIR_JA.search(span)
     if ja is not None and (hits := ja.group("hits") or ja.group("hits2")) is not None:
         return hits
+    if (part := _ITEMS_THEN_PART.match(span)) is not None:
+        return part.group("hits")  # "loaded 4,800 files and exactly 2 of them": the 2
     m = _FIRST_NUMBER.search(span)
     return None if m is None else m.group(0)

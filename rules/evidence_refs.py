@@ -33,11 +33,18 @@ def ref_pending(text: str) -> Finding | None:
     plain_ref = False
     if _PUBLISHED_NOW.search(text) and find_fix_refs(text) and not _DEAD.search(text):
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
-    if any(
-        _MERGED.search(c) and find_fix_refs(c) and reading.read(c) is None
-        for _s, parts in reading.by_sentence(text)
-        for c in parts
-    ):
+    clauses = [c for _s, parts in reading.by_sentence(text) for c in parts]
+    push_later = next(
+        (
+            found
+            for c in clauses
+            if _PUSH.search(c) and (found := reading.not_done(c)) is not None and found[0] == "planned"
+        ),
+        None,
+    )
+    if push_later is not None and not _LANDED.search(text):
+        return ("ref_pending", push_later[1])  # "Branch `fix/x` is cut and committed; I'll push it once …"
+    if any(_MERGED.search(c) and find_fix_refs(c) and reading.read(c) is None for c in clauses):
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
     for _sentence, parts in reading.by_sentence(text):
         for i, clause in enumerate(parts):
@@ -117,6 +124,8 @@ _UNPUBLISHED = (
     ),
     any_of(
         "ローカル(?:のみ|だけ|にのみ|にしか|ブランチ|コミット|環境にのみ)",
+        "(?:開発機|作業機|自分の(?:PC|マシン|端末))(?:のみ|だけ|にのみ|にしか)",
+        "リモート(?:に|には|へ)?(?:は)?(?:未反映|未push|未プッシュ|反映(?:して|され)(?:い)?(?:ない|ません))",
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)|に(?:あ|置|残))",
         "未(?:プッシュ|push)",
         "手元の",
@@ -150,7 +159,10 @@ _DEAD = re.compile(
     r"\bclosed without merg\w*|\b(?:abandon(?:ed)?|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
     r"|\((?:was |got )?closed\b"
     r"|作り直し中|Abandon\s*済み"
-    r"|マージせず(?:に)?(?:クローズ|閉じ)|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て)|\bclose\s*(?:しました|した)",
+    r"|マージせず(?:に)?(?:クローズ|閉じ)"
+    # Not 「issue #4411 をクローズした PR」: the PR that closed the issue.
+    r"|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て)(?!\s*(?:PR|MR|プルリク|コミット|変更))"
+    r"|\bclose\s*(?:しました|した)(?!\s*(?:PR|MR|プルリク|コミット|変更))",
     re.IGNORECASE,
 )
 #: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.
@@ -229,6 +241,8 @@ def _unpublished(clause: str) -> str | None:
 _SUPERSEDES = re.compile(r"\b(?:supersed\w*|replac\w*|instead of)\b|(?:の)?(?:代わり|置き換え|後継)", re.IGNORECASE)
 #: Publishing the work, said of what is still to come: "I'll push it tonight", 「あとで push します」.
 _PUSH = re.compile(r"\bpush(?:ed|ing)?\b|プッシュ|(?<![A-Za-z])push", re.IGNORECASE)
+#: In the shared history for good, which a push still to come cannot undo: merged, landed.
+_LANDED = re.compile(r"\b(?:merged|landed)\b|マージ(?:済み?|され)", re.IGNORECASE)
 #: A plan given up: 「予定でしたが取りやめ」, "had planned a new PR but dropped it".
 _ABANDONED = re.compile(
     r"取りやめ|取り止め|やめ(?:て|ました|た)|中止|見送"

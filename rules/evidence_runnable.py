@@ -39,7 +39,8 @@ NOT_RUNNABLE = any_of(
     "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)",
     # Nothing the writer has to run it on: "we don't have that spooler/driver combo in house", "I haven't had a
     # board since the lab move, so this is from reading the code", "nobody has the old digest".
-    r"\bwe (?:don't|do not|can't|cannot) (?:have|get|run|reproduce)\b[^.;]{0,50}?\b(?:in[- ]house|here"
+    r"\bwe (?:don't|do not|can't|cannot) (?:have|get|run|reproduce)\b[^.;]{0,50}?\b(?:in[- ]house|here|in the office"
+    r"|in the lab|on hand|at hand"
     r"|locally|ourselves)\b",
     r"\b(?:haven't|have not|don't|do not) (?:had|have|got) (?:a|the|any) (?:board|device|rig|unit|phone|box|machine"
     r"|hardware|access)\b|\bfrom reading (?:the )?(?:code|source)\b",

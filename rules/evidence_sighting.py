@@ -27,7 +27,8 @@ _SIGHTING = re.compile(
     rf"|\b{_FAIL_VERB}\s+(?:\w+\s+){{0,3}}?(?:last (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week"
     r"|night|month)|yesterday|this morning|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
     # Most runs fine: "most nights it's fine", "usually passes", 「普段は問題ない」.
-    r"|\b(?:most|usually|normally|mostly|typically|generally|often|nearly always|almost always|the majority of)\b"
+    r"|\b(?:most|usually|normally|mostly|typically|generally|often|nearly always|almost always|the majority of"
+    r"|the vast majority of|the bulk of)\b"
     r"[^.;\n]{0,40}?\b(?:fine|pass(?:es)?|works?|succeeds?|ok|okay|green|clean|completes?)\b"
     r"|(?:普段|通常|たいてい|大抵|ほとんど|大体|だいたい|多くの場合|大半|大部分|基本的に)(?:の\w{0,6}?)?(?:は)?[^。\n]{0,20}?"
     r"(?:問題な|正常|成功|通る|通り|動く|動き)"

@@ -29,8 +29,11 @@ _SINGLE = (
         r"\b(?:tried|ran|run|re-?ran|retried|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:only\s+|just\s+)?"
         r"(?:once|one time|a single time)\b(?!\s+(?:more|again|every|per|in every)\b)",
         r"(?:^|[.;:]\s+)once\s*,",
+        # "I pulled the power once mid-write": a past action done once.
+        r"\b(?:pulled|cut|killed|yanked|unplugged|power-cycled|rebooted|restarted|triggered|ran|tried|flashed|replayed)"
+        r" (?:[\w-]+ ){0,4}?once\b(?! (?:more|again|every|per|in every|a|the|it|we|i|they)\b)",
         r"\b(?:tried|ran|re-?ran|tested|retried)\b[^.;]{1,80}?\bonce\s*(?:[;:,.]|(?:with|on|after|against|using|and)\b)",
-        r"\bthe one time (?:i|we) (?:tried|ran|checked)\b"
+        r"\bthe one time (?:i|we) (?:tried|ran|checked)\b|\bin the (?:one|single|only) (?:run|try|attempt|test)\b"
         r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the \w+\s+)?(?:passed|was (?:fine"
         r"|clean|green|ok)"
         r"|worked|succeeded|went through|didn't (?:fail|crash|hang|reproduce)|did not|nothing|no(?:ne)?\b))"
@@ -88,7 +91,8 @@ def single_trial(masked: str) -> Finding | None:
 #: A pass said once, with no count: "it passed", "went green on the first run", 「通りました」.
 _ONE_PASS = re.compile(
     r"\b(?:it |that |this )?(?:passed|went green|was green|came back green|succeeded|was clean|ran clean)\b"
-    r"|\bon the first (?:run|try|attempt)\b|(?:通り|成功し|パスし)(?:ました|た)",
+    r"|\bon the first (?:run|try|attempt)\b|\bcame (?:back|out) (?:intact|fine|clean|right|correct)\b"
+    r"|(?:通り|成功し|パスし)(?:ました|た)",
     re.IGNORECASE,
 )
 

@@ -57,6 +57,9 @@ HYPOTHESIS = (
         r"\bapparently\b",
         # "which, if my reading of their rulebook holds, is where …": the link rests on the writer's reading.
         r"\b(?:going by|based on|from|per|on) (?:my|our) (?:reading|understanding|interpretation|read)\b"
+        r"|\bwhat (?:the |our |a )?[\w -]{0,30}?(?:suggests?|indicates?|implies|points to|hints at)\b"
+        r"|\b(?:have not|haven't|never|not) (?:actually |yet )?(?:caught|seen|observed|watched) it"
+        r" (?:happen\w*|in the act)\b"
         r"|\b(?:my|our) (?:best |current )?(?:read|guess|bet|theory)\b|\bfits (?:every|all|each of) (?:the )?"
         r"(?:traces?|data|logs?|evidence|symptoms?|dumps?)\b"
         r"|\bif (?:my|our) (?:reading|understanding|interpretation|read|guess|theory|assumption)\b[^.;]{0,60}?"
