@@ -80,7 +80,7 @@ PLANNED = any_of(
 #: Watching instead of verifying: dashboards, monitoring, "no new X since Friday", "so far".
 WATCHING = any_of(
     r"\bdashboards?\b",
-    r"\bgraphs?\b",
+    r"(?<!flame )\bgraphs?\b",
     # As a verb only: "the legality monitor" is a component, "we monitored it" is watching.
     r"\b(?:monitor(?:ing|ed)|watch(?:ing|ed))\b|\b(?:to|will|'ll|we|i|they|and|then|keep|just) (?:monitor|watch)\b",
     r"\bkeep(?:ing)? an eye\b|\b(?:kept|keeping|left) (?:the )?(?:[\w/ ]{0,20} )?(?:panels?|dashboards?"

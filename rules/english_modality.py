@@ -65,7 +65,9 @@ HEARSAY = any_of(
     r" (?:say|says|said|tell|tells|told|claims?|claimed|report|reports|reported|mentioned|think|thinks|believe|believes"
     r"|confirm|confirms|confirmed"
     r"|swears|swore|insists|insisted|assures?|assured|noted|verified|checked|tested)\b",
-    r"(?<!trace )(?<!log )(?<!logs )(?<!output )(?<!dump )(?<!profiler )\b(?:told|tells|tell) (?:me|us)\b",
+    # A person told us, not a thing: "the flame graph only told us where to look" is the writer's reading.
+    r"(?<!trace )(?<!log )(?<!logs )(?<!output )(?<!dump )(?<!profiler )(?<!graph )(?<!graph only )(?<!profile )"
+    r"(?<!data )(?<!metrics )(?<!only )\b(?:told|tells|tell) (?:me|us)\b",
     # Another team's run, reported: "QA confirmed it in staging", "support can reproduce it".
     r"\b(?:qa|support|they|the (?:customer|vendor|client|qa team|other team|reporter))"
     r" (?:can |could |was able to |were able to )?"

@@ -55,7 +55,9 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             return why
     if _TWO_RUNS.search(raw):
         return None  # a pasted session: the same command run twice, with and without the change, and each output
-    if _ARTIFACT.search(masked) and not _CHANGED.search(masked) and with_without(masked) is None:
+    # "Ran `py-spy record` during the slowdown": running a profiler is looking, not changing anything.
+    looked = _RAN.sub(" ", masked) if _OBSERVER.search(raw) else masked
+    if _ARTIFACT.search(masked) and not _CHANGED.search(looked) and with_without(masked) is None:
         return (
             "no_experiment",
             _clip(masked),
@@ -137,7 +139,8 @@ INTERVENTION = (
     any_of(
         "追加",
         # A change made and what followed: 「X を Y に揃えると」「…を外したところ」「…にしたら」.
-        "を(?![^。、]{0,24}?(?:確認|見|調べ|読|眺め|チェック|追|精査|取|採))[^。、]{0,24}?(?:と、|たら|たところ|てみ|た結果|ると)",
+        "を(?![^。、]{0,24}?(?:確認|見|調べ|読|眺め|チェック|追|精査|取|採))[^。、]{0,24}?(?:と、|たら|たところ|てみ|た結果|ると"
+        "|[すうくぐむぶつぬ]と)",
         "揃え",
         "(?<!明らか)(?<!確か)に(?:して|した|変更|設定|切り替え)",
         "Q\\s*(?:の場合|では|だと|にすると|にしたら|にした)",
@@ -238,6 +241,7 @@ _COMMAND = re.compile(
 #: What is looked at: a dump, a trace, a profile, logs, a dashboard, timestamps.
 _ARTIFACT = re.compile(
     r"\b(?:core ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?|timestamps?)\b"
+    r"|\bof (?:the )?samples\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
     r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
     r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
@@ -251,7 +255,8 @@ _CHANGED = re.compile(
     r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
     r"|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted|replay\w*|loop\w*"
     r"|trigger\w*|induc\w+)\b"
-    r"|当て|戻|変更|追加|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測",
+    r"|当て|戻|変更|追加|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測"
+    r"|変換|置き換え|切り替え|設定|固定|増や|減ら",
     re.IGNORECASE,
 )
 #: A tool that only watches a run: profilers, tracers, packet captures.
@@ -259,6 +264,7 @@ _OBSERVER = re.compile(
     r"`(?:heaptrack|perf|py-spy|pprof|async-profiler|jfr|massif|flamegraph|valgrind --tool=massif|jmap|jstack)\b",
     re.IGNORECASE,
 )
+_RAN = re.compile(r"\b(?:ran|run|re-?ran|running|captured|recorded|took)\b", re.IGNORECASE)
 _RAN_UNDER = re.compile(r"\b(?:ran|run|re-?ran|running)\b[^.;:]{0,60}?\b(?:under|with)\s+Q\b", re.IGNORECASE)
 #: Two shell commands pasted with output after each: "$ run --patch …⏎20 OK⏎$ run …⏎20 WDT reset".
 _TWO_RUNS = re.compile(r"^[ \t]*\$ [^\n]+\n(?:[ \t]*(?!\$ )[^\n]*\n){1,20}?[ \t]*\$ [^\n]+\n[ \t]*(?!\$ |```)\S", re.M)

@@ -40,6 +40,8 @@ PLACEHOLDER_IN_CODE = re.compile(
     r"(?-i:<(?:TBD|TBC|TBA|TODO|FIXME|XXX+)>|\bTBD\b|\bTBC\b)|<\?+>|\?{3,}"
     # A slot in words inside brackets: `[field name]`, `[table name]`.
     r"|(?-i:\[(?:field|column|table|key|file|param|value|user|host|bucket|env)(?: name| id)\])"
+    # A template slot never filled: `{{TRAJ_FILE}}`; a blank in Japanese: `○○○.pdf`.
+    r"|(?-i:\{\{\s*[A-Z][A-Z0-9_]*\s*\}\})|〇{2,}|○{2,}|×{2,}"
 )
 
 

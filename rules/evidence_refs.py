@@ -125,6 +125,7 @@ _UNPUBLISHED = (
     any_of(
         "ローカル(?:のみ|だけ|にのみ|にしか|ブランチ|コミット|環境にのみ)",
         "(?:開発機|作業機|自分の(?:PC|マシン|端末))(?:のみ|だけ|にのみ|にしか)",
+        "ローカル(?:の)?(?:リポジトリ|リポ|クローン|clone)",
         "リモート(?:に|には|へ)?(?:は)?(?:未反映|未push|未プッシュ|反映(?:して|され)(?:い)?(?:ない|ません))",
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)|に(?:あ|置|残))",
         "未(?:プッシュ|push)",
@@ -144,7 +145,8 @@ _UNPUBLISHED = (
 #: Pushed, in the past tense: 「…を昨日 push しました」, "pushed it to origin".
 _PUBLISHED_NOW = re.compile(
     r"(?:push|プッシュ)\s*(?:しました|済み)|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
-    r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b",
+    r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
+    r"|\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b",
     re.I,
 )
 #: A pull request open and waiting: not merged yet is not "not there yet" (verification is the validation's job).
@@ -167,7 +169,9 @@ _DEAD = re.compile(
 )
 #: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.
 _ISSUE_BEFORE = re.compile(
-    r"(?:issues?|tickets?|bugs?|incidents?|jira|problem|チケット|課題|イシュー|不具合)\s*(?:no\.?\s*)?$", re.I
+    r"(?:issues?|tickets?|bugs?|incidents?|jira|problem|redmine|backlog|youtrack|linear|bugzilla|trac|asana|trello"
+    r"|zendesk|servicenow|チケット|課題|イシュー|不具合)\s*(?:no\.?\s*)?$",
+    re.I,
 )
 
 
@@ -268,6 +272,8 @@ _FAKE_REF_RE = re.compile(
     r"|/commit/(?![0-9a-f]{7,40}(?:$|[/#?.]))[^/#?\s]+",
     re.IGNORECASE,
 )
+#: A commit named by something that is not a hash: "commit `abc123xyz`".
+_NOT_A_SHA = re.compile(r"\bcommit\s+`(?=[0-9a-z]*\d)(?=[0-9a-z]*[g-z])([0-9a-z]{6,40})`", re.IGNORECASE)
 #: A Subversion revision named with its repository or branch: "r48213 on trunk", "revision 48213 of svn://…".
 _SVN_REVISION = re.compile(r"\br\d{3,9}\b|\brevision \d{3,9}\b|リビジョン\s*\d{3,9}", re.IGNORECASE)
 _SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
@@ -276,6 +282,8 @@ _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 
 def fix_ref(text: str) -> Finding | None:
     """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
+    if (fake := _NOT_A_SHA.search(text)) is not None:
+        return ("placeholder", fake.group(1))  # "Landed as commit `abc123xyz`": no commit has that name
     refs = find_fix_refs(text)
     real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not _names_the_repo(text, ref)]
     for token in text.split():

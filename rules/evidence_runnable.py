@@ -32,6 +32,9 @@ NOT_RUNNABLE = any_of(
     # Only their unit fails: 「手元の個体では出ません。その個体を送ってもらうよう依頼中です」.
     "(?:送って|貸して|借り|届けて)(?:もらう|いただく|もらえる)よう(?:に)?(?:依頼|お願い|手配)",
     "手元(?:の[^。、]{0,10})?(?:で|では)(?:は)?(?:出|再現し|発生し|起き)(?:ません|ない)",
+    # The writer has not seen it fail: "I have not myself seen happen on these steps yet".
+    r"\b(?:i|we) (?:have not|haven't|never|did not|didn't) (?:myself |personally |ourselves |actually |yet )?"
+    r"(?:seen|watched|observed|witnessed)(?: it| this| that)? (?:happen|fail|occur|reproduce|crash|hang)\b",
     # Nothing to run it on yet: 「こちらにはまだ実機がなく、試せていません」.
     "(?:まだ)?(?:実機|機材|端末|環境|装置)(?:が|は)(?:なく|ない|ありません)[^。]{0,20}?試せ(?:て)?(?:い)?(?:ない|ません|ず)",
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"

@@ -103,7 +103,7 @@ _REPEAT_FLAG = re.compile(
 )
 
 
-_IN_A_RATE = re.compile(r"(?:-|\bin |\bout of )$", re.IGNORECASE)
+_IN_A_RATE = re.compile(r"(?:-|\b\d+ in |\bout of )$", re.IGNORECASE)
 
 
 def flag_rates(raw: str, masked: str) -> list[Rate]:

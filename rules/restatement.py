@@ -82,7 +82,7 @@ _SYMPTOM_CAUSE = re.compile(
     r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
     r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover)\w*"
     r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
-    r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?"
+    r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?|stop(?:s|ped)? making progress|makes? no progress"
     r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
     r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*)\b"
     # Too late, said without why: "doesn't get the buffer to `alsa_write` in time", "the ring runs dry".
@@ -242,7 +242,8 @@ _HANG_FAMILY = re.compile(
     r"hang|hung|free|froz|stuc|lock|stop\w* respond|(?:n't|not|never|no longer) (?:\w+ )?respond|フリーズ|ハング|固ま"
     r"|応答(?:し|でき)"
     # A job that does not finish and one that stops midway are one stall: 「終わらないのは…途中で止まるため」.
-    r"|終わら|止ま|進ま|完了しな|stall|never finish|does(?:n't| not) finish|戻って(?:こ|来)な|戻らな|返って(?:こ|来)な",
+    r"|終わら|止ま|進ま|完了しな|stall|never finish|does(?:n't| not) finish|戻って(?:こ|来)な|戻らな|返って(?:こ|来)な"
+    r"|stop\w* making progress|makes? no progress",
     re.IGNORECASE,
 )
 
