@@ -238,6 +238,8 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
     # the whole text matches no sentence: one search of the text spares one per sentence.
     if _search(run.NOT_ON_DEMAND, masked) is not None:
         for sentence in parts:
+            if _THEIR_LABEL.search(sentence) or _DENIED_LATER.search(masked):
+                continue  # "The forum thread calls it an occasional crash; it is not occasional here"
             if (phrase := _search(run.NOT_ON_DEMAND, sentence)) and not _search(run.CONTRAST_REPRO, sentence):
                 return ("not_on_demand", phrase)
     if not stated and _search(checks.VAGUE_TIMING, masked) is not None:
@@ -258,6 +260,15 @@ _DENIED_BEFORE = re.compile(
     # "unlike the Chrome path which fails reliably": the marker said of something else.
     r"|\bunlike\b[^,;.]{0,60}$",
     re.IGNORECASE,
+)
+#: Someone else's label for the failure, which the writer goes on to deny: "the forum thread calls it occasional".
+_THEIR_LABEL = re.compile(
+    r"\b(?:calls?|called|describes?|described|labels?|labelled|labeled|marks?|marked) (?:it|this) (?:as )?(?:an? )?"
+    r"(?:occasional|rare|intermittent|random|sporadic|flaky)\b",
+    re.IGNORECASE,
+)
+_DENIED_LATER = re.compile(
+    r"\b(?:it is|it's|it isn't|is) not (?:occasional|rare|intermittent|random|sporadic|flaky)\b", re.I
 )
 #: After a marker, what it picks out rather than how often: "is always the test that failed".
 _WHICH_NOT_HOW_OFTEN = re.compile(r"\s+(?:the|a|an) (?:same )?(?:test|one|step|error|thing|frame|line|case)\b", re.I)

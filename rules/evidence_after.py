@@ -90,7 +90,8 @@ STILL_FAILS = re.compile(
 #: on main without the fix", 「既知の不安定テスト」.
 NOT_THE_FIXS = re.compile(
     r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
-    r"|\bfails? (?:\w+ ){0,3}without the (?:fix|patch)\b|\bpre-?existing\b|\bknown[- ](?:flaky|flake|failure|issue)"
+    r"|\bfails? (?:\w+\s+){0,3}without (?:the|this) (?:fix|patch|change)\b|\bpre-?existing\b"
+    r"|\bknown[- ](?:flaky|flake|failure|issue)"
     r"|無関係|既知の|修正前から",
     re.IGNORECASE,
 )
@@ -224,7 +225,7 @@ _PASS_SHARE = re.compile(
     r"(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
-    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?(?:が)?"
+    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?(?:が|は)?"
     r"(?:成功|通過|パス|OK|正常)"
     # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
     r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:sessions|requests|transactions|runs|jobs|files|records|orders"

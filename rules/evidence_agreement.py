@@ -28,7 +28,7 @@ _HEDGED_ALWAYS = any_of(
     # Negated: "not every time", 「毎回ではありません」「必ずしも」.
     r"\b(?:not|isn't|doesn't happen|doesn't fail) (?:every (?:single )?(?:time|run)|always|each time|on every run)\b",
     "(?:毎回|いつも|常に|必ず)(?:で|じゃ)(?:は|も)?(?:ない|ありません|なく)|必ずしも",
-    "(?:必ず|毎回|いつも)[^。、]{0,8}わけ(?:では|じゃ)(?:ない|ありません|なく)",
+    "(?:必ず|毎回|いつも)[^。]{0,14}わけ(?:では|じゃ)(?:ない|ありません|なく)",
     flags=re.IGNORECASE,
 )
 

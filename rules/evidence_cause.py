@@ -67,13 +67,14 @@ _CORRELATION = (
         flags=EN_FLAGS,
     ),
     any_of(
-        "ようになった",
+        "ようになった|ようになりました|ようになって",
         # 「ドライバの更新とも時期が一致しています」: a coincidence in time.
         "(?:時期|タイミング|時刻|日付)(?:が|も)?(?:一致|重な|同じ)|同時期",
         "(?<![\\d.])v?\\d+(?:\\.\\d+)+\\s*(?:に|へ)(?:し|上げ|更新し|変え|移行し)て(?:から|以来|以降)",
         "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え|移行し|乗り換え|移し|移っ"
         "|変え|替え|適用し|リリースし|マージし)て(?:から|以来|以降)",
-        "(?:移行|更新|アップデート|アップグレード|導入|デプロイ|切り替え|リリース)(?:後|以降|以来)(?:、|は|に)",
+        "(?:移行|更新|アップデート|アップグレード|導入|デプロイ|切り替え|リリース)(?:（[^）]{0,30}）|\\([^)]{0,30}\\))?"
+        "(?:後|以降|以来)(?:、|は|に)",
         # 「3.0 に上げたリリースから発生している」: the change in time, not what in it goes wrong.
         "(?:上げ|更新し|入れ|変え|移行し|導入し|切り替え)た(?:リリース|バージョン|版|ビルド|デプロイ|タイミング)(?:から|以降|以来)",
         "(?:バージョン|ファーム(?:ウェア)?|版|リリース|(?<![\\d.])v?\\d+(?:\\.\\d+)+)\\s*(?:以降|から)(?:、|は|で)",
@@ -175,7 +176,7 @@ _CONSEQUENCE = re.compile(
 )
 #: A kind of bug and where it is, and nothing it does: "A memory-ordering problem in the lock-free ring buffer".
 _KIND_IN_PLACE = re.compile(
-    r"\W*(?:(?:the )?root cause(?: is|:)\s*|it(?:'s| is| was) |this is )?(?:a|an|some)\s+(?:[\w-]+\s+){0,3}?"
+    r"\W*(?:(?:the )?root cause(?: is|:)\s*|it(?:'s| is| was) |this is )?(?:(?:a|an|some)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:problem|issue|bug|glitch|quirk|race(?: condition)?|regression|leak|corruption|defect)\s+(?:in|inside|within"
     r"|around|with|on)\b",
     re.IGNORECASE,
@@ -189,7 +190,7 @@ _FINE = re.compile(
     re.IGNORECASE,
 )
 #: Where a kind-of-bug clause goes on to say what the part does: "…, so the consumer reads a stale slot".
-_WHAT_IT_DOES = re.compile(r"\b(?:so|which|that|where|when|whenever|because|and|as|since)\b|[:;]", re.IGNORECASE)
+_WHAT_IT_DOES = re.compile(r"\b(?:so|which|that|where|because|and|as|since)\b|[:;]", re.IGNORECASE)
 #: A clause that tells the symptom, not what goes wrong: "that is what leaves …", "on ARM it surfaces as clicks".
 _EFFECT_CLAUSE = re.compile(
     r"^\W*(?:and |so )?(?:that|this|which)(?: is|'s) (?:what|how)\b"

@@ -27,6 +27,7 @@ PASSED_BEFORE = (
         r"|\b(?:was|were) (?:already )?(?:passing|green|passed) (?:before|all along)\b|\b(?:was"
         r"|were) (?:already )?passing before (?:too|as well)\b"
         r"|\bpass\w* (?:even |also )?(?:before the fix|without the fix|on the old (?:code|build|version))\b"
+        r"|\b(?:was|were) (?:also |already )?(?:passing|green|fine|ok) (?:on|against)\s+Q\s+(?:too|as well)\b"
         r"|\b(?:was|were|is|are) (?:also |already )?(?:passing|green|fine|ok) (?:on|against) (?:main|master|trunk)"
         r"(?: too| as well| before)?\b"
         r"|\bpass\w* (?:on|against|with) (?:main|master|trunk|the old (?:code|build|version)|the base(?:line)?)"

@@ -16,6 +16,8 @@ from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
 
 #: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
 PAIR = re.compile(
+    # Not a label's number: "jams on page 2 in 12 of 12 attempts", "step 3 of 10".
+    r"(?<!page )(?<!step )(?<!line )(?<!frame )(?<!stage )(?<!slot )(?<!tray )(?<!level )(?<!row )(?<!column )"
     rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,2}}(?=out of))?"
     rf"(?:out of|of|in|/)\s*{_ABOUT}"
     rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
@@ -87,7 +89,9 @@ ALL = re.compile(
     rf"\b{_FAIL_VERB}\s+(?:in\s+|on\s+)?(?:all|every one of|each of)\s+(?:the\s+)?(?:{_NUM})\b"
     rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
     # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
-    r"|\b(?P<t>\d+) (?:times|runs)\b[^.;]{0,40}?[,;:]\s*(?:all\s+)?(?P=t)\s+(?:of them\s+)?[a-z]+(?:ed|t)\b"
+    r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b[^.;]{0,40}?[,;:]\s*(?:all\s+)?(?P=t)\s+"
+    r"(?:of them\s+)?"
+    rf"(?:[a-z]+(?:ed|t)|{_FAIL_NOUN}|(?-i:[A-Z]{{2,}}s))\b"
     # "… went NaN at step 211 in all 12": the runs just counted, not "in all 12 regions".
     rf"|\bin (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?:\s+(?:{_RUN_NOUN})\b|(?=\s*(?:[.;,)]|$)))"
     rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|件)(?:とも|すべて|全て)(?!\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK))",

@@ -58,7 +58,7 @@ RUN_NOUN = (
 REPEAT_NOUN = (
     r"(?:runs?|times|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
     r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|launches|deploys?"
-    r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?|taps?"
+    r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?|taps?|batches"
     r"|presses|swipes|scans|power cycles?)"
 )
 #: Things that count failures.

@@ -53,6 +53,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     for clause in reading.all_clauses(masked):
         if (why := reading.inference(clause)) is not None and not any(_outcome(c) and c != clause for c in clean):
             return why
+    if search(_TIMES_AGREE, masked) is not None and with_without(masked) is None:
+        return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
     if _TWO_RUNS.search(raw):
         return None  # a pasted session: the same command run twice, with and without the change, and each output
     # "Ran `py-spy record` during the slowdown": running a profiler is looking, not changing anything.
@@ -95,6 +97,8 @@ _RUNNING = (
         "(?:です|だ|。|で(?!は)|、|$)",
         # A run still going, counted so far: 「昨晩から流していて、現在 12 回目まで終わっています」.
         "(?:流し|回し|走らせ|実行し|続け)ていて|現在\\s*\\d+\\s*(?:回目|周目|本目|件目)|(?:ここ|今)まで(?:の)?\\s*\\d+\\s*回",
+        "(?:今夜|今晩|今日|昨晩|昨夜|今朝|先ほど)から(?:流し|回し|走らせ|実行し)てい(?:ます|る)",
+        "結果は[^。]{0,10}(?:追記|共有|報告)(?:します|する予定)",
         # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
         "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
     ),
@@ -263,6 +267,17 @@ _CHANGED = re.compile(
 _OBSERVER = re.compile(
     r"`(?:heaptrack|perf|py-spy|pprof|async-profiler|jfr|massif|flamegraph|valgrind --tool=massif|jmap|jstack)\b",
     re.IGNORECASE,
+)
+#: Two times found to agree, across a whole sentence: 「dmesg の時刻と、…切り替えた時刻が、…一致していました」.
+_TIMES_AGREE = (
+    any_of(
+        r"\btimestamps?\b[^.;]{0,80}\b(?:match\w*|line(?:s|d)? up|agree\w*|coincid\w+)\b",
+        flags=EN_FLAGS,
+    ),
+    # Not 「タイムスタンプの一致は根拠にしていません」 (the writer sets it aside), nor 「1 時間…一致」 (a duration).
+    any_of(
+        "(?:時刻|タイミング|タイムスタンプ)(?![^。]{0,20}?(?:根拠にして|ではな|じゃな))[^。]{0,80}?(?:一致|重な|符合|揃)"
+    ),
 )
 _RAN = re.compile(r"\b(?:ran|run|re-?ran|running|captured|recorded|took)\b", re.IGNORECASE)
 _RAN_UNDER = re.compile(r"\b(?:ran|run|re-?ran|running)\b[^.;:]{0,60}?\b(?:under|with)\s+Q\b", re.IGNORECASE)

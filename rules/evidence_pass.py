@@ -63,7 +63,8 @@ PASSED = (
         r"\b(?:0|zero|no) (?:[A-Z][\w-]* )?(?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?"
         r"|diffs?|drift"
         r"|differences?|discrepanc(?:y|ies)|deltas?|resets?|reboots?|restarts?|oops(?:es)?|asserts?|assertions?|nans?"
-        r"|leaks?|panics?|deadlocks?|corruptions?|alarms?|alerts?|retries|retransmits?|underruns?|overruns?)\b",
+        r"|leaks?|panics?|deadlocks?|corruptions?|alarms?|alerts?|retries|retransmits?|underruns?|overruns?|jams?"
+        r"|misfeeds?|desyncs?|drops?|glitch(?:es)?|freezes?|tdrs?)\b",
         # "failures: 0", "errors = 0": a count of the bad kind, labelled.
         r"\b(?:failures?|errors?|crashes|hangs|timeouts?|failed)\s*[:=]\s*0\b(?![.,]?\d)",
         # The bad thing named in code: "no `NaN`", "0 `EPIPE`".

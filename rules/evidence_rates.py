@@ -14,6 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules import evidence_count_shapes as shapes
+from rules.evidence_count_words import ABOUT as _ABOUT
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
 from rules.evidence_count_words import NUM as _NUM
@@ -238,7 +239,9 @@ _NONE = re.compile(
 _ITEMS_THEN_PART = re.compile(
     rf"\b(?:loaded|processed|ingested|imported|handled|parsed|sent|wrote|read|merged|synced|uploaded|scanned|printed"
     rf"|rendered|decoded|encoded|converted) (?:about |around |~\s*)?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,2}}?[a-z-]+s\b"
-    rf"[^.;]{{0,80}}?\b(?:exactly |only |just )?(?P<hits>{_NUM}) of (?:them|those|these)\b",
+    rf"[^.;]{{0,80}}?\b(?:exactly |only |just )?(?P<hits>{_NUM}) of (?:them|those|these)\b"
+    # "3 of the ~12,000 rows those batches scored": a part of the items, in one phrase.
+    rf"|(?<![\w.,])(?P<hits2>{_NUM}) (?:of|out of) (?:the )?{_ABOUT}(?P<total2>{_NUM})\s+(?:[\w-]+\s+)?[a-z-]+s\b",
     re.IGNORECASE,
 )
 
@@ -252,7 +255,8 @@ def item_pairs(masked: str) -> tuple[Rate, ...]:
         return ()
     for sentence in sentences(masked):
         for m in _ITEMS_THEN_PART.finditer(sentence):  # "it loaded 4,800 files and exactly 2 of them came out …"
-            if (rate := rate_of(count_value(m.group("hits")), count_value(m.group("total")))) is not None:
+            hits, total = m.group("hits") or m.group("hits2"), m.group("total") or m.group("total2")
+            if (rate := rate_of(count_value(hits), count_value(total))) is not None:
                 found.append((rate, m.group(0).strip()))
         for m in shapes.PAIR.finditer(sentence):
             if _AFTER_PAIR.match(sentence, m.end()) or _RUN_IN_PAIR.search(m.group(0)):
@@ -332,6 +336,6 @@ def _first_number(span: str) -> str | None:
     if ja is not None and (hits := ja.group("hits") or ja.group("hits2")) is not None:
         return hits
     if (part := _ITEMS_THEN_PART.match(span)) is not None:
-        return part.group("hits")  # "loaded 4,800 files and exactly 2 of them": the 2
+        return part.group("hits") or part.group("hits2")  # "loaded 4,800 files and exactly 2 of them": the 2
     m = _FIRST_NUMBER.search(span)
     return None if m is None else m.group(0)

@@ -60,7 +60,7 @@ NOT_ON_DEMAND = (
         r"|pops up|manifests|fails|crashes|hangs|goes red|turns red|goes wrong|errors out|blows up|falls over"
         r"|panics|deadlocks|segfaults|trips)\b",
         # A count per period of time is how often it happened, not a rate over runs.
-        r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint)\b",
+        r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint|shift)\b",
         # Failures counted per period from telemetry: "about a dozen crashes a week", "40 errors per day" (the noun
         # first: a pattern led by a digit would be tried at every figure of a long text).
         r"\b(?:crash(?:es)?|errors?|failures?|reports?|incidents?|hangs?|tickets?|occurrences?|exceptions?)"
@@ -70,7 +70,7 @@ NOT_ON_DEMAND = (
         r"\bnot (?:every time|always|consistently|reliably)\b",
         r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b" + _USED_EN,
         r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
-        r"(?:hours?|days?|weeks?|months?|years?|nights?)\b",
+        r"(?:hours?|days?|weeks?|months?|years?|nights?|shifts?)\b",
         r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
         r"\bonce (?:every|in|per) (?:a few|several|many|a couple of|some) (?:runs?|tries|times|attempts|builds)\b",
         r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|noticed) (?:it )?(?:only )?(?:twice|two times"

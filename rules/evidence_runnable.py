@@ -20,6 +20,7 @@ NOT_RUNNABLE = any_of(
     r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to|no longer able to)\s+(?:re-?produce|repro|trigger"
     r"|make it fail|get it to fail)"
     r"\s+(?:it\s+|this\s+|the (?:bug|issue|crash|hang|failure|problem)\s+)?(?:any ?more|any longer|since|these days)\b",
+    r"\b(?:haven't|have not|hasn't|has not|couldn't|could not|can't|cannot) (?:been able to )?get it back\b",
     r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to)\s+get (?:it|this|the \w+) to (?:fail|crash|hang|break"
     r"|happen|reproduce|repro|trigger)\b(?=[^.;]{0,20}?\b(?:at all|any ?more|any longer|since|on any)\b)",
     # The rig still being built, the steps to be fixed later: 「HIL ラックを組んでいるところで、手順は…確定させます」.

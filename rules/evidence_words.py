@@ -58,6 +58,8 @@ HYPOTHESIS = (
         # "which, if my reading of their rulebook holds, is where …": the link rests on the writer's reading.
         r"\b(?:going by|based on|from|per|on) (?:my|our) (?:reading|understanding|interpretation|read)\b"
         r"|\bwhat (?:the |our |a )?[\w -]{0,30}?(?:suggests?|indicates?|implies|points to|hints at)\b"
+        r"|\bas far as (?:i|we|anyone|anybody|one|the team)\b[\w ]{0,30}?\b(?:can|could) tell\b"
+        r"|\bas far as (?:i|we) know\b"
         r"|\b(?:have not|haven't|never|not) (?:actually |yet )?(?:caught|seen|observed|watched) it"
         r" (?:happen\w*|in the act)\b"
         r"|\b(?:my|our) (?:best |current )?(?:read|guess|bet|theory)\b|\bfits (?:every|all|each of) (?:the )?"
@@ -200,7 +202,10 @@ CONDITION = (
 REJECTED = (
     any_of(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
-        r"|wasn't the cause|at first|initially|until|we thought|had (?:assumed|suspected|believed)|first guess"
+        r"|wasn't the cause|at first|initially|we thought|had (?:assumed|suspected|believed)|first guess"
+        # A belief held until something showed otherwise: "until we checked", not "idle until the watchdog resets it".
+        r"|until (?:we|i|they|someone|somebody|the (?:test|experiment|bisect|trace|data)) (?:\w+ )?(?:saw|found|noticed"
+        r"|checked|tried|ran|looked|measured|showed|proved|tested|bisected|reverted|read)"
         r"|rul(?:e|es|ed|ing) (?:\w+ ){1,3}out|(?:didn't|did not|doesn't|does not) change anything"
         r"|eliminated|excluded|dropped it|(?:first|initial|earlier|original|my|our) (?:hypothesis|theory|guess"
         r"|suspicion)"

@@ -19,7 +19,7 @@ _REF_RE = re.compile(
     r"|(?P<change>(?:\b(?:CL|changelist|change|revision|rev\.?|svn)|リビジョン|チェンジリスト)\s*[#:]?\s*r?\d{3,}\b"
     # Gerrit's Change-Id, Phabricator's differential revision.
     r"|\b(?:Change-Id|(?:gerrit\s+)?change)\s*:?\s*I[0-9a-f]{7,40}\b"
-    r"|\b(?:(?:phabricator|differential)(?:\s+(?:revision|diff))?|revision|diff)\s*[#:]?\s*D\d{2,}\b"
+    r"|\b(?:(?:phabricator|differential)(?:\s+(?:revision|diff)|\s*の)?|revision|diff)\s*[#:]?\s*D\d{2,}\b"
     # Phabricator's commit: the repository's callsign, then the hash ("rGAME3f9e1c2").
     r"|(?-i:\br[A-Z]{2,12}[0-9a-f]{7,40}\b))"
     r"|(?P<commit>\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)",
