@@ -90,7 +90,7 @@ STILL_FAILS = re.compile(
 #: on main without the fix", 「既知の不安定テスト」.
 NOT_THE_FIXS = re.compile(
     r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
-    r"|\bfails? (?:\w+\s+){0,3}without (?:the|this) (?:fix|patch|change)\b|\bpre-?existing\b"
+    r"|\bfails? (?:\w+\s+){0,6}?without (?:the|this) (?:fix|patch|change)\b|\bpre-?existing\b"
     r"|\bknown[- ](?:flaky|flake|failure|issue)"
     r"|無関係|既知の|修正前から",
     re.IGNORECASE,
@@ -168,13 +168,16 @@ def _after_rate(clause: str) -> bool:
 BEFORE_ASIDE = re.compile(r"[（(][^（）()]{0,80}?(?:修正前|before the fix|before|on main)[^（）()]{0,80}[）)]", re.I)
 #: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
 _DOWN_TO = re.compile(
-    r"\bfrom (?P<a>\d[\d,]*) (?:down )?to (?P<b>\d[\d,]*)\b|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
+    r"\bfrom (?P<a>\d[\d,]*)(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"
+    r"|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
     r"(?!\s*(?:%|ms|s\b|sec|seconds?|minutes?|min\b|hours?|h\b|[KMG]i?B|x\b|fps|rps|qps))",
     re.IGNORECASE,
 )
 _FAILURE_NOUN = re.compile(
     r"\b(?:duplicat\w*|errors?|fail\w*|crash\w*|drops?|dropped|mismatch\w*|time-?outs?|rejects?|rejections?|nan"
-    r"|leak\w*|corrupt\w*|hangs?|stalls?|resets?)\b|重複|エラー|失敗|クラッシュ|欠損|不一致|タイムアウト",
+    r"|leak\w*|corrupt\w*|hangs?|stalls?|resets?|spikes?|hitch\w*|stutter\w*|pauses?)\b|重複|エラー|失敗|クラッシュ|欠損"
+    r"|不一致"
+    r"|タイムアウト",
     re.IGNORECASE,
 )
 

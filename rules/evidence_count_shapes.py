@@ -33,7 +33,7 @@ PER = re.compile(
     re.IGNORECASE,
 )
 #: What Japanese counts runs in: 回, or the thing run (「200 ビルド中 3 ビルド」「30 日中 2 日」).
-COUNTER_JA = "(?:回|度|件|本|ビルド|ジョブ|ラン|試行|サイクル|バッチ|晩|夜|日)"
+COUNTER_JA = "(?:回|度|件|本|ビルド|ジョブ|ラン|試行|サイクル|バッチ|晩|夜|日|リクエスト|呼び出し|トランザクション)"
 #: Japanese pairs: 「20 回中 3 回」「300 回のうち 2 回」「100 回に 1 回」「3/10 回」.
 PAIR_JA = re.compile(
     # Not a date: 「4 月 2 日に 1 回」.

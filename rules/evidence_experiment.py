@@ -245,7 +245,7 @@ _COMMAND = re.compile(
 #: What is looked at: a dump, a trace, a profile, logs, a dashboard, timestamps.
 _ARTIFACT = re.compile(
     r"\b(?:core ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?|timestamps?)\b"
-    r"|\bof (?:the )?samples\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
+    r"|\bof (?:the )?(?:samples|cycles|cpu time|wall time)\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
     r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
     r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"

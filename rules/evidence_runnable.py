@@ -21,6 +21,8 @@ NOT_RUNNABLE = any_of(
     r"|make it fail|get it to fail)"
     r"\s+(?:it\s+|this\s+|the (?:bug|issue|crash|hang|failure|problem)\s+)?(?:any ?more|any longer|since|these days)\b",
     r"\b(?:haven't|have not|hasn't|has not|couldn't|could not|can't|cannot) (?:been able to )?get it back\b",
+    r"\b(?:none of us|nobody|no one|neither of us) (?:can|could|has been able to|have been able to|managed to)"
+    r" (?:get it to|reproduce|repro|trigger|make it)\b",
     r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to)\s+get (?:it|this|the \w+) to (?:fail|crash|hang|break"
     r"|happen|reproduce|repro|trigger)\b(?=[^.;]{0,20}?\b(?:at all|any ?more|any longer|since|on any)\b)",
     # The rig still being built, the steps to be fixed later: 「HIL ラックを組んでいるところで、手順は…確定させます」.
@@ -69,7 +71,8 @@ NOT_RUNNABLE = any_of(
 #: A rate guessed, not counted: 「体感で半分くらい」, "feels like half the runs", "by feel".
 GUESSED_RATE = any_of(
     "体感(?:で|的に|では|だと|として)|感覚(?:で|的に)|肌感(?:で|覚)",
-    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory|off the top of my head|in my experience)\b"
+    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory|off the top of my head|in my experience"
+    r"|my gut (?:says|tells me)|i(?:'d| would) (?:guess|say|estimate)|i reckon)\b"
     r"|\b(?:didn't|did not|never) (?:keep|kept) (?:a |any )?(?:tally|count|record)\b",
     flags=re.IGNORECASE,
 )

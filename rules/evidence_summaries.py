@@ -103,6 +103,12 @@ _REPEAT_FLAG = re.compile(
 )
 
 
+#: The runs that failed, listed by number: "on cycles 37, 212 and 388", "in runs #4 and #19".
+_LISTED = re.compile(
+    r"\b(?:on|in|at) (?:cycles?|runs?|iterations?|boots?|attempts?|tries|loops?|seeds?) "
+    r"(#?\d{1,7}(?:\s*,\s*#?\d{1,7}){0,30}(?:,?\s*(?:and|&)\s*#?\d{1,7})?)\b",
+    re.IGNORECASE,
+)
 _IN_A_RATE = re.compile(r"(?:-|\b\d+ in |\bout of )$", re.IGNORECASE)
 
 
@@ -113,6 +119,9 @@ def flag_rates(raw: str, masked: str) -> list[Rate]:
         return []
     runs = float(flag.group("n") or flag.group("s") or flag.group("b"))
     found: list[Rate] = []
+    for listed in _LISTED.finditer(masked):  # "showed up on cycles 37, 212 and 388": three of the flag's runs
+        if (rate := rate_of(float(len(re.findall(r"\d+", listed.group(1)))), runs)) is not None:
+            found.append((rate, f"{flag.group(0)} … {listed.group(0).strip()}"))
     for hit in HITS.finditer(masked):
         if _IN_A_RATE.search(masked, 0, hit.start()):
             continue  # "a one-in-four flake": a rate said in words, not a count of failures

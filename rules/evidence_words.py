@@ -203,6 +203,7 @@ REJECTED = (
     any_of(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|we thought|had (?:assumed|suspected|believed)|first guess"
+        r"|make sure it (?:wasn't|was not|isn't|is not)|to rule out"
         # A belief held until something showed otherwise: "until we checked", not "idle until the watchdog resets it".
         r"|until (?:we|i|they|someone|somebody|the (?:test|experiment|bisect|trace|data)) (?:\w+ )?(?:saw|found|noticed"
         r"|checked|tried|ran|looked|measured|showed|proved|tested|bisected|reverted|read)"

@@ -124,7 +124,7 @@ _CONDITION = re.compile(
 #: A duration measured: "takes ~40 ms", "took over 3 s" (not "takes the lock").
 DURATION = re.compile(
     r"\b(?:takes?|took|taking|lasts?|lasted|spends?|spent)\s+(?:about\s+|around\s+|~\s*|over\s+|up to\s+|nearly\s+)?"
-    r"\d[\d.,]*\s*(?:ms|µs|us|ns|s|sec\w*|min\w*|hours?|h)\b"
+    r"\d[\d.,]*(?:\s*(?:to|-|–)\s*\d[\d.,]*)?\s*(?:ms|µs|us|ns|s|sec\w*|min\w*|hours?|h)\b"
     r"|\b(?:takes?|took|taking) (?:much |far |way )?(?:longer|more) than\b|\b(?:takes?|took) too long\b",
     re.IGNORECASE,
 )
@@ -165,7 +165,13 @@ def restated(sentence: str) -> bool:
 
 
 #: What the time was spent doing, after a duration: "to answer", "to return", "to finish".
-_TO_ANSWER = re.compile(r"\bto (?:answer|respond|reply|return|complete|finish|load|render|come back)\b", re.I)
+_TO_ANSWER = re.compile(
+    r"\bto (?:answer|respond|reply|return|complete|finish|load|render|come back)\b"
+    # "…, far above its 800 ms budget": the time set against its limit, still the time.
+    r"|\b(?:far |well |way )?(?:above|over|beyond|past|under|below) (?:its|the|our|their) (?:[\d.,]+\s*\w+ )?"
+    r"(?:budget|limit|slo|sla|target|threshold|timeout)\b",
+    re.I,
+)
 
 
 def symptom_cause(sentence: str) -> bool:
