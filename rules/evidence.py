@@ -17,6 +17,7 @@ from rules import evidence_checks as checks
 from rules import evidence_clauses as clauses
 from rules import evidence_experiment as experiments
 from rules import evidence_rates as counted
+from rules import evidence_recount as recount
 from rules import evidence_refs as ref_reading
 from rules import evidence_run as run
 from rules import evidence_runnable as runnable
@@ -24,6 +25,7 @@ from rules import evidence_sighting as sightings
 from rules import evidence_trials as trials
 from rules import evidence_validation as checking
 from rules import evidence_words as words
+from rules.evidence_markers import marker_set_aside, their_label_denied
 from rules.evidence_placeholder import PLACEHOLDER_IN_CODE, PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_spec import norm_says
 from rules.evidence_summaries import flag_rates, pasted_pass, summaries
@@ -225,7 +227,7 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
         stated = tuple(flag_rates(raw, masked)) or stated
     if (setup := runnable.NOT_RUNNABLE.search(masked)) is not None:
         return ("not_on_demand", setup.group(0))  # 「特定の手順はありません」, 「再現環境を構築中」: nothing to run yet
-    if stated and (fine := counted.recounted_rare(stated + counted.item_pairs(masked))) is not None:
+    if stated and (fine := recount.recounted_rare(stated + recount.item_pairs(masked))) is not None:
         return ("rare", fine)  # "2 of 5 batches, so 2 calls out of 2,500": the same failures over finer units
     if stated and all(rate == 0 for rate, _ in stated):
         return ("rare", stated[0][1])  # "about 40 attempts …, and at no point did it hang": it did not reproduce
@@ -238,7 +240,7 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
     # the whole text matches no sentence: one search of the text spares one per sentence.
     if _search(run.NOT_ON_DEMAND, masked) is not None:
         for sentence in parts:
-            if _THEIR_LABEL.search(sentence) or _DENIED_LATER.search(masked):
+            if their_label_denied(sentence, masked):
                 continue  # "The forum thread calls it an occasional crash; it is not occasional here"
             if (phrase := _search(run.NOT_ON_DEMAND, sentence)) and not _search(run.CONTRAST_REPRO, sentence):
                 return ("not_on_demand", phrase)
@@ -255,29 +257,6 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
 _CLAUSE_BREAK = re.compile(r",\s*(?:and|so|then|now)\b|;|、(?:そして|今は|手元では)", re.IGNORECASE)
 
 
-_DENIED_BEFORE = re.compile(
-    r"\b(?:not|n't|never)\s+(?:\w+\s+){0,4}?(?:on |in |for |at |with )?$"
-    # "unlike the Chrome path which fails reliably": the marker said of something else.
-    r"|\bunlike\b[^,;.]{0,60}$",
-    re.IGNORECASE,
-)
-#: Someone else's label for the failure, which the writer goes on to deny: "the forum thread calls it occasional".
-_THEIR_LABEL = re.compile(
-    r"\b(?:calls?|called|describes?|described|labels?|labelled|labeled|marks?|marked) (?:it|this) (?:as )?(?:an? )?"
-    r"(?:occasional|rare|intermittent|random|sporadic|flaky)\b",
-    re.IGNORECASE,
-)
-_DENIED_LATER = re.compile(
-    r"\b(?:it is|it's|it isn't|is) not (?:occasional|rare|intermittent|random|sporadic|flaky)\b", re.I
-)
-#: After a marker, what it picks out rather than how often: "is always the test that failed".
-_WHICH_NOT_HOW_OFTEN = re.compile(r"\s+(?:the|a|an) (?:same )?(?:test|one|step|error|thing|frame|line|case)\b", re.I)
-#: Before a marker, the failure as its condition: 「落ちるときは必ず SIGBUS」, "when it fails, it is always …".
-_WHEN_IT_FAILS = re.compile(
-    r"(?:落ちる|失敗する|死ぬ|止まる|クラッシュする|出る)(?:とき|時|場合)(?:は|に)?\s*$"
-    r"|\bwhen(?:ever)? it (?:fails|crashes|dies|hangs|breaks)\b[^.;]{0,30}$",
-    re.IGNORECASE,
-)
 _NEGATED = re.compile(r"\b(?:not|isn't|is not|never|no longer)\s*(?:a |an |just |only )?$", re.IGNORECASE)
 
 
@@ -289,11 +268,7 @@ def _on_demand(sentence: str) -> bool:
     for pattern in run.ON_DEMAND:
         for m in pattern.finditer(sentence):
             head = sentence[: m.start()][-300:]
-            if (
-                _DENIED_BEFORE.search(head)
-                or _WHICH_NOT_HOW_OFTEN.match(sentence, m.end())
-                or _WHEN_IT_FAILS.search(head)
-            ):
+            if marker_set_aside(head, sentence, m.end()):
                 continue  # "It does not happen on every run", "always the test that failed", 「落ちるときは必ず」
             vague = _search(run.NOT_ON_DEMAND, head)
             if vague is None or _NEGATED.search(head[: head.rfind(vague)]):

@@ -14,7 +14,6 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules import evidence_count_shapes as shapes
-from rules.evidence_count_words import ABOUT as _ABOUT
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
 from rules.evidence_count_words import NUM as _NUM
@@ -128,6 +127,11 @@ _HINTS = (
 _RUN_HINT = re.compile(rf"{_RUN_NOUN}\b|回|度|サイクル|本", re.I)
 
 
+def run_pair(sentence: str, pair: re.Match[str]) -> bool:
+    """Whether a `shapes.PAIR` match counts runs ("3 of 10 runs", "one deploy in five"), not things a run handles."""
+    return _AFTER_PAIR.match(sentence, pair.end()) is not None or _RUN_IN_PAIR.search(pair.group(0)) is not None
+
+
 def _direct(sentence: str) -> list[Rate]:
     """Rates stated in one phrase: "3 of 10", "1 in every 200", 「10 回中 3 回」, "0.5%", 「3割」, "failed all 10"."""
     found: list[Rate] = []
@@ -139,11 +143,7 @@ def _direct(sentence: str) -> list[Rate]:
         for m in pattern.finditer(sentence):
             groups = m.groupdict()
             hits, total = groups.get("hits") or groups.get("hits2"), groups.get("total") or groups.get("total2")
-            if (
-                pattern is shapes.PAIR
-                and not _AFTER_PAIR.match(sentence, m.end())
-                and not _RUN_IN_PAIR.search(m.group(0))
-            ):
+            if pattern is shapes.PAIR and not run_pair(sentence, m):
                 continue  # "12 of the 500 orders": a share of things; "one deploy in five" counts runs
             if pattern is not shapes.PAIR_JA and not (_DIGIT.search(hits or "") and _DIGIT.search(total or "")):
                 around = sentence[m.start() : m.end() + 24]
@@ -235,39 +235,6 @@ _NONE = re.compile(
 )
 
 
-#: Things a run handled, then a part of them: "loaded 4,800 files and exactly 2 of them came out truncated".
-_ITEMS_THEN_PART = re.compile(
-    rf"\b(?:loaded|processed|ingested|imported|handled|parsed|sent|wrote|read|merged|synced|uploaded|scanned|printed"
-    rf"|rendered|decoded|encoded|converted) (?:about |around |~\s*)?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,2}}?[a-z-]+s\b"
-    rf"[^.;]{{0,80}}?\b(?:exactly |only |just )?(?P<hits>{_NUM}) of (?:them|those|these)\b"
-    # "3 of the ~12,000 rows those batches scored": a part of the items, in one phrase.
-    rf"|(?<![\w.,])(?P<hits2>{_NUM}) (?:of|out of) (?:the )?{_ABOUT}(?P<total2>{_NUM})\s+(?:[\w-]+\s+)?[a-z-]+s\b",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=64)
-def item_pairs(masked: str) -> tuple[Rate, ...]:
-    """Pairs over the things a run handles, which are no rate of runs on their own ("12 of the 500 orders",
-    "2 collisions out of ~4,800 goals"), for `recounted_rare`: the same failures counted again over finer units."""
-    found: list[Rate] = []
-    if shapes.PAIR.search(masked) is None and _ITEMS_THEN_PART.search(masked) is None:
-        return ()
-    for sentence in sentences(masked):
-        for m in _ITEMS_THEN_PART.finditer(sentence):  # "it loaded 4,800 files and exactly 2 of them came out …"
-            hits, total = m.group("hits") or m.group("hits2"), m.group("total") or m.group("total2")
-            if (rate := rate_of(count_value(hits), count_value(total))) is not None:
-                found.append((rate, m.group(0).strip()))
-        for m in shapes.PAIR.finditer(sentence):
-            if _AFTER_PAIR.match(sentence, m.end()) or _RUN_IN_PAIR.search(m.group(0)):
-                continue  # a rate of runs: `counts` reads it
-            if (rate := rate_of(count_value(m.group("hits")), count_value(m.group("total")))) is not None:
-                found.append((rate, m.group(0).strip()))
-            if len(found) >= _ENOUGH:
-                return tuple(found)
-    return tuple(found)
-
-
 def _inside_hits(sentence: str, total: re.Match[str]) -> bool:
     """Whether a run count is the figure of a failure count ("locked up 3 times")."""
     return any(h.start() < total.end() and total.start() < h.end() for h in shapes.HITS.finditer(sentence))
@@ -306,36 +273,3 @@ def _span(sentence: str, hits: re.Match[str], totals: list[re.Match[str]]) -> st
 def stated(masked: str) -> tuple[tuple[Fraction, str], ...]:
     """Every failure rate a text states (`textmask.rates` and `evidence_rates.counts`)."""
     return rates(masked) + counts(masked)
-
-
-#: A rate over this many trials is a measurement of its own: a coarser rate beside it does not raise it.
-_MANY = 100
-_FIRST_NUMBER = re.compile(r"\d[\d,]*")
-
-
-def recounted_rare(stated: tuple[Rate, ...]) -> str | None:
-    """A rare rate over many trials that counts the same failures as every high rate beside it ("caught it in 2 of
-    5 batches, so 2 calls out of 2,500"): the finer count decides. A different count ("8 of 10 runs fail; 3 of
-    10,000 requests in each") leaves the high rate standing."""
-    if not stated:
-        return None
-    rate, span = min(stated)
-    if rate >= HIGH_FREQUENCY or rate.denominator < _MANY:
-        return None
-    hits = _first_number(span)
-    said = re.compile(rf"(?<![\d,.]){re.escape(hits)}(?![\d,.])") if hits is not None else None
-    if said is None or any(not said.search(s) for r, s in stated if r >= HIGH_FREQUENCY):
-        return None  # a high rate that does not count these same failures
-    return span
-
-
-def _first_number(span: str) -> str | None:
-    """The failure count of a pair: its first figure ("2 of 5"), or the hits of a Japanese pair, which names the
-    total first (「5 バッチ中 2 バッチ」)."""
-    ja = shapes.PAIR_JA.search(span)
-    if ja is not None and (hits := ja.group("hits") or ja.group("hits2")) is not None:
-        return hits
-    if (part := _ITEMS_THEN_PART.match(span)) is not None:
-        return part.group("hits") or part.group("hits2")  # "loaded 4,800 files and exactly 2 of them": the 2
-    m = _FIRST_NUMBER.search(span)
-    return None if m is None else m.group(0)

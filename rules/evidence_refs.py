@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 
 from rules import reading
+from rules.evidence_issues import names_the_repo, only_issues
 from rules.evidence_words import EN_FLAGS, any_of, search
-from rules.refs import FixRef, find_fix_refs
+from rules.refs import find_fix_refs
 
 Finding = tuple[str, str]
 
@@ -27,7 +28,7 @@ _MERGED = re.compile(
 def ref_pending(text: str) -> Finding | None:
     """A reference resolves when one clause names it plainly and nothing else in the text says it exists only
     locally or is not pushed yet; "to be opened", "local only", "on my laptop", 予定 do not."""
-    if (issue := _only_issues(text)) is not None:
+    if (issue := only_issues(text)) is not None:
         return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
     why: Finding | None = None
     plain_ref = False
@@ -170,65 +171,6 @@ _DEAD = re.compile(
     r"|\bclose\s*(?:しました|した)(?!\s*(?:PR|MR|プルリク|コミット|変更))",
     re.IGNORECASE,
 )
-#: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.
-_ISSUE_BEFORE = re.compile(
-    r"(?:issues?|tickets?|bugs?|incidents?|jira|problem|redmine|backlog|youtrack|linear|bugzilla|trac|asana|trello"
-    r"|zendesk|servicenow|チケット|課題|イシュー|不具合)\s*(?:no\.?\s*)?$",
-    re.I,
-)
-
-
-#: The reference called an issue just after it: "#4411 (the crash report issue)", 「#4411 で対応済み（…の issue）」.
-_ISSUE_AFTER = re.compile(
-    r"^[^.;。\n#]{0,30}?[(（][^)）]{0,40}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
-    r"|課題)(?:[)）]|$)",
-    re.I,
-)
-
-
-def _only_issues(text: str) -> str | None:
-    """The words of the first reference when every reference in the text names an issue, not a fix."""
-    refs = [ref for ref in find_fix_refs(text) if not _names_the_repo(text, ref)]
-    if not refs or any(ref.kind not in ("pr", "repo_pr", "url") for ref in refs):
-        return None
-    for ref in refs:
-        if ref.kind == "url":
-            if _NOT_A_CHANGE_URL.search(ref.text) is None:
-                return None
-            continue
-        at = text.find(ref.text)
-        after = text[at + len(ref.text) : at + len(ref.text) + 40] if at >= 0 else ""
-        if at < 0 or (_ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None and _ISSUE_AFTER.search(after) is None):
-            return None
-    return refs[0].text
-
-
-def _names_the_repo(text: str, ref: FixRef) -> bool:
-    """ "#4411 in acme/arm_bringup": the owner/repo a number lives in, not a branch."""
-    at = text.find(ref.text)
-    return (
-        ref.kind == "branch"
-        and at > 0
-        and re.search(r"\b(?:in|of|on|at|from)\s+$", text[max(0, at - 6) : at]) is not None
-    )
-
-
-#: A link to a problem report or a build, not to a change: an issue (GitHub, GitLab, Bitbucket, Jira), a compare
-#: of two branches, a CI run or pipeline.
-_NOT_A_CHANGE_URL = re.compile(
-    r"^https?://[^/\s]+(?:/[^?#\s]*)?/(?:(?:-/)?issues/\d+|browse/[A-Z][A-Z0-9_]+-\d+|actions/runs/\d+"
-    r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines|runs)/\d+|job/[^/\s]+/\d+)(?:[/?#]\S*)?$"
-    # A compare of two branches, whatever follows it: "…/compare/main...mk/physics-substep".
-    r"|^https?://[^/\s]+(?:/[^?#\s]*)?/(?:-/)?compare/\S*$"
-    r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+"
-    # Other trackers' issues and stories: Linear, Shortcut, YouTrack, Azure Boards, Redmine, Trac, Bugzilla.
-    r"|^https?://(?:linear\.app/[^/\s]+/issue|app\.shortcut\.com/[^/\s]+/story|[^/\s]+/youtrack/issue"
-    r"|[^/\s]+/(?:_workitems/edit|work_packages)|[^/\s]+/(?:redmine/)?issues|[^/\s]+/ticket)/[\w-]+(?:[/?#]\S*)?$"
-    r"|^https?://[^/\s]+/show_bug\.cgi\?id=\d+$"
-    r"|^https?://[^/\s]+/view/[A-Z][A-Z0-9_]+-\d+(?:[/?#]\S*)?$",
-)
-
-
 #: A clause about another piece of work than the fix: a follow-up, a refactor, a backport, docs.
 _ELSEWHERE = re.compile(
     r"\b(?:follow-?ups?|separate|another|refactor\w*|clean-?ups?|docs?|documentation|backports?|tests? for)\b"
@@ -288,7 +230,7 @@ def fix_ref(text: str) -> Finding | None:
     if (fake := _NOT_A_SHA.search(text)) is not None:
         return ("placeholder", fake.group(1))  # "Landed as commit `abc123xyz`": no commit has that name
     refs = find_fix_refs(text)
-    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not _names_the_repo(text, ref)]
+    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not names_the_repo(text, ref)]
     for token in text.split():
         token = token.strip("`'\"()[]{},.;:")
         if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:

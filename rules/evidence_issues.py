@@ -1,0 +1,68 @@
+"""A reference that names a problem, not the change that fixes it (docs/rules.md#a-reference-that-resolves): issue
+and ticket numbers ("issue #4411", 「チケット #12」, "Redmine #8812"), and links to issues in any tracker, compares
+and CI runs. Every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.refs import FixRef, find_fix_refs
+
+#: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.
+_ISSUE_BEFORE = re.compile(
+    r"(?:issues?|tickets?|bugs?|incidents?|jira|problem|redmine|backlog|youtrack|linear|bugzilla|trac|asana|trello"
+    r"|zendesk|servicenow|チケット|課題|イシュー|不具合)\s*(?:no\.?\s*)?$",
+    re.I,
+)
+
+
+#: The reference called an issue just after it: "#4411 (the crash report issue)", 「#4411 で対応済み（…の issue）」.
+_ISSUE_AFTER = re.compile(
+    r"^[^.;。\n#]{0,30}?[(（][^)）]{0,40}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
+    r"|課題)(?:[)）]|$)",
+    re.I,
+)
+
+
+def only_issues(text: str) -> str | None:
+    """The words of the first reference when every reference in the text names an issue, not a fix."""
+    refs = [ref for ref in find_fix_refs(text) if not names_the_repo(text, ref)]
+    if not refs or any(ref.kind not in ("pr", "repo_pr", "url") for ref in refs):
+        return None
+    for ref in refs:
+        if ref.kind == "url":
+            if _NOT_A_CHANGE_URL.search(ref.text) is None:
+                return None
+            continue
+        at = text.find(ref.text)
+        after = text[at + len(ref.text) : at + len(ref.text) + 40] if at >= 0 else ""
+        if at < 0 or (_ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None and _ISSUE_AFTER.search(after) is None):
+            return None
+    return refs[0].text
+
+
+def names_the_repo(text: str, ref: FixRef) -> bool:
+    """ "#4411 in acme/arm_bringup": the owner/repo a number lives in, not a branch."""
+    at = text.find(ref.text)
+    return (
+        ref.kind == "branch"
+        and at > 0
+        and re.search(r"\b(?:in|of|on|at|from)\s+$", text[max(0, at - 6) : at]) is not None
+    )
+
+
+#: A link to a problem report or a build, not to a change: an issue (GitHub, GitLab, Bitbucket, Jira), a compare
+#: of two branches, a CI run or pipeline.
+_NOT_A_CHANGE_URL = re.compile(
+    r"^https?://[^/\s]+(?:/[^?#\s]*)?/(?:(?:-/)?issues/\d+|browse/[A-Z][A-Z0-9_]+-\d+|actions/runs/\d+"
+    r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines|runs)/\d+|job/[^/\s]+/\d+)(?:[/?#]\S*)?$"
+    # A compare of two branches, whatever follows it: "…/compare/main...mk/physics-substep".
+    r"|^https?://[^/\s]+(?:/[^?#\s]*)?/(?:-/)?compare/\S*$"
+    r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+"
+    # Other trackers' issues and stories: Linear, Shortcut, YouTrack, Azure Boards, Redmine, Trac, Bugzilla.
+    r"|^https?://(?:linear\.app/[^/\s]+/issue|app\.shortcut\.com/[^/\s]+/story|[^/\s]+/youtrack/issue"
+    r"|[^/\s]+/(?:_workitems/edit|work_packages)|[^/\s]+/(?:redmine/)?issues|[^/\s]+/ticket)/[\w-]+(?:[/?#]\S*)?$"
+    r"|^https?://[^/\s]+/show_bug\.cgi\?id=\d+$"
+    r"|^https?://[^/\s]+/view/[A-Z][A-Z0-9_]+-\d+(?:[/?#]\S*)?$",
+)

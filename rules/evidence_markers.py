@@ -1,0 +1,46 @@
+"""What an every-run marker's neighbours say of it (docs/rules.md#observed-rates): denied before it ("It does not
+happen on every run"), said of something else ("unlike the Chrome path which fails reliably"), picking out which
+failure rather than how often ("is always the test that failed", 「落ちるときは必ず SIGBUS」); and a vague word
+that is someone else's label the writer goes on to deny ("the forum thread calls it occasional; it is not
+occasional here"). Every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Before a marker, a negation that governs it: "does not happen on every run".
+_DENIED_BEFORE = re.compile(
+    r"\b(?:not|n't|never)\s+(?:\w+\s+){0,4}?(?:on |in |for |at |with )?$"
+    # "unlike the Chrome path which fails reliably": the marker said of something else.
+    r"|\bunlike\b[^,;.]{0,60}$",
+    re.IGNORECASE,
+)
+#: Someone else's label for the failure, which the writer goes on to deny: "the forum thread calls it occasional".
+_THEIR_LABEL = re.compile(
+    r"\b(?:calls?|called|describes?|described|labels?|labelled|labeled|marks?|marked) (?:it|this) (?:as )?(?:an? )?"
+    r"(?:occasional|rare|intermittent|random|sporadic|flaky)\b",
+    re.IGNORECASE,
+)
+_DENIED_LATER = re.compile(
+    r"\b(?:it is|it's|it isn't|is) not (?:occasional|rare|intermittent|random|sporadic|flaky)\b", re.I
+)
+#: After a marker, what it picks out rather than how often: "is always the test that failed".
+_WHICH_NOT_HOW_OFTEN = re.compile(r"\s+(?:the|a|an) (?:same )?(?:test|one|step|error|thing|frame|line|case)\b", re.I)
+#: Before a marker, the failure as its condition: 「落ちるときは必ず SIGBUS」, "when it fails, it is always …".
+_WHEN_IT_FAILS = re.compile(
+    r"(?:落ちる|失敗する|死ぬ|止まる|クラッシュする|出る)(?:とき|時|場合)(?:は|に)?\s*$"
+    r"|\bwhen(?:ever)? it (?:fails|crashes|dies|hangs|breaks)\b[^.;]{0,30}$",
+    re.IGNORECASE,
+)
+
+
+def marker_set_aside(head: str, sentence: str, end: int) -> bool:
+    """Whether the every-run marker ending at `end` is denied, said of something else, or picks out which failure;
+    `head` is the text of its sentence before it."""
+    return bool(_DENIED_BEFORE.search(head) or _WHICH_NOT_HOW_OFTEN.match(sentence, end) or _WHEN_IT_FAILS.search(head))
+
+
+def their_label_denied(sentence: str, text: str) -> bool:
+    """Whether the sentence gives someone else's word for the rate, or the text denies the vague word outright."""
+    return _THEIR_LABEL.search(sentence) is not None or _DENIED_LATER.search(text) is not None
