@@ -20,7 +20,8 @@ Finding = tuple[str, str]
 _VAGUE_SUBJECT = (
     any_of(
         r"\b(?:something|somewhere|somehow|some kind of|some sort of|some \w+ issue)\b"
-        r"|\bsome (?:code )?(?:path|place|function|call|thread|component|handler|branch) (?:in|of|inside)\b",
+        r"|\bsome (?:code )?(?:path|place|function|call|thread|component|handler|branch) (?:in|of|inside)\b"
+        r"|\bsome (?:code )?(?:path|place|function|call|component|handler|branch) [a-z]+s\b",
         flags=EN_FLAGS,
     ),
     any_of("何か(?!ら)", "何らか", "どこか", "何かしら"),
@@ -52,6 +53,8 @@ _CORRELATION = (
         r"|switch|migration|release|deploy\w*|version|v?\d)",
         r"(?:^|[.;]\s*)(?:ever )?since then\b",
         r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
+        r"\b(?:the )?timing (?:matches|lines up with|coincides with|fits)\b|\bmatches the (?:rollout|deploy\w*|release"
+        r"|upgrade|bump)\b",
         # "… started the same day we bumped the base image": a coincidence in time.
         r"\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the same (?:day|week|night|hour|time)\b"
         r"|\bthe (?:same )?day (?:we|they|i) (?:bumped|upgraded|moved|deployed|switched|updated|rolled)\b",
@@ -83,6 +86,8 @@ _CORRELATION = (
         "(?:に|へ)(?:戻す|戻した|ダウングレードする|ダウングレードした)(?:と|ら)",
     ),
 )
+#: A plain Japanese negative is what the code does (「再確認しない」); the writer's not-done is 「していない」「まだ」.
+_CODE_DOES_NOT = re.compile("(?<!て)(?<!でき)(?:しない|せず)$")
 #: A check negated in a root cause: the mechanism is not yet tied to the failure.
 _UNCHECKED = re.compile(r"check|verif|confirm|test|measur|tried|確認|検証|実験|試", re.IGNORECASE)
 #: A plan whose purpose is to confirm the cause: "to confirm", "to prove it", 「確認する予定」「裏付けを取る」.
@@ -98,7 +103,8 @@ _CONFIRMING_NEEDS = re.compile(
     r"\b(?:confirming|verifying|proving|checking|testing) (?:it|this|that|the (?:theory|hypothesis|cause))\b"
     r"[^.;]{0,40}?"
     r"\b(?:needs|requires|will need|is waiting|waits|depends on)\b"
-    r"|(?:確認|検証|裏付け)(?:に|には|するには)[^。]{0,30}?(?:必要|待ち|待って)",
+    r"|(?:確認|検証|裏付け)(?:に|には|するには)[^。]{0,30}?(?:必要|待ち|待って)"
+    r"|\b(?:nobody|no one|none of us) has (?:[\w-]+ ){0,6}?to (?:check|confirm|verify|prove|test)\b",
     re.IGNORECASE,
 )
 #: Two causes offered where one is needed (ja): "A か B のどちらか", "いずれか".
@@ -135,6 +141,8 @@ def mechanism(masked: str) -> Finding | None:
             continue  # 「『たぶんネットワーク』と言われていた件。実際は…」: a word reported, then what it really was
         if why is not None and why[0] in ("hearsay", "appearance", "conjecture"):
             return why
+        if why is not None and why[0] == "not_done" and _CODE_DOES_NOT.search(why[1]):
+            continue  # 「`uart_isr()` は `RXFIFO_CNT` を再確認しない」: what the code does, not what the writer did
         if why is not None and why[0] == "not_done" and _UNCHECKED.search(why[1]):
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
         if (needed := _CONFIRMING_NEEDS.search(_clause)) is not None:
@@ -161,7 +169,9 @@ def mechanism(masked: str) -> Finding | None:
             if (kind := _KIND_IN_PLACE.match(measured)) is not None:
                 # "A race in the ring buffer used by the uplink": a place; what it does comes after "where", "so"…
                 said = _WHAT_IT_DOES.search(measured, kind.end())
-                measured = "" if said is None else measured[said.start() :]
+                measured = (
+                    "" if said is None or search(_VAGUE_SUBJECT, measured[said.start() :]) else measured[said.start() :]
+                )
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
                 return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
@@ -178,7 +188,7 @@ _CONSEQUENCE = re.compile(
 _KIND_IN_PLACE = re.compile(
     r"\W*(?:(?:the )?root cause(?: is|:)\s*|it(?:'s| is| was) |this is )?(?:(?:a|an|some)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:problem|issue|bug|glitch|quirk|race(?: condition)?|regression|leak|corruption|defect)\s+(?:in|inside|within"
-    r"|around|with|on)\b",
+    r"|around|with|on|between)\b",
     re.IGNORECASE,
 )
 #: A clause that says something works: "the same config on the 12.1 image trains fine" (a contrast seen, no element

@@ -75,7 +75,8 @@ HITS = re.compile(
     r"(?P<g>twice|\d+\s*times)\b"
     # "11 of those runs posted it twice": a part of the runs just counted.
     rf"|(?<![\w.,/])(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"
-    r"|(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|たの|件数|回数)?(?:は|が)\s*"
+    r"|(?:(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|たの|件数|回数)?"
+    r"|(?:NaN|nan|エラー|異常|不一致|ゼロ|空)\s*に(?:なった|なる)の)(?:は|が)\s*"
     rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"
     rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件)"
     # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.

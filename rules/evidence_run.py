@@ -67,7 +67,7 @@ NOT_ON_DEMAND = (
         r"\bnot (?:every time|always|consistently|reliably)\b",
         r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b" + _USED_EN,
         r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
-        r"(?:hours?|days?|weeks?|months?|years?|nights?|shifts?)\b",
+        r"(?:hours?|days?|weeks?|months?|years?|nights?|shifts?|(?:[\w-]+ )?sessions?)\b",
         r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",
         r"\bonce (?:every|in|per) (?:a few|several|many|a couple of|some) (?:runs?|tries|times|attempts|builds)\b",
         r"\b(?:happened|occurred|seen|saw|observed|hit|reported|appeared|noticed) (?:it )?(?:only )?(?:twice|two times"

@@ -58,6 +58,7 @@ HYPOTHESIS = (
         # "which, if my reading of their rulebook holds, is where …": the link rests on the writer's reading.
         r"\b(?:going by|based on|from|per|on) (?:my|our) (?:reading|understanding|interpretation|read)\b"
         r"|\bwhat (?:the |our |a )?[\w -]{0,30}?(?:suggests?|indicates?|implies|points to|hints at)\b"
+        r"|\b(?:that's|that is|this is) the story (?:the|our) [\w ]{0,20}?tell\b"
         r"|\bas far as (?:i|we|anyone|anybody|one|the team)\b[\w ]{0,30}?\b(?:can|could) tell\b"
         r"|\bas far as (?:i|we) know\b"
         r"|\b(?:have not|haven't|never|not) (?:actually |yet )?(?:caught|seen|observed|watched) it"
@@ -128,7 +129,7 @@ HYPOTHESIS = (
         "(?:と|そう)考え(?:て|られ|ます|る)",
         "可能性(?:が|は)?(?:あ|高|大き|否定でき)",
         # 「…というのが現時点で最も有力な説明です」: the best explanation so far, not a mechanism established.
-        "有力(?:な)?(?:説明|説|候補|仮説|見立て)|現時点で(?:は)?(?:最も|一番)",
+        "有力(?:な)?(?:説明|説|候補|仮説|見立て)|(?:現時点|今のところ)で?(?:は)?(?:最も|一番)|筋の通る説明",
         "推定(?:され|し|です|だ|。|$|、)",
         "と推定",
         "か[?？]",
