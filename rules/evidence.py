@@ -193,7 +193,7 @@ def _hedge(sentence: str, following: str) -> str | None:
             if (
                 m.group(0).startswith("可能性")
                 and sentence[: m.start()].rstrip().endswith("の")
-                and words.CONDITION[1].search(sentence, 0, m.start())
+                and words.CONDITION[1].search(sentence, max(0, m.start() - 80), m.start())
             ):
                 continue  # 「`len == 0` のとき `src` が NULL の可能性がある」: a value allowed under a condition
             return m.group(0)

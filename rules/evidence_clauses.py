@@ -17,7 +17,7 @@ from rules import evidence_checks as checks
 from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
-from rules.evidence_after import BEFORE_ASIDE, NOT_THE_FIXS, still_before
+from rules.evidence_after import BEFORE_ASIDE, FAILURE_WORD, NOT_THE_FIXS, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_rates import HIGH_FREQUENCY, stated
@@ -67,18 +67,12 @@ def concrete_pass(clause: str) -> bool:
 def _before_failures_only(clause: str) -> bool:
     """A clause that counts failures before the fix and nothing after it: "修正前 30 回中 5 回失敗"."""
     return (
-        _FAILURE_WORD.search(clause) is not None
+        FAILURE_WORD.search(clause) is not None
         and _AFTER_WORD.search(clause) is None
         and search(passing.PASSED, clause) is None
     )
 
 
-_FAILURE_WORD = re.compile(
-    r"\bfail\w*|\bcrash\w*|\berrors?\b|\btime[ds]? ?outs?\b|\bhung\b|\bhangs?\b|\bduplicat\w*|\bdesync\w*|\bmismatch\w*"
-    r"|\bcorrupt\w*|\brejects?\b|\breds?\b|\bspikes?\b|\bpauses?\b"
-    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤",
-    re.IGNORECASE,
-)
 _AFTER_WORD = re.compile(r"\b(?:after|now|with the (?:fix|patch|change))\b|→|->|修正後|適用後|現行", re.IGNORECASE)
 
 
@@ -217,7 +211,7 @@ def validation(masked: str) -> Finding | None:
         at = masked.find(clause)
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
         unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
-        if _fails_after(clause) and _FAILURE_WORD.search(masked) and not unrelated:
+        if _fails_after(clause) and FAILURE_WORD.search(masked) and not unrelated:
             return (
                 "fails_after",
                 _clip(clause),

@@ -5,6 +5,7 @@ pasted output as code) — pytest "2 failed, 498 passed", JUnit "Tests run: 50, 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rules.evidence_after import NOT_THE_FIXS
 from rules.evidence_count_shapes import HITS
@@ -63,7 +64,8 @@ def _int(digits: str | None) -> int:
     return int((digits or "0").replace(",", ""))
 
 
-def summaries(raw: str) -> list[tuple[Rate, bool]]:
+@lru_cache(maxsize=64)
+def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
     """Each test-runner summary in the raw text: its failure rate, and whether it is said to be before the fix."""
     found: list[tuple[Rate, bool]] = []
     for m in _SUMMARY.finditer(raw):
@@ -91,7 +93,7 @@ def summaries(raw: str) -> list[tuple[Rate, bool]]:
             found.append(((rate, m.group(0)), before))
         if len(found) >= _ENOUGH:
             break
-    return found
+    return tuple(found)
 
 
 #: A repeat count given to the runner inside the command ("`pytest --count 300`", "`go test -count=500`",
@@ -123,7 +125,7 @@ def flag_rates(raw: str, masked: str) -> list[Rate]:
         if (rate := rate_of(float(len(re.findall(r"\d+", listed.group(1)))), runs)) is not None:
             found.append((rate, f"{flag.group(0)} … {listed.group(0).strip()}"))
     for hit in HITS.finditer(masked):
-        if _IN_A_RATE.search(masked, 0, hit.start()):
+        if _IN_A_RATE.search(masked, max(0, hit.start() - 12), hit.start()):
             continue  # "a one-in-four flake": a rate said in words, not a count of failures
         figure = next((g for g in hit.groupdict().values() if g), None)
         if figure is not None and (rate := rate_of(count_value(figure), runs)) is not None:
