@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from rules import evidence_checks as checks
-from rules import evidence_run as run
 from rules import reading
 from rules.evidence_clauses import concrete_pass
+from rules.evidence_markers import marker_stands
 from rules.evidence_rates import stated
 from rules.evidence_scope import CORE_EVIDENCE
 from rules.evidence_words import any_of, search
@@ -39,25 +39,9 @@ def not_every_run(masked: str) -> Finding | None:
     if (hedged := _HEDGED_ALWAYS.search(masked)) is not None:
         return ("not_every_run", hedged.group(0))
     found = stated(masked)
-    if found and all(rate < 1 for rate, _ in found) and not _marker_stands(masked):
+    if found and all(rate < 1 for rate, _ in found) and not marker_stands(masked):
         return ("not_every_run", min(found)[1])
     return None
-
-
-#: A negation in the clause before an every-run marker: "is not, going by my runs, something that happens each time".
-_NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n't\b|(?:では|じゃ)(?:ない|なく)", re.IGNORECASE)
-_CLAUSE_START = re.compile(r"[.;:!?\n。]|\bbut\b", re.IGNORECASE)
-
-
-def _marker_stands(masked: str) -> bool:
-    """An every-run marker that no negation before it in its clause denies."""
-    for pattern in run.ON_DEMAND:
-        for m in pattern.finditer(masked):
-            starts = [b.end() for b in _CLAUSE_START.finditer(masked, max(0, m.start() - 300), m.start())]
-            head = masked[starts[-1] if starts else max(0, m.start() - 300) : m.start()]
-            if _NEGATION.search(head) is None:
-                return True
-    return False
 
 
 #: A soak named as such (a duration alone is not one: "the nightly batch completed in 4 h").

@@ -122,13 +122,7 @@ _SYMPTOM_REPORT = re.compile(
 
 def mechanism(masked: str) -> Finding | None:
     """A root cause names an element and what it does wrong: one clause, not only a symptom or its kind."""
-    alt = search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked)
-    if alt is not None and alt.lower().startswith("either") and (at := masked.find(alt)) >= 0:
-        if _OR_CONDITION.search(masked, max(0, at - 80), at):
-            alt = None  # "counts a pod as available when … and either the gate is set or …": a rule of the code
-    if alt is not None and search(words.REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
-        alt = None  # "At first we blamed either the allocator or the driver; neither was it": candidates dropped
-    if (alt := alt or _two_causes(masked)) is not None:
+    if (alt := _alternatives(masked)) is not None:
         return ("alternatives", alt)
     if (vague := search(_VAGUE_CAUSE, masked) or growth_only(masked) or declared_symptom(masked)) is not None:
         return ("no_mechanism", vague)
@@ -165,13 +159,7 @@ def mechanism(masked: str) -> Finding | None:
                 continue
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
-            measured = _DURATION.sub(" ", clause)  # "`compile` takes ~40 ms per frame" only measures the symptom
-            if (kind := _KIND_IN_PLACE.match(measured)) is not None:
-                # "A race in the ring buffer used by the uplink": a place; what it does comes after "where", "so"…
-                said = _WHAT_IT_DOES.search(measured, kind.end())
-                measured = (
-                    "" if said is None or search(_VAGUE_SUBJECT, measured[said.start() :]) else measured[said.start() :]
-                )
+            measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
                 return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
@@ -199,6 +187,19 @@ _FINE = re.compile(
     r"|(?:は|では)(?:問題なく|正常に)(?:動|学習|完了|終わ|通)",
     re.IGNORECASE,
 )
+
+
+def _what_the_kind_does(clause: str) -> str:
+    """The clause, or, when it opens with a kind of bug and its place ("A race in the ring buffer used by the
+    uplink"), only what it goes on to say the part does (after "where", "so", ":"), unless that part is vague."""
+    if (kind := _KIND_IN_PLACE.match(clause)) is None:
+        return clause
+    if (said := _WHAT_IT_DOES.search(clause, kind.end())) is None:
+        return ""
+    rest = clause[said.start() :]
+    return "" if search(_VAGUE_SUBJECT, rest) else rest
+
+
 #: Where a kind-of-bug clause goes on to say what the part does: "…, so the consumer reads a stale slot".
 _WHAT_IT_DOES = re.compile(r"\b(?:so|which|that|where|because|and|as|since)\b|[:;]", re.IGNORECASE)
 #: A clause that tells the symptom, not what goes wrong: "that is what leaves …", "on ARM it surfaces as clicks".
@@ -268,14 +269,24 @@ _RULED_OUT = re.compile(
 )
 
 
+def _alternatives(masked: str) -> str | None:
+    """Two candidate causes left open, said in words ("either … or", "both fit") or joined by "or" (`_two_causes`);
+    none when the candidates were ruled out ("we first suspected the GC or the JIT; both were ruled out"), and no
+    "either … or" inside a condition ("when … and either the gate is set or …": a rule of the code)."""
+    if search(words.REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
+        return None
+    alt = search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked)
+    if alt is not None and alt.lower().startswith("either") and (at := masked.find(alt)) >= 0:
+        alt = None if _OR_CONDITION.search(masked, max(0, at - 80), at) else alt
+    return alt or _two_causes(masked)
+
+
 def _two_causes(masked: str) -> str | None:
     """Two alternative causes joined by "or" (または, 「A か、B か」) outside a condition, in a sentence that
     speaks of the cause."""
     for sentence, clauses in reading.by_sentence(masked):
         if _CANDIDATES.search(sentence) is None:
             continue
-        if search(words.REJECTED, sentence) is not None and _RULED_OUT.search(masked) is not None:
-            continue  # "We first suspected the GC or the JIT; both were ruled out": candidates dropped
         for clause in clauses:
             for m in _OR.finditer(clause):
                 head = clause[max(0, m.start() - 80) : m.start()]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from rules.evidence_run import ON_DEMAND
+
 #: Before a marker, a negation that governs it: "does not happen on every run".
 _DENIED_BEFORE = re.compile(
     r"\b(?:not|n't|never)\s+(?:\w+\s+){0,4}?(?:on |in |for |at |with )?$"
@@ -44,3 +46,18 @@ def marker_set_aside(head: str, sentence: str, end: int) -> bool:
 def their_label_denied(sentence: str, text: str) -> bool:
     """Whether the sentence gives someone else's word for the rate, or the text denies the vague word outright."""
     return _THEIR_LABEL.search(sentence) is not None or _DENIED_LATER.search(text) is not None
+
+
+#: A negation anywhere in the marker's clause: "is not, going by my own runs, something that happens each time".
+_NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n't\b|(?:では|じゃ)(?:ない|なく)", re.IGNORECASE)
+_CLAUSE_START = re.compile(r"[.;:!?\n。]|\bbut\b", re.IGNORECASE)
+
+
+def marker_stands(masked: str) -> bool:
+    """An every-run marker in the text that nothing sets aside and no negation in its clause denies."""
+    for m in (m for pattern in ON_DEMAND for m in pattern.finditer(masked)):
+        starts = [b.end() for b in _CLAUSE_START.finditer(masked, max(0, m.start() - 300), m.start())]
+        head = masked[starts[-1] if starts else max(0, m.start() - 300) : m.start()]
+        if _NEGATION.search(head) is None and not marker_set_aside(head, masked, m.end()):
+            return True
+    return False

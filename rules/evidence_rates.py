@@ -76,21 +76,7 @@ def counts(masked: str) -> tuple[Rate, ...]:
         stated = _direct(sentence)
         totals: list[tuple[re.Match[str], float]] = []
         if _RUN_HINT.search(sentence) is not None:
-            totals = [
-                (m, v)
-                for m in shapes.TOTAL.finditer(sentence)
-                if (
-                    v := count_value(
-                        m.group("n")
-                        or m.group("ja")
-                        or m.group("rp")
-                        or m.group("jt")
-                        or m.group("ov")
-                        or m.group("dn")
-                        or ""
-                    )
-                )
-            ]
+            totals = [(m, v) for m in shapes.TOTAL.finditer(sentence) if (v := count_value(figure(m)))]
         if not stated:
             # "… did 400 taps; the reader locked up 3 times": the "3 times" is the failures, not this sentence's runs.
             own = [(t, v) for t, v in totals if not _inside_hits(sentence, t)]
@@ -235,6 +221,11 @@ _NONE = re.compile(
 )
 
 
+def figure(m: re.Match[str]) -> str:
+    """The one figure a count shape matched, whichever of its alternatives did (`shapes.TOTAL`, `shapes.HITS`)."""
+    return next((g for g in m.groups() if g is not None), "")
+
+
 def _inside_hits(sentence: str, total: re.Match[str]) -> bool:
     """Whether a run count is the figure of a failure count ("locked up 3 times")."""
     return any(h.start() < total.end() and total.start() < h.end() for h in shapes.HITS.finditer(sentence))
@@ -248,7 +239,7 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
     if (none := _NONE.search(sentence)) is not None:
         found.append((Fraction(0), _span(sentence, none, [t for t, _ in totals if t.string == sentence])))
     for m in shapes.HITS.finditer(sentence):
-        hits = count_value(next(g for g in m.groups() if g is not None))
+        hits = count_value(figure(m))
         if hits is None:
             continue
         # The total is the largest run count beside it; the same figure is not both.

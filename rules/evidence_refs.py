@@ -34,20 +34,13 @@ def ref_pending(text: str) -> Finding | None:
     plain_ref = False
     if _PUBLISHED_NOW.search(text) and find_fix_refs(text) and not _DEAD.search(text):
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
-    clauses = [c for _s, parts in reading.by_sentence(text) for c in parts]
-    push_later = next(
-        (
-            found
-            for c in clauses
-            if _PUSH.search(c) and (found := reading.not_done(c)) is not None and found[0] == "planned"
-        ),
-        None,
-    )
-    if push_later is not None and not _LANDED.search(text):
-        return ("ref_pending", push_later[1])  # "Branch `fix/x` is cut and committed; I'll push it once …"
+    sentences = reading.by_sentence(text)
+    clauses = [c for _s, parts in sentences for c in parts]
+    if (push_later := _push_still_to_come(clauses)) is not None and not _LANDED.search(text):
+        return ("ref_pending", push_later)  # "Branch `fix/x` is cut and committed; I'll push it once the VPN is back"
     if any(_MERGED.search(c) and find_fix_refs(c) and reading.read(c) is None for c in clauses):
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
-    for _sentence, parts in reading.by_sentence(text):
+    for _sentence, parts in sentences:
         for i, clause in enumerate(parts):
             if _MERGED.search(clause) and reading.read(clause) is None:
                 return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
@@ -65,10 +58,7 @@ def ref_pending(text: str) -> Finding | None:
                 return ("ref_pending", local)
             if not find_fix_refs(clause):
                 if not _AWAITING.search(clause):
-                    later = reading.not_done(clause)
-                    if later is not None and _PUSH.search(clause):
-                        return ("ref_pending", later[1])  # "Branch `fix/x`. I'll push it tonight": not published
-                    why = why or later
+                    why = why or reading.not_done(clause)
                 continue  # "PR #5120 - open, waiting on a second reviewer, not merged yet": still a reference
             found = reading.not_done(clause) or reading.modality(clause)
             if found is not None and found[0] == "planned" and _ABANDONED.search(clause):
@@ -199,6 +189,15 @@ _ABANDONED = re.compile(
     r"|\b(?:instead|dropped (?:it|that|the plan)|abandoned|gave up on)\b",
     re.IGNORECASE,
 )
+
+
+def _push_still_to_come(clauses: list[str]) -> str | None:
+    """The words of a clause saying the work is still to be pushed ("I'll push it tonight", 「あとで push します」),
+    not one waiting on review ("pushed, not merged yet")."""
+    for clause in clauses:
+        if _PUSH.search(clause) and not _AWAITING.search(clause) and (later := reading.not_done(clause)) is not None:
+            return later[1]
+    return None
 
 
 def _bare(clause: str) -> bool:

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from rules.evidence_after import NOT_THE_FIXS
 from rules.evidence_count_shapes import HITS
-from rules.evidence_rates import Rate, count_value, rate_of
+from rules.evidence_rates import Rate, count_value, figure, rate_of
 
 #: Summaries read in one text at most: past them a pasted log is not read further.
 _ENOUGH = 64
@@ -127,7 +127,6 @@ def flag_rates(raw: str, masked: str) -> list[Rate]:
     for hit in HITS.finditer(masked):
         if _IN_A_RATE.search(masked, max(0, hit.start() - 12), hit.start()):
             continue  # "a one-in-four flake": a rate said in words, not a count of failures
-        figure = next((g for g in hit.groupdict().values() if g), None)
-        if figure is not None and (rate := rate_of(count_value(figure), runs)) is not None:
+        if (rate := rate_of(count_value(figure(hit)), runs)) is not None:
             found.append((rate, f"{flag.group(0)} … {hit.group(0).strip()}"))
     return found[:_ENOUGH]
