@@ -73,11 +73,12 @@ def single_trial(masked: str) -> Finding | None:
     if found is None:
         return None
     at = masked.find(found)
-    start = max(0, masked.rfind("。", 0, at), masked.rfind(".", 0, at))
-    if at >= 0 and _OTHER.search(masked[start:at]):
-        return None  # 「他テーブルのバックフィルは再実行していません」: another thing not repeated, a scope
-    if at >= 0 and other_configuration(masked[start : masked.find(".", at) if "." in masked[at:] else len(masked)]):
-        return None  # "We did not re-run the aarch64 build": another configuration, a scope
+    if at >= 0:
+        start, end = max(0, masked.rfind("。", 0, at), masked.rfind(".", 0, at)), masked.find(".", at)
+        if _OTHER.search(masked[start:at]):
+            return None  # 「他テーブルのバックフィルは再実行していません」: another thing not repeated, a scope
+        if other_configuration(masked[start : end if end >= 0 else len(masked)]):
+            return None  # "We did not re-run the aarch64 build": another configuration, a scope
     # Counted runs around it, or many trials inside the one run ("one run of 10,000 iterations"); a figure of the
     # failure before the fix ("repro was ~3/10", "used to hang in 3 of 10 runs") is neither.
     every = stated(masked)
@@ -105,14 +106,13 @@ _PASSES_COUNTED = re.compile(
 
 
 def _one_pass_of_a_flake(masked: str) -> str | None:
-    """The flake's own rate before the fix, then a pass with no runs counted after it: "re-ran `TestX`, which failed
-    about 1 run in 4 before; it passed" is one trial of a failure that comes and goes."""
+    """The flake's own rate before the fix, then a pass said once ("re-ran `TestX`, which failed about 1 run in 4
+    before; it passed"): one trial of a failure that comes and goes. Runs counted after the fix are `single_trial`'s
+    to weigh, as for any other single trial."""
     every = stated(masked)
     flaky = [span for rate, span in every if 0 < rate < 1]
     if not flaky or not all(said_before(masked, span) for span in flaky):
         return None
-    if any(rate in (0, 1) and not said_before(masked, span) for rate, span in every) or _MANY.search(masked):
-        return None  # runs counted after the fix
     if _PASSES_COUNTED.search(masked):
         return None  # "500 passed, 0 failed", "all 40", 「20 回とも」: the runs after the fix, counted
     found = _ONE_PASS.search(masked)
