@@ -13,6 +13,7 @@ from rules.evidence_clauses import concrete_pass
 from rules.evidence_markers import marker_stands
 from rules.evidence_rates import stated
 from rules.evidence_scope import CORE_EVIDENCE
+from rules.evidence_summaries import pasted_pass
 from rules.evidence_words import any_of, search
 from rules.textmask import mask
 
@@ -53,19 +54,25 @@ _NAMES_THE_CHECK = re.compile(
 )
 
 
-def only_soak(masked: str) -> Finding | None:
-    """A soak or stress run is the only check that passed: it does not show the original repro or test passing."""
+def only_soak(text: str) -> Finding | None:
+    """A soak or stress run is the only check that passed: it does not show the original repro or test passing.
+    A runner's summary pasted beside it ("PASS 100 FAIL 0", read on the raw text) is a pass of its own."""
+    masked = mask(text)
     soak = search(checks.SOAK, masked)
-    if soak is None:
+    if soak is None or pasted_pass(text):
         return None
-    for clause in reading.all_clauses(masked):
-        if _SOAK_NOUN.search(clause) is not None and _NAMES_THE_CHECK.search(clause) is None:
-            others = [c for c in reading.all_clauses(masked) if _SOAK_NOUN.search(c) is None]
-            if not any(search(CORE_EVIDENCE, c) and reading.read(c) is None for c in others):
-                continue  # "12h soak on 4 boards in the test lab, zero resets", and nothing else: the soak passed
+    clauses = reading.all_clauses(masked)
+    # "12h soak on 4 boards in the test lab, zero resets", and nothing else shown: what passed is the soak.
+    alone = not any(
+        search(CORE_EVIDENCE, c) and reading.read(c) is None for c in clauses if _SOAK_NOUN.search(c) is None
+    )
+    for clause in clauses:
+        if alone and _SOAK_NOUN.search(clause) is not None and _NAMES_THE_CHECK.search(clause) is None:
+            continue
+        rest = clause
         for pattern in checks.SOAK:
-            clause = pattern.sub(" ", clause)
-        if concrete_pass(clause):
+            rest = pattern.sub(" ", rest)
+        if concrete_pass(rest):
             return None
     return ("only_soak", soak)
 

@@ -11,7 +11,6 @@ from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.evidence import check_text
 from rules.evidence_agreement import generic_tests, not_every_run, only_soak
 from rules.evidence_steps import has_steps
-from rules.evidence_summaries import pasted_pass
 from rules.evidence_trials import cut_short
 from rules.textmask import mask
 
@@ -87,8 +86,8 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
     found = check_text(field, text)
     if found is None and field == "repro" and answer == "every_run":
         found = not_every_run(mask(text or ""))
-    if found is None and field == "validation" and set(answer or ()) & _SHOWN_BY_NAME and not pasted_pass(text or ""):
-        found = only_soak(mask(text or ""))  # a pasted "PASS 100 FAIL 0" of the repro is a pass beside the soak
+    if found is None and field == "validation" and set(answer or ()) & _SHOWN_BY_NAME:
+        found = only_soak(text or "")
     if found is None and field == "validation" and "workload_completes" in (answer or ()):
         found = cut_short(mask(text or ""))  # "we stopped it there": the workload did not complete
     if found is None and field == "validation" and "failing_test_passes" in (answer or ()):
