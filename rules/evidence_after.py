@@ -8,8 +8,10 @@ on the old build"); "2 failures (before: 60)" puts the 60 before the fix, not th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from itertools import islice
 
-from rules.evidence_count_words import FAIL_NOUN, FAIL_VERB
+from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB
 
 _N = r"(?:[1-9]\d*|once|twice|one|two|three|four|five|a couple of|a few|several|a handful of|a dozen)"
 #: What a failure noun can modify: "30 repro runs", "2 crash dumps" count runs and files, not failures.
@@ -112,14 +114,18 @@ def _before(clause: str, start: int, end: int) -> bool:
     )
 
 
-def said_before(text: str, span: str) -> bool:
-    """Whether every place `span` stands in `text` is governed by a before-word ("the repro was ~3/10", "used to
-    fail in 3 of 10 runs"): a figure of the failure before the fix, not of runs after it."""
-    start = text.find(span)
-    while start >= 0:
-        if not _before(text, start, start + len(span)):
-            return False
-        start = text.find(span, start + 1)
+def said_before(text: str, spans: Iterable[str]) -> bool:
+    """Whether every place each figure of `spans` stands in `text` is governed by a before-word ("the repro was
+    ~3/10", "used to fail in 3 of 10 runs"): figures of the failure before the fix, not of runs after it.
+
+    Each distinct figure is looked up once, and only the first `ENOUGH` of them: a text that repeats one figure
+    (a pasted log) or states thousands costs work in proportion to its length, not to its length squared."""
+    for span in islice(dict.fromkeys(spans), ENOUGH):
+        start = text.find(span)
+        while start >= 0:
+            if not _before(text, start, start + len(span)):
+                return False
+            start = text.find(span, start + 1)
     return True
 
 

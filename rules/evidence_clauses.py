@@ -152,11 +152,15 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     """A repro the author ran: a plan or "I haven't got it to fail" refuses; hearsay or a conjecture does
     unless a plain clause shows it failing on demand or at a high rate."""
     clean, found = plain(masked)
-    clean = [c for c in clean if search(words.HYPOTHESIS, c) is None]
-    for clause in list(clean):
+    kept = []
+    for clause in clean:
+        if search(words.HYPOTHESIS, clause) is not None:
+            continue
         if (expected := expected_outcome(clause)) is not None:
-            clean.remove(clause)  # "this should trip the timeout on every run": what is expected, not what was seen
-            found.append(("appearance", expected))
+            found.append(("appearance", expected))  # "this should trip the timeout on every run": not what was seen
+        else:
+            kept.append(clause)
+    clean = kept
     if (label := _EXPECTED_LABEL.search(masked)) is not None and _ACTUAL_LABEL.search(masked) is None:
         found.append(("appearance", label.group(0).strip()))  # "Expected: board comes back in recovery", no Actual
     # "20/20 flashes so far": a counted rate is shown even in a clause that reads as watching.
@@ -205,13 +209,17 @@ def validation(masked: str) -> Finding | None:
     parts = [(c, _still_needs(c) if why is None else why) for c, why in parts]
     # 「『まだ落ちるかもしれない』と言われていた Q を全部流し、100 件すべて成功」: a doubt quoted, then one's own check.
     parts = [(c, None if _quoted_then_checked(c, why) else why) for c, why in parts]
+    failure = FAILURE_WORD.search(masked) is not None  # read once: a long paste has thousands of clauses
+    cursor = 0  # the clauses come in the order of the text: each is looked for from where the last one stood
     for clause, _why in parts:
         if (still := _STILL_FAILS.search(clause)) is not None and not still_before(clause):
             return ("pending", still.group(0))  # "still fails on the ARM runner": not fixed there, whatever passed
-        at = masked.find(clause)
+        at = masked.find(clause, cursor)
+        at = at if at >= 0 else masked.find(clause)
+        cursor = at + 1 if at >= 0 else cursor
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
         unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
-        if _fails_after(clause) and FAILURE_WORD.search(masked) and not unrelated:
+        if failure and _fails_after(clause) and not unrelated:
             return (
                 "fails_after",
                 _clip(clause),

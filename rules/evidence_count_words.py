@@ -4,6 +4,10 @@ count runs and failures, and the verbs of failing. `rules.evidence_rates` builds
 
 from __future__ import annotations
 
+#: More figures (rates, summaries) than any real text states: past them a text is a pasted blob of "1 in 1 in …",
+#: or a log, and is not read further. Every reader of figures stops there, so its work stays linear in the text.
+ENOUGH = 64
+
 NUMBER_WORDS = {
     "a single": 1,
     "one": 1,

@@ -6,6 +6,7 @@ code, a matching trace or a coincidence in time shows nothing by itself; nor doe
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from rules import reading
 from rules.evidence_clauses import concrete_pass, expected_outcome, plain
@@ -37,22 +38,30 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     shows the commands and settings that masking hides)."""
     if (running := search(_RUNNING, masked)) is not None:
         return ("not_done", running)
-    clean, found = plain(masked)
-    for clause in list(clean):
+    clauses, found = plain(masked)
+    clean = []
+    for clause in clauses:
         if (expected := expected_outcome(clause)) is not None:
-            clean.remove(clause)  # "reverting it should bring the failure back": the revert was not run
-            found.append(("appearance", expected))
-    own = any(_outcome(c) and _FIRST_PERSON.search(c) for c in clean)
+            found.append(("appearance", expected))  # "reverting it should bring the failure back": not run
+        else:
+            clean.append(clause)
+    # Each clause is weighed once (a long paste of clauses costs work in proportion to its length).
+    outcomes = Counter(c for c in clean if _outcome(c))
+    own = any(_FIRST_PERSON.search(c) for c in outcomes)
+    result: bool | None = None  # a result stated besides watching, read when first needed
     for kind, phrase in found:
         if kind == "hearsay" and own:
             continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
-        if kind != "watching" or not any(
-            (search(OUTCOME, c) or concrete_pass(c)) and not _QUIET.search(c) for c in clean
-        ):
-            return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
+        if kind == "watching":
+            if result is None:
+                result = any((search(OUTCOME, c) or concrete_pass(c)) and not _QUIET.search(c) for c in clean)
+            if result:
+                continue
+        return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
+    total = outcomes.total()
     for clause in reading.all_clauses(masked):
-        if (why := reading.inference(clause)) is not None and not any(_outcome(c) and c != clause for c in clean):
-            return why
+        if (why := reading.inference(clause)) is not None and total == outcomes[clause]:
+            return why  # no outcome stated but in the inference itself
     if search(_TIMES_AGREE, masked) is not None and with_without(masked) is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
     if _TWO_RUNS.search(raw):

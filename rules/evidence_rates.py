@@ -14,6 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules import evidence_count_shapes as shapes
+from rules.evidence_count_words import ENOUGH as _ENOUGH
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
 from rules.evidence_count_words import NUM as _NUM
@@ -86,10 +87,6 @@ def counts(masked: str) -> tuple[Rate, ...]:
         if len(found) >= _ENOUGH:
             break
     return tuple(found)
-
-
-#: More rates than any real repro states: past them a text is not read further (a pasted blob of "1 in 1 in …").
-_ENOUGH = 64
 
 
 #: What may follow a pair's second figure: a run or failure noun, a verb or a preposition, punctuation, the end.

@@ -10,13 +10,10 @@ from functools import lru_cache
 
 from rules import evidence_count_shapes as shapes
 from rules.evidence_count_words import ABOUT as _ABOUT
+from rules.evidence_count_words import ENOUGH as _ENOUGH
 from rules.evidence_count_words import NUM as _NUM
 from rules.evidence_rates import HIGH_FREQUENCY, Rate, count_value, rate_of, run_pair
 from rules.textmask import sentences
-
-#: Rates read in one text at most: past them a pasted blob is not read further.
-_ENOUGH = 64
-
 
 #: Things a run handled, then a part of them: "loaded 4,800 files and exactly 2 of them came out truncated".
 _ITEMS_THEN_PART = re.compile(

@@ -9,11 +9,8 @@ from functools import lru_cache
 
 from rules.evidence_after import NOT_THE_FIXS
 from rules.evidence_count_shapes import HITS
+from rules.evidence_count_words import ENOUGH as _ENOUGH
 from rules.evidence_rates import Rate, count_value, figure, rate_of
-
-#: Summaries read in one text at most: past them a pasted log is not read further.
-_ENOUGH = 64
-
 
 #: A test runner's summary pasted as output (masked as code, so read on the raw text): pytest "2 failed, 498
 #: passed", JUnit "Tests run: 50, Failures: 1", cargo "12 passed; 1 failed", "PASS 49  FAIL 1", mocha "3 failing".

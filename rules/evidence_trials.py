@@ -11,8 +11,10 @@ Read on masked text (`textmask.mask`); every pattern is linear.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from rules.evidence_after import BEFORE_ASIDE, said_before
+from rules.evidence_count_words import ENOUGH
 from rules.evidence_rates import stated
 from rules.evidence_scope import other_configuration
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -83,8 +85,9 @@ def single_trial(masked: str) -> Finding | None:
     # failure before the fix ("repro was ~3/10", "used to hang in 3 of 10 runs") is neither.
     every = stated(masked)
     rates = [span for rate, span in every if rate in (0, 1)]  # "fails 1 run in 4" is the flake, not runs
-    figures = rates + [m.group(0) for m in _MANY.finditer(masked) if not any(m.group(0) in span for _, span in every)]
-    if any(not said_before(masked, span) for span in figures):
+    spans = list(islice(dict.fromkeys(span for _, span in every), ENOUGH))
+    many = islice(dict.fromkeys(m.group(0) for m in _MANY.finditer(masked)), ENOUGH)
+    if not said_before(masked, rates + [found for found in many if not any(found in span for span in spans)]):
         return None
     return ("single_trial", found)
 
@@ -111,7 +114,7 @@ def _one_pass_of_a_flake(masked: str) -> str | None:
     to weigh, as for any other single trial."""
     every = stated(masked)
     flaky = [span for rate, span in every if 0 < rate < 1]
-    if not flaky or not all(said_before(masked, span) for span in flaky):
+    if not flaky or not said_before(masked, flaky):
         return None
     if _PASSES_COUNTED.search(masked):
         return None  # "500 passed, 0 failed", "all 40", 「20 回とも」: the runs after the fix, counted
