@@ -30,6 +30,9 @@ NOT_DONE = any_of(
     r"(?:run|ran|tried|tested|verified|checked|confirmed|measured|written|pushed|opened|reproduced|repro'd|hit"
     r"|triggered|count|counted|timed|tracked)\b",
     r"n't (?:[a-z-]+ ){1,5}yet\b",
+    # "Not something we have actually checked against the IR dump": the check denied through its object.
+    r"\bnot (?:something|anything|a thing|one) (?:we|i|anyone|they|someone)(?:'ve| have| has| had|'d)? "
+    r"(?:yet |actually |really |ever ){0,2}(?:checked|verified|confirmed|tested|measured|tried|run|reproduced)\b",
     # "haven't had the rig back to re-run it": a re-run not done.
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not)\b[^.;]{0,50}?\bto (?:re-?run|re-?test"
     r"|re-?try|re-?check|verify|confirm)\b",

@@ -82,7 +82,8 @@ STILL_FAILS = re.compile(
     r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the)\b"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
     # A rate lowered but not to zero: "from 5 in 30 to 2 in 50", 「30 回中 5 回から 50 回中 2 回に」.
-    r"|\bfrom \d+ (?:of|in|out of|/) ?\d+ (?:runs? )?(?:down )?to [1-9]\d* ?(?:of|in|out of|/) ?\d+"
+    r"|\bfrom \d+ (?:[a-z]+ )?(?:of|in|out of|/) ?\d+ (?:runs? )?(?:down )?to [1-9]\d* ?(?:[a-z]+ )?"
+    r"(?:of|in|out of|/) ?\d+"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回",
     re.IGNORECASE,
 )
@@ -174,7 +175,7 @@ def _after_rate(clause: str) -> bool:
 BEFORE_ASIDE = re.compile(r"[（(][^（）()]{0,80}?(?:修正前|before the fix|before|on main)[^（）()]{0,80}[）)]", re.I)
 #: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
 _DOWN_TO = re.compile(
-    r"\bfrom (?P<a>\d[\d,]*)(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"
+    r"\bfrom (?P<a>\d[\d,]*)(?: [a-z]+)?(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"
     r"|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
     r"(?!\s*(?:%|ms|s\b|sec|seconds?|minutes?|min\b|hours?|h\b|[KMG]i?B|x\b|fps|rps|qps))",
     re.IGNORECASE,

@@ -20,7 +20,9 @@ Finding = tuple[str, str]
 _VAGUE_SUBJECT = (
     any_of(
         r"\b(?:something|somewhere|somehow|some kind of|some sort of|some \w+ issue)\b"
-        r"|\bsome (?:code )?(?:path|place|function|call|thread|component|handler|branch) (?:in|of|inside)\b"
+        r"|\bsome (?:code )?(?:path|place|function|call|thread|component|handler|branch|lock|mutex|buffer|queue|flag"
+        r"|variable|setting|value|object|module|timer|callback|hook|check|condition|state|pointer|counter)"
+        r" (?:in|of|inside|within)\b"
         r"|\bsome (?:code )?(?:path|place|function|call|component|handler|branch) [a-z]+s\b",
         flags=EN_FLAGS,
     ),
@@ -153,10 +155,14 @@ def mechanism(masked: str) -> Finding | None:
             # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
             continue
         correlated = False
+        gestured = False  # an element only gestured at ("somewhere in", "some lock in")
         for clause in parts:
             if search(_VAGUE_SUBJECT, clause) or search(_CORRELATION, clause):
                 correlated = True
+                gestured = gestured or search(_VAGUE_SUBJECT, clause) is not None
                 continue
+            if gestured and _CONSEQUENCE.match(clause):
+                continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size

@@ -64,7 +64,7 @@ TOTAL = re.compile(
 )
 #: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
 HITS = re.compile(
-    rf"(?<![\w.,/])(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
+    rf"(?<![\w.,/])(?<!of )(?<!of the )(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
     rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:in\s+(?=\d+\s*(?:[.;,)]|$|of\b)))?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})"
     r"(?:\s*times?)?\b"
     r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"
@@ -74,7 +74,8 @@ HITS = re.compile(
     r"|\b(?:got|saw|seen|observed|had|hit|caught|triggered)\s+(?:it\s+|the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?P<g>twice|\d+\s*times)\b"
     # "11 of those runs posted it twice": a part of the runs just counted.
-    rf"|(?<![\w.,/])(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"
+    rf"|(?<![\w.,/])(?<!every )(?<!each )(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b"
+    r"(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"
     r"|(?:(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|たの|件数|回数)?"
     r"|(?:NaN|nan|エラー|異常|不一致|ゼロ|空)\s*に(?:なった|なる)の)(?:は|が)\s*"
     rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"

@@ -45,7 +45,8 @@ def ref_pending(text: str) -> Finding | None:
             if _MERGED.search(clause) and reading.read(clause) is None:
                 return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
             if (dead := _DEAD.search(clause)) is not None:
-                if (new := _SUPERSEDES.search(clause)) is not None and find_fix_refs(clause[: new.start()]):
+                new = _SUPERSEDES.search(clause, 0, dead.start())  # "superseded" after "closed": the dead one's
+                if new is not None and find_fix_refs(clause[: new.start()]):
                     plain_ref = True  # "pull/512 (supersedes #498, which was closed …)": #512 is the fix
                     continue
                 if find_fix_refs(clause) or (i > 0 and _SUPERSEDES.search(parts[i - 1])):
@@ -141,7 +142,10 @@ _UNPUBLISHED = (
 _PUBLISHED_NOW = re.compile(
     r"(?:push|プッシュ)\s*(?:しました|済み)|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
-    r"|\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b",
+    r"|\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
+    # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.
+    r"|\b(?:has been|is now|now lives|is) on\s+`?(?:Q|origin[^\s`]*|upstream[^\s`]*|the remote)`?"
+    r"(?:\s+since\b|\s*(?:now\b|$|[.;]))",
     re.I,
 )
 #: A pull request open and waiting: not merged yet is not "not there yet" (verification is the validation's job).

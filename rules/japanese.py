@@ -164,9 +164,16 @@ def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
             return ("conjecture", i + 2)
     if w.pos == "副詞" and w.lemma in _CONJECTURE_ADVERBS:
         return ("conjecture", i + 1)
-    if w.surface == "と" and nxt is not None and nxt.lemma in _THINK and nxt.pos == "動詞":
+    if w.surface == "と" and nxt is not None and nxt.lemma in _THINK and nxt.pos == "動詞" and not _held(words, i + 2):
         return ("conjecture", i + 2)
     return None
+
+
+def _held(words: tuple[Morph, ...], i: int) -> bool:
+    """「原因と見ていた Q を revert した」: a view once held, naming what was then tested (past, before a noun)."""
+    j = i + 2 if _is(words, i, "て") and _is(words, i + 1, "い") else i
+    after = word_at(words, j + 1)
+    return _is(words, j, "た") and after is not None and after.pos == "名詞"
 
 
 _SHOULD_HINT = re.compile("はず|筈")

@@ -104,6 +104,8 @@ _WATCHING_JA = any_of(
 #: Japanese: an inference or a review standing in for an experiment.
 _INFERENCE_JA = any_of(
     # Reading or tracing the code, a diff or a trace, in any wording.
+    # Not 「修正前のコードでは失敗し、修正後のコードでは成功することを確認」: the code before and after, run.
+    "(?<!修正前の)(?<!修正後の)(?<!修正版の)(?<!適用前の)(?<!適用後の)"
     "(?:コード|ソース|実装|差分|diff|処理|ロジック)(?:を|の)?(?:[^。、]{0,12}(?:を|の))?(?:読|追|精査|眺め|目視|確認|見直)",
     "(?:スタックトレース|バックトレース|クラッシュダンプ|ダンプ)[^。]{0,40}(?:一致|同じ|同一)",
     "一致(?:する|した|している|していた)?(?:ので|ため|から)",

@@ -28,6 +28,15 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 24, after round 22 (tuned on it).
     "b24-150": "'Root cause is the pod getting OOM-killed: it runs with a 2 Gi limit, the invoices are large': a"
     " symptom declared the cause, then sizes; refusing it would also refuse a declaration followed by a mechanism",
+    # Batch 33, after round 31 (tuned on it).
+    "b33-035": "'labels come out one short because the printer does not print the last label': the symptom on both"
+    " sides of 'because', in other words",
+    "b33-040": "'`ShaderCache::compile` gets `VK_ERROR_OUT_OF_DEVICE_MEMORY`, and that is why …': an error received"
+    " declared the cause, with no condition saying why it comes",
+    "b33-044": "'the sync job stops waiting on a lock, so stock is not updated': a failure of the job declared the"
+    " cause, with no lock or holder named",
+    "b33-060": "false refusal: '`calc_interest()` prorates with `days_in_year` fixed at 365, so prorated interest is"
+    " over-booked': the effect reuses the cause's word (日割り) and reads as the symptom said twice",
 }
 
 
