@@ -84,6 +84,25 @@ def worst_case(size: int) -> tuple[float, str]:
     return worst, what
 
 
+def pasted_worst(size: int) -> tuple[float, str]:
+    """The slowest check of any field on a bundled example's text field pasted over and over to `size` characters
+    (a long log is ordinary text repeated), in CPU seconds."""
+    worst, what = 0.0, ""
+    for path in sorted((ROOT / "examples").glob("*.yaml")):
+        example = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for name in ("repro", "root_cause", "confirmed_by", "fix", "validation"):
+            if not isinstance(piece := example.get(name), str) or not piece.strip():
+                continue
+            text = ((piece + "\n") * (size // (len(piece) + 1) + 1))[:size]
+            for field in ("repro", "root_cause", "confirmed_by", "fix_ref", "validation"):
+                cold()
+                start = time.process_time()
+                check_text(field, text)
+                if (elapsed := time.process_time() - start) > worst:
+                    worst, what = elapsed, f"{field} × {path.stem}'s {name}"
+    return worst, what
+
+
 def lint_worst(size: int) -> float:
     """The slowest lint of a post-mortem whose three long fields share `size` characters of pathological text."""
     pm = load_postmortem(ROOT / "examples" / "cache-eviction.en.yaml")
@@ -117,6 +136,8 @@ def main() -> None:
             f"worst pathological {label}, CPU time: gate {seconds * 1000:.0f} ms ({what}); "
             f"lint of a post-mortem that size {lint_worst(size) * 1000:.0f} ms"
         )
+        seconds, what = pasted_worst(size)
+        print(f"worst pasted example text, {label}, CPU time: gate {seconds * 1000:.0f} ms ({what})")
 
 
 if __name__ == "__main__":
