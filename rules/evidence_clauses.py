@@ -23,6 +23,7 @@ from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_rates import HIGH_FREQUENCY, stated
 from rules.evidence_scope import CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
+from rules.regex_guard import compile_guarded
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
 Finding = tuple[str, str]
@@ -120,7 +121,7 @@ def plain(masked: str) -> tuple[list[str], list[Finding]]:
 
 
 #: A repro's outcome said as an expectation: "this should trip the timeout", "which would produce the crash".
-_EXPECTED = re.compile(
+_EXPECTED = compile_guarded(
     r"\b(?:should|would|ought to|is expected to|is supposed to|has to|have to|must"
     r"|is bound to)\s+(?:also\s+|then\s+|now\s+"
     r"|always\s+)?"

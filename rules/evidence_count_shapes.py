@@ -13,9 +13,10 @@ from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
 from rules.evidence_count_words import NUM as _NUM
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
+from rules.regex_guard import compile_guarded
 
 #: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
-PAIR = re.compile(
+PAIR = compile_guarded(
     # Not a label's number: "jams on page 2 in 12 of 12 attempts", "step 3 of 10".
     r"(?<!page )(?<!step )(?<!line )(?<!frame )(?<!stage )(?<!slot )(?<!tray )(?<!level )(?<!row )(?<!column )"
     rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,2}}(?=out of))?"
@@ -46,7 +47,7 @@ PAIR_JA = re.compile(
 TENTHS_JA = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*割")
 PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|パーセント|percent)")
 #: A total: "ran it 500 times", "1000 replays", "over 2,000 iterations", 「1000 回流した」「30 回実行」.
-TOTAL = re.compile(
+TOTAL = compile_guarded(
     rf"(?<![\w.,/])(?P<n>{_NUM})\s*(?:-\s*)?(?:(?:\w+\s+)?{_REPEAT_NOUN})\b(?!\s*(?:{_FAIL_VERB})\b)"
     rf"|(?<![\d.,])(?P<ja>{_NUM})\s*(?:回|度|サイクル|本)(?:ほど|程度|くらい|ぐらい|前後|近く|以上|連続)?(?:の)?\s*"
     r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生)"
@@ -63,7 +64,7 @@ TOTAL = re.compile(
     re.IGNORECASE,
 )
 #: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
-HITS = re.compile(
+HITS = compile_guarded(
     rf"(?<![\w.,/])(?<!of )(?<!of the )(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
     rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:in\s+(?=\d+\s*(?:[.;,)]|$|of\b)))?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})"
     r"(?:\s*times?)?\b"
@@ -87,7 +88,7 @@ HITS = re.compile(
     re.IGNORECASE,
 )
 #: Every run counted: "failed all 10", "in every one of 5 runs", 「8 回とも」.
-ALL = re.compile(
+ALL = compile_guarded(
     rf"\b{_FAIL_VERB}\s+(?:in\s+|on\s+)?(?:all|every one of|each of)\s+(?:the\s+)?(?:{_NUM})\b"
     rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
     # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
@@ -102,7 +103,7 @@ ALL = re.compile(
 
 
 #: Every run counted passed: "all 5 runs passed", "passed 10/10", 「5 回とも通った」.
-PASSED_ALL = re.compile(
+PASSED_ALL = compile_guarded(
     rf"\b(?:all|every one of(?: the)?|each of(?: the)?) (?:{_NUM})(?: [\w-]+)? (?:passed|succeeded|went through"
     r"|were (?:fine|clean|green|ok))\b"
     r"|\b(?:passed|succeeded|went green)\s+(?P<p>\d+)\s*/\s*(?P=p)\b|\b(?P<q>\d+)\s*/\s*(?P=q) (?:passed|green"

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
+from rules.regex_guard import compile_guarded
 from rules.textmask import normalize
 
-_PLACEHOLDER_RE = re.compile(
+_PLACEHOLDER_RE = compile_guarded(
     r"(?:tbd|tbc|tba|todo|fixme|xxx+|n/?a|none(?: yet)?|nothing(?: yet)?|null|nil|unknown|unsure|later|pending"
     r"|wip|placeholder|see (?:above|below|pr|ticket|jira)|same as above|fill(?: me)? in|coming soon|not sure"
     r"|no idea|dunno|idk|to be (?:added|filled(?: in)?|written|determined|confirmed|decided)|lorem ipsum.*"
@@ -17,7 +18,7 @@ _PLACEHOLDER_RE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 #: A placeholder left inside a text that must state facts: "Steps: <fill in from the ticket>", 【要記入】, TBD.
-PLACEHOLDER_INSIDE = re.compile(
+PLACEHOLDER_INSIDE = compile_guarded(
     r"<[^<>\n]{0,40}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^<>\n]{0,40}>"
     # A slot with a promise to fill it: "<copy from NET-2231 once Marco sends the topology>", "<steps after the call>".
     r"|<(?=[^<>\n]*\s)[^<>\n=\"]{0,60}?\b(?:once|until|later|pending|copy|tbd|to come|to follow"
@@ -36,7 +37,7 @@ PLACEHOLDER_INSIDE = re.compile(
 
 #: A slot left inside a command or a version, which masking hides as code: "firmware `v3.2.<TBD>`",
 #: "`--seed ???`". Narrower than the prose's list: `TODO` in pasted code is the code's own comment.
-PLACEHOLDER_IN_CODE = re.compile(
+PLACEHOLDER_IN_CODE = compile_guarded(
     r"(?-i:<(?:TBD|TBC|TBA|TODO|FIXME|XXX+)>|\bTBD\b|\bTBC\b)|<\?+>|\?{3,}"
     # A slot in words inside brackets: `[field name]`, `[table name]`.
     r"|(?-i:\[(?:field|column|table|key|file|param|value|user|host|bucket|env)(?: name| id)\])"

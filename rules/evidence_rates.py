@@ -21,6 +21,7 @@ from rules.evidence_count_words import NUM as _NUM
 from rules.evidence_count_words import NUMBER_WORDS as _WORDS
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
+from rules.regex_guard import compile_guarded
 from rules.textmask import level_percent, rates, sentences
 
 Rate = tuple[Fraction, str]
@@ -57,7 +58,7 @@ def rate_of(hits: float | None, total: float | None) -> Fraction | None:
 
 
 #: Something a count is made of: a digit, a number word, 「一」「二」「三」.
-_ANY_COUNT = re.compile(
+_ANY_COUNT = compile_guarded(
     r"\d|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
     r"|forty|fifty|hundred|thousand|single|half|third|quarter|fifth|sixth|tenth|other|second|most)\b|[一二三]|半",
     re.IGNORECASE,
@@ -107,7 +108,7 @@ _HINTS = (
     (re.compile(r"\b(?:per|every|each)\b", re.I), "_PER"),
     (re.compile("回|/|中|のうち|に"), "_PAIR_JA"),
 )
-_RUN_HINT = re.compile(rf"{_RUN_NOUN}\b|回|度|サイクル|本", re.I)
+_RUN_HINT = compile_guarded(rf"{_RUN_NOUN}\b|回|度|サイクル|本", re.I)
 
 
 def run_pair(sentence: str, pair: re.Match[str]) -> bool:
@@ -177,11 +178,11 @@ def _direct(sentence: str) -> list[Rate]:
 
 
 #: What the runs of a share did, when it is passing: "most runs finish green", "half the time it's fine".
-_PASSING_AFTER = re.compile(
+_PASSING_AFTER = compile_guarded(
     r"[^.;,]{0,20}?\b(?:pass\w*|green|fine|ok|okay|clean|succeed\w*|work\w*|complet\w*)\b", re.IGNORECASE
 )
 #: A share said in words: "every 50th run", "every third run", "a third of the time", "half the runs", "most runs".
-_SHARE = re.compile(
+_SHARE = compile_guarded(
     r"\bevery (?P<ord>\d+(?:st|nd|rd|th)|other|second|third|fourth|fifth|sixth|tenth) (?:run|time|attempt|try"
     r"|iteration|build|night|deploy|boot|start|request|call|job|execution)"
     r"|\b(?:about |roughly |around |nearly |almost )?(?:a |one )?(?P<part>half|third|quarter|fifth|tenth) (?:of )?"

@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
+from rules.regex_guard import compile_guarded
 
 #: A failure seen once or twice, said as a count with nothing run around it: "failed once", "a single time",
 #: 「一度だけ」; and the quiet after it: "haven't seen it since", 「その後は再現していません」.
-_SIGHTING = re.compile(
+_SIGHTING = compile_guarded(
     rf"\b{_FAIL_VERB}\s+(?:it\s+)?(?:only\s+|just\s+)?(?:once(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q"
     r"|every|each|per|in every|out of)\b)|one time|a single time|twice|two times)\b"
     r"|\b(?:just |only )?the one time\b|\bfinally (?:it )?" + _FAIL_VERB + r"\b"
@@ -42,7 +43,7 @@ _SIGHTING = re.compile(
 
 def sighting(masked: str) -> str | None:
     """A failure seen once (or twice) with no runs counted around it, or seen at a point in time: not a repro."""
-    if (dated := _DATED.search(masked)) is not None:
+    if _WHEN.search(masked) is not None and (dated := _DATED.search(masked)) is not None:
         return dated.group(0).strip()
     if _SIGHTING_HINT.search(masked) is None:
         return None
@@ -74,7 +75,7 @@ _SAW = (
 )
 #: A failure seen at a point in time, the time on either side of the verb: "we saw it … last Tuesday at 14:02",
 #: "on 3 March the import crashed", 「昨日 14:02 に本番で発生した」. A date is when it was seen, not how often.
-_DATED = re.compile(
+_DATED = compile_guarded(
     rf"\b{_SAW}\b[^.;\n]{{0,60}}?\b{_WHEN_EN}\b|\b{_WHEN_EN}\b[^.;\n]{{0,40}}?\b{_SAW}\b"
     # "That was Tuesday's nightly, around 16:40": the one time, dated.
     rf"|\b(?:that|it|this) was\s+(?:on\s+|in\s+)?{_WHEN_EN}"
@@ -83,6 +84,8 @@ _DATED = re.compile(
     re.IGNORECASE,
 )
 
+#: A point in time, which every dated sighting holds: most texts have none, and then `_DATED` is not run.
+_WHEN = compile_guarded(rf"\b(?:{_WHEN_EN})|{_WHEN_JA}", re.IGNORECASE)
 
 #: A word every sighting above contains: the pattern runs only on a text that has one.
 _SIGHTING_HINT = re.compile(

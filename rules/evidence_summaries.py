@@ -11,10 +11,11 @@ from rules.evidence_after import NOT_THE_FIXS
 from rules.evidence_count_shapes import HITS
 from rules.evidence_count_words import ENOUGH as _ENOUGH
 from rules.evidence_rates import Rate, count_value, figure, rate_of
+from rules.regex_guard import compile_guarded
 
 #: A test runner's summary pasted as output (masked as code, so read on the raw text): pytest "2 failed, 498
 #: passed", JUnit "Tests run: 50, Failures: 1", cargo "12 passed; 1 failed", "PASS 49  FAIL 1", mocha "3 failing".
-_SUMMARY = re.compile(
+_SUMMARY = compile_guarded(
     r"(?<![\d,])(?P<f1>\d[\d,]*) (?:failed|failing)\b[^\n。`]{0,40}?\b(?P<p1>\d[\d,]*) (?:passed|passing)\b"
     r"|(?<![\d,])(?P<p2>\d[\d,]*) (?:passed|passing)\b[^\n。`]{0,40}?\b(?P<f2>\d[\d,]*) (?:failed|failing)\b"
     # ctest's "100% tests passed, 0 tests failed out of 214".

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rules.regex_guard import compile_guarded
+from rules.regex_guard import alternation, compile_guarded
 from rules.textmask import has_words
 
 #: After "not tested" / "unverified": a scope word makes it an honest scope ("not tested on ARM"), not a
@@ -27,7 +27,7 @@ Pair = tuple[re.Pattern[str], re.Pattern[str]]
 
 def any_of(*parts: str, flags: int = 0) -> re.Pattern[str]:
     """One alternation of the parts, behind a first-character guard (rules/regex_guard.py)."""
-    return compile_guarded("|".join(f"(?:{p})" for p in parts), flags)
+    return compile_guarded(alternation(parts), flags)
 
 
 @lru_cache(maxsize=1024)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from rules.evidence_words import SCOPE_AFTER
-from rules.regex_guard import compile_guarded
+from rules.regex_guard import alternation, compile_guarded
 
 _FLAGS = re.IGNORECASE | re.ASCII
 
@@ -255,7 +255,7 @@ PLACEHOLDERS: frozenset[str] = frozenset(
 
 
 def _compile(*lists: Iterable[str]) -> re.Pattern[str]:
-    return compile_guarded("|".join(f"(?:{p})" for group in lists for p in group), _FLAGS)
+    return compile_guarded(alternation(p for group in lists for p in group), _FLAGS)
 
 
 HEDGING = _compile(HEDGING_EN, HEDGING_JA)

@@ -10,6 +10,7 @@ there, or a pattern is beyond what this reads, the pattern is compiled as it is:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 try:
@@ -20,47 +21,103 @@ except ImportError:  # another Python's layout: no guard (tests/rules/test_regex
 
 
 def compile_guarded(source: str, flags: int = 0) -> re.Pattern[str]:
-    """`source` compiled, behind a first-character guard when one is known."""
-    first = first_class(source, flags)
-    return re.compile(f"(?=[{first}])(?:{source})" if first is not None else source, flags)
+    """`source` compiled, behind a first-character guard when one is known. Parts that can match only at the start
+    of the text (`^`, `\\A`, `(?<![\\s\\S])`) add nothing to the class: the guard lets the start through instead."""
+    items = _items(source, flags)
+    if items is None or items == {_START}:
+        return re.compile(source, flags)
+    first = "".join(sorted(items - {_START}))
+    guard = f"(?:(?=[{first}])|\\A)" if _START in items else f"(?=[{first}])"
+    return re.compile(f"{guard}(?:{source})", flags)
+
+
+def alternation(parts: Iterable[str]) -> str:
+    """The parts as one alternation, `(?:a)|(?:b)|…`. When every part begins with `\\b`, the boundary is tested
+    once before them all, `\\b(?:(?:a)|(?:b)|…)`, which matches the same: a position inside a word then costs one
+    test instead of one per part."""
+    parts = list(parts)
+    if parts and all(part.startswith(_BOUNDARY) for part in parts):
+        return _BOUNDARY + "(?:" + "|".join(f"(?:{part[len(_BOUNDARY) :]})" for part in parts) + ")"
+    return "|".join(f"(?:{part})" for part in parts)
+
+
+_BOUNDARY = "\\b"
+_CASELESS_GROUP = re.compile(r"\(\?[aiLmsux]*i")
 
 
 def first_class(source: str, flags: int) -> str | None:
-    """The body of a character class holding every character a match of `source` can begin with, if known."""
-    if _parser is None:
-        return None
+    """The body of a character class holding every character a match of `source` can begin with, if known (and
+    None when a part can match only at the start of the text: that is no character)."""
+    items = _items(source, flags)
+    return None if items is None or _START in items else "".join(sorted(items))
+
+
+def _items(source: str, flags: int) -> set[str] | None:
+    if _parser is None or (not flags & re.IGNORECASE and _CASELESS_GROUP.search(source)):
+        return None  # (a group that ignores case inside a pattern that does not: the guard would miss a case)
     try:
-        items = _first_items(_parser.parse(source, flags))
+        return _first_items(_parser.parse(source, flags), flags)
     except Exception:  # a parser that changed shape: no guard, same matches
         return None
-    return None if items is None else "".join(sorted(items))
 
 
-def _first_items(seq: Any) -> set[str] | None:
+#: The item of a part that can match only at the start of the text.
+_START = "\\A"
+
+
+def _first_items(seq: Any, flags: int = 0) -> set[str] | None:
     """Class items for the first consumed character of a parsed sequence; None when it cannot tell."""
+    skipped: set[str] = set()  # what an optional part before can begin with ("(?:the )?cache": t or c)
     for op, av in seq:
+        if _at_start_only(op, av, flags):
+            return skipped | {_START}
         if op is _c.AT or op is _c.ASSERT_NOT or op is _c.ASSERT:
             continue  # zero-width: the first consumed character comes later
-        if op is _c.LITERAL:
-            return {_class_char(av)}
-        if op is _c.IN:
-            return _class_items(av)
-        if op is _c.SUBPATTERN:
-            return _first_items(av[-1])
-        if op is _c.BRANCH:
-            found: set[str] = set()
-            for branch in av[1]:
-                items = _first_items(branch)
-                if items is None:
-                    return None
-                found |= items
-            return found
-        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[0] >= 1:
-            return _first_items(av[2])
-        return None
+        if op in _REPEATS and av[0] == 0:
+            if (optional := _first_items(av[2], flags)) is None:
+                return None
+            skipped |= optional
+            continue  # it may match nothing: what follows may come first
+        items = _one_item(op, av, flags)
+        return None if items is None else skipped | items
     return None  # the sequence may match the empty string
 
 
+def _one_item(op: Any, av: Any, flags: int) -> set[str] | None:
+    """Class items for the first character one parsed item consumes (it consumes at least one)."""
+    if op is _c.LITERAL:
+        return {_class_char(av)}
+    if op is _c.IN:
+        return _class_items(av)
+    if op is _c.SUBPATTERN:
+        return _first_items(av[-1], flags | av[1])
+    if op is _c.BRANCH:
+        found: set[str] = set()
+        for branch in av[1]:
+            items = _first_items(branch, flags)
+            if items is None:
+                return None
+            found |= items
+        return found
+    if op in _REPEATS and av[0] >= 1:
+        return _first_items(av[2], flags)
+    return None
+
+
+def _at_start_only(op: Any, av: Any, flags: int) -> bool:
+    """`\\A`, `^` without MULTILINE, or `(?<![\\s\\S])` (no character before): only the start of the text."""
+    if op is _c.AT:
+        return av is _c.AT_BEGINNING_STRING or (av is _c.AT_BEGINNING and not flags & re.MULTILINE)
+    if op is _c.ASSERT_NOT and av[0] == -1 and len(av[1]) == 1:  # a lookbehind of one item
+        inner_op, inner = av[1][0]
+        return inner_op is _c.IN and {item for item in inner} == {
+            (_c.CATEGORY, _c.CATEGORY_SPACE),
+            (_c.CATEGORY, _c.CATEGORY_NOT_SPACE),
+        }
+    return False
+
+
+_REPEATS = tuple(getattr(_c, name) for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_c, name))
 _CATEGORIES = (
     {_c.CATEGORY_WORD: r"\w", _c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_SPACE: r"\s"} if _c is not None else {}
 )  # read at import: must not need the parser's module
