@@ -49,12 +49,16 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     outcomes = Counter(c for c in clean if _outcome(c))
     own = any(_FIRST_PERSON.search(c) for c in outcomes)
     result: bool | None = None  # a result stated besides watching, read when first needed
+    measured = False  # what was watched is the counted outcome of a contrast: the watching clause holds the result
     for kind, phrase in found:
         if kind == "hearsay" and own:
             continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
         if kind == "watching":
             if result is None:
                 result = any((search(OUTCOME, c) or concrete_pass(c)) and not _QUIET.search(c) for c in clean)
+                # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": measured.
+                measured = _COUNT.search(masked) is not None and with_without(masked) is not None
+                result = result or measured
             if result:
                 continue
         return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
@@ -75,7 +79,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         )  # "the core dump shows …", 「フレームグラフで…一致」: looking, not doing
     # "Ran the exporter under `heaptrack`": a profiler watches the run, it changes nothing.
     acted = search(INTERVENTION, _RAN_UNDER.sub(" ", masked) if _OBSERVER.search(raw) else masked)
-    if any(_outcome(c) for c in clean) and (acted or _COMMAND.search(raw) or with_without(masked)):
+    if (measured or any(_outcome(c) for c in clean)) and (acted or _COMMAND.search(raw) or with_without(masked)):
         return None
     return ("no_experiment", _clip(masked))
 

@@ -56,7 +56,7 @@ def names_the_repo(text: str, ref: FixRef) -> bool:
 #: of two branches, a CI run or pipeline.
 _NOT_A_CHANGE_URL = re.compile(
     r"^https?://[^/\s]+(?:/[^?#\s]*)?/(?:(?:-/)?issues/\d+|browse/[A-Z][A-Z0-9_]+-\d+|actions/runs/\d+"
-    r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines|runs)/\d+|job/[^/\s]+/\d+)(?:[/?#]\S*)?$"
+    r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines|runs?)/\d+|job/[^/\s]+/\d+)(?:[/?#]\S*)?$"
     # A compare of two branches, whatever follows it: "…/compare/main...mk/physics-substep".
     r"|^https?://[^/\s]+(?:/[^?#\s]*)?/(?:-/)?compare/\S*$"
     r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+"

@@ -87,6 +87,8 @@ PASSED = (
         r"\b(?:kept|held|matched|correct|succeeded|worked|ok|right|clean)\b(?: \w+){0,3} (?P<all1>\d+) ?/ ?(?P=all1)\b"
         r"|\b(?P<all2>\d+) ?/ ?(?P=all2) (?:\w+ ){0,2}(?:matched|kept|held|correct|succeeded|worked|ok|right|clean)\b",
         r"\b0\s*(?:/|of|out of|in)\s*\d+",
+        # None of the symptom over many units, whatever the symptom is called: "0 clicks in 2,000 buffer wraps".
+        r"\b(?:0|zero) [a-z][a-z-]*s (?:in|across|over|during|out of) (?:all |the )?\d[\d,]*\b",
         # "Before: 14 hitches … After: 0 across 5 flythroughs": none of the bad kind after the fix.
         r"\b(?:after(?: the fix)?|with the fix|now)\s*[:：,]\s*(?:0|zero|none)\b",
         r"\bclean\b",

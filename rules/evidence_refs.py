@@ -226,6 +226,10 @@ _NOT_A_SHA = re.compile(r"\bcommit\s+`(?=[0-9a-z]*\d)(?=[0-9a-z]*[g-z])([0-9a-z]
 #: A Subversion revision named with its repository or branch: "r48213 on trunk", "revision 48213 of svn://…".
 _SVN_REVISION = re.compile(r"\br\d{3,9}\b|\brevision \d{3,9}\b|リビジョン\s*\d{3,9}", re.IGNORECASE)
 _SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
+#: A Perforce change, named with its depot or the tool: "change list 884213", "CL 884213 in //depot/…".
+_P4_CHANGE = re.compile(r"\b(?:change ?list|changelist|CL|change)\s*#?\s*\d{3,9}\b", re.IGNORECASE)
+_P4_PLACE = re.compile(r"\bperforce\b|\bp4\b|\bhelix\b|(?<![:\w/])//[\w-]+/", re.IGNORECASE)
+_P4_PENDING = re.compile(r"\bshelved\b|\bpending\b|\bnot (?:yet )?submitted\b|\bunsubmitted\b", re.IGNORECASE)
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 
 
@@ -239,10 +243,16 @@ def fix_ref(text: str) -> Finding | None:
         token = token.strip("`'\"()[]{},.;:")
         if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:
             return ("placeholder", token)  # a fake beside a real reference is an old name, not the answer
+    # "Perforce change list 884213, submitted to //games/…": a submitted change is a commit; a shelved one is not.
+    perforce = _P4_CHANGE.search(text) is not None and _P4_PLACE.search(text) is not None
+    if perforce and (shelved := _P4_PENDING.search(text)) is not None:
+        return ("ref_pending", shelved.group(0))
     if refs:
         return ref_pending(text)
     if _SVN_REVISION.search(text) is not None and _SVN_PLACE.search(text) is not None:
         return None  # "r48213 on trunk, svn://…": a Subversion revision is a commit
+    if perforce:
+        return None
     shown = _PLACEHOLDER_TOKEN_RE.search(text)
     return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
 

@@ -27,8 +27,8 @@ _SCOPE_ON = re.compile(
 #: Another configuration as the subject of the not-done clause: "the ARM NEON path was not re-run".
 _SCOPE_SUBJECT = re.compile(
     r"\s*(?:the |our |their )?(?:[\w.+-]+ ){0,3}(?:paths?|platforms?|arch\w*|targets?|variants?|backends?|builds?"
-    r"|configs?|configurations?|drivers?|regions?|browsers?|devices?|models?|flavou?rs?)\s+(?:was|were|is|are|has|have)"
-    r"\b",
+    r"|configs?|configurations?|drivers?|regions?|browsers?|devices?|models?|flavou?rs?|revisions?|revs?|hardware"
+    r"|boards?|units?|versions?)(?:\s*\([^()\n]{0,20}\))?\s+(?:was|were|is|are|has|have)\b",
     re.IGNORECASE,
 )
 #: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.

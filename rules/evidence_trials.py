@@ -182,7 +182,10 @@ _PART = re.compile(
 
 #: The same run with and without the suspected element: "with the guard … ; without it …", "unpinned, it …",
 #: 「ロックありだと…、なしだと…」「入れると…外すと…」「有効にすると…無効にすると…」.
-_WITH = re.compile(r"\b(?:with|when|while|holding|taking|keeping|adding|using|enabling|pinning)\b", re.I | re.A)
+_WITH = re.compile(
+    r"\b(?:with|when|while|holding|taking|keeping|adding|using|enabling|pinning|patched|applied|applying)\b",
+    re.I | re.A,
+)
 #: The element's absent state: "off", "removed", "unset", "bypassed".
 _OFF = r"(?:off|disabled|bypassed|removed|absent|unset|reverted|dropped|skipped|released|not held|taken out|left out)"
 _WITHOUT = re.compile(

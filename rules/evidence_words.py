@@ -206,6 +206,10 @@ REJECTED = (
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|we thought|had (?:assumed|suspected|believed)|first guess"
         r"|make sure it (?:wasn't|was not|isn't|is not)|to rule out"
+        # The suspicion named as what the experiment tests: "To test the suspected double application, I wrote …".
+        r"|to (?:test|check|confirm|verify|prove) (?:the |this |that |our |my )?(?:suspect(?:ed|ion)|hypothes\w*"
+        r"|theory|guess)\b[^.;]{0,80}?,\s*(?:i|we)\s+(?:wrote|added|ran|built|patched|forced|set|made|swapped"
+        r"|replaced|removed|injected|reverted|disabled|enabled)\b"
         # A belief held until something showed otherwise: "until we checked", not "idle until the watchdog resets it".
         r"|until (?:we|i|they|someone|somebody|the (?:test|experiment|bisect|trace|data)) (?:\w+ )?(?:saw|found|noticed"
         r"|checked|tried|ran|looked|measured|showed|proved|tested|bisected|reverted|read)"
