@@ -12,6 +12,8 @@ import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 
+from rules.evidence_count_words import ENOUGH
+
 #: Characters that show nothing: zero-width spaces and joiners, the BOM, soft hyphens.
 _INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 
@@ -198,6 +200,8 @@ def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
     """Every failure rate stated in the text, with the words that state it."""
     found: list[tuple[Fraction, str]] = []
     for m in _RATE_RE.finditer(text):
+        if len(found) >= ENOUGH:
+            return tuple(found)  # a pasted blob of "1 in 1 in …": read no further, as every reader of figures
         g = m.groups()
         if g[0] is not None:
             hits, total = _number(g[0], g[1]), _number(g[2], g[3])
@@ -215,6 +219,8 @@ def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
             found.append((Fraction(hits, total), m.group(0)))
     for pattern in (_TIMES_RE, _OUT_OF_RE, _TIMES_JA_RE):
         for m in pattern.finditer(text):
+            if len(found) >= ENOUGH:
+                break
             total, count = int(m.group(1)), (m.group(2) or m.group(m.lastindex or 2)).lower()
             hits = _WORD_COUNTS.get(count) or int(count)
             if 0 < total and hits <= total:
