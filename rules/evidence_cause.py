@@ -54,6 +54,9 @@ _CORRELATION = (
         r"|update|bump"
         r"|switch|migration|release|deploy\w*|version|v?\d)",
         r"(?:^|[.;]\s*)(?:ever )?since then\b",
+        # "…; before the upgrade the replays matched frame for frame": the other side of the same change in time.
+        r"\b(?:before|until|prior to) (?:the |our |that |this )?(?:upgrade|update|move|migration|bump|switch|release"
+        r"|deploy\w*|rollout)\b",
         r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
         r"\b(?:the )?timing (?:matches|lines up with|coincides with|fits)\b|\bmatches the (?:rollout|deploy\w*|release"
         r"|upgrade|bump)\b",

@@ -88,6 +88,9 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
 _QUIET = re.compile(
     r"\b(?:never|didn't|did not|haven't|have not|hasn't|has not) (?:came|come|coming) back\b"
     r"|\bnever (?:recurred|returned|reappeared|showed up again)\b|\bno (?:recurrence|repeats?)\b"
+    # "watched Grafana for two days; no overflow errors showed up": nothing seen while watching, no result.
+    r"|\bno (?:\w+ ){0,3}?(?:showed up|appeared|fired|came in|popped up|turned up"
+    r"|were (?:seen|logged|reported|raised))\b"
     r"|再発(?:して)?(?:いない|いません|なし|しなかった|しませんでした)",
     re.IGNORECASE,
 )

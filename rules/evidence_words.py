@@ -206,6 +206,9 @@ REJECTED = (
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
         r"|wasn't the cause|at first|initially|we thought|had (?:assumed|suspected|believed)|first guess"
         r"|make sure it (?:wasn't|was not|isn't|is not)|to rule out"
+        # A suspicion, then what was done about it: "I suspected the payload type, so I patched …".
+        r"|\b(?:i|we) (?:suspected|guessed|assumed|thought)\b[^.;]{0,80}?,? so (?:i|we) (?:\w+ )?(?:patched|added"
+        r"|forced|set|swapped|replaced|removed|disabled|enabled|reverted|wrote|built|ran|tried|changed|injected)\b"
         # The suspicion named as what the experiment tests: "To test the suspected double application, I wrote …".
         r"|to (?:test|check|confirm|verify|prove) (?:the |this |that |our |my )?(?:suspect(?:ed|ion)|hypothes\w*"
         r"|theory|guess)\b[^.;]{0,80}?,\s*(?:i|we)\s+(?:wrote|added|ran|built|patched|forced|set|made|swapped"
@@ -251,6 +254,8 @@ REJECTED = (
         "(?:と|って)思って[^。]{0,40}?(?:見た|見て|確認し|調べ|試し|計測し|測っ|入れ替え|外し|無効化し|戻し)"
         "[^。]{0,40}?(?:けど|けれど|が、|ものの|ところ)",
         "仮説(?:どおり|通り)",
+        # 「『…はず』という仮説を立て、…のパッチで 10 試合回したところ」: a guess set up to be tested, then run.
+        "仮説を立て[^。]{0,80}?(?:回し|流し|実行し|試し|計測し|測っ|入れ|外し|無効化し|戻し)(?:た|て)",
         "予想(?:どおり|通り)",
     ),
 )

@@ -37,6 +37,9 @@ KNOWN_GAPS: dict[str, str] = {
     " cause, with no lock or holder named",
     "b33-060": "false refusal: '`calc_interest()` prorates with `days_in_year` fixed at 365, so prorated interest is"
     " over-booked': the effect reuses the cause's word (日割り) and reads as the symptom said twice",
+    # Batch 35, after round 33 (tuned on it).
+    "b35-155": "false refusal: 'all 50 runs hit every cue on time': 'hit' is read as the failure verb of a count of"
+    " failures after the fix",
 }
 
 
