@@ -63,10 +63,11 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
                 continue
         return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
     total = outcomes.total()
+    contrast = with_without(masked)
     for clause in reading.all_clauses(masked):
-        if (why := reading.inference(clause)) is not None and total == outcomes[clause]:
-            return why  # no outcome stated but in the inference itself
-    if search(_TIMES_AGREE, masked) is not None and with_without(masked) is None:
+        if (why := reading.inference(clause)) is not None and total == outcomes[clause] and contrast is None:
+            return why  # no outcome stated but in the inference itself, and no run with and without to show one
+    if search(_TIMES_AGREE, masked) is not None and contrast is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
     if _TWO_RUNS.search(raw):
         return None  # a pasted session: the same command run twice, with and without the change, and each output

@@ -141,6 +141,8 @@ _UNPUBLISHED = (
 #: Pushed, in the past tense: 「…を昨日 push しました」, "pushed it to origin".
 _PUBLISHED_NOW = re.compile(
     r"(?:push|プッシュ)\s*(?:しました|済み)|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
+    # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
+    r"|(?:push|プッシュ)\s*し[、,][^。]{0,40}?(?:しました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
     r"|\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
     # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.

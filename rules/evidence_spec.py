@@ -18,7 +18,9 @@ _NORM_SAYS = re.compile(
     rf"\b{_NORM}\b(?:[^.;]|(?<=\d)\.(?=\d)){{0,60}}?\b(?:expects?|requires?|allows?|permits?|specifies|specified|mandates?|guarantees?"
     r"|defines?|documents?|says?|states?|notes?|promises?|lets?)\b"
     rf"|\b(?:according to|per|under|by) (?:the )?[\w./ -]{{0,30}}?\b{_NORM}\b"
-    r"|(?:仕様|規格|プロトコル|ドキュメント|マニュアル|データシート|契約|RFC\s*\d+)(?:書)?(?:上|では|で(?:は)?|により|によれば|によると"
+    # 「SIP の仕様（RFC 3261）上」: the norm, then what names it in brackets.
+    r"|(?:仕様|規格|プロトコル|ドキュメント|マニュアル|データシート|契約|RFC\s*\d+)(?:書)?(?:\s*[（(][^（）()]{1,30}[）)])?\s*"
+    r"(?:上|では|で(?:は)?|により|によれば|によると"
     r"|の定義では|の規定では|に従えば)",
     re.IGNORECASE,
 )

@@ -202,7 +202,12 @@ def symptom_cause(sentence: str) -> bool:
 
 
 #: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".
-_HITTING = re.compile(r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?Q", re.I)
+_HITTING = re.compile(
+    r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?"
+    # An error met, or a time limit run into: "hitting the 30 s request timeout" is what failed, not why.
+    r"(?:Q|(?:[\d.]+\s*(?:ms|s|sec|seconds?|minutes?)\s+)?(?:[\w-]+\s+)?(?:timeout|time limit|deadline)\b)",
+    re.I,
+)
 #: "Root cause is X getting OOM-killed": the cause declared, in a sentence of its own.
 _DECLARED = re.compile(
     r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)"
@@ -212,6 +217,7 @@ _DECLARED = re.compile(
 )
 
 
+_DECLARATION_END = re.compile(r"\s*[:：—–]\s*|\s+-\s+")
 #: What the failing part was doing at the time: "while parsing the 2 GB CSV", "during the nightly import".
 _WHILE_DOING = re.compile(r"\b(?:while|during|when) [a-z]+ing\b[^,;.]*|\bduring (?:the|a|an)\b[^,;.]*", re.I)
 
@@ -222,7 +228,9 @@ def declared_symptom(masked: str) -> str | None:
     if (named := japanese_symptoms.cause_named_symptom(masked)) is not None:
         return named
     for m in _DECLARED.finditer(masked):
-        cause = _CONSEQUENCE.sub("", m.group("cause") or m.group("cause_ja"))
+        # The declaration ends at a colon or a dash: what follows it is the explanation, which does not make a
+        # symptom declared the cause into a mechanism ("Root cause is X getting OOM-killed: `f` loads …").
+        cause = _CONSEQUENCE.sub("", _DECLARATION_END.split(m.group("cause") or m.group("cause_ja"), maxsplit=1)[0])
         if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
         cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong

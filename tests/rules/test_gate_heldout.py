@@ -25,9 +25,6 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 21, after round 19 (tuned on it).
     "b21-035": "'glitches because the output buffer underruns whenever the callback takes too long': the symptom's own"
     " mechanism, with no element that makes the callback slow",
-    # Batch 24, after round 22 (tuned on it).
-    "b24-150": "'Root cause is the pod getting OOM-killed: it runs with a 2 Gi limit, the invoices are large': a"
-    " symptom declared the cause, then sizes; refusing it would also refuse a declaration followed by a mechanism",
     # Batch 33, after round 31 (tuned on it).
     "b33-035": "'labels come out one short because the printer does not print the last label': the symptom on both"
     " sides of 'because', in other words",
@@ -40,6 +37,9 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 35, after round 33 (tuned on it).
     "b35-155": "false refusal: 'all 50 runs hit every cue on time': 'hit' is read as the failure verb of a count of"
     " failures after the fix",
+    # Batch 36, after round 34 (tuned on it).
+    "b36-138": "false refusal: 'the night wave (1,840 orders) released to the end with no errors': releasing a"
+    " warehouse wave is running the workload, read as a release (a deploy)",
 }
 
 
