@@ -1,0 +1,59 @@
+"""A correlation in time is not a mechanism (docs/rules.md#mechanism): "since we upgraded", "regressed with the move
+to SDK 2023.2", 「v4.2.1 に上げてから…ようになった」. `rules.evidence_cause` skips a clause that says one, and the
+effect said after it.
+"""
+
+from __future__ import annotations
+
+from rules.evidence_words import EN_FLAGS, any_of
+
+#: "since we upgraded", "v4.2.1 に上げてから…ようになった": a correlation in time, not a mechanism.
+CORRELATION = (
+    any_of(
+        r"\b(?:since|after|ever since) (?:we |i |they |the team |the |an? |our )?(?:[\w-]+ ){0,2}?(?:upgrad"
+        r"|updat|bump|deploy"
+        r"|install|switch|roll"
+        r"|mov|migrat|chang|went|port|releas)\w*",
+        r"\b(?:started|began|appeared|showed up) (?:\w+ )?(?:after|since|once|with|when)\b",
+        # "regressed with the move to SDK 1.3", "since then …": the change in time, not what in it goes wrong.
+        r"\b(?:regressed|broke|degraded|got (?:slower|worse)) (?:with|after|since|in) (?:the )?(?:move|upgrade"
+        r"|update|bump"
+        r"|switch|migration|release|deploy\w*|version|v?\d)",
+        r"(?:^|[.;]\s*)(?:ever )?since then\b",
+        # "…; before the upgrade the replays matched frame for frame": the other side of the same change in time.
+        r"\b(?:before|until|prior to) (?:the |our |that |this )?(?:upgrade|update|move|migration|bump|switch|release"
+        r"|deploy\w*|rollout)\b",
+        r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
+        r"\b(?:the )?timing (?:matches|lines up with|coincides with|fits)\b|\bmatches the (?:rollout|deploy\w*|release"
+        r"|upgrade|bump)\b",
+        # "… started the same day we bumped the base image": a coincidence in time.
+        r"\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the same (?:day|week|night|hour|time)\b"
+        r"|\bthe (?:same )?day (?:we|they|i) (?:bumped|upgraded|moved|deployed|switched|updated|rolled)\b",
+        # "libcurl 8.4 changed connection reuse": a release named as changing something, not what goes wrong.
+        r"(?:\bv?\d+(?:\.\d+)+|\brelease|\bupgrade|\bupdate)\s+(?:changed|reworked|rewrote|modified|altered|tweaked)\b",
+        # "libpq 16.1 reworked how X deals with Y": a change named, not what in it goes wrong.
+        r"\b(?:reworked|changed|rewrote|refactored|touched|modified|reimplemented|redid|overhauled) (?:how|the way"
+        r"|what|when|where)\b",
+        r"\b(?:reverting|downgrading|rolling back|pinning it back) to (?:v?\d|the previous|the old|the last)",
+        # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
+        r"\b(?:it's|it is|it was|must be|blame) (?:the |our |this )?(?:\w+ ){0,2}(?:upgrade|update|deploy\w*|release"
+        r"|migration|bump|version|switch)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "ようになった|ようになりました|ようになって",
+        # 「ドライバの更新とも時期が一致しています」: a coincidence in time.
+        "(?:時期|タイミング|時刻|日付)(?:が|も)?(?:一致|重な|同じ)|同時期",
+        "(?<![\\d.])v?\\d+(?:\\.\\d+)+\\s*(?:に|へ)(?:し|上げ|更新し|変え|移行し)て(?:から|以来|以降)",
+        "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え|移行し|乗り換え|移し|移っ"
+        "|変え|替え|適用し|リリースし|マージし)て(?:から|以来|以降)",
+        "(?:移行|更新|アップデート|アップグレード|導入|デプロイ|切り替え|リリース)(?:（[^）]{0,30}）|\\([^)]{0,30}\\))?"
+        "(?:後|以降|以来)(?:、|は|に)",
+        # 「3.0 に上げたリリースから発生している」: the change in time, not what in it goes wrong.
+        "(?:上げ|更新し|入れ|変え|移行し|導入し|切り替え)た(?:リリース|バージョン|版|ビルド|デプロイ|タイミング)(?:から|以降|以来)",
+        "(?:バージョン|ファーム(?:ウェア)?|版|リリース|(?<![\\d.])v?\\d+(?:\\.\\d+)+)\\s*(?:以降|から)(?:、|は|で)",
+        "(?:アップデート|更新|アップグレード|リリース|デプロイ)(?:が|こそが)原因",
+        # A version put back, and the symptom goes: 「2.2 に戻すと出ない」 ties it to the version, not to a mechanism.
+        "(?:に|へ)(?:戻す|戻した|ダウングレードする|ダウングレードした)(?:と|ら)",
+    ),
+)
