@@ -36,9 +36,21 @@ def alternation(parts: Iterable[str]) -> str:
     once before them all, `\\b(?:(?:a)|(?:b)|…)`, which matches the same: a position inside a word then costs one
     test instead of one per part."""
     parts = list(parts)
-    if parts and all(part.startswith(_BOUNDARY) for part in parts):
+    if parts and all(_boundary_first(part) for part in parts):
         return _BOUNDARY + "(?:" + "|".join(f"(?:{part[len(_BOUNDARY) :]})" for part in parts) + ")"
     return "|".join(f"(?:{part})" for part in parts)
+
+
+def _boundary_first(part: str) -> bool:
+    """Whether every match of `part` begins with its leading `\\b`: not so for `\\bfoo|bar`, whose second
+    alternative has none."""
+    if _parser is None or not part.startswith(_BOUNDARY):
+        return False
+    try:
+        data = _parser.parse(part).data
+    except Exception:  # a parser that changed shape: no hoisting, same matches
+        return False
+    return bool(data) and data[0] == (_c.AT, _c.AT_BOUNDARY)
 
 
 _BOUNDARY = "\\b"

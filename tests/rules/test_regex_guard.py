@@ -50,3 +50,38 @@ def test_without_the_parser_module_everything_still_imports_and_matches() -> Non
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        [r"\bwe (?:believe|think)\b", r"\bprobably\b"],  # every part begins with \b: tested once before them all
+        [r"\bfoo\b|bar", r"\bbaz\b"],  # the first part's second alternative has no \b: left as it is
+        [r"\bfoo\b", r"(?<!x)bar"],
+    ],
+)
+def test_an_alternation_with_one_boundary_first_finds_the_same(parts: list[str]) -> None:
+    text = "we think foobar probably; xbar, bar baz foo. We believe it."
+    joined = regex_guard.alternation(parts)
+    plain = "|".join(f"(?:{part})" for part in parts)
+    assert joined.startswith(r"\b(?:") == all(p.startswith("\\b") and "|bar" not in p for p in parts)
+    found = [m.span() for m in re.finditer(joined, text, re.IGNORECASE)]
+    assert found == [m.span() for m in re.finditer(plain, text, re.IGNORECASE)]
+    assert found
+
+
+def test_a_part_that_matches_only_at_the_start_lets_the_start_through() -> None:
+    pattern = regex_guard.compile_guarded(r"^looks like|\bmaybe\b|(?<![\s\S])\s+could", re.IGNORECASE)
+    assert pattern.pattern.startswith(r"(?:(?=[")  # a guard, with the start let through
+    for text, expected in [
+        ("looks like it", True),
+        ("  could it be", True),
+        ("x looks like", False),
+        ("a maybe", True),
+    ]:
+        assert (pattern.search(text) is not None) is expected, text
+
+
+def test_a_caseless_group_in_a_cased_pattern_gets_no_guard() -> None:
+    pattern = regex_guard.compile_guarded("監視|(?i:grafana)", 0)
+    assert pattern.search("Grafana で見ていた") is not None
