@@ -68,39 +68,43 @@ def cold() -> None:
         cached.cache_clear()
 
 
-def worst_case(size: int) -> tuple[float, str]:
-    """The slowest check of any field on any pathological text of `size` characters, in CPU seconds (the
-    machine is shared, so wall time says more about the neighbours than about the patterns)."""
+#: Every field the gate checks.
+FIELDS = ("summary", "owner", "repro", "root_cause", "confirmed_by", "fix_ref", "fix", "validation")
+
+
+def fill(piece: str, size: int) -> str:
+    return (piece * (size // len(piece) + 1))[:size]
+
+
+def slowest(texts: dict[str, str], fields: tuple[str, ...] = FIELDS) -> tuple[float, str]:
+    """The slowest check of any of `fields` on any of the named texts, in CPU seconds (the machine is shared, so
+    wall time says more about the neighbours than about the patterns), each check with nothing cached."""
     worst, what = 0.0, ""
-    for piece in PATHOLOGICAL:
-        text = (piece * (size // len(piece) + 1))[:size]
-        for field in ("summary", "owner", "repro", "root_cause", "confirmed_by", "fix_ref", "fix", "validation"):
+    for name, text in texts.items():
+        for field in fields:
             cold()
             start = time.process_time()
             check_text(field, text)
-            elapsed = time.process_time() - start
-            if elapsed > worst:
-                worst, what = elapsed, f"{field} × {piece!r}"
+            if (elapsed := time.process_time() - start) > worst:
+                worst, what = elapsed, f"{field} × {name}"
     return worst, what
+
+
+def worst_case(size: int) -> tuple[float, str]:
+    """The slowest check of any field on any pathological text of `size` characters."""
+    return slowest({repr(piece): fill(piece, size) for piece in PATHOLOGICAL})
 
 
 def pasted_worst(size: int) -> tuple[float, str]:
-    """The slowest check of any field on a bundled example's text field pasted over and over to `size` characters
-    (a long log is ordinary text repeated), in CPU seconds."""
-    worst, what = 0.0, ""
+    """The slowest check of a required field on a bundled example's text field pasted over and over to `size`
+    characters (a long log is ordinary text repeated)."""
+    texts = {}
     for path in sorted((ROOT / "examples").glob("*.yaml")):
         example = yaml.safe_load(path.read_text(encoding="utf-8"))
         for name in ("repro", "root_cause", "confirmed_by", "fix", "validation"):
-            if not isinstance(piece := example.get(name), str) or not piece.strip():
-                continue
-            text = ((piece + "\n") * (size // (len(piece) + 1) + 1))[:size]
-            for field in ("repro", "root_cause", "confirmed_by", "fix_ref", "validation"):
-                cold()
-                start = time.process_time()
-                check_text(field, text)
-                if (elapsed := time.process_time() - start) > worst:
-                    worst, what = elapsed, f"{field} × {path.stem}'s {name}"
-    return worst, what
+            if isinstance(piece := example.get(name), str) and piece.strip():
+                texts[f"{path.stem}'s {name}"] = fill(piece + "\n", size)
+    return slowest(texts, ("repro", "root_cause", "confirmed_by", "fix_ref", "validation"))
 
 
 def lint_worst(size: int) -> float:
@@ -108,7 +112,7 @@ def lint_worst(size: int) -> float:
     pm = load_postmortem(ROOT / "examples" / "cache-eviction.en.yaml")
     worst = 0.0
     for piece in PATHOLOGICAL:
-        text = (piece * (size // len(piece) + 1))[: size // 3]
+        text = fill(piece, size // 3)
         cold()
         start = time.process_time()
         lint(pm.replace(root_cause=text, why_missed=text, summary=text))
