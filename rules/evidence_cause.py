@@ -111,9 +111,10 @@ def mechanism(masked: str) -> Finding | None:
         correlated = False
         gestured = False  # an element only gestured at ("somewhere in", "some lock in")
         for clause in parts:
-            if search(_VAGUE_SUBJECT, clause) or search(CORRELATION, clause):
+            only_gestured = search(_VAGUE_SUBJECT, clause) is not None
+            if only_gestured or search(CORRELATION, clause):
                 correlated = True
-                gestured = gestured or search(_VAGUE_SUBJECT, clause) is not None
+                gestured = gestured or only_gestured
                 continue
             if gestured and _CONSEQUENCE.match(clause):
                 continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect

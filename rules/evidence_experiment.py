@@ -49,22 +49,23 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     # Each clause is weighed once (a long paste of clauses costs work in proportion to its length).
     outcomes = Counter(c for c in clean if _outcome(c))
     own = any(_FIRST_PERSON.search(c) for c in outcomes)
+    contrast = with_without(masked)
+    # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": what was watched is the
+    # counted outcome of a contrast, so the watching clause holds the result.
+    measured = contrast is not None and _COUNT.search(masked) is not None
     result: bool | None = None  # a result stated besides watching, read when first needed
-    measured = False  # what was watched is the counted outcome of a contrast: the watching clause holds the result
     for kind, phrase in found:
         if kind == "hearsay" and own:
             continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
         if kind == "watching":
             if result is None:
-                result = any((search(OUTCOME, c) or concrete_pass(c)) and not _QUIET.search(c) for c in clean)
-                # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": measured.
-                measured = _COUNT.search(masked) is not None and with_without(masked) is not None
-                result = result or measured
+                result = measured or any(
+                    (search(OUTCOME, c) or concrete_pass(c)) and not _QUIET.search(c) for c in clean
+                )
             if result:
                 continue
         return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
     total = outcomes.total()
-    contrast = with_without(masked)
     for clause in reading.all_clauses(masked):
         if (why := reading.inference(clause)) is not None and total == outcomes[clause] and contrast is None:
             return why  # no outcome stated but in the inference itself, and no run with and without to show one
@@ -74,14 +75,14 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         return None  # a pasted session: the same command run twice, with and without the change, and each output
     # "Ran `py-spy record` during the slowdown": running a profiler is looking, not changing anything.
     looked = _RAN.sub(" ", masked) if _OBSERVER.search(raw) else masked
-    if _ARTIFACT.search(masked) and not _CHANGED.search(looked) and with_without(masked) is None:
+    if _ARTIFACT.search(masked) and not _CHANGED.search(looked) and contrast is None:
         return (
             "no_experiment",
             _clip(masked),
         )  # "the core dump shows …", 「フレームグラフで…一致」: looking, not doing
     # "Ran the exporter under `heaptrack`": a profiler watches the run, it changes nothing.
     acted = search(INTERVENTION, _RAN_UNDER.sub(" ", masked) if _OBSERVER.search(raw) else masked)
-    if (measured or any(_outcome(c) for c in clean)) and (acted or _COMMAND.search(raw) or with_without(masked)):
+    if (measured or outcomes) and (acted or _COMMAND.search(raw) or contrast):
         return None
     return ("no_experiment", _clip(masked))
 

@@ -87,7 +87,7 @@ def single_trial(masked: str) -> Finding | None:
     rates = [span for rate, span in every if rate in (0, 1)]  # "fails 1 run in 4" is the flake, not runs
     spans = list(islice(dict.fromkeys(span for _, span in every), ENOUGH))
     many = islice(dict.fromkeys(m.group(0) for m in _MANY.finditer(masked)), ENOUGH)
-    if not said_before(masked, rates + [found for found in many if not any(found in span for span in spans)]):
+    if not said_before(masked, rates + [figure for figure in many if not any(figure in span for span in spans)]):
         return None
     return ("single_trial", found)
 
