@@ -107,6 +107,8 @@ _UNPUBLISHED = (
         r"\bworking (?:copy|tree)\b|\buncommitted\b|\b(?:origin|the remote|upstream) (?:doesn't|does not"
         r"|don't) have it\b",
         r"\bunpushed\b|\bnot (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
+        # A Perforce change kept back: "still shelved for review", "pending in my workspace".
+        r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",
         r"\b(?:haven't|have not|hasn't|has not|didn't|did not|not|isn't|wasn't|yet to)\s+(?:yet\s+)?(?:been\s+)?"
         r"(?:push|pushed|upload|uploaded|publish|published|put (?:it )?up|submit|submitted)\b",
         r"\b(?:push|pushing|upload|uploading|open|opening|publish|publishing) (?:it |this |the \w+ )?"
@@ -231,7 +233,16 @@ _SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
 #: A Perforce change, named with its depot or the tool: "change list 884213", "CL 884213 in //depot/…".
 _P4_CHANGE = re.compile(r"\b(?:change ?list|changelist|CL|change)\s*#?\s*\d{3,9}\b", re.IGNORECASE)
 _P4_PLACE = re.compile(r"\bperforce\b|\bp4\b|\bhelix\b|(?<![:\w/])//[\w-]+/", re.IGNORECASE)
-_P4_PENDING = re.compile(r"\bshelved\b|\bpending\b|\bnot (?:yet )?submitted\b|\bunsubmitted\b", re.IGNORECASE)
+
+
+def _revision_with_its_place(text: str) -> bool:
+    """A Subversion revision or a Perforce change named with where it lives ("r48213 on trunk", "change list
+    884213 in //games/…"): a commit of those systems, which `find_fix_refs` does not name on its own."""
+    return bool(
+        (_SVN_REVISION.search(text) and _SVN_PLACE.search(text)) or (_P4_CHANGE.search(text) and _P4_PLACE.search(text))
+    )
+
+
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 
 
@@ -245,16 +256,8 @@ def fix_ref(text: str) -> Finding | None:
         token = token.strip("`'\"()[]{},.;:")
         if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:
             return ("placeholder", token)  # a fake beside a real reference is an old name, not the answer
-    # "Perforce change list 884213, submitted to //games/…": a submitted change is a commit; a shelved one is not.
-    perforce = _P4_CHANGE.search(text) is not None and _P4_PLACE.search(text) is not None
-    if perforce and (shelved := _P4_PENDING.search(text)) is not None:
-        return ("ref_pending", shelved.group(0))
-    if refs:
-        return ref_pending(text)
-    if _SVN_REVISION.search(text) is not None and _SVN_PLACE.search(text) is not None:
-        return None  # "r48213 on trunk, svn://…": a Subversion revision is a commit
-    if perforce:
-        return None
+    if refs or _revision_with_its_place(text):
+        return ref_pending(text)  # published, or what says it is not (shelved, local, still to come)
     shown = _PLACEHOLDER_TOKEN_RE.search(text)
     return ("placeholder", shown.group(0)) if shown else ("no_ref", _clip(text))
 
