@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from postmortem.model import load_postmortem  # noqa: E402
-from rules import evidence_clauses, evidence_rates, evidence_words, japanese, reading, textmask  # noqa: E402
 from rules.evidence import check_text  # noqa: E402
 from rules.lint import lint  # noqa: E402
 
@@ -60,12 +59,13 @@ def timing(cases: list[dict[str, Any]]) -> tuple[float, float]:
 
 
 def cold() -> None:
-    """Forget every reading cached from an earlier field, so each measurement pays for its own text."""
-    for cached in (textmask.mask, textmask.rates, textmask.has_words, evidence_words.search, evidence_rates.counts,
-                   evidence_clauses.concrete_pass, japanese._analyse, reading.modality, reading.not_done,
-                   reading.watching, reading.inference, reading.read, reading.all_clauses, reading.readings,
-                   reading.by_sentence, reading._rejects):  # fmt: skip
-        cached.cache_clear()
+    """Forget every reading the rules cached (every bounded cache of a `rules` module), so each measurement pays for
+    its own text. Unbounded caches hold what loads once per process (the Japanese analyzer) and stay."""
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("rules."):
+            for value in vars(module).values():
+                if callable(getattr(value, "cache_clear", None)) and value.cache_parameters()["maxsize"] is not None:
+                    value.cache_clear()
 
 
 #: Every field the gate checks.

@@ -3,13 +3,13 @@ accepts (a 12,000-character thread answer, a 250 kB CLI file) each finish well u
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
 
 import pytest
 
+from bench.gate import cold
 from postmortem.fieldtext import THREAD_MAX_CHARS
 from postmortem.model import PostMortem
 from rules.evidence import CHECKED_FIELDS, check_text
@@ -63,11 +63,7 @@ def fill(piece: str, size: int) -> str:
 def cold_cpu_seconds(fn: Callable[[], object]) -> float:
     """`cpu_seconds` with every reading cached by the rules forgotten first: the same clauses read in a shorter text
     just before would otherwise cost the longer one nothing."""
-    for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").startswith("rules."):
-            for value in vars(module).values():
-                if callable(clear := getattr(value, "cache_clear", None)):
-                    clear()
+    cold()
     return cpu_seconds(fn)
 
 
