@@ -71,7 +71,10 @@ PASSED = (
         r"\b(?:0|zero|no)\s+Q\b",
         # Nothing differs from the reference: "ledger diff empty", "the diff is clean"; a whole run: "end to end".
         r"\b(?:diff|difference|delta|mismatch(?:es)?)\s+(?:is |was |came back )?(?:empty|clean|zero|none)\b"
-        r"|\b(?:ran|replayed|completed|processed|went through|reran|re-ran) (?:[\w`-]+ ){0,5}end[- ]to[- ]end\b",
+        r"|\b(?:ran|replayed|completed|processed|went through|reran|re-ran) (?:[\w`-]+ ){0,5}end[- ]to[- ]end\b"
+        # The whole run got to its end: "replayed the full batch through the patched build to the end".
+        r"|\b(?:ran|runs|replayed|reran|re-ran|played|processed|went|got|made it|read|printed|rendered)\b"
+        r"(?: [\w`,-]+){0,10}? (?:all the way |right )?(?:to|until|till|through to) the (?:very )?end\b",
         r"\bnot (?:a single|one|once) (?:hang|failure|crash|error|timeout|stall|deadlock|reset|oops)\b"
         r"|\bnever (?:once )?(?:hung|failed|crashed|errored|stalled|deadlocked|reset)\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
@@ -80,7 +83,7 @@ PASSED = (
         r"\b(?:every|each|all) (?:\w+ ){0,2}(?:reached|finished|completed|got to|made it to|ran to)\b",
         # None of the bad kind: "no unmatched orders", "0 stale points", "0 false rest violations".
         r"\b(?:0|zero|no) (?:\w+ )?(?:un[a-z]+ed|mis[a-z]+|false|stale|wrong|duplicated?|lost|missing|dropped"
-        r"|leftover|left-over"
+        r"|leftover|left-over|rejected|refused|bounced|aborted|evicted|rolled back|reverted|requeued|re-queued"
         r"|remaining|residual|dangling|leaked"
         r"|corrupt\w*|failed|bad|broken|orphan\w*)\b",
         # Every run good, stated as a full rate: "kept the reward 15/15", "50/50 matched".
@@ -104,7 +107,12 @@ PASSED = (
         r"\b(?:all|every|each) (?:\w+ ){0,3}match(?:es|ed)?\b|\bmatch(?:es|ed)? (?:the )?(?:source|reference|expected"
         r"|baseline|original|old (?:system|output))\b",
         r"\b\d[\d,]* (?:\w+ )?(?:rows?|records?|items?|files?|blocks?|messages?) (?:were )?(?:imported|processed|loaded"
-        r"|written|migrated|synced|sent|delivered|applied)\b",
+        r"|written|migrated|synced|sent|delivered|applied)\b"
+        # Every one of a counted lot went through: "all 4,812 payments posted", "all 300 labels printed".
+        r"|\ball (?:the |of the )?\d[\d,]* (?:[\w-]+ ){1,2}(?:were |got )?(?:posted|printed|processed|imported"
+        r"|delivered|synced|sent|settled|cleared|rendered|decoded|parsed|loaded|written|applied|migrated|uploaded"
+        r"|exported|reconciled|booked|accepted|acknowledged|acked|committed|published|scanned|indexed|signed"
+        r"|verified|validated|matched|arrived|landed|transcoded|encoded|compiled|converted|restored)\b",
         r"\b(?:got|gets|made it|went|goes|moved) past\b|\b(?:is|was) now at (?:the )?(?:tip|head|latest)\b"
         r"|\bcaught up\b",
         flags=EN_FLAGS,

@@ -184,8 +184,10 @@ UNCONFIRMED = (
     ),
 )
 
-#: A modal about the cause ("`evict_range` might skip the last shard"); excused inside a condition.
-MODAL = re.compile(r"\b(?:[Mm]ight|[Mm]ay|[Cc]ould(?! not\b)) +[a-z]+", re.ASCII)
+#: A modal about the cause ("`evict_range` might skip the last shard"); excused inside a condition. A capital
+#: "May" is the modal only where a sentence can start; beside a day, a year or a word it is the month ("the
+#: 3 May batch", "May 14 export", "the May run").
+MODAL = re.compile(r"\b(?:[Mm]ight|may|(?<![a-z,] )(?<!\d )May(?! +\d)|[Cc]ould(?! not\b)) +[a-z]+", re.ASCII)
 
 #: "should"/はず are expectations: a hedge unless contrasted with what actually happens.
 SHOULD_JA = re.compile("はず(?!の)")

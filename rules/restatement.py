@@ -236,10 +236,19 @@ def declared_symptom(masked: str) -> str | None:
         cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong
         if _SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:
             continue  # "… `parse()` failing when the header is empty": a condition names when
-        rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
+        rest = _WHERE_IT_HAPPENED.sub(" ", _SYMPTOM_CAUSE.sub(" 、 ", cause))
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return m.group(0).strip()
     return None
+
+
+#: Where or on what the declared symptom happened ("getting OOM-killed on the 8k print layouts"): a place, with
+#: no link word that could start an explanation, so no verb is read in it.
+_WHERE_IT_HAPPENED = re.compile(
+    r"、\s*(?:on|in|at|for|with|under|during|across|over|from|inside|by (?:the|a|an|its|their|our))\s"
+    r"(?:(?!\b(?:because|since|as|when|whenever|if|that|which|who|and|but|so|while|by|once|until)\b)[^,;、])*",
+    re.I,
+)
 
 
 def halves(sentence: str) -> tuple[str, str] | None:
