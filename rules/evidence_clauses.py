@@ -21,7 +21,7 @@ from rules.evidence_after import BEFORE_ASIDE, FAILURE_WORD, NOT_THE_FIXS, still
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_rates import HIGH_FREQUENCY, stated
-from rules.evidence_scope import CORE_EVIDENCE, scope_only
+from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.regex_guard import compile_guarded
 
@@ -212,13 +212,16 @@ def validation(masked: str) -> Finding | None:
     parts = [(c, None if _quoted_then_checked(c, why) else why) for c, why in parts]
     failure = FAILURE_WORD.search(masked) is not None  # read once: a long paste has thousands of clauses
     cursor = 0  # the clauses come in the order of the text: each is looked for from where the last one stood
-    for clause, _why in parts:
+    elsewhere: set[str] = set()  # clauses about another matter than the fix, by what follows them in the sentence
+    for clause, why in parts:
         if (still := _STILL_FAILS.search(clause)) is not None and not still_before(clause):
             return ("pending", still.group(0))  # "still fails on the ARM runner": not fixed there, whatever passed
         at = masked.find(clause, cursor)
         at = at if at >= 0 else masked.find(clause)
         cursor = at + 1 if at >= 0 else cursor
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
+        if why is not None and why[0] == "not_done" and _another_matter(around, len(clause)):
+            elsewhere.add(clause)  # 「PDF のレイアウト変更はまだですが、今回の修正とは別件です」
         unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
         if failure and _fails_after(clause) and not unrelated:
             return (
@@ -229,13 +232,24 @@ def validation(masked: str) -> Finding | None:
     for clause, why in parts:
         if why is None:
             continue
-        if why[0] == "not_done" and (not passed or not scope_only(clause)):
+        if why[0] == "not_done" and (not passed or not (scope_only(clause) or clause in elsewhere)):
             return why
         if why[0] == "planned" and passed and search(CORE_EVIDENCE, clause) and not scope_only(clause):
             return why  # 「元の再現ケースは実機が空き次第確認します」: the original repro is still to be run
         if not passed:
             return why
     return None if passed else ("no_pass", _clip(masked))
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n")
+
+
+def _another_matter(around: str, start: int) -> bool:
+    """Whether a not-done clause (the first `start` characters of `around`) is said, in the rest of its sentence,
+    to be another matter than the fix, and names nothing of the check itself."""
+    end = _SENTENCE_END.search(around, start)
+    sentence = around[: end.start() if end else len(around)]
+    return ANOTHER_MATTER.search(sentence) is not None and search(CORE_EVIDENCE, around[:start]) is None
 
 
 #: What a check still needs before it can run: "a few more nights are needed", "needs the HIL rig, which is booked

@@ -23,7 +23,7 @@ CORRELATION = (
         # "…; before the upgrade the replays matched frame for frame": the other side of the same change in time.
         r"\b(?:before|until|prior to) (?:the |our |that |this )?(?:upgrade|update|move|migration|bump|switch|release"
         r"|deploy\w*|rollout)\b",
-        r"\b(?:correlat\w+|coincid\w+|lines? up) with\b",
+        r"\b(?:correlat\w+|coincid\w+|lines? up)(?: \w+ly)? with\b",
         r"\b(?:the )?timing (?:matches|lines up with|coincides with|fits)\b|\bmatches the (?:rollout|deploy\w*|release"
         r"|upgrade|bump)\b",
         # "… started the same day we bumped the base image": a coincidence in time.

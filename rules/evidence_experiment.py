@@ -11,8 +11,10 @@ from collections import Counter
 from rules import reading
 from rules.evidence_clauses import concrete_pass, expected_outcome, plain
 from rules.evidence_intervention import INTERVENTION
+from rules.evidence_scope import set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
+from rules.textmask import sentences
 
 Finding = tuple[str, str]
 
@@ -57,6 +59,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     for kind, phrase in found:
         if kind == "hearsay" and own:
             continue  # "QA said it looked double, so we recomputed …": the report set off the author's own check
+        if kind == "not_done" and outcomes and any(phrase in s and set_aside(s) for s in sentences(masked)):
+            continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
             if result is None:
                 result = measured or any(

@@ -142,7 +142,8 @@ _UNPUBLISHED = (
 
 #: Pushed, in the past tense: 「…を昨日 push しました」, "pushed it to origin".
 _PUBLISHED_NOW = re.compile(
-    r"(?:push|プッシュ)\s*(?:しました|済み)|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
+    r"(?:push|プッシュ)\s*(?:しました|済み?|して(?:あ(?:ります|る)|(?:い|お)(?:ます|る)|おり(?:ます)?))(?!か)"
+    r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
     # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
     r"|(?:push|プッシュ)\s*し[、,][^。]{0,40}?(?:しました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"

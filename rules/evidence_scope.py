@@ -76,8 +76,27 @@ _SCOPE_TOPIC_JA = re.compile("([^。、\\s]{1,30}?)\\s*(?:は|では|でも|に�
 _NOT_A_SCOPE_JA = re.compile("修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作")
 
 
+#: What is not done said to be another matter than the fix: "but that is a separate build", 「今回の修正とは別件です」.
+ANOTHER_MATTER = re.compile(
+    r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|change|build"
+    r"|bug|task|story|piece of work|project|feature|request|item|topic|question)\b"
+    r"|\bunrelated to (?:the|this|our) (?:fix|bug|change|patch|issue)\b|\b(?:has|have|had) nothing to do with\b"
+    r"|(?:\b(?:is|are|was|were)|'s|'re) (?:a |an |entirely |completely |totally )?(?:separate|unrelated|independent)\b"
+    r"|別件|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)",
+    re.IGNORECASE,
+)
+
+
 #: Outside what the fix covers, said as such: 「iOS は対象外」, "out of scope".
 OUT_OF_SCOPE = re.compile(r"対象外|範囲外|スコープ外|\bout of scope\b", re.IGNORECASE)
+
+
+def set_aside(sentence: str) -> bool:
+    """ "Haven't tried the ARM build yet, but that is a separate build": what is not done is another configuration
+    or another matter, and the sentence names nothing of the check itself."""
+    if search(CORE_EVIDENCE, sentence) is not None:
+        return False
+    return ANOTHER_MATTER.search(sentence) is not None or other_configuration(sentence)
 
 
 def scope_only(clause: str) -> bool:

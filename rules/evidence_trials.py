@@ -190,6 +190,8 @@ _WITH = re.compile(
 _OFF = r"(?:off|disabled|bypassed|removed|absent|unset|reverted|dropped|skipped|released|not held|taken out|left out)"
 _WITHOUT = re.compile(
     r"\bwithout (?:it|them|that|this|one|the \w+|a \w+)\b|\bun(?:pinned|patched|guarded|locked|fixed)\b"
+    # "With the cap: RSS flat. Without: OOM after 2 h": the other run as a label.
+    r"|(?:^|[.;]\s*|\n\s*)without(?: (?:it|them|that|this|the \w+|a \w+))?\s*[:：]"
     rf"|\b(?:with|when|if) (?:it|them|the \w+|that|this) (?:(?:is|was|are|were|left|set|turned) )?{_OFF}\b",
     re.I | re.A,
 )
@@ -204,6 +206,9 @@ _CONTRAST_JA = re.compile(
     # 「範囲チェックあり版では…、なし版では…」: the two builds named by the part they have or lack.
     "(?:あり|有り|有|オン|ON|有効)(?:の)?(?:版|ビルド|構成|設定)?(?:で|だと|では|の場合|にすると|にしたら)[^。]{0,80}?"
     "(?:なし|無し|無|オフ|OFF|無効)(?:の)?(?:版|ビルド|構成|設定)?(?:で|だと|では|の場合|にすると|にしたら)"
+    # 「上限あり：…横ばい。なし：…OOM」: the two runs as labels, each with its result.
+    "|(?:あり|有り|オン|ON|有効)(?:の)?(?:版|ビルド|構成|設定)?\\s*[:：][^。]{0,160}?。?\\s*[^。:：]{0,30}?"
+    "(?:なし|無し|オフ|OFF|無効)(?:の)?(?:版|ビルド|構成|設定)?\\s*[:：]"
     "|(?:[るすくぐむぶつう]と|だと|では|たら|場合(?:は)?)[^。]{0,80}?(?:外す|外した|抜く|抜いた|なくす|無くす|戻す|戻した)"
     "(?:と|場合|ときは|時は|たら)"
     f"|(?:[るすくぐむぶつう]と|だと|では|たら|場合(?:は)?)[^。]{{0,80}}?{_NEG_COND}"

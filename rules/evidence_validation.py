@@ -12,7 +12,7 @@ from rules import evidence_run as run
 from rules import evidence_words as words
 from rules.evidence_after import still_before
 from rules.evidence_clauses import concrete_pass
-from rules.evidence_scope import OUT_OF_SCOPE
+from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
 from rules.textmask import mask, rates, sentences
@@ -113,5 +113,7 @@ def scope_or_condition(sentence: str) -> bool:
     return (
         bool(SCOPE_STATED.search(sentence))
         or OUT_OF_SCOPE.search(sentence) is not None
+        # "Haven't tried the ARM build yet, but that is a separate build of the same code": another matter.
+        or (ANOTHER_MATTER.search(sentence) is not None and search(CORE_EVIDENCE, sentence) is None)
         or bool(re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A))
     )

@@ -174,22 +174,35 @@ _TO_ANSWER = re.compile(
 )
 
 
+#: "CAUSE, so EFFECT": the cause first, what follows from it after the comma.
+_SO_EN = re.compile(r"^(?P<cause>[^,;]+?),\s*(?:and )?so\b(?P<effect>.+)$", re.IGNORECASE | re.ASCII)
+
+
+def _only_an_error(cause: str) -> bool:
+    """Whether the cause half only says an error was thrown or returned, with no condition and no other action:
+    "X throws Y on page 3, which is why …" says what failed, not why."""
+    if not _THROWS.search(cause) or _CONDITION.search(cause):
+        return False
+    rest = _CONSEQUENCE.sub("", _THROWS.sub(" 、 ", cause))
+    return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
+
+
 def symptom_cause(sentence: str) -> bool:
     """A "because" sentence whose cause half is itself a symptom (a failure, a shortage, a kind of fault happening)
     with no action of any element: 「メモリが足りなくなるため、落ちる」, "because it gets stuck"."""
     parts = halves(sentence)
     if parts is None:
-        return False
+        # "`ota_apply()` returns `OTA_ERR_VERIFY` on the second slot, so the bootloader falls back": the error met
+        # comes first, what follows from it after; nothing says why it came.
+        so = _SO_EN.match(sentence.strip())
+        return so is not None and _only_an_error(so.group("cause"))
     cause = parts[1]
     if _WRONG_CHOICE.search(cause):
         return False  # "because the check is `>` instead of `>=`": a wrong choice in the code is a mechanism
     if _THROWS.search(cause) and not _CONDITION.search(cause):
-        # "returns `OTA_ERR_VERIFY`, which aborts the install": what follows from the error is not why it came.
-        cause = _CONSEQUENCE.sub(
-            "", _THROWS.sub(" 、 ", cause)
-        )  # "X throws Y on page 3, which is why …": what failed, not why
-        if not english.action_verbs(cause) and not japanese_verbs.action_verbs(cause):
+        if _only_an_error(cause):
             return True
+        cause = _CONSEQUENCE.sub("", _THROWS.sub(" 、 ", cause))  # the rest, read for the other symptoms below
     if DURATION.search(cause) and not _CONDITION.search(DURATION.sub(" ", cause)):
         rest = DURATION.sub(" 、 ", cause)  # "misses its SLA because the step takes over 3 hours": slowness, measured
         rest = _TO_ANSWER.sub(" ", rest)  # "takes longer than the gateway's 30 s limit to answer": still the time
