@@ -55,7 +55,8 @@ PLANNED = any_of(
     r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)) (?:\w+ )?(?:try|test|run|re-?run"
     r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"
-    r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat)\b",
+    r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat"
+    r"|find out|figure out|work out|investigate|dig into|look into)\b",
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
     r"|measured|confirmed)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
@@ -221,6 +222,10 @@ _PLURAL_NOUNS = frozenset(
 )
 
 
+#: A count of more than one ("8", "8k", "1,200"): a plural noun phrase follows it, whose -s word agrees with it.
+_COUNT_RE = re.compile(r"(?!1\b)\d[\d,]*k?")
+
+
 def _is_noun(clause: str, start: int, end: int) -> bool:
     """An -s or -ed word read as a noun or an adjective by its neighbours, not as a verb ("validator threads.",
     "the GS-04 passes went", "for zero-minute quizzes")."""
@@ -233,6 +238,8 @@ def _is_noun(clause: str, start: int, end: int) -> bool:
         return True
     before = _WORD_BEFORE_RE.search(head[: prev.start()])
     word2 = before.group(1).lower() if before else ""
+    if _COUNT_RE.fullmatch(word2):
+        return True  # "with 8 test threads", "on the 8k print layouts": a counted compound noun
     if word.endswith(("ed", "ing")) and word2 in _NOUN_BEFORE:
         return True  # "the affected passes"
     return word2 in _NOUN_BEFORE and bool(_ENDS_RE.match(clause, end)) and word2 not in ("the", "a", "an")

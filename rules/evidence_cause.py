@@ -120,11 +120,36 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
+            if _WORKAROUND.search(clause) or _planned(clause):
+                continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
                 return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
     return ("no_mechanism", _clip(masked))
+
+
+#: What makes the symptom go away for a while: "restarting `gate-agent` clears it", 「再起動すると復旧します」.
+_WORKAROUND = re.compile(
+    r"\b(?:restart|reboot|power[- ]cycl|re-?seat|unplug|replug|kill|bounc|redeploy|reinstall|reload|re-?login|log"
+    r"(?:ging)? out)\w*\b[^.;]{0,60}?\b(?:clears?|cleared|fix(?:es|ed)?|resolves?|resolved|recovers?|recovered"
+    r"|unsticks?|gets? it (?:going|back|working)|brings? it back|makes? it go away|works? around)\b"
+    r"|(?:再起動|リブート|リセット|電源を?(?:入れ直|切り直|再投入)|抜き差し|再ログイン|再接続|再デプロイ)(?:する|し|すれば|したら|すると)"
+    r"[^。]{0,20}?(?:復旧|直り|直る|直ります|回復|解消|戻り|戻る|戻ります|動き出|治り|治る)",
+    re.IGNORECASE,
+)
+
+
+def _planned(clause: str) -> bool:
+    """A plan ("we plan to add a watchdog next sprint", 「増設する予定です」) says nothing of what goes wrong."""
+    found = reading.not_done(clause)
+    if found is None or found[0] != "planned":
+        return False
+    # In Japanese only a clause that ends as a plan: 「後で」「次回」 also name times inside a mechanism.
+    return found[1].isascii() or _PLAN_END_JA.search(clause) is not None
+
+
+_PLAN_END_JA = re.compile("(?:予定|つもり|計画)(?:です|だ|である)?[。.]?\\s*$")
 
 
 #: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.

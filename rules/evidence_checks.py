@@ -15,10 +15,21 @@ VAGUE_TIMING = (
         r"|\bafter (?:a few|several|some|many) (?:hours|days|minutes|weeks)\b|\btakes a while\b"
         # A count per period: "roughly twice a quarter", "a few times a year".
         r"|\b(?:once|twice|\d+ times|a (?:few|couple of) times) (?:a|per|every) (?:day|week|month|quarter|year|sprint"
-        r"|release)\b",
+        r"|release)\b"
+        # Run until it happens: "loop `x` until the reading goes negative; it shows up within an hour or so".
+        r"|\b(?:loop|run|re-?run|repeat|keep running|leave)\b[^.;\n]{0,60}?\buntil (?:it|the \w+|an? \w+|something)\b"
+        r"[^.;\n]{0,40}?\b(?:shows? up|appears?|happens?|fails?|hangs?|crash(?:es)?|goes|trips?|triggers?|hits?|breaks?"
+        r"|turns? up|occurs?)\b|\bwithin (?:an? |a few |some |several )?(?:hours?|minutes?|days?|nights?) or so\b",
         flags=EN_FLAGS,
     ),
-    any_of("そのうち", "いつの間にか", "いつか", "しばらく(?:使|操作|触|動かし|放置)"),
+    any_of(
+        "そのうち",
+        "いつの間にか",
+        "いつか",
+        "しばらく(?:使|操作|触|動かし|放置)",
+        # 「出るまでループさせる」: run until it happens, no rate.
+        "(?:出る|発生する|再現する|落ちる|起きる|止まる|固まる)まで(?:ループ|繰り返|回し|流し|回す|流す|放置|待)",
+    ),
 )
 #: A test that passed before the fix too shows nothing about the fix: "it was already passing", 元々パスしていた.
 PASSED_BEFORE = (

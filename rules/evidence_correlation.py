@@ -35,6 +35,14 @@ CORRELATION = (
         r"\b(?:reworked|changed|rewrote|refactored|touched|modified|reimplemented|redid|overhauled) (?:how|the way"
         r"|what|when|where)\b",
         r"\b(?:reverting|downgrading|rolling back|pinning it back) to (?:v?\d|the previous|the old|the last)",
+        # "Since firmware 3.1 the controller skips floor 12": a version named as when it began.
+        r"\b(?:since|starting with|from|as of) (?:firmware|version|release|build|fw|sdk|v)\s*v?\d+(?:\.\d+)*\b"
+        r"|\b(?:since|starting with|as of) v?\d+\.\d+(?:\.\d+)*\b",
+        # "Version 2.3 never did this", "the 2.4 diff touches the ADC driver": the versions compared, not a mechanism.
+        r"\b(?:version |release |firmware |v)?\d+(?:\.\d+)+ (?:never|didn't|did not|doesn't|does not) (?:do|did|have"
+        r"|show|had)\b"
+        r"|\b(?:the )?(?:v?\d+(?:\.\d+)+ )?(?:diff|changelog|change ?set|release notes?|upgrade|update)"
+        r" (?:touches|touched|changes|changed|modifies|modified|includes|included|mentions|mentioned)\b",
         # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
         r"\b(?:it's|it is|it was|must be|blame) (?:the |our |this )?(?:\w+ ){0,2}(?:upgrade|update|deploy\w*|release"
         r"|migration|bump|version|switch)\b",

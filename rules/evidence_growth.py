@@ -26,15 +26,17 @@ _RETAINER = any_of(
     r"|without (?:freeing|releasing|closing|evicting|clearing)|not (?:freed|released|closed|evicted|cleared)"
     r"|because|since|unbounded|no (?:limit|bound|cap|eviction))\b",
     "保持|キャッシュ|解放(?:され|し)(?:ない|ず|ません)|閉じ(?:ない|ず|られ)|溜ま|溜め|蓄積|全件|丸ごと|一括(?:で)?読|参照"
-    # 「…ため」 ending the sentence is the sentence's own "because", not a reason for the growth.
-    "|上限(?:が)?な|ため(?![。.]|\\s*$)|ので(?![。.]|\\s*$)",
+    "|上限(?:が)?な",
     flags=re.IGNORECASE,
 )
+#: A Japanese "because" before the growth gives its reason (「…を保持するため、メモリが増え続け」); one after it
+#: (「増え続けて OOM で殺されるため、…欠損します」) links the symptoms, and one ending the sentence is its own.
+_BECAUSE_JA = re.compile("(?:ため|ので)(?![。.]|\\s*$)")
 
 
 def growth_only(masked: str) -> str | None:
     """The growth phrase when the text says a resource grows and names nothing that holds it."""
     found = _GROWTH.search(masked)
-    if found is None or _RETAINER.search(masked) is not None:
+    if found is None or _RETAINER.search(masked) is not None or _BECAUSE_JA.search(masked, 0, found.start()):
         return None
     return found.group(0)

@@ -31,7 +31,7 @@ def ref_pending(text: str) -> Finding | None:
     if (issue := only_issues(text)) is not None:
         return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
     why: Finding | None = None
-    plain_ref = False
+    plain: set[tuple[int, int]] = set()  # the clauses (sentence, clause) that name a reference plainly
     if _PUBLISHED_NOW.search(text) and find_fix_refs(text) and not _DEAD.search(text):
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
     sentences = reading.by_sentence(text)
@@ -40,18 +40,23 @@ def ref_pending(text: str) -> Finding | None:
         return ("ref_pending", push_later)  # "Branch `fix/x` is cut and committed; I'll push it once the VPN is back"
     if any(_MERGED.search(c) and find_fix_refs(c) and reading.read(c) is None for c in clauses):
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
-    for _sentence, parts in sentences:
+    for s, (_sentence, parts) in enumerate(sentences):
         for i, clause in enumerate(parts):
             if _MERGED.search(clause) and reading.read(clause) is None:
                 return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
             if (dead := _DEAD.search(clause)) is not None:
                 new = _SUPERSEDES.search(clause, 0, dead.start())  # "superseded" after "closed": the dead one's
                 if new is not None and find_fix_refs(clause[: new.start()]):
-                    plain_ref = True  # "pull/512 (supersedes #498, which was closed …)": #512 is the fix
+                    plain.add((s, i))  # "pull/512 (supersedes #498, which was closed …)": #512 is the fix
                     continue
-                if find_fix_refs(clause) or (i > 0 and _SUPERSEDES.search(parts[i - 1])):
+                earlier = i > 0 and bool(find_fix_refs(parts[i - 1]))
+                if find_fix_refs(clause) or (i > 0 and _SUPERSEDES.search(parts[i - 1])) or earlier:
+                    # "#398 was closed", 「最初は #74 で回避策を入れましたが、…クローズしました」: that reference is
+                    # dead, another in the text may not be.
                     why = why or ("ref_pending", dead.group(0))
-                    continue  # "#398 was closed": that reference is dead, another in the text may not be
+                    if earlier:
+                        plain.discard((s, i - 1))
+                    continue
                 return ("ref_pending", dead.group(0))  # "PR #2290 / closed without merging, we went another way"
             if _ELSEWHERE.search(clause) and not find_fix_refs(clause):
                 continue  # "the follow-up refactor will be opened next sprint": another piece of work
@@ -77,10 +82,10 @@ def ref_pending(text: str) -> Finding | None:
                     None,
                 )
             if found is None:
-                plain_ref = True
+                plain.add((s, i))
                 continue
             why = why or found
-    if plain_ref:
+    if plain:
         return None
     return ("ref_pending", why[1]) if why else None
 

@@ -20,7 +20,7 @@ _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhe
 _SCOPE_ON = re.compile(
     # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
     r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
-    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])他(?=[\u30a0-\u30ff\u4e00-\u9fff])"
+    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
 )
 
 
@@ -81,6 +81,12 @@ ANOTHER_MATTER = re.compile(
     r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|change|build"
     r"|bug|task|story|piece of work|project|feature|request|item|topic|question)\b"
     r"|\bunrelated to (?:the|this|our) (?:fix|bug|change|patch|issue)\b|\b(?:has|have|had) nothing to do with\b"
+    # Not affected in the first place: "the summer scenario wasn't re-run; it never failed in the first place".
+    r"|\b(?:it|they|that|those|which) (?:never|didn't|did not|doesn't|does not|don't|do not) (?:\w+ )?"
+    r"(?:fail|failed|break|broke|crash|crashed|hang|hung|show(?:ed)? (?:it|the bug)"
+    r"|ha(?:ve|d) (?:the bug|it|that bug|this bug)|hit it)\b"
+    r"[^.;]{0,30}?\b(?:in the first place|before(?: either| the fix)?|to begin with|either)\b"
+    r"|(?:もともと|元々|最初から|修正前から)(?:[^。、]{0,12}?)(?:失敗|発生|再現|落ち)(?:して)?(?:い)?(?:ない|ません|なかった)"
     r"|(?:\b(?:is|are|was|were)|'s|'re) (?:a |an |entirely |completely |totally )?(?:separate|unrelated|independent)\b"
     r"|別件|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)",
     re.IGNORECASE,

@@ -165,12 +165,24 @@ def _english(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
     return pattern.search(clause) if has_words(clause) else None
 
 
+#: A request reported, not a fact: 「GPU 版でも見てほしいと言われています」「確認するように言われた」.
+_REQUEST_BEFORE_JA = re.compile("(?:ほしい|欲しい|ください|下さい|ように|よう|てくれ|でくれ|もらいたい|べき|たい)\\s*$")
+
+
+def _asked(clause: str, phrase: str) -> bool:
+    """Whether the reported words are someone's request of the writer, which reports no fact."""
+    at = clause.find(phrase)
+    return at > 0 and _REQUEST_BEFORE_JA.search(clause, 0, at) is not None
+
+
 @lru_cache(maxsize=512)
 def modality(clause: str) -> Reading | None:
     """Hearsay, an appearance or a conjecture, marked by grammar (ja) or by the clause's wording (en)."""
-    if (found := japanese.modality(clause)) is not None and not (found[0] == "hearsay" and norm_cited_ja(clause)):
+    found = japanese.modality(clause)
+    if found is not None and not (found[0] == "hearsay" and (norm_cited_ja(clause) or _asked(clause, found[1]))):
         return found
-    if (heard := _HEARSAY_JA.search(clause)) is not None and not _CODE_WORDS_JA.search(clause, 0, heard.start()):
+    heard = _HEARSAY_JA.search(clause)
+    if heard is not None and not _CODE_WORDS_JA.search(clause, 0, heard.start()) and not _asked(clause, heard.group(0)):
         return ("hearsay", heard.group(0))
     if (should := _guess_should(clause)) is not None:
         return ("conjecture", should)

@@ -109,6 +109,9 @@ _N = r"(\d{1,3}(?:,\d{3})+|\d+)(k\b)?"
 #: An approximate count is still a count: "in about 400 runs", "~400", 「100 回ほど」「約 100 回」.
 _ABOUT_EN = r"(?:~\s*|(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|over|more than|under) )?"
 _ABOUT_JA = r"(?:\s*(?:ほど|程度|くらい|ぐらい|位|前後|弱|強|近く|以上|余り|あまり))?"
+#: What a Japanese count counts, beside 回 (runs): a counter or a word, 「1000 通中 4 通」「500 席中 2 席」
+#: 「200 ジョブ中 3 ジョブ」.
+_COUNTER_JA = r"(?:回|[\u4e00-\u9fff]|[\u30a1-\u30fa\u30fc]{1,8})"
 _RATE_RE = re.compile(
     r"(?=[\dOo])(?:"
     rf"(?<![\d.,]){_N}\s*(?:(?:runs?|times?|failures?|attempts?|iterations?|requests?|calls?)\s*)?"
@@ -116,7 +119,7 @@ _RATE_RE = re.compile(
     r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"
     # A date, not a rate: 「10/27 の夜間便」「10/27 から」.
     r"(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))"
-    rf"|(?<![\d.,]){_N}\s*回{_ABOUT_JA}(?:中|のうち)\s*(?:約\s*)?{_N}\s*回"
+    rf"|(?<![\d.,]){_N}\s*{_COUNTER_JA}{_ABOUT_JA}(?:中|のうち)\s*(?:約\s*)?{_N}\s*{_COUNTER_JA}"
     rf"|(?<![\d.,]){_N}\s*回に\s*{_N}\s*回"
     r"|(?<![\d.])(\d+(?:\.\d+)?)\s*%"
     rf"|\bonce (?:every|per|in) {_ABOUT_EN}{_N})",
