@@ -9,6 +9,7 @@ import re
 
 from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
+from rules.evidence_asides import LINK, WORKAROUND, planned
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -46,6 +47,14 @@ _VAGUE_CAUSE = (
 _CODE_DOES_NOT = re.compile("(?<!て)(?<!でき)(?:しない|せず)$")
 #: A check negated in a root cause: the mechanism is not yet tied to the failure.
 _UNCHECKED = re.compile(r"check|verif|confirm|test|measur|tried|確認|検証|実験|試", re.IGNORECASE)
+#: What an engineer reads to find a cause, not read yet: 「ドライバのソースはまだ見ていない」, "haven't looked at the
+#: driver source".
+_NOT_LOOKED = re.compile(
+    r"(?:ソース|コード|ログ|ダンプ|差分|トレース)[^。、]{0,10}?(?:まだ)?(?:見|読ん|調べ|追っ|追え)て(?:い)?(?:ない|ません)"
+    r"|\b(?:haven't|have not|hasn't|has not|didn't|did not|not yet)\s+(?:yet\s+)?(?:looked (?:at|into)|read"
+    r"|gone through|dug into|checked)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:source|code|logs?|dumps?|diff|traces?)\b",
+    re.IGNORECASE,
+)
 #: A plan whose purpose is to confirm the cause: "to confirm", "to prove it", 「確認する予定」「裏付けを取る」.
 _TO_CONFIRM = re.compile(
     r"\bto (?:confirm|verify|prove|validate|check|test)\b|\bto (?:be|make) sure\b|\bto double-check\b"
@@ -93,20 +102,28 @@ def mechanism(masked: str) -> Finding | None:
             return why
         if why is not None and why[0] == "not_done" and _CODE_DOES_NOT.search(why[1]):
             continue  # 「`uart_isr()` は `RXFIFO_CNT` を再確認しない」: what the code does, not what the writer did
-        if why is not None and why[0] == "not_done" and _UNCHECKED.search(why[1]):
+        if why is not None and why[0] == "not_done" and (_UNCHECKED.search(why[1]) or _NOT_LOOKED.search(_clause)):
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
         if (needed := _CONFIRMING_NEEDS.search(_clause)) is not None:
             return ("not_done", needed.group(0))  # "Confirming it needs the TSAN build, which won't be ready"
         if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_clause):
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
     correlated = False
+    claimed = False  # the text has given a symptom or a correlation as its cause
     for sentence, parts in reading.by_sentence(masked):
+        claimed = claimed or correlated  # a correlation in the sentence before is a cause given too
         if restated(sentence):
+            claimed = True
             continue  # "it hangs because it stops responding": the symptom twice
         if correlated and _CONSEQUENCE.match(sentence):
             continue  # 「1.4.2 以降…。そのせいで `hal_read()` がタイムアウトしている」: the effect of a correlation
         if symptom_cause(sentence):
             # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
+            claimed = True
+            continue
+        if claimed and not LINK.search(sentence) and "Q" not in sentence:
+            # "… because the call gets lost. Car 2 runs the same firmware as the other five.": after a cause that
+            # is no mechanism, a remark that links nothing to anything and names no code adds none.
             continue
         correlated = False
         gestured = False  # an element only gestured at ("somewhere in", "some lock in")
@@ -120,36 +137,13 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
-            if _WORKAROUND.search(clause) or _planned(clause):
+            if WORKAROUND.search(clause) or planned(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
                 return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
     return ("no_mechanism", _clip(masked))
-
-
-#: What makes the symptom go away for a while: "restarting `gate-agent` clears it", 「再起動すると復旧します」.
-_WORKAROUND = re.compile(
-    r"\b(?:restart|reboot|power[- ]cycl|re-?seat|unplug|replug|kill|bounc|redeploy|reinstall|reload|re-?login|log"
-    r"(?:ging)? out)\w*\b[^.;]{0,60}?\b(?:clears?|cleared|fix(?:es|ed)?|resolves?|resolved|recovers?|recovered"
-    r"|unsticks?|gets? it (?:going|back|working)|brings? it back|makes? it go away|works? around)\b"
-    r"|(?:再起動|リブート|リセット|電源を?(?:入れ直|切り直|再投入)|抜き差し|再ログイン|再接続|再デプロイ)(?:する|し|すれば|したら|すると)"
-    r"[^。]{0,20}?(?:復旧|直り|直る|直ります|回復|解消|戻り|戻る|戻ります|動き出|治り|治る)",
-    re.IGNORECASE,
-)
-
-
-def _planned(clause: str) -> bool:
-    """A plan ("we plan to add a watchdog next sprint", 「増設する予定です」) says nothing of what goes wrong."""
-    found = reading.not_done(clause)
-    if found is None or found[0] != "planned":
-        return False
-    # In Japanese only a clause that ends as a plan: 「後で」「次回」 also name times inside a mechanism.
-    return found[1].isascii() or _PLAN_END_JA.search(clause) is not None
-
-
-_PLAN_END_JA = re.compile("(?:予定|つもり|計画)(?:です|だ|である)?[。.]?\\s*$")
 
 
 #: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.

@@ -171,6 +171,8 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     )
     for clause in reading.all_clauses(masked):
         why = reading.not_done(clause)
+        if why is not None and why[0] == "planned" and shown and _AFTER_THE_FIX.search(clause):
+            continue  # "I will add the replay as a nightly CI job after the fix lands": work for later, not the repro
         if why is not None and (why[0] == "planned" or not (shown and scope_only(clause))):
             return why
         if why is None and (hedge := search(words.HYPOTHESIS, clause)) and not search(words.REJECTED, clause):
@@ -181,6 +183,15 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     if not shown and (m := _first(english.INFERENCE, masked)):
         return ("hypothesis", m)
     return None
+
+
+#: Work planned for after the fix: a regression job, a follow-up (「修正が入ったら CI に追加します」).
+_AFTER_THE_FIX = re.compile(
+    r"\b(?:after|once|when) the fix (?:lands|is merged|is in|ships|goes in)\b|\bnightly\b|\bci job\b"
+    r"|\bregression (?:test|job|suite)\b|\bfollow-?up\b"
+    r"|修正(?:後|が入ったら|のマージ後|がマージされたら)|回帰テスト|夜間ジョブ|(?i:CI)\s*(?:に|へ)(?:追加|組み込)",
+    re.IGNORECASE,
+)
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:

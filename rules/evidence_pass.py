@@ -75,7 +75,10 @@ PASSED = (
         # The whole run got to its end: "replayed the full batch through the patched build to the end".
         r"|\b(?:ran|runs|replayed|reran|re-ran|played|processed|went|got|made it|read|printed|rendered)\b"
         r"(?: [\w`,-]+){0,10}? (?:all the way |right )?(?:to|until|till|through to) the (?:very )?end\b",
-        r"\bnot (?:a single|one|once) (?:hang|failure|crash|error|timeout|stall|deadlock|reset|oops)\b"
+        r"\bnot (?:a single|one|once) (?:[\w-]+ )?(?:hang|failure|crash|error|timeout|stall|deadlock|reset|oops)\b"
+        # "10 of 10 times without an error": runs counted, none of the bad kind.
+        r"|\bwithout (?:an? |any |a single )?(?:errors?|failures?|crash(?:es)?|hangs?|exceptions?|timeouts?|problems?"
+        r"|issues?|retries|drops?)\b"
         r"|\bnever (?:once )?(?:hung|failed|crashed|errored|stalled|deadlocked|reset)\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
         r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b",
@@ -108,8 +111,11 @@ PASSED = (
         r"|baseline|original|old (?:system|output))\b",
         r"\b\d[\d,]* (?:\w+ )?(?:rows?|records?|items?|files?|blocks?|messages?) (?:were )?(?:imported|processed|loaded"
         r"|written|migrated|synced|sent|delivered|applied)\b"
-        # Every one of a counted lot went through: "all 4,812 payments posted", "all 300 labels printed".
-        r"|\ball (?:the |of the )?\d[\d,]* (?:[\w-]+ ){1,2}(?:were |got )?(?:posted|printed|processed|imported"
+        # Every one of a counted lot went through: "stored all 1,441 rows", "all 2,000 released the bike".
+        r"|\b(?:stored|wrote|loaded|imported|processed|delivered|sent|printed|posted|indexed|read|parsed|decoded"
+        r"|rendered|synced|matched|released|unlocked|opened|closed) all (?:the |of the )?\d[\d,]*\b"
+        r"|\ball (?:the |of the )?\d[\d,]* (?:[\w-]+ ){0,2}(?:were |got )?(?:posted|printed|processed|imported|released"
+        r"|unlocked|opened|closed|stored"
         r"|delivered|synced|sent|settled|cleared|rendered|decoded|parsed|loaded|written|applied|migrated|uploaded"
         r"|exported|reconciled|booked|accepted|acknowledged|acked|committed|published|scanned|indexed|signed"
         r"|verified|validated|matched|arrived|landed|transcoded|encoded|compiled|converted|restored)\b",
@@ -121,7 +127,7 @@ PASSED = (
         "成功",
         "正しい(?:結果|値|レポート|出力|応答)",
         "完了",
-        "通(?:った|りました|過|る)",
+        "通(?:った|りました|過|る|って(?:いる|います|いた|いました))",
         "パス(?:し|する)",
         "停止なし",
         # 「クラッシュ 0」「エラーは 0 件」「失敗: 0」: none of the bad kind.
@@ -136,6 +142,8 @@ PASSED = (
         "に戻(?:った|りました|っている|っています)",
         "回復",
         "(?<![\\d.])0 ?(?:回|件)(?!中)",
+        # 「同期ずれ 0 フレーム」「欠損 0 パケット」: none of the bad kind, in any counter but a time or a place.
+        "(?<![\\d.])0\\s*(?![時分秒日月年度歳番号階位])(?:[\u4e00-\u9fff]|[\u30a1-\u30fa\u30fc]{1,8})(?!中)",
         "(?:なし|無し)(?!に|で(?!し|す))",  # 「文字化けなしでした」, not 「修正なしで」
         "一度も",
         "皆無",
@@ -156,7 +164,7 @@ EVIDENCE_NOUN = (
     any_of(
         r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
         r"|scenario|load|traffic|steps|p\d\d|latency|throughput|requests|calls|queries|iterations|transactions"
-        r"|messages|batches|batch|nights|exports|scripts?|replays?)\b",
+        r"|messages|batches|batch|nights|exports|scripts?|replays?|attempts?|tries|trials?|cycles?)\b",
         flags=EN_FLAGS,
     ),
     any_of(

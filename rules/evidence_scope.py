@@ -88,7 +88,15 @@ ANOTHER_MATTER = re.compile(
     r"[^.;]{0,30}?\b(?:in the first place|before(?: either| the fix)?|to begin with|either)\b"
     r"|(?:もともと|元々|最初から|修正前から)(?:[^。、]{0,12}?)(?:失敗|発生|再現|落ち)(?:して)?(?:い)?(?:ない|ません|なかった)"
     r"|(?:\b(?:is|are|was|were)|'s|'re) (?:a |an |entirely |completely |totally )?(?:separate|unrelated|independent)\b"
-    r"|別件|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)",
+    r"|別件|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)"
+    # Not affected: 「25fps の素材は影響がないので再テストしていない」.
+    r"|影響(?:が|は)?(?:ない|なく|ありません|受けない|しない)"
+    # The fix taken to the rest, later: "the old rev B docks get the same firmware next month",
+    # 「本番機への展開は来週」.
+    r"|\b(?:gets?|getting|receives?|will get) (?:the )?(?:same|new|fixed|patched|updated) (?:firmware|build|release"
+    r"|fix|image|version|code)\b|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy(?:ing|ment)?)"
+    r" (?:it |the fix )?to (?:the )?(?:rest|other|remaining|old|production|prod)\b"
+    r"|(?:展開|デプロイ|入れ替え|反映)(?:は|する|します|を)?[^。]{0,12}?予定",
     re.IGNORECASE,
 )
 

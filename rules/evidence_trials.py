@@ -59,6 +59,12 @@ _SINGLE = (
 )
 
 
+#: Each of many runs: 「40 区間とも」「すべてで」「ごとに」, "in each of the 40 runs", "every time".
+_PER_RUN = re.compile(
+    r"(?:とも|すべてで|全てで|ずつ|ごとに|毎回|それぞれ)\s*$"
+    r"|\b(?:in each|each time|every time|per run|in every \w+)\s*,?\s*$",
+    re.IGNORECASE,
+)
 #: Another thing than the one checked: "the other tables", 「他テーブル」「別の環境」.
 _OTHER = re.compile(r"\b(?:other|another)\b|(?<![\u4e00-\u9fff])他(?:の)?|ほかの|別の", re.IGNORECASE)
 #: Many repetitions inside the one run: "10,000 iterations", 「1000 回ループ」.
@@ -75,6 +81,8 @@ def single_trial(masked: str) -> Finding | None:
     if found is None:
         return None
     at = masked.find(found)
+    if at >= 0 and _PER_RUN.search(masked, max(0, at - 12), at):
+        return None  # 「40 区間とも 1 回だけだった」: once in each of many runs, a count of events, not of trials
     if at >= 0:
         start, end = max(0, masked.rfind("。", 0, at), masked.rfind(".", 0, at)), masked.find(".", at)
         if _OTHER.search(masked[start:at]):

@@ -84,7 +84,9 @@ _SYMPTOM_CAUSE = re.compile(
     r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
     r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?|stop(?:s|ped)? making progress|makes? no progress"
     r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
-    r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*)\b"
+    r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*"
+    # Lost on the way, said without where or why: "the call gets lost and car 2 never receives it".
+    r"|(?:gets?|got|getting) lost|(?:goes|went|going) missing|never (?:receives?|gets?|sees?) (?:it|them|the \w+))\b"
     # Too late, said without why: "doesn't get the buffer to `alsa_write` in time", "the ring runs dry".
     r"|\b(?:doesn't|does not|didn't|did not|can't|cannot|fails? to|failed to) (?:get|deliver|send|write"
     r"|hand|push|return"

@@ -142,7 +142,12 @@ _OUT_OF_RE = re.compile(
     r"|reproduc\w*|broke|trigger\w*)\s+(\d{1,6}|once|twice|three)(?: times?)?\b",
     re.IGNORECASE,
 )
-_WORD_COUNTS = {"once": 1, "twice": 2, "three": 3}
+#: "out of 500 simulated nights the vent stayed open once": the total named by "out of", then how often.
+_OUT_OF_ANY_RE = re.compile(
+    r"\bout of\s+(\d{1,6})\s+(?:[\w-]+\s+){0,2}?[\w-]+s\b[^.;\n]{0,60}?\b(once|twice|three times|\d{1,6} times)\b",
+    re.IGNORECASE,
+)
+_WORD_COUNTS = {"once": 1, "twice": 2, "three": 3, "three times": 3}
 #: 「100 回回して 2 回失敗」: runs, then failures, in Japanese.
 _TIMES_JA_RE = re.compile(
     r"(\d{1,6})\s*回"
@@ -220,12 +225,12 @@ def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
             hits, total = 1, _number(g[13], g[14])
         if 0 < total and hits <= total:
             found.append((Fraction(hits, total), m.group(0)))
-    for pattern in (_TIMES_RE, _OUT_OF_RE, _TIMES_JA_RE):
+    for pattern in (_TIMES_RE, _OUT_OF_RE, _TIMES_JA_RE, _OUT_OF_ANY_RE):
         for m in pattern.finditer(text):
             if len(found) >= ENOUGH:
                 break
             total, count = int(m.group(1)), (m.group(2) or m.group(m.lastindex or 2)).lower()
-            hits = _WORD_COUNTS.get(count) or int(count)
+            hits = _WORD_COUNTS.get(count) or int(count.removesuffix(" times"))
             if 0 < total and hits <= total:
                 found.append((Fraction(hits, total), m.group(0)))
     return tuple(found)

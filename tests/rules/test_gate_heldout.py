@@ -40,6 +40,9 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 36, after round 34 (tuned on it).
     "b36-138": "false refusal: 'the night wave (1,840 orders) released to the end with no errors': releasing a"
     " warehouse wave is running the workload, read as a release (a deploy)",
+    # Batch 40, after round 38 (tuned on it).
+    "b40-055": "false refusal: 「ブレーキ指令は 40 区間すべてで 1 回だけだった」: the right outcome in every run, said"
+    " in the domain's own terms (one command, not two), which no pass word marks",
 }
 
 

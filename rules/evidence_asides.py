@@ -1,0 +1,42 @@
+"""What a root cause says beside its mechanism, which is no mechanism itself (docs/rules.md#mechanism): a workaround
+that makes the symptom go away for a while, a plan, and the link words a mechanism said after a symptom needs.
+Read by `rules.evidence_cause`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import reading
+
+#: A sentence that links a cause to an effect: what a mechanism said after a symptom needs.
+LINK = re.compile(
+    r"\b(?:because|since|so|therefore|causing|causes|caused|leads? to|led to|results? in|resulted in|which (?:is why"
+    r"|causes|makes|means|leads)|when|whenever|if|unless|until|before|after)\b|->|→"
+    r"|ため|ので|から|により|によって|せいで|結果|場合|とき|時に|と、|たら|れば",
+    re.IGNORECASE,
+)
+#: What makes the symptom go away for a while: "restarting `gate-agent` clears it", 「再起動すると復旧します」.
+WORKAROUND = re.compile(
+    r"\b(?:restart|reboot|power[- ]cycl|re-?seat|unplug|replug|kill|bounc|redeploy|reinstall|reload|re-?login|log"
+    r"(?:ging)? out)\w*\b[^.;]{0,60}?\b(?:clears?|cleared|fix(?:es|ed)?|resolves?|resolved|recovers?|recovered"
+    r"|unsticks?|gets? it (?:going|back|working)|brings? it back|makes? it go away|works? around)\b"
+    r"|(?:再起動|リブート|リセット|電源を?(?:入れ直|切り直|再投入)|抜き差し|再ログイン|再接続|再デプロイ)(?:する|し|すれば|したら|すると)"
+    r"[^。]{0,20}?(?:復旧|直り|直る|直ります|回復|解消|戻り|戻る|戻ります|動き出|治り|治る)"
+    # 「開始時刻を 1 時間早めて回避している」, "we work around it by starting earlier": a workaround said as one.
+    r"|(?:て|で)回避(?:して|し|する|中|しています)|\bwork(?:ing|ed|s)? around (?:it|this|that|the)\b"
+    r"|\bas a workaround\b",
+    re.IGNORECASE,
+)
+
+
+def planned(clause: str) -> bool:
+    """A plan ("we plan to add a watchdog next sprint", 「増設する予定です」) says nothing of what goes wrong."""
+    found = reading.not_done(clause)
+    if found is None or found[0] != "planned":
+        return False
+    # In Japanese only a clause that ends as a plan: 「後で」「次回」 also name times inside a mechanism.
+    return found[1].isascii() or _PLAN_END_JA.search(clause) is not None
+
+
+_PLAN_END_JA = re.compile("(?:予定|つもり|計画)(?:です|だ|である)?[。.]?\\s*$")
