@@ -16,6 +16,8 @@ LINK = re.compile(
     r"|ため|ので|から|により|によって|せいで|結果|場合|とき|時に|と、|たら|れば",
     re.IGNORECASE,
 )
+#: A code identifier, masked (`rules.textmask.MASK`): a remark naming code may say what it does.
+NAMES_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 #: What makes the symptom go away for a while: "restarting `gate-agent` clears it", 「再起動すると復旧します」.
 WORKAROUND = re.compile(
     r"\b(?:restart|reboot|power[- ]cycl|re-?seat|unplug|replug|kill|bounc|redeploy|reinstall|reload|re-?login|log"
