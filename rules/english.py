@@ -56,11 +56,12 @@ PLANNED = any_of(
     r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"
     r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat"
-    r"|find out|figure out|work out|investigate|dig into|look into|go through|read through|review|audit|inspect)\b",
+    r"|find out|figure out|work out|investigate|dig into|look into|go through|read through|review|audit|inspect"
+    r"|post|share|report back|write (?:it|this|that) up)\b",
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
     r"|measured|confirmed)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
-    r"\b(?:plan|next steps?|to ?do)\s*:",
+    r"\b(?:plan|next steps?|to ?do)\s*:|\b(?:the |my |our )?plan (?:is|was) to\b",
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
     # A check being set up, said with a gerund: "Adding a debug assert to catch it on the next testnet run".
     r"(?:^|[.;]\s*)(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?\bto (?:catch"

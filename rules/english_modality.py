@@ -17,6 +17,9 @@ HEARSAY = any_of(
     # Someone else's engineer ran it: "the GPU vendor's engineer ran our capture … and reported back".
     r"\b(?:vendor|partner|customer|client|supplier|their|the other team)'?s? (?:[\w-]+ ){0,2}(?:engineers?|fae|support"
     r"|team|admins?|folks)\b[^.;]{0,80}?\b(?:reported|said|told|confirmed|came back)\b",
+    # "The winery's tech says that if you …": someone's technician or contact reporting.
+    r"\b\w+'s (?:[\w-]+ ){0,2}(?:tech|techs|technicians?|engineers?|operators?|admins?|staff|contact|reps?"
+    r"|representatives?|support|folks)\b[^.;]{0,40}?\b(?:says|said|reports?|reported|told|tells|claims?|claimed)\b",
     # "The merchant reports the refund fails every time", "steps as provided by the merchant".
     r"\b(?:the )?(?:merchant|seller|partner|shop|store|tenant|hospital|bank|carrier|dealer|player|customer"
     r"|client|user|reporter)s?"

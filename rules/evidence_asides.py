@@ -16,8 +16,14 @@ LINK = re.compile(
     r"|ため|ので|から|により|によって|せいで|結果|場合|とき|時に|と、|たら|れば",
     re.IGNORECASE,
 )
-#: A code identifier, masked (`rules.textmask.MASK`): a remark naming code may say what it does.
-NAMES_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
+#: Where something lives, said of no wrong: "song-to-song state is kept in `PitchEngine`" names a place, not what in
+#: it goes wrong (read after a cause that is none).
+LOCATION = re.compile(
+    r"^\W*(?:the |all |our )?(?:[\w-]+ ){0,3}(?:is|are) (?:kept|stored|held|handled|managed|owned|tracked|cached"
+    r"|computed|implemented|done|set|configured|defined|read|loaded) (?:in|by|inside|from|within)\b[^,;]*[.。]?\s*$"
+    r"|^[^、。]{0,40}(?:は|が)[^、。]{0,30}(?:で|に)(?:保持|管理|保存|実装|処理|設定)(?:されて|して)(?:い)?(?:ます|る)[。]?\s*$",
+    re.IGNORECASE,
+)
 #: What makes the symptom go away for a while: "restarting `gate-agent` clears it", 「再起動すると復旧します」.
 WORKAROUND = re.compile(
     r"\b(?:restart|reboot|power[- ]cycl|re-?seat|unplug|replug|kill|bounc|redeploy|reinstall|reload|re-?login|log"
@@ -27,7 +33,7 @@ WORKAROUND = re.compile(
     r"[^。]{0,20}?(?:復旧|直り|直る|直ります|回復|解消|戻り|戻る|戻ります|動き出|治り|治る)"
     # 「開始時刻を 1 時間早めて回避している」, "we work around it by starting earlier": a workaround said as one.
     r"|(?:て|で)回避(?:して|し|する|中|しています)|\bwork(?:ing|ed|s)? around (?:it|this|that|the)\b"
-    r"|\bas a workaround\b",
+    r"|\b(?:as a|is the|is our|the current|a temporary) workaround\b",
     re.IGNORECASE,
 )
 

@@ -9,12 +9,13 @@ import re
 
 from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
-from rules.evidence_asides import LINK, NAMES_CODE, WORKAROUND, planned
+from rules.evidence_asides import LINK, LOCATION, WORKAROUND, planned
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.restatement import DURATION as _DURATION
 from rules.restatement import declared_symptom, restated, symptom_cause
+from rules.textmask import MASKED_CODE
 
 Finding = tuple[str, str]
 
@@ -121,7 +122,7 @@ def mechanism(masked: str) -> Finding | None:
             # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
             claimed = True
             continue
-        if claimed and not LINK.search(sentence) and not NAMES_CODE.search(sentence):
+        if claimed and not LINK.search(sentence) and (not MASKED_CODE.search(sentence) or LOCATION.search(sentence)):
             # "… because the call gets lost. Car 2 runs the same firmware as the other five.": after a cause that
             # is no mechanism, a remark that links nothing to anything and names no code adds none.
             continue

@@ -134,6 +134,14 @@ _EXPECTED = compile_guarded(
 )
 
 
+#: An outcome worked out, not seen: "in theory it jams every time", 「理屈の上では毎回詰まります」.
+_IN_THEORY = re.compile(
+    r"\b(?:in theory|theoretically|on paper|in principle)\b"
+    r"|理屈(?:の上)?では|理論上(?:は)?|計算上(?:は)?|机上(?:では|の)",
+    re.IGNORECASE,
+)
+
+
 #: The outcome only as the expected one: "Expected: …" with no "Actual: …" beside it (「期待結果：」, no 「実際：」).
 _EXPECTED_LABEL = re.compile(
     r"^\s*(?:expected(?: result| behaviou?r)?|期待(?:結果|値|される動作)?)\s*[:：]", re.I | re.M
@@ -145,7 +153,7 @@ _ACTUAL_LABEL = re.compile(
 
 def expected_outcome(clause: str) -> str | None:
     """An outcome said as an expectation and set against nothing that happened: "this should trip the timeout"."""
-    expected = _EXPECTED.search(clause)
+    expected = _EXPECTED.search(clause) or _IN_THEORY.search(clause)
     return None if expected is None or search(words.CONTRAST, clause) else expected.group(0)
 
 
@@ -231,7 +239,7 @@ def validation(masked: str) -> Finding | None:
         at = at if at >= 0 else masked.find(clause)
         cursor = at + 1 if at >= 0 else cursor
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
-        if why is not None and why[0] == "not_done" and _another_matter(around, len(clause)):
+        if why is not None and why[0] == "not_done" and _another_matter(masked, at, len(clause)):
             elsewhere.add(clause)  # 「PDF のレイアウト変更はまだですが、今回の修正とは別件です」
         unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
         if failure and _fails_after(clause) and not unrelated:
@@ -255,12 +263,15 @@ def validation(masked: str) -> Finding | None:
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n")
 
 
-def _another_matter(around: str, start: int) -> bool:
-    """Whether a not-done clause (the first `start` characters of `around`) is said, in the rest of its sentence,
-    to be another matter than the fix, and names nothing of the check itself."""
-    end = _SENTENCE_END.search(around, start)
-    sentence = around[: end.start() if end else len(around)]
-    return ANOTHER_MATTER.search(sentence) is not None and search(CORE_EVIDENCE, around[:start]) is None
+def _another_matter(masked: str, at: int, length: int) -> bool:
+    """Whether a not-done clause (at `at`, `length` long) is said, in its sentence, to be about another matter or
+    another configuration than the fix ("旧型の AG-100 は…、今回は試していません"), and names nothing of the check."""
+    if at < 0 or search(CORE_EVIDENCE, masked[at : at + length]) is not None:
+        return False
+    before = max((m.end() for m in _SENTENCE_END.finditer(masked, max(0, at - 200), at)), default=max(0, at - 200))
+    end = _SENTENCE_END.search(masked, at + length, at + length + 200)
+    sentence = masked[before : end.start() if end else at + length + 200]
+    return ANOTHER_MATTER.search(sentence) is not None or scope_only(sentence)
 
 
 #: What a check still needs before it can run: "a few more nights are needed", "needs the HIL rig, which is booked

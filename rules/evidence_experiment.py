@@ -100,7 +100,9 @@ _MORE = re.compile(
     r"\b(?:next|also|too|as well|another|more|additional|further|follow-?up)\b|次は|次に|今後|追加で|(?:で|に)も"
     # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
     r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
-    r"|展開|デプロイ|リリース|本番",
+    r"|展開|デプロイ|リリース|本番"
+    # The result written up: "will write this up in RING-311", 「結果は RING-311 にまとめます」.
+    r"|\bwrite (?:it|this|that|them) up\b|\bwrite-?up\b|\bdocument (?:it|this|that)\b|まとめ|記録",
     re.IGNORECASE,
 )
 

@@ -43,12 +43,12 @@ def only_issues(text: str) -> str | None:
 
 
 def names_the_repo(text: str, ref: FixRef) -> bool:
-    """ "#4411 in acme/arm_bringup": the owner/repo a number lives in, not a branch."""
+    """ "#4411 in acme/arm_bringup", "#4411 (acme/arm_bringup)": the owner/repo a number lives in, not a branch."""
     at = text.find(ref.text)
     return (
         ref.kind == "branch"
         and at > 0
-        and re.search(r"\b(?:in|of|on|at|from)\s+$", text[max(0, at - 6) : at]) is not None
+        and re.search(r"\b(?:in|of|on|at|from)\s+$|#\d+\s*\($", text[max(0, at - 14) : at]) is not None
     )
 
 

@@ -76,6 +76,7 @@ PASSED = (
         r"|\b(?:ran|runs|replayed|reran|re-ran|played|processed|went|got|made it|read|printed|rendered)\b"
         r"(?: [\w`,-]+){0,10}? (?:all the way |right )?(?:to|until|till|through to) the (?:very )?end\b",
         r"\bnot (?:a single|one|once) (?:[\w-]+ )?(?:hang|failure|crash|error|timeout|stall|deadlock|reset|oops)\b"
+        r"|\bnot (?:a single|one)\s+Q\b"
         # "10 of 10 times without an error": runs counted, none of the bad kind.
         r"|\bwithout (?:an? |any |a single )?(?:errors?|failures?|crash(?:es)?|hangs?|exceptions?|timeouts?|problems?"
         r"|issues?|retries|drops?)\b"
@@ -127,7 +128,7 @@ PASSED = (
         "成功",
         "正しい(?:結果|値|レポート|出力|応答)",
         "完了",
-        "通(?:った|りました|過|る|って(?:いる|います|いた|いました))",
+        "通(?:った|ります|りました|過|る|って(?:いる|います|いた|いました))",
         "パス(?:し|する)",
         "停止なし",
         # 「クラッシュ 0」「エラーは 0 件」「失敗: 0」: none of the bad kind.

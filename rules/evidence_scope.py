@@ -20,7 +20,8 @@ _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhe
 _SCOPE_ON = re.compile(
     # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
     r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
-    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
+    r"\b(?:on|with|in|under|against|for)\s+\S+|\bother\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ|実機)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
+    r"|(?:旧|新)(?:型|モデル|機種|世代)"
 )
 
 
@@ -62,6 +63,10 @@ def other_configuration(clause: str) -> bool:
     return _SCOPE_OBJECT.search(clause) is not None
 
 
+#: The writer's own doing: what is not done is the check itself.
+_MYSELF = re.compile(
+    r"\b(?:it|this|the repro|the steps|them) (?:\w+ )?(?:myself|ourselves)\b|自分(?:で|では|自身で)", re.IGNORECASE
+)
 #: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
 _SCOPE_LABEL = re.compile(
     r"\s*(?:not (?:yet )?(?:verified|tested|covered|checked)|untested|unverified|out of scope|未検証|未確認|未テスト"
@@ -115,6 +120,8 @@ def set_aside(sentence: str) -> bool:
 
 def scope_only(clause: str) -> bool:
     """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
+    if _MYSELF.search(clause):
+        return False  # "I haven't been on site to try it myself": the check itself, not done
     if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause) or _SCOPE_SUBJECT.match(clause):
         return True
     if _NAMED_NOT_RUN.match(clause) and not search(CORE_EVIDENCE, clause):

@@ -15,7 +15,7 @@ from rules.evidence_clauses import concrete_pass
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
-from rules.textmask import mask, rates, sentences
+from rules.textmask import MASKED_CODE, mask, rates, sentences
 
 Finding = tuple[str, str]
 
@@ -25,7 +25,6 @@ _MAIN_CHECK = re.compile(
     re.IGNORECASE,
 )
 #: A code span or identifier, masked: the check named by its test or command.
-_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 
 
 def unchecked(masked: str) -> Finding | None:
@@ -46,7 +45,9 @@ def unchecked(masked: str) -> Finding | None:
         return ("pending", problems["pending"])  # "Unit tests pass. The real check … still has to be scheduled"
     if set(problems) == {"hope"}:
         # "Looks fine on my device. Played about 20 minutes, no crash": a hope is answered only by a named check.
-        if any(concrete_pass(s) and (search(passing.EVIDENCE_NOUN, s) or rates(s) or _CODE.search(s)) for s in parts):
+        if any(
+            concrete_pass(s) and (search(passing.EVIDENCE_NOUN, s) or rates(s) or MASKED_CODE.search(s)) for s in parts
+        ):
             return None
     elif any(concrete_pass(sentence) for sentence in parts):
         return None

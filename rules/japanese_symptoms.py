@@ -9,6 +9,7 @@ import re
 
 from rules.japanese import JA_RE, analyse, pieces
 from rules.japanese_verbs import FAILURE_VERBS, SYMPTOM_VERBS, produces_symptom
+from rules.textmask import MASKED_CODE
 
 #: Verbs of SYMPTOM_VERBS that only link or state: a clause with them alone says nothing went wrong.
 _NEUTRAL_JA = frozenset({"成る", "為る", "有る", "居る", "見える", "思う", "考える", "言う", "繋がる", "引き起こす"})
@@ -98,3 +99,17 @@ def symptom_as_cause(sentence: str) -> str | None:
         symptom = lemma in SYMPTOM_VERBS or lemma in FAILURE_VERBS or _LATIN_SYMPTOM.fullmatch(lemma) is not None
         return shown if symptom and lemma not in ("為る", "有る", "居る") else None
     return None
+
+
+#: Something not updated, sent or saved: 「読み取り値が更新されない」「通知が届かない」.
+_NOT_UPDATED = re.compile(
+    "(?:更新|反映|同期|送信|通知|保存|書き込|読み込|受信)(?:され|が|も|でき|し)?(?:ない|ず|ません|なかった|なく)|届か(?:ない|ず)"
+)
+
+
+def not_updated(cause: str) -> str | None:
+    """The rest of a cause that says something is not updated (or sent, saved), said of no element in code; None
+    when it says no such thing or names the code that fails to do it (「`put()` が TTL を更新しない」)."""
+    if _NOT_UPDATED.search(cause) is None or MASKED_CODE.search(cause):
+        return None
+    return _NOT_UPDATED.sub(" 、 ", cause)

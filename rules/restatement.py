@@ -210,6 +210,11 @@ def symptom_cause(sentence: str) -> bool:
         rest = _TO_ANSWER.sub(" ", rest)  # "takes longer than the gateway's 30 s limit to answer": still the time
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return True
+    if (stale := japanese_symptoms.not_updated(cause)) is not None:
+        # 「値が 7.0 で張り付くのは、読み取り値が更新されないため」: nothing updating, said of no element, is the
+        # symptom again.
+        if not english.action_verbs(stale) and not japanese_verbs.action_verbs(stale):
+            return True
     if not (_SYMPTOM_CAUSE.search(cause) or japanese_symptoms.symptom_verbs(cause)):
         return False
     rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)

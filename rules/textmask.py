@@ -19,6 +19,8 @@ _INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064
 
 #: The word that stands where masked text was, so sentence shapes ("Q can be NULL when Q") survive.
 MASK = " Q "
+#: A masked identifier, as a word of its own: an element named in code.
+MASKED_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 
 _FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _INLINE_RE = re.compile(r"`[^`\n]*`")

@@ -43,6 +43,11 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 40, after round 38 (tuned on it).
     "b40-055": "false refusal: 「ブレーキ指令は 40 区間すべてで 1 回だけだった」: the right outcome in every run, said"
     " in the domain's own terms (one command, not two), which no pass word marks",
+    # Batch 41, after round 39 (tuned on it).
+    "b41-020": "「値が 7.0 で張り付くのは、センサーの読み取り値が更新されないため」: the symptom on both sides, but the"
+    " noun 読み取り値 reads as the verb 読み取る, an action",
+    "b41-043": "'48 h stress run of the generic `cotton_60` cycle: 120 loads, no controller resets' beside a ticked"
+    " original repro: a program named in code reads as the check itself, run under stress",
 }
 
 
