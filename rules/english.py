@@ -52,7 +52,9 @@ NOT_DONE = any_of(
 PLANNED = any_of(
     # A person's intention; "you will see it fail" in a repro is what the steps show, not a plan.
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
-    r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)) (?:\w+ )?(?:try|test|run|re-?run"
+    r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)"
+    # The subject dropped, as in a note: "Will revert `9b2d771` on the staging PLC on Thursday".
+    r"|(?:^|(?<=[.;!?]\s)|(?<=\n))[Ww]ill) (?:\w+ )?(?:try|test|run|re-?run"
     r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"
     r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat"

@@ -76,7 +76,9 @@ _CONFIRMING_NEEDS = re.compile(
 #: Two causes offered where one is needed (ja): "A か B のどちらか", "いずれか".
 _ALTERNATIVES_JA = any_of(
     # 「どちらか早い方」 is a rule of the code (whichever comes first), not two candidate causes.
-    "(?:の)?(?:どちらか|いずれか|どっちか)(?!一方を|を選|早い|遅い|先|後|大きい|小さい|多い|少ない|一方)"
+    "(?:の)?(?:どちらか|いずれか|どっちか)(?!一方を|を選|早い|遅い|先|後|大きい|小さい|多い|少ない|一方)",
+    # 「`sd_write()` のリトライか、あるいは RTC のドリフトで」: one cause or another, said in words.
+    "か[、,]?\\s*(?:あるいは|もしくは|それとも)",
 )
 #: Someone reporting the symptom ("users reported duplicated orders"): context for the cause, not the cause.
 _SYMPTOM_REPORT = re.compile(

@@ -179,7 +179,7 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     )
     for clause in reading.all_clauses(masked):
         why = reading.not_done(clause)
-        if why is not None and why[0] == "planned" and shown and _AFTER_THE_FIX.search(clause):
+        if why is not None and why[0] == "planned" and shown and (_AFTER_THE_FIX.search(clause) or scope_only(clause)):
             continue  # "I will add the replay as a nightly CI job after the fix lands": work for later, not the repro
         if why is not None and (why[0] == "planned" or not (shown and scope_only(clause))):
             return why
@@ -188,6 +188,10 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     modal = [f for f in found if f[0] in ("hearsay", "appearance", "conjecture")]
     if modal and not shown:
         return modal[0]
+    only_expected = next((f for f in found if f[0] == "appearance"), None)
+    if only_expected is not None and not any(FAILURE_WORD.search(c) or stated(c) for c in clean):
+        # "Flash …, unplug during balancing. This should trip the fault on every run.": steps, and no result seen
+        return only_expected
     if not shown and (m := _first(english.INFERENCE, masked)):
         return ("hypothesis", m)
     return None

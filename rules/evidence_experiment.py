@@ -102,7 +102,9 @@ _MORE = re.compile(
     r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
     r"|展開|デプロイ|リリース|本番"
     # The result written up: "will write this up in RING-311", 「結果は RING-311 にまとめます」.
-    r"|\bwrite (?:it|this|that|them) up\b|\bwrite-?up\b|\bdocument (?:it|this|that)\b|まとめ|記録",
+    r"|\bwrite (?:it|this|that|them) up\b|\bwrite-?up\b|\bdocument (?:it|this|that)\b|まとめ|記録"
+    r"|\b(?:share|post|send|attach|upload) (?:the |my |our )?(?:logs?|results?|captures?|data|traces?|numbers"
+    r"|plots?)\b",
     re.IGNORECASE,
 )
 

@@ -29,7 +29,8 @@ _SCOPE_ON = re.compile(
 _SCOPE_SUBJECT = re.compile(
     r"\s*(?:the |our |their )?(?:[\w.+-]+ ){0,3}(?:paths?|platforms?|arch\w*|targets?|variants?|backends?|builds?"
     r"|configs?|configurations?|drivers?|regions?|browsers?|devices?|models?|flavou?rs?|revisions?|revs?|hardware"
-    r"|boards?|units?|versions?)(?:\s*\([^()\n]{0,20}\))?\s+(?:was|were|is|are|has|have)\b",
+    r"|boards?|units?|versions?|fixtures?|rigs?|setups?|sizes?|trays?|layouts?|profiles?)(?:\s*\([^()\n]{0,20}\))?"
+    r"\s+(?:was|were|is|are|has|have)\b",
     re.IGNORECASE,
 )
 #: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.
@@ -37,6 +38,8 @@ _LATIN_TOPIC_JA = re.compile(
     r"\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?(?:\s*(?:と|や|、|,|/)\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?){0,4}"
     r"\s*(?:[\u30a0-\u30ff\u4e00-\u9fff]{1,8})?\s*(?:は|では|でも)(?:今回は|まだ)?"
 )
+#: A version as the topic: 「2.9 系は来週試します」「v3.0 では未確認」.
+_VERSION_TOPIC = re.compile(r"\s*v?\d+(?:\.\d+)+(?:\s*(?:系|版|系列))?\s*(?:は|では|でも|について)")
 #: Another configuration as the object of the not-done verb: "haven't tried the customer's config yet".
 _SCOPE_OBJECT = re.compile(
     r"\b(?:tried|tested|checked|verified|run|ran|re-?run|covered)\s+(?:it\s+)?(?:on\s+|with\s+|against\s+)?"
@@ -126,7 +129,7 @@ def scope_only(clause: str) -> bool:
         return True
     if _NAMED_NOT_RUN.match(clause) and not search(CORE_EVIDENCE, clause):
         return True
-    if _LATIN_TOPIC_JA.match(clause) and not search(CORE_EVIDENCE, clause):
+    if (_LATIN_TOPIC_JA.match(clause) or _VERSION_TOPIC.match(clause)) and not search(CORE_EVIDENCE, clause):
         return True  # 「aarch64 ランナーは今回は回していません」: another configuration, named as the topic
     if OUT_OF_SCOPE.search(clause):
         return True  # 「iOS は対象外なので未確認」: outside what this fix covers

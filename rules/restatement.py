@@ -29,30 +29,23 @@ _STATE = re.compile(
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか"
     r"|時間が[^。、]{0,20}?伸び"
+    # Set back to its start: "resets", 「初期化される」「リセットされる」 are one symptom.
+    r"|\b(?:reset|resets|cleared|wiped|zeroed|reinitiali[sz]ed)\b|リセット|初期化|クリアされ"
     # 「40 分かかる」「実行時間が 38 分と長い」: the time again.
     r"|(?<![\d.])\d+\s*(?:分|秒|時間)(?:以上|も|ほど|近く)?かか|(?:時間|処理時間|実行時間)(?:が)?[^。、]{0,12}?長い",
     re.IGNORECASE,
 )
 #: State words that say the same thing: an empty page and nothing rendered are one symptom.
 _SAME_STATE = {
-    "blank": "empty",
-    "nothing": "empty",
-    "none": "empty",
-    "zero": "empty",
-    "null": "empty",
-    "空": "empty",
-    "白紙": "empty",
-    "何も": "empty",
-    "ゼロ": "empty",
-    "incorrect": "wrong",
-    "間違": "wrong",
-    "誤っ": "wrong",
-    "duplicate": "twice",
-    "duplicated": "twice",
-    "重複": "twice",
-    "二重": "twice",
-    "遅い": "slow",
-    "遅く": "slow",
+    word: state
+    for state, words in (
+        ("empty", "blank nothing none zero null 空 白紙 何も ゼロ"),
+        ("wrong", "incorrect 間違 誤っ"),
+        ("twice", "duplicate duplicated 重複 二重"),
+        ("slow", "遅い 遅く"),
+        ("reset", "resets cleared wiped zeroed reinitialized reinitialised リセット 初期化 クリアされ"),
+    )
+    for word in words.split()
 }
 
 
@@ -232,7 +225,7 @@ _HITTING = re.compile(
 _DECLARED = re.compile(
     r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)"
     # 「原因は `ffmpeg` のプロセスがタイムアウトし、…504 を返していたことです」
-    r"|原因は[、,]?\s*(?P<cause_ja>[^。]{1,120}?)(?:こと|の)(?:です|だ|でした|である)",
+    r"|原因は[、,]?\s*(?P<cause_ja>[^。]{1,120}?)(?:こと|の)(?:です|だ|でした|である|[。.]|$)",
     re.IGNORECASE,
 )
 

@@ -48,6 +48,9 @@ KNOWN_GAPS: dict[str, str] = {
     " noun 読み取り値 reads as the verb 読み取る, an action",
     "b41-043": "'48 h stress run of the generic `cotton_60` cycle: 120 loads, no controller resets' beside a ticked"
     " original repro: a program named in code reads as the check itself, run under stress",
+    # Batch 42, after round 40 (tuned on it).
+    "b42-095": "'Root cause is `bms_balance()` returning `BMS_ERR_OVP` for cell 7, which is why …': an error code"
+    " returned reads like any value returned under a condition ('for cell 7'), which can be a mechanism",
 }
 
 
