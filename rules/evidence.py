@@ -27,6 +27,7 @@ from rules import evidence_validation as checking
 from rules import evidence_words as words
 from rules.evidence_markers import marker_set_aside, their_label_denied
 from rules.evidence_placeholder import PLACEHOLDER_IN_CODE, PLACEHOLDER_INSIDE, is_placeholder
+from rules.evidence_repro import repro
 from rules.evidence_spec import norm_says
 from rules.evidence_summaries import flag_rates, pasted_pass, summaries
 from rules.evidence_unknown import UNKNOWN
@@ -103,9 +104,7 @@ def check_text(field: str, text: str | None) -> Finding | None:
     if field == "repro":
         guessed = runnable.GUESSED_RATE.search(masked)
         return (
-            _repro(masked, text)
-            or clauses.repro(masked, _on_demand)
-            or _finding("rate_guessed", guessed and guessed.group(0))
+            _repro(masked, text) or repro(masked, _on_demand) or _finding("rate_guessed", guessed and guessed.group(0))
         )
     if field == "validation":
         pasted = summaries(text)
@@ -233,6 +232,8 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
         return ("rare", stated[0][1])  # "about 40 attempts …, and at no point did it hang": it did not reproduce
     if any(rate >= HIGH_FREQUENCY for rate, _ in stated):
         return None
+    if not stated and (until := _search(checks.RUN_UNTIL, masked)) is not None:
+        return ("not_on_demand", until)  # 「…すると全灯になります。出るまで回して確認しました」: run until it showed
     parts = sentences(masked)
     if any(_on_demand(sentence) for sentence in parts):
         return None

@@ -12,7 +12,7 @@ from rules import reading
 #: A sentence that links a cause to an effect: what a mechanism said after a symptom needs.
 LINK = re.compile(
     r"\b(?:because|since|so|therefore|causing|causes|caused|leads? to|led to|results? in|resulted in|which (?:is why"
-    r"|causes|makes|means|leads)|when|whenever|if|unless|until|before|after)\b|->|→"
+    r"|causes|makes|means|leads)|when|whenever|if|unless|until|before|after)\b|(?<!\d)(?<!\d )(?:->|→)(?!\s*\d)"
     r"|ため|ので|から|により|によって|せいで|結果|場合|とき|時に|と、|たら|れば",
     re.IGNORECASE,
 )
@@ -33,7 +33,14 @@ WORKAROUND = re.compile(
     r"[^。]{0,20}?(?:復旧|直り|直る|直ります|回復|解消|戻り|戻る|戻ります|動き出|治り|治る)"
     # 「開始時刻を 1 時間早めて回避している」, "we work around it by starting earlier": a workaround said as one.
     r"|(?:て|で)回避(?:して|し|する|中|しています)|\bwork(?:ing|ed|s)? around (?:it|this|that|the)\b"
-    r"|\b(?:as a|is the|is our|the current|a temporary) workaround\b",
+    r"|\b(?:as a|is the|is our|the current|a temporary) workaround\b|ワークアラウンド|回避策|暫定(?:対応|対策|措置)",
+    re.IGNORECASE,
+)
+
+
+#: An idea put forward, not what goes wrong: 「GPU を増やす案も出ましたが」, "someone suggested more nodes".
+PROPOSAL = re.compile(
+    r"\b(?:suggested|proposed|floated|an idea|the idea was)\b|案(?:も|が)?出|提案|検討(?:中|します|する予定)",
     re.IGNORECASE,
 )
 

@@ -9,7 +9,7 @@ import re
 
 from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
-from rules.evidence_asides import LINK, LOCATION, WORKAROUND, planned
+from rules.evidence_asides import LINK, LOCATION, PROPOSAL, WORKAROUND, planned
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -82,7 +82,8 @@ _ALTERNATIVES_JA = any_of(
 )
 #: Someone reporting the symptom ("users reported duplicated orders"): context for the cause, not the cause.
 _SYMPTOM_REPORT = re.compile(
-    r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?)"
+    r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?"
+    r"|(?:only )?they|others|everyone)"
     r" (?:reported|report|complained|noticed|saw|see|hit)\b|(?:ユーザー|顧客|お客様|利用者)(?:から|より)",
     re.IGNORECASE,
 )
@@ -140,7 +141,7 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
-            if WORKAROUND.search(clause) or planned(clause):
+            if WORKAROUND.search(clause) or PROPOSAL.search(clause) or planned(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)

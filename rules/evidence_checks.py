@@ -7,6 +7,25 @@ from __future__ import annotations
 
 from rules.evidence_words import EN_FLAGS, any_of
 
+#: Run until it happens, or a split of the runs: no rate was measured, however sure the steps read ("loop it until
+#: it shows up", "some nights it finishes, some nights it dies", 「出るまで回して確認しました」「ある夜は全部通って、
+#: ある夜は数回ハングします」). Read before the every-run markers (`rules.evidence`), and part of
+#: `rules.evidence_run.NOT_ON_DEMAND`.
+RUN_UNTIL_EN = (
+    r"\b(?:until|till|til) (?:it|the (?:[\w-]+ ){0,2}?[\w-]+) (?:shows up|appears|happens|reproduces|triggers|occurs"
+    r"|turns up|trips|asserts|dies|breaks|pops up|manifests|fails|crashes|hangs|errors out|blows up|falls over|panics"
+    r"|deadlocks|segfaults|(?:goes|turns) (?:red|wrong|negative|bad|blank|dark|silent|stale|missing))\b"
+    r"|\bsome (?:nights|runs|days|builds|times|attempts|tries|boots|jobs|deploys|iterations)\b"
+    r"|\bwithin (?:an? |a few |some |several )?(?:hours?|minutes?|days?|nights?) or so\b"
+)
+RUN_UNTIL_JA = (
+    "(?:出る|起きる|起こる|再現する|発生する|落ちる|失敗する|止まる|固まる)まで(?:回|繰り返|実行|流|待|走らせ|続け|ループ)"
+    # 「ハングするまで繰り返して」: any happening, then repeated until it comes.
+    "|(?:する|なる|る)まで(?:繰り返|ループ|リトライ|回し続け|流し続け)"
+    "|ある(?:夜|日|回|時|とき)は[^。]{0,40}?ある(?:夜|日|回|時|とき)は"
+)
+RUN_UNTIL = (any_of(RUN_UNTIL_EN, flags=EN_FLAGS), any_of(RUN_UNTIL_JA))
+
 #: Vague timing: "use it for a while, eventually …", 「そのうち」. Unlike a vague rate, an every-run marker after it
 #: in the same sentence still counts ("after a while it hangs, every run").
 VAGUE_TIMING = (
@@ -15,21 +34,10 @@ VAGUE_TIMING = (
         r"|\bafter (?:a few|several|some|many) (?:hours|days|minutes|weeks)\b|\btakes a while\b"
         # A count per period: "roughly twice a quarter", "a few times a year".
         r"|\b(?:once|twice|\d+ times|a (?:few|couple of) times) (?:a|per|every) (?:day|week|month|quarter|year|sprint"
-        r"|release)\b"
-        # Run until it happens: "loop `x` until the reading goes negative; it shows up within an hour or so".
-        r"|\b(?:loop|run|re-?run|repeat|keep running|leave)\b[^.;\n]{0,60}?\buntil (?:it|the \w+|an? \w+|something)\b"
-        r"[^.;\n]{0,40}?\b(?:shows? up|appears?|happens?|fails?|hangs?|crash(?:es)?|goes|trips?|triggers?|hits?|breaks?"
-        r"|turns? up|occurs?)\b|\bwithin (?:an? |a few |some |several )?(?:hours?|minutes?|days?|nights?) or so\b",
+        r"|release)\b",
         flags=EN_FLAGS,
     ),
-    any_of(
-        "そのうち",
-        "いつの間にか",
-        "いつか",
-        "しばらく(?:使|操作|触|動かし|放置)",
-        # 「出るまでループさせる」: run until it happens, no rate.
-        "(?:出る|発生する|再現する|落ちる|起きる|止まる|固まる)まで(?:ループ|繰り返|回し|流し|回す|流す|放置|待)",
-    ),
+    any_of("そのうち", "いつの間にか", "いつか", "しばらく(?:使|操作|触|動かし|放置)"),
 )
 #: A test that passed before the fix too shows nothing about the fix: "it was already passing", 元々パスしていた.
 PASSED_BEFORE = (

@@ -9,21 +9,18 @@ Only plain clauses count as evidence (`rules.reading`): hearsay, a conjecture, a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
-from rules import english, japanese_verbs, reading
 from rules import evidence_checks as checks
 from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
+from rules import japanese_verbs, reading
 from rules.evidence_after import BEFORE_ASIDE, FAILURE_WORD, NOT_THE_FIXS, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
-from rules.evidence_rates import HIGH_FREQUENCY, stated
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
-from rules.regex_guard import compile_guarded
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
 Finding = tuple[str, str]
@@ -62,7 +59,17 @@ def concrete_pass(clause: str) -> bool:
         return False
     if measured or search(passing.EVIDENCE_NOUN, clause):
         return True
-    return search(passing.STAND_IN, clause) is None and (digit or re.search(r"\bQ\b", clause) is not None)
+    # "`test_x` passes after the merge": the merge says when, it does not stand in for the check.
+    unstood = search(passing.STAND_IN, _AFTER_THE_EVENT.sub(" ", clause)) is None
+    return unstood and (digit or re.search(r"\bQ\b", clause) is not None)
+
+
+#: A merge, a deploy or a release as a point in time: "after the merge", 「マージ後に」.
+_AFTER_THE_EVENT = re.compile(
+    r"\b(?:after|since|post)[- ](?:the |our |this )?(?:merge|deploy\w*|release|rollout)\b"
+    r"|(?:マージ|デプロイ|リリース)(?:後|以降)",
+    re.IGNORECASE,
+)
 
 
 def _before_failures_only(clause: str) -> bool:
@@ -120,97 +127,6 @@ def plain(masked: str) -> tuple[list[str], list[Finding]]:
     return clean, found
 
 
-#: A repro's outcome said as an expectation: "this should trip the timeout", "which would produce the crash".
-_EXPECTED = compile_guarded(
-    r"\b(?:should|would|ought to|is expected to|is supposed to|has to|have to|must"
-    r"|is bound to)\s+(?:also\s+|then\s+|now\s+"
-    r"|always\s+)?"
-    r"(?:trip|produce|surface|show|kick in|fire|occur|happen|appear|see|get|cause|result in|lead to|throw|raise|return"
-    r"|emit|log|print|report|end up|wedge|lock|stop|drop|double|corrupt|bring|make|break|fail|crash|hang"
-    r"|reproduce|leave"
-    r"|keep|put|send|deadlock|time out|overflow|leak"
-    r"|repro|trigger)\b",
-    re.IGNORECASE,
-)
-
-
-#: An outcome worked out, not seen: "in theory it jams every time", 「理屈の上では毎回詰まります」.
-_IN_THEORY = re.compile(
-    r"\b(?:in theory|theoretically|on paper|in principle)\b"
-    r"|理屈(?:の上)?では|理論上(?:は)?|計算上(?:は)?|机上(?:では|の)",
-    re.IGNORECASE,
-)
-
-
-#: The outcome only as the expected one: "Expected: …" with no "Actual: …" beside it (「期待結果：」, no 「実際：」).
-_EXPECTED_LABEL = re.compile(
-    r"^\s*(?:expected(?: result| behaviou?r)?|期待(?:結果|値|される動作)?)\s*[:：]", re.I | re.M
-)
-_ACTUAL_LABEL = re.compile(
-    r"^\s*(?:actual(?: result| behaviou?r)?|observed|result|実際(?:の結果)?|結果)\s*[:：]", re.I | re.M
-)
-
-
-def expected_outcome(clause: str) -> str | None:
-    """An outcome said as an expectation and set against nothing that happened: "this should trip the timeout"."""
-    expected = _EXPECTED.search(clause) or _IN_THEORY.search(clause)
-    return None if expected is None or search(words.CONTRAST, clause) else expected.group(0)
-
-
-def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
-    """A repro the author ran: a plan or "I haven't got it to fail" refuses; hearsay or a conjecture does
-    unless a plain clause shows it failing on demand or at a high rate."""
-    clean, found = plain(masked)
-    kept = []
-    for clause in clean:
-        if search(words.HYPOTHESIS, clause) is not None:
-            continue
-        if (expected := expected_outcome(clause)) is not None:
-            found.append(("appearance", expected))  # "this should trip the timeout on every run": not what was seen
-        else:
-            kept.append(clause)
-    clean = kept
-    if (label := _EXPECTED_LABEL.search(masked)) is not None and _ACTUAL_LABEL.search(masked) is None:
-        found.append(("appearance", label.group(0).strip()))  # "Expected: board comes back in recovery", no Actual
-    # "20/20 flashes so far": a counted rate is shown even in a clause that reads as watching.
-    watched = [c for c, why in reading.readings(masked) if why is not None and why[0] == "watching"]
-    shown = any(on_demand(c) for c in clean) or any(
-        rate >= HIGH_FREQUENCY for c in clean + watched for rate, _ in stated(c)
-    )
-    for clause in reading.all_clauses(masked):
-        why = reading.not_done(clause)
-        if why is not None and why[0] == "planned" and shown and (_AFTER_THE_FIX.search(clause) or scope_only(clause)):
-            continue  # "I will add the replay as a nightly CI job after the fix lands": work for later, not the repro
-        if why is not None and (why[0] == "planned" or not (shown and scope_only(clause))):
-            return why
-        if why is None and (hedge := search(words.HYPOTHESIS, clause)) and not search(words.REJECTED, clause):
-            found.append(("conjecture", hedge))
-    modal = [f for f in found if f[0] in ("hearsay", "appearance", "conjecture")]
-    if modal and not shown:
-        return modal[0]
-    only_expected = next((f for f in found if f[0] == "appearance"), None)
-    if only_expected is not None and not any(FAILURE_WORD.search(c) or stated(c) for c in clean):
-        # "Flash …, unplug during balancing. This should trip the fault on every run.": steps, and no result seen
-        return only_expected
-    if not shown and (m := _first(english.INFERENCE, masked)):
-        return ("hypothesis", m)
-    return None
-
-
-#: Work planned for after the fix: a regression job, a follow-up (「修正が入ったら CI に追加します」).
-_AFTER_THE_FIX = re.compile(
-    r"\b(?:after|once|when) the fix (?:lands|is merged|is in|ships|goes in)\b|\bnightly\b|\bci job\b"
-    r"|\bregression (?:test|job|suite)\b|\bfollow-?up\b"
-    r"|修正(?:後|が入ったら|のマージ後|がマージされたら)|回帰テスト|夜間ジョブ|(?i:CI)\s*(?:に|へ)(?:追加|組み込)",
-    re.IGNORECASE,
-)
-
-
-def _first(pattern: re.Pattern[str], text: str) -> str | None:
-    m = pattern.search(text)
-    return None if m is None else m.group(0)
-
-
 def _names_check(clause: str) -> bool:
     return search(passing.EVIDENCE_NOUN, clause) is not None
 
@@ -243,7 +159,7 @@ def validation(masked: str) -> Finding | None:
         at = at if at >= 0 else masked.find(clause)
         cursor = at + 1 if at >= 0 else cursor
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
-        if why is not None and why[0] == "not_done" and _another_matter(masked, at, len(clause)):
+        if why is not None and why[0] == "not_done" and another_matter(masked, at, len(clause)):
             elsewhere.add(clause)  # 「PDF のレイアウト変更はまだですが、今回の修正とは別件です」
         unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
         if failure and _fails_after(clause) and not unrelated:
@@ -267,7 +183,7 @@ def validation(masked: str) -> Finding | None:
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n")
 
 
-def _another_matter(masked: str, at: int, length: int) -> bool:
+def another_matter(masked: str, at: int, length: int) -> bool:
     """Whether a not-done clause (at `at`, `length` long) is said, in its sentence, to be about another matter or
     another configuration than the fix ("旧型の AG-100 は…、今回は試していません"), and names nothing of the check."""
     if at < 0 or search(CORE_EVIDENCE, masked[at : at + length]) is not None:

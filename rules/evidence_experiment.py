@@ -9,8 +9,9 @@ import re
 from collections import Counter
 
 from rules import reading
-from rules.evidence_clauses import concrete_pass, expected_outcome, plain
+from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_intervention import INTERVENTION
+from rules.evidence_repro import expected_outcome
 from rules.evidence_scope import set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -98,6 +99,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
 #: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
 _MORE = re.compile(
     r"\b(?:next|also|too|as well|another|more|additional|further|follow-?up)\b|次は|次に|今後|追加で|(?:で|に)も"
+    r"|\b(?:after|once|when) (?:this|it|the fix|the change) (?:lands|is merged|ships|goes in)\b"
     # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
     r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
     r"|展開|デプロイ|リリース|本番"
@@ -166,7 +168,10 @@ _RUNNING = (
 #: `rr record`.
 _COMMAND = re.compile(
     # A fenced block counts when it shows a command typed (a shell prompt), not only output pasted (a backtrace).
-    r"`(?!(?:perf|heaptrack|py-spy|pprof|jmap|jstack|async-profiler|top|htop|iostat|vmstat)\b)[^`\n]*(?:\w=|\s--?[A-Za-z]"
+    # A setting counts (`GOMAXPROCS=1`, `PRAGMA journal_mode=WAL`), but a lone lowercase `state=CLOSED` is a value
+    # seen in a log.
+    r"`(?!(?:perf|heaptrack|py-spy|pprof|jmap|jstack|async-profiler|top|htop|iostat|vmstat)\b)"
+    r"(?![a-z][a-z0-9_.]*=[^`\s]*`)[^`\n]*(?:\w=|\s--?[A-Za-z]"
     r"|^\$ )[^`\n]*`|```[^\n]*\n(?:[^\n]*\n){0,3}?\s*(?:\$|#|>|PS>|%)\s+(?!thread\b|bt\b)\S"
     # A tool that changes or stops the run (a profiler or a tracer only watches it).
     r"|`(?:git (?:bisect|revert|cherry-pick)|rr (?:record|replay)|gdb|lldb|valgrind|faketime|stress-ng|taskset"
@@ -182,7 +187,9 @@ _ARTIFACT = re.compile(
     r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
     r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
-    r"|(?:出力|結果|ダンプ|ログ)を見(?:ると|たら|たところ|て)",
+    r"|(?:出力|結果|ダンプ|ログ)を見(?:ると|たら|たところ|て)"
+    # Logs counted or searched: 「本番ログ 3 か月分を集計して」, "grepped three months of logs".
+    r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b",
     re.IGNORECASE,
 )
 #: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.

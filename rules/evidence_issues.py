@@ -27,7 +27,7 @@ _ISSUE_AFTER = re.compile(
 
 def only_issues(text: str) -> str | None:
     """The words of the first reference when every reference in the text names an issue, not a fix."""
-    refs = [ref for ref in find_fix_refs(text) if not names_the_repo(text, ref)]
+    refs = [ref for ref in find_fix_refs(text) if not names_the_repo(text, ref) and not _a_label(text, ref)]
     if not refs or any(ref.kind not in ("pr", "repo_pr", "url") for ref in refs):
         return None
     for ref in refs:
@@ -40,6 +40,15 @@ def only_issues(text: str) -> str | None:
         if at < 0 or (_ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None and _ISSUE_AFTER.search(after) is None):
             return None
     return refs[0].text
+
+
+def _a_label(text: str, ref: FixRef) -> bool:
+    """ "label `bug/tide`", 「ラベルは `bug/tide`」: an issue's label, not a branch."""
+    at = text.find(ref.text)
+    return ref.kind == "branch" and at > 0 and _LABEL_BEFORE.search(text[max(0, at - 16) : at]) is not None
+
+
+_LABEL_BEFORE = re.compile(r"(?:\blabel(?:led|ed)?(?: as)?|\btagged|ラベル(?:は|が|に)?)\W{0,3}$", re.IGNORECASE)
 
 
 def names_the_repo(text: str, ref: FixRef) -> bool:

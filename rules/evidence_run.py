@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from rules.evidence_checks import RUN_UNTIL_EN, RUN_UNTIL_JA
 from rules.evidence_words import EN_FLAGS, SCOPE_AFTER, any_of
 
 #: After a frequency word, a verb of use: "a rarely used option", 「まれにしか使われない機能」 say how often a
@@ -37,9 +38,8 @@ NOT_ON_DEMAND = (
         r"\b(?:now and again|at times|on occasion|off and on|on and off|here and there|in rare cases"
         r"|some of the time|more often than not|in some runs|some runs)\b",
         r"\bthe odd (?:run|time|build|night|attempt|boot|job|request)\b",
-        # A split of the runs: "some nights it finishes, some nights it dies", "hit or miss".
-        r"\bsome (?:nights|runs|days|builds|times|attempts|tries|boots|jobs|deploys|iterations)\b"
-        r"|\bhit[- ]or[- ]miss\b",
+        r"\bhit[- ]or[- ]miss\b",
+        RUN_UNTIL_EN,
         r"\bhard to (?:reproduce|repro|trigger|hit)\b",
         r"\bnon-?deterministic\w*",
         r"\bunreliabl[ey]\b",
@@ -50,12 +50,6 @@ NOT_ON_DEMAND = (
         r"|\bnot (?:[\w-]+ ){1,4}?)(?:happen|occur|fail|reproduce|show up|trigger|crash|hang|repro|break)\w*\s+"
         r"(?:on |in |for |with |at )?(?:every|each|all)\b",
         r"\bheisenbug\b",
-        # Run until it appears: no rate was measured ("loop it until it shows up").
-        r"\b(?:until|till|til) (?:it|the (?:[\w-]+ ){0,2}?[\w-]+) (?:shows up|appears|happens|reproduces"
-        r"|triggers|occurs|turns up"
-        r"|trips|asserts|dies|breaks"
-        r"|pops up|manifests|fails|crashes|hangs|goes red|turns red|goes wrong|errors out|blows up|falls over"
-        r"|panics|deadlocks|segfaults|trips)\b",
         # A count per period of time is how often it happened, not a rate over runs.
         r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint|shift)\b",
         # Failures counted per period from telemetry: "about a dozen crashes a week", "40 errors per day" (the noun
@@ -153,10 +147,7 @@ NOT_ON_DEMAND = (
         # A guessed rate: 「数回に一回くらい」「何十回かに 1 回」.
         "(?:数|何)(?:十|百)?回(?:か)?に\\s*(?:一|1)\\s*(?:回|度)",
         "条件(?:は|が|も)?(?:よく|まだ|はっきり)?(?:わから|分から|不明|わかって(?:い)?な|分かって(?:い)?な)",
-        # Run until it appears: no rate was measured (「出るまで回して」).
-        "(?:出る|起きる|起こる|再現する|発生する|落ちる|失敗する|止まる|固まる)まで(?:回|繰り返|実行|流|待|走らせ|続け)",
-        # 「ハングするまで繰り返して」: any happening, then repeated until it comes.
-        "(?:する|なる|る)まで(?:繰り返|ループ|リトライ|回し続け|流し続け)",
+        RUN_UNTIL_JA,
     ),
 )
 

@@ -38,8 +38,10 @@ _LATIN_TOPIC_JA = re.compile(
     r"\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?(?:\s*(?:と|や|、|,|/)\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?){0,4}"
     r"\s*(?:[\u30a0-\u30ff\u4e00-\u9fff]{1,8})?\s*(?:は|では|でも)(?:今回は|まだ)?"
 )
-#: A version as the topic: 「2.9 系は来週試します」「v3.0 では未確認」.
-_VERSION_TOPIC = re.compile(r"\s*v?\d+(?:\.\d+)+(?:\s*(?:系|版|系列))?\s*(?:は|では|でも|について)")
+#: A version or a size as the topic: 「2.9 系は来週試します」「v3.0 では未確認」「5 冊重ねは試していません」.
+_VERSION_TOPIC = re.compile(
+    r"\s*(?:v?\d+(?:\.\d+)+(?:\s*(?:系|版|系列))?|\d+\s*[^\s\d。、は]{1,6})\s*(?:は|では|でも|について)"
+)
 #: Another configuration as the object of the not-done verb: "haven't tried the customer's config yet".
 _SCOPE_OBJECT = re.compile(
     r"\b(?:tried|tested|checked|verified|run|ran|re-?run|covered)\s+(?:it\s+)?(?:on\s+|with\s+|against\s+)?"
@@ -97,6 +99,9 @@ ANOTHER_MATTER = re.compile(
     r"|(?:もともと|元々|最初から|修正前から)(?:[^。、]{0,12}?)(?:失敗|発生|再現|落ち)(?:して)?(?:い)?(?:ない|ません|なかった)"
     r"|(?:\b(?:is|are|was|were)|'s|'re) (?:a |an |entirely |completely |totally )?(?:separate|unrelated|independent)\b"
     r"|別件|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)"
+    # Not touched by the change: "the SMS gateway integration, which the change doesn't touch".
+    r"|\b(?:the (?:fix|change|patch)|this (?:fix|change|patch)?|it) (?:doesn't|does not|didn't|did not|never) (?:touch"
+    r"|change|affect|modify|reach)\b|(?:修正|変更)(?:は|が|で)?[^。]{0,10}?(?:触|影響し|関係し)(?:ていない|ない|ません)"
     # Not affected: 「25fps の素材は影響がないので再テストしていない」.
     r"|影響(?:が|は)?(?:ない|なく|ありません|受けない|しない)"
     # The fix taken to the rest, later: "the old rev B docks get the same firmware next month",

@@ -32,7 +32,8 @@ _STATE = re.compile(
     # Set back to its start: "resets", 「初期化される」「リセットされる」 are one symptom.
     r"|\b(?:reset|resets|cleared|wiped|zeroed|reinitiali[sz]ed)\b|リセット|初期化|クリアされ"
     # 「40 分かかる」「実行時間が 38 分と長い」: the time again.
-    r"|(?<![\d.])\d+\s*(?:分|秒|時間)(?:以上|も|ほど|近く)?かか|(?:時間|処理時間|実行時間)(?:が)?[^。、]{0,12}?長い",
+    r"|(?<![\d.])\d+\s*(?:分|秒|時間)(?:以上|も|ほど|近く)?かか|(?:時間|処理時間|実行時間)(?:が)?[^。、]{0,12}?長い"
+    r"|(?:処理時間|実行時間|所要時間)(?:が)?[^。、]{0,16}?(?:を)?(?:超え|上回)",
     re.IGNORECASE,
 )
 #: State words that say the same thing: an empty page and nothing rendered are one symptom.

@@ -51,6 +51,11 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 42, after round 40 (tuned on it).
     "b42-095": "'Root cause is `bms_balance()` returning `BMS_ERR_OVP` for cell 7, which is why …': an error code"
     " returned reads like any value returned under a condition ('for cell 7'), which can be a mechanism",
+    # Batch 43, after round 41 (tuned on it).
+    "b43-019": "「出るまで回して確認しました」 beside 「次の仕込みは 6/12 です」: the date reads as a rate of 6 in 12,"
+    " and a stated rate outweighs running until it showed",
+    "b43-081": "「在庫から消えるのは、照合処理で在庫から削除されるため」: the symptom again in other words (消える,"
+    " 削除される), with the process that deletes read as an element doing something",
 }
 
 

@@ -1,0 +1,120 @@
+"""The repro read clause by clause (docs/rules.md#four-inputs-or-no-post-mortem): a plan or "I haven't got it to
+fail" refuses; hearsay, a conjecture or an outcome only expected ("this should trip the fault on every run") does
+unless a plain clause shows it failing on demand or at a high rate. Read by `rules.evidence`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rules import english, reading
+from rules import evidence_words as words
+from rules.evidence_after import FAILURE_WORD
+from rules.evidence_clauses import another_matter, plain
+from rules.evidence_rates import HIGH_FREQUENCY, stated
+from rules.evidence_scope import scope_only
+from rules.evidence_words import search
+from rules.regex_guard import compile_guarded
+
+Finding = tuple[str, str]
+
+
+#: A repro's outcome said as an expectation: "this should trip the timeout", "which would produce the crash".
+_EXPECTED = compile_guarded(
+    r"\b(?:should|would|ought to|is expected to|is supposed to|has to|have to|must"
+    r"|is bound to)\s+(?:also\s+|then\s+|now\s+"
+    r"|always\s+)?"
+    r"(?:trip|produce|surface|show|kick in|fire|occur|happen|appear|see|get|cause|result in|lead to|throw|raise|return"
+    r"|emit|log|print|report|end up|wedge|lock|stop|drop|double|corrupt|bring|make|break|fail|crash|hang"
+    r"|reproduce|leave"
+    r"|keep|put|send|deadlock|time out|overflow|leak|stay|remain|get stuck|be stuck"
+    r"|repro|trigger)\b",
+    re.IGNORECASE,
+)
+
+
+#: An outcome worked out, not seen: "in theory it jams every time", 「理屈の上では毎回詰まります」.
+_IN_THEORY = re.compile(
+    r"\b(?:in theory|theoretically|on paper|in principle)\b"
+    r"|理屈(?:の上)?では|理論上(?:は)?|計算上(?:は)?|机上(?:では|の)",
+    re.IGNORECASE,
+)
+
+
+#: The outcome only as the expected one: "Expected: …" with no "Actual: …" beside it (「期待結果：」, no 「実際：」).
+_EXPECTED_LABEL = re.compile(
+    r"^\s*(?:expected(?: result| behaviou?r)?|期待(?:結果|値|される動作)?)\s*[:：]", re.I | re.M
+)
+_ACTUAL_LABEL = re.compile(
+    r"^\s*(?:actual(?: result| behaviou?r)?|observed|result|実際(?:の結果)?|結果)\s*[:：]", re.I | re.M
+)
+
+
+def expected_outcome(clause: str) -> str | None:
+    """An outcome said as an expectation and set against nothing that happened: "this should trip the timeout"."""
+    expected = _EXPECTED.search(clause) or _IN_THEORY.search(clause)
+    return None if expected is None or search(words.CONTRAST, clause) else expected.group(0)
+
+
+def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
+    """A repro the author ran: a plan or "I haven't got it to fail" refuses; hearsay or a conjecture does
+    unless a plain clause shows it failing on demand or at a high rate."""
+    clean, found = plain(masked)
+    kept = []
+    for clause in clean:
+        if search(words.HYPOTHESIS, clause) is not None:
+            continue
+        if (expected := expected_outcome(clause)) is not None:
+            found.append(("appearance", expected))  # "this should trip the timeout on every run": not what was seen
+        else:
+            kept.append(clause)
+    clean = kept
+    if (label := _EXPECTED_LABEL.search(masked)) is not None and _ACTUAL_LABEL.search(masked) is None:
+        found.append(("appearance", label.group(0).strip()))  # "Expected: board comes back in recovery", no Actual
+    # "20/20 flashes so far": a counted rate is shown even in a clause that reads as watching.
+    watched = [c for c, why in reading.readings(masked) if why is not None and why[0] == "watching"]
+    shown = any(on_demand(c) for c in clean) or any(
+        rate >= HIGH_FREQUENCY for c in clean + watched for rate, _ in stated(c)
+    )
+    for clause in reading.all_clauses(masked):
+        why = reading.not_done(clause)
+        if (
+            why is not None
+            and why[0] == "planned"
+            and shown
+            and (
+                _AFTER_THE_FIX.search(clause)
+                or scope_only(clause)
+                or another_matter(masked, masked.find(clause), len(clause))
+            )
+        ):
+            continue  # "I will add the replay as a nightly CI job after the fix lands": work for later, not the repro
+        if why is not None and (why[0] == "planned" or not (shown and scope_only(clause))):
+            return why
+        if why is None and (hedge := search(words.HYPOTHESIS, clause)) and not search(words.REJECTED, clause):
+            found.append(("conjecture", hedge))
+    modal = [f for f in found if f[0] in ("hearsay", "appearance", "conjecture")]
+    if modal and not shown:
+        return modal[0]
+    only_expected = next((f for f in found if f[0] == "appearance"), None)
+    if only_expected is not None and not any(FAILURE_WORD.search(c) or stated(c) for c in clean):
+        # "Flash …, unplug during balancing. This should trip the fault on every run.": steps, and no result seen
+        return only_expected
+    if not shown and (m := _first(english.INFERENCE, masked)):
+        return ("hypothesis", m)
+    return None
+
+
+#: Work planned for after the fix: a regression job, a follow-up (「修正が入ったら CI に追加します」).
+_AFTER_THE_FIX = re.compile(
+    r"\b(?:after|once|when) the fix (?:lands|is merged|is in|ships|goes in)\b|\bnightly\b|\bci job\b"
+    r"|\bregression (?:test|job|suite)\b|\bfollow-?up\b"
+    r"|修正(?:後|が入ったら|のマージ後|がマージされたら)|回帰テスト|夜間ジョブ|(?i:CI)\s*(?:に|へ)(?:追加|組み込)",
+    re.IGNORECASE,
+)
+
+
+def _first(pattern: re.Pattern[str], text: str) -> str | None:
+    m = pattern.search(text)
+    return None if m is None else m.group(0)
