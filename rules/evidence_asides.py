@@ -33,7 +33,10 @@ WORKAROUND = re.compile(
     r"[^。]{0,20}?(?:復旧|直り|直る|直ります|回復|解消|戻り|戻る|戻ります|動き出|治り|治る)"
     # 「開始時刻を 1 時間早めて回避している」, "we work around it by starting earlier": a workaround said as one.
     r"|(?:て|で)回避(?:して|し|する|中|しています)|\bwork(?:ing|ed|s)? around (?:it|this|that|the)\b"
-    r"|\b(?:as a|is the|is our|the current|a temporary) workaround\b|ワークアラウンド|回避策|暫定(?:対応|対策|措置)",
+    r"|\bworkarounds?\b|\bstop-?gap\b|ワークアラウンド|回避策|暫定(?:対応|対策|措置)"
+    # A restart on a schedule: "we restart the service every 2 hours for now", 「毎朝再起動している」.
+    r"|\brestart\w* (?:the |it |them )?[\w -]{0,30}?(?:every|each|nightly|daily|hourly|for now)\b"
+    r"|(?:毎朝|毎晩|毎日|定期的に|(?<!\d)\d+\s*時間(?:ごと|おき)に)[^。]{0,10}?再起動",
     re.IGNORECASE,
 )
 

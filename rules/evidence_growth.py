@@ -24,13 +24,14 @@ _RETAINER = any_of(
     r"|leaked|never (?:freed|released|closed|evicted|removed|cleared)|accumulat\w*|buffers?|buffered|appends?"
     r"|loads? (?:the )?(?:whole|entire|all)|reads? (?:the )?(?:whole|entire|all)|into memory|references?"
     r"|without (?:freeing|releasing|closing|evicting|clearing)|not (?:freed|released|closed|evicted|cleared)"
-    r"|because|since|unbounded|no (?:limit|bound|cap|eviction))\b",
+    r"|unbounded|no (?:limit|bound|cap|eviction))\b",
     "保持|キャッシュ|解放(?:され|し)(?:ない|ず|ません)|閉じ(?:ない|ず|られ)|溜ま|溜め|蓄積|全件|丸ごと|一括(?:で)?読|参照"
     "|上限(?:が)?な",
     flags=re.IGNORECASE,
 )
 #: A Japanese "because" before the growth gives its reason (「…を保持するため、メモリが増え続け」); one after it
 #: (「増え続けて OOM で殺されるため、…欠損します」) links the symptoms, and one ending the sentence is its own.
+_BECAUSE_EN = re.compile(r"\b(?:because|since)\b([^.;]*)", re.IGNORECASE)
 _BECAUSE_JA = re.compile("(?:ため|ので)(?![。.]|\\s*$)")
 
 
@@ -39,4 +40,9 @@ def growth_only(masked: str) -> str | None:
     found = _GROWTH.search(masked)
     if found is None or _RETAINER.search(masked) is not None or _BECAUSE_JA.search(masked, 0, found.start()):
         return None
+    # "heap climbs … because `Cache.put` never evicts": a reason; "… because memory usage keeps growing": the
+    # growth again.
+    for reason in _BECAUSE_EN.finditer(masked):
+        if _GROWTH.search(reason.group(1)) is None:
+            return None
     return found.group(0)

@@ -67,8 +67,8 @@ PASSED = (
         r"|misfeeds?|desyncs?|drops?|glitch(?:es)?|freezes?|tdrs?)\b",
         # "failures: 0", "errors = 0": a count of the bad kind, labelled.
         r"\b(?:failures?|errors?|crashes|hangs|timeouts?|failed)\s*[:=]\s*0\b(?![.,]?\d)",
-        # The bad thing named in code: "no `NaN`", "0 `EPIPE`".
-        r"\b(?:0|zero|no)\s+Q\b",
+        # The bad thing named in code or by its code: "no `NaN`", "0 `EPIPE`", "with no E-47".
+        r"\b(?:0|zero|no)\s+Q\b|\b(?:0|zero|no) [A-Z]{1,4}[-_]?\d{1,5}\b",
         # Nothing differs from the reference: "ledger diff empty", "the diff is clean"; a whole run: "end to end".
         r"\b(?:diff|difference|delta|mismatch(?:es)?)\s+(?:is |was |came back )?(?:empty|clean|zero|none)\b"
         r"|\b(?:ran|replayed|completed|processed|went through|reran|re-ran) (?:[\w`-]+ ){0,5}end[- ]to[- ]end\b"
@@ -116,7 +116,7 @@ PASSED = (
         r"|\b(?:stored|wrote|loaded|imported|processed|delivered|sent|printed|posted|indexed|read|parsed|decoded"
         r"|rendered|synced|matched|released|unlocked|opened|closed) all (?:the |of the )?\d[\d,]*\b"
         r"|\ball (?:the |of the )?\d[\d,]* (?:[\w-]+ ){0,2}(?:were |got )?(?:posted|printed|processed|imported|released"
-        r"|unlocked|opened|closed|stored"
+        r"|unlocked|opened|closed|stored|played|ran|finished|worked"
         r"|delivered|synced|sent|settled|cleared|rendered|decoded|parsed|loaded|written|applied|migrated|uploaded"
         r"|exported|reconciled|booked|accepted|acknowledged|acked|committed|published|scanned|indexed|signed"
         r"|verified|validated|matched|arrived|landed|transcoded|encoded|compiled|converted|restored)\b",

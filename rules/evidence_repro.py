@@ -54,7 +54,12 @@ _ACTUAL_LABEL = re.compile(
 def expected_outcome(clause: str) -> str | None:
     """An outcome said as an expectation and set against nothing that happened: "this should trip the timeout"."""
     expected = _EXPECTED.search(clause) or _IN_THEORY.search(clause)
+    if expected is not None and _ASKED.search(clause, 0, expected.start()):
+        return None  # "Kai asked if we should also log the app version": a question reported, not an outcome
     return None if expected is None or search(words.CONTRAST, clause) else expected.group(0)
+
+
+_ASKED = re.compile(r"\b(?:asked|asks|wondered|wonders|wondering)\b[^.;]{0,30}?\b(?:if|whether)\b", re.IGNORECASE)
 
 
 def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:

@@ -83,7 +83,7 @@ HYPOTHESIS = (
         # "does not clear `pending[seq]`": the verb, not the adjective.
         r"|(?<!does )(?<!do )(?<!did )(?<!will )(?<!to )(?<!never )\bnot (?:entirely |completely |fully )?clear\b"
         r"(?! (?:Q|the|a|an|its|their)\b)",
-        r"\bun(?:confirmed|clear|proven|verified|certain)\b",
+        r"(?<!\bas )(?<!\bbe )\bun(?:confirmed|clear|proven|verified|certain)\b",
         r"\b(?:fairly|pretty|quite|reasonably|mostly|almost|somewhat|relatively) (?:sure|confident|certain)\b",
         # "Hypothesis" capitalised and doing something is the property-testing library, not a guess.
         r"(?-i:\bhypothes[ie]s\b|\bHYPOTHES[IE]S\b)"

@@ -205,16 +205,25 @@ def has_words(text: str) -> bool:
 _WORDISH_RE = re.compile(r"[A-Za-z]{2}|\d")
 
 
+#: Another "of N" right after a rate's total: the total began the rate ("beacon 8 in 25 of 25 tries").
+_RATE_NEXT = re.compile(r"\s*(?:of|out of|/)\s*\d")
+
+
 @lru_cache(maxsize=64)
 def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
     """Every failure rate stated in the text, with the words that state it."""
     found: list[tuple[Fraction, str]] = []
-    for m in _RATE_RE.finditer(text):
+    pos = 0
+    while (m := _RATE_RE.search(text, pos)) is not None:
+        pos = m.end()
         if len(found) >= ENOUGH:
             return tuple(found)  # a pasted blob of "1 in 1 in …": read no further, as every reader of figures
         g = m.groups()
         if g[0] is not None:
             hits, total = _number(g[0], g[1]), _number(g[2], g[3])
+            if hits > total or _RATE_NEXT.match(text, m.end()):
+                pos = m.start(3)  # "drops cue 42 in 30 of 30 tries": a name's number, then the rate
+                continue
         elif g[4] is not None:
             total, hits = _number(g[4], g[5]), _number(g[6], g[7])
         elif g[8] is not None:
