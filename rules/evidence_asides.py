@@ -13,7 +13,8 @@ from rules import reading
 LINK = re.compile(
     r"\b(?:because|since|so|therefore|causing|causes|caused|leads? to|led to|results? in|resulted in|which (?:is why"
     r"|causes|makes|means|leads)|when|whenever|if|unless|until|before|after)\b|(?<!\d)(?<!\d )(?:->|→)(?!\s*\d)"
-    r"|ため|ので|から|により|によって|せいで|結果|場合|とき|時に|と、|たら|れば",
+    # から after a predicate is "because"; 「担当者からは」 is only "from".
+    r"|ため|ので|(?:[るたいだ]|です|ます)から|により|によって|せいで|結果|場合|とき|時に|と、|たら|れば",
     re.IGNORECASE,
 )
 #: Where something lives, said of no wrong: "song-to-song state is kept in `PitchEngine`" names a place, not what in

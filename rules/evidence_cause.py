@@ -84,7 +84,8 @@ _ALTERNATIVES_JA = any_of(
 _SYMPTOM_REPORT = re.compile(
     r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?"
     r"|(?:only )?they|others|everyone)"
-    r" (?:reported|report|complained|noticed|saw|see|hit)\b|(?:ユーザー|顧客|お客様|利用者)(?:から|より)",
+    r" (?:reported|report|complained|noticed|saw|see|hit)\b"
+    r"|(?:ユーザー|顧客|お客様|利用者|さん|様|氏|担当者?|の方)(?:から|より)",
     re.IGNORECASE,
 )
 
@@ -96,7 +97,7 @@ def mechanism(masked: str) -> Finding | None:
     if (vague := search(_VAGUE_CAUSE, masked) or growth_only(masked) or declared_symptom(masked)) is not None:
         return ("no_mechanism", vague)
     for _clause, why in reading.readings(masked):
-        if why is not None and why[0] == "hearsay" and _SYMPTOM_REPORT.search(why[1]) and _plain_mechanism(masked):
+        if why is not None and why[0] == "hearsay" and _SYMPTOM_REPORT.search(_clause) and _plain_mechanism(masked):
             continue
         if why is not None and why[0] == "hearsay" and search(words.REJECTED, _clause) is not None:
             continue  # 「佐藤さんは『たぶん DNS』と言っていたが、DNS は無関係だった」: a word reported and ruled out

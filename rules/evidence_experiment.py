@@ -12,7 +12,7 @@ from rules import reading
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_outcome
-from rules.evidence_scope import set_aside
+from rules.evidence_scope import ANOTHER_MATTER, set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -121,7 +121,8 @@ _STILL_OPEN = re.compile(
 
 def _more_to_come(sentence: str) -> bool:
     """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
-    return _MORE.search(sentence) is not None and _STILL_OPEN.search(sentence) is None
+    more = _MORE.search(sentence) is not None or ANOTHER_MATTER.search(sentence) is not None
+    return more and _STILL_OPEN.search(sentence) is None
 
 
 #: The symptom not seen again while watching: no result of a check ("the 504s never came back", 「再発なし」).

@@ -165,7 +165,7 @@ EVIDENCE_NOUN = (
     any_of(
         r"\b(?:tests?|repro\w*|workloads?|suites?|benchmarks?|runs?|soak|stress|fuzz\w*|job|jobs|case|cases|check"
         r"|scenario|load|traffic|steps|p\d\d|latency|throughput|requests|calls|queries|iterations|transactions"
-        r"|messages|batches|batch|nights|exports|scripts?|replays?|attempts?|tries|trials?|cycles?)\b",
+        r"|messages|batches|batch|nights|exports|scripts?|replays?|attempts?|tries|trials?|cycles?|\d+ times)\b",
         flags=EN_FLAGS,
     ),
     any_of(

@@ -32,6 +32,7 @@ def ref_pending(text: str) -> Finding | None:
         return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
     why: Finding | None = None
     plain: set[tuple[int, int]] = set()  # the clauses (sentence, clause) that name a reference plainly
+    dead_refs: set[str] = set()  # references said to be closed, abandoned or declined
     if _PUBLISHED_NOW.search(text) and find_fix_refs(text) and not _DEAD.search(text):
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
     sentences = reading.by_sentence(text)
@@ -56,6 +57,7 @@ def ref_pending(text: str) -> Finding | None:
                     why = why or ("ref_pending", dead.group(0))
                     if earlier:
                         plain.discard((s, i - 1))
+                    dead_refs.update(r.text for c in parts[max(0, i - 1) : i + 1] for r in find_fix_refs(c))
                     continue
                 return ("ref_pending", dead.group(0))  # "PR #2290 / closed without merging, we went another way"
             if _ELSEWHERE.search(clause) and not find_fix_refs(clause):
@@ -82,7 +84,8 @@ def ref_pending(text: str) -> Finding | None:
                     None,
                 )
             if found is None:
-                plain.add((s, i))
+                if not all(r.text in dead_refs for r in find_fix_refs(clause)):
+                    plain.add((s, i))  # not 「差分自体は !118 で見られます」 once !118 was closed: still the dead one
                 continue
             why = why or found
     if plain:

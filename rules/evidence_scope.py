@@ -102,6 +102,9 @@ ANOTHER_MATTER = re.compile(
     # Not touched by the change: "the SMS gateway integration, which the change doesn't touch".
     r"|\b(?:the (?:fix|change|patch)|this (?:fix|change|patch)?|it) (?:doesn't|does not|didn't|did not|never) (?:touch"
     r"|change|affect|modify|reach)\b|(?:修正|変更)(?:は|が|で)?[^。]{0,10}?(?:触|影響し|関係し)(?:ていない|ない|ません)"
+    # Telling or showing people, not checking: "we have not yet told the league", 「ビル管理会社への報告は来週です」.
+    r"|\b(?:told|tell|inform(?:ed)?|notif(?:y|ied)|present(?:ed)? (?:it )?to)\b"
+    r"|(?:報告|共有|周知|連絡)(?:は|を|も|します|する予定|予定)|レビュー(?:して)?もら"
     # Not affected: 「25fps の素材は影響がないので再テストしていない」.
     r"|影響(?:が|は)?(?:ない|なく|ありません|受けない|しない)"
     # The fix taken to the rest, later: "the old rev B docks get the same firmware next month",

@@ -208,7 +208,7 @@ _WITHOUT = re.compile(
 #: A condition in the negative: 「…しないと」「…なければ」「取らない版では」 (not 「しないといけない」, a duty).
 _NEG_COND = (
     "(?:ないと|なければ|ない場合|ないときは|なかったら|なしだと|なしでは|なしの場合"
-    "|ない(?:版|ビルド|状態|設定|構成|方|ほう|実装)(?:では|だと|で|は))(?!いけ|なら|だめ|ダメ)"
+    "|ない(?:元の|旧)?(?:版|ビルド|状態|設定|構成|方|ほう|実装)(?:では|だと|で|は))(?!いけ|なら|だめ|ダメ)"
 )
 #: 「あり…なし…」, or a condition in the affirmative set against the same in the negative (「経由だと…経由しないと…」
 #: 「入れると…外すと…」), in either order.
