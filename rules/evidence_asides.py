@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import reading
+from rules.regex_guard import compile_guarded
 
 #: A sentence that links a cause to an effect: what a mechanism said after a symptom needs.
 LINK = re.compile(
@@ -26,7 +27,7 @@ LOCATION = re.compile(
     re.IGNORECASE,
 )
 #: What makes the symptom go away for a while: "restarting `gate-agent` clears it", 「再起動すると復旧します」.
-WORKAROUND = re.compile(
+WORKAROUND = compile_guarded(
     r"\b(?:restart|reboot|power[- ]cycl|re-?seat|unplug|replug|kill|bounc|redeploy|reinstall|reload|re-?login|log"
     r"(?:ging)? out)\w*\b[^.;]{0,60}?\b(?:clears?|cleared|fix(?:es|ed)?|resolves?|resolved|recovers?|recovered"
     r"|unsticks?|gets? it (?:going|back|working)|brings? it back|makes? it go away|works? around)\b"
@@ -43,7 +44,7 @@ WORKAROUND = re.compile(
 
 
 #: An idea put forward, not what goes wrong: 「GPU を増やす案も出ましたが」, "someone suggested more nodes".
-PROPOSAL = re.compile(
+PROPOSAL = compile_guarded(
     r"\b(?:suggested|proposed|floated|an idea|the idea was)\b|案(?:も|が)?出|提案|検討(?:中|します|する予定)",
     re.IGNORECASE,
 )

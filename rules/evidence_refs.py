@@ -5,6 +5,7 @@ opened, cut or pushed, and not one that lives only on the author's machine (docs
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from rules import reading
 from rules.evidence_issues import names_the_repo, only_issues
@@ -30,16 +31,17 @@ def ref_pending(text: str) -> Finding | None:
     locally or is not pushed yet; "to be opened", "local only", "on my laptop", 予定 do not."""
     if (issue := only_issues(text)) is not None:
         return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
+    refs = cache(find_fix_refs)  # each clause's references, found once (a pasted list can hold thousands)
     why: Finding | None = None
     plain: set[tuple[int, int]] = set()  # the clauses (sentence, clause) that name a reference plainly
     dead_refs: set[str] = set()  # references said to be closed, abandoned or declined
-    if _PUBLISHED_NOW.search(text) and find_fix_refs(text) and not _DEAD.search(text):
+    if _PUBLISHED_NOW.search(text) and refs(text) and not _DEAD.search(text):
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
     sentences = reading.by_sentence(text)
     clauses = [c for _s, parts in sentences for c in parts]
     if (push_later := _push_still_to_come(clauses)) is not None and not _LANDED.search(text):
         return ("ref_pending", push_later)  # "Branch `fix/x` is cut and committed; I'll push it once the VPN is back"
-    if any(_MERGED.search(c) and find_fix_refs(c) and reading.read(c) is None for c in clauses):
+    if any(_MERGED.search(c) and refs(c) and reading.read(c) is None for c in clauses):
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
     for s, (_sentence, parts) in enumerate(sentences):
         for i, clause in enumerate(parts):
@@ -47,35 +49,31 @@ def ref_pending(text: str) -> Finding | None:
                 return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
             if (dead := _DEAD.search(clause)) is not None:
                 new = _SUPERSEDES.search(clause, 0, dead.start())  # "superseded" after "closed": the dead one's
-                if new is not None and find_fix_refs(clause[: new.start()]):
+                if new is not None and refs(clause[: new.start()]):
                     plain.add((s, i))  # "pull/512 (supersedes #498, which was closed …)": #512 is the fix
                     continue
-                earlier = i > 0 and bool(find_fix_refs(parts[i - 1]))
-                if find_fix_refs(clause) or (i > 0 and _SUPERSEDES.search(parts[i - 1])) or earlier:
+                earlier = i > 0 and bool(refs(parts[i - 1]))
+                if refs(clause) or (i > 0 and _SUPERSEDES.search(parts[i - 1])) or earlier:
                     # "#398 was closed", 「最初は #74 で回避策を入れましたが、…クローズしました」: that reference is
                     # dead, another in the text may not be.
                     why = why or ("ref_pending", dead.group(0))
                     if earlier:
                         plain.discard((s, i - 1))
-                    dead_refs.update(r.text for c in parts[max(0, i - 1) : i + 1] for r in find_fix_refs(c))
+                    dead_refs.update(r.text for c in parts[max(0, i - 1) : i + 1] for r in refs(c))
                     continue
                 return ("ref_pending", dead.group(0))  # "PR #2290 / closed without merging, we went another way"
-            if _ELSEWHERE.search(clause) and not find_fix_refs(clause):
+            if _ELSEWHERE.search(clause) and not refs(clause):
                 continue  # "the follow-up refactor will be opened next sprint": another piece of work
             if (local := _unpublished(clause)) is not None:
                 return ("ref_pending", local)
-            if not find_fix_refs(clause):
+            if not refs(clause):
                 if not _AWAITING.search(clause):
                     why = why or reading.not_done(clause)
                 continue  # "PR #5120 - open, waiting on a second reviewer, not merged yet": still a reference
             found = reading.not_done(clause) or reading.modality(clause)
             if found is not None and found[0] == "planned" and _ABANDONED.search(clause):
                 found = None  # 「別の PR を作成予定でしたが取りやめ、既存の PR #598 に含めました」: a plan dropped
-            if (
-                found is not None
-                and _AWAITING.search(clause)
-                and any(r.kind != "branch" for r in find_fix_refs(clause))
-            ):
+            if found is not None and _AWAITING.search(clause) and any(r.kind != "branch" for r in refs(clause)):
                 found = None  # "#77, ready for review, not merged yet": an open PR exists and can be opened now
             elif found is None and _bare(clause):
                 # "#4480, will open it": a reference with no verb of its own is what the next clause says of it
@@ -84,7 +82,7 @@ def ref_pending(text: str) -> Finding | None:
                     None,
                 )
             if found is None:
-                if not all(r.text in dead_refs for r in find_fix_refs(clause)):
+                if not all(r.text in dead_refs for r in refs(clause)):
                     plain.add((s, i))  # not 「差分自体は !118 で見られます」 once !118 was closed: still the dead one
                 continue
             why = why or found
