@@ -12,7 +12,7 @@ from rules import reading
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_outcome
-from rules.evidence_scope import ANOTHER_MATTER, set_aside
+from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -57,14 +57,15 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     # counted outcome of a contrast, so the watching clause holds the result.
     measured = contrast is not None and _COUNT.search(masked) is not None
     result: bool | None = None  # a result stated besides watching, read when first needed
+    said = sentences(masked) if found else []  # read once, for the findings that look at their sentence
     for kind, phrase in found:
         if kind == "hearsay" and (own or (contrast is not None and outcomes)):
             # "QA said it looked double, so we recomputed …", 「佐藤さんはこれだと言っていましたが、念のため回して
             # います」 beside a run with and without the change: the report set off the author's own check.
             continue
-        if kind == "planned" and outcomes and any(_more_to_come(s) for s in sentences(masked) if phrase in s):
+        if kind == "planned" and outcomes and any(_more_to_come(s) for s in said if phrase in s):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
-        if kind == "not_done" and outcomes and any(phrase in s and set_aside(s) for s in sentences(masked)):
+        if kind == "not_done" and outcomes and any(phrase in s and set_aside(s) for s in said):
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
             if result is None:
@@ -98,8 +99,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
 
 #: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
 _MORE = re.compile(
-    r"\b(?:next|also|too|as well|another|more|additional|further|follow-?up)\b|次は|次に|今後|追加で|(?:で|に)も"
-    r"|\b(?:after|once|when) (?:this|it|the fix|the change) (?:lands|is merged|ships|goes in)\b"
+    r"\b(?:next|also|too|as well|another|more|additional|further)\b|次は|次に|今後|追加で|(?:で|に)も"
     # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
     r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
     r"|展開|デプロイ|リリース|本番"
@@ -121,7 +121,7 @@ _STILL_OPEN = re.compile(
 
 def _more_to_come(sentence: str) -> bool:
     """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
-    more = _MORE.search(sentence) is not None or ANOTHER_MATTER.search(sentence) is not None
+    more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
     return more and _STILL_OPEN.search(sentence) is None
 
 

@@ -13,7 +13,7 @@ from rules import evidence_words as words
 from rules.evidence_after import FAILURE_WORD
 from rules.evidence_clauses import another_matter, plain
 from rules.evidence_rates import HIGH_FREQUENCY, stated
-from rules.evidence_scope import scope_only
+from rules.evidence_scope import AFTER_THE_FIX, scope_only
 from rules.evidence_words import search
 from rules.regex_guard import compile_guarded
 
@@ -89,7 +89,7 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
             and why[0] == "planned"
             and shown
             and (
-                _AFTER_THE_FIX.search(clause)
+                AFTER_THE_FIX.search(clause)
                 or scope_only(clause)
                 or another_matter(masked, masked.find(clause), len(clause))
             )
@@ -109,15 +109,6 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     if not shown and (m := _first(english.INFERENCE, masked)):
         return ("hypothesis", m)
     return None
-
-
-#: Work planned for after the fix: a regression job, a follow-up (「修正が入ったら CI に追加します」).
-_AFTER_THE_FIX = re.compile(
-    r"\b(?:after|once|when) the fix (?:lands|is merged|is in|ships|goes in)\b|\bnightly\b|\bci job\b"
-    r"|\bregression (?:test|job|suite)\b|\bfollow-?up\b"
-    r"|修正(?:後|が入ったら|のマージ後|がマージされたら)|回帰テスト|夜間ジョブ|(?i:CI)\s*(?:に|へ)(?:追加|組み込)",
-    re.IGNORECASE,
-)
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:

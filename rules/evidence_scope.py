@@ -117,6 +117,16 @@ ANOTHER_MATTER = re.compile(
 )
 
 
+#: Work for after the fix or the result, not the check: a regression job, a follow-up, the rollout ("I will add the
+#: replay as a nightly CI job after the fix lands", "roll it out to production next week", 「本番機への展開は来週」).
+AFTER_THE_FIX = re.compile(
+    r"\b(?:after|once|when) (?:the fix|this|it|the change) (?:lands|is merged|is in|ships|goes in)\b|\bnightly\b"
+    r"|\bci job\b|\bregression (?:test|job|suite)\b|\bfollow-?up\b"
+    r"|修正(?:後|が入ったら|のマージ後|がマージされたら)|回帰テスト|夜間ジョブ|(?i:CI)\s*(?:に|へ)(?:追加|組み込)",
+    re.IGNORECASE,
+)
+
+
 #: Outside what the fix covers, said as such: 「iOS は対象外」, "out of scope".
 OUT_OF_SCOPE = re.compile(r"対象外|範囲外|スコープ外|\bout of scope\b", re.IGNORECASE)
 
