@@ -46,6 +46,7 @@ PASSED_BEFORE = (
         r"|\b(?:was|were) (?:already )?(?:passing|green|passed) (?:before|all along)\b|\b(?:was"
         r"|were) (?:already )?passing before (?:too|as well)\b"
         r"|\bpass\w* (?:even |also )?(?:before the fix|without the fix|on the old (?:code|build|version))\b"
+        r"|\b(?:pass\w*|green) before (?:the (?:fix|change|patch) )?(?:too|as well)\b"
         r"|\b(?:was|were) (?:also |already )?(?:passing|green|fine|ok) (?:on|against)\s+Q\s+(?:too|as well)\b"
         r"|\b(?:was|were|is|are) (?:also |already )?(?:passing|green|fine|ok) (?:on|against) (?:main|master|trunk)"
         r"(?: too| as well| before)?\b"
@@ -55,7 +56,10 @@ PASSED_BEFORE = (
         r" (?:fix|change|patch)\b",
         flags=EN_FLAGS,
     ),
-    any_of("(?:元々|もともと|修正前から|修正(?:前|なし)でも|以前から|最初から)[^。、]{0,20}(?:パス|通|成功|問題な|OK)"),
+    any_of(
+        "(?:元々|もともと|修正前から|修正(?:前|なし)(?:で|に)?も|(?:修正|パッチ|変更)(?:を)?(?:当てる|入れる|適用する)前(?:から|も)"
+        "|以前から|最初から)[^。、]{0,20}(?:パス|通|成功|問題な|OK)"
+    ),
 )
 #: A long or heavy run: on its own it does not show that the original repro or the failing test passes.
 SOAK = (

@@ -188,10 +188,15 @@ def another_matter(masked: str, at: int, length: int) -> bool:
     another configuration than the fix ("旧型の AG-100 は…、今回は試していません"), and names nothing of the check."""
     if at < 0 or search(CORE_EVIDENCE, masked[at : at + length]) is not None:
         return False
+    sentence = sentence_around(masked, at, length)
+    return ANOTHER_MATTER.search(sentence) is not None or scope_only(sentence)
+
+
+def sentence_around(masked: str, at: int, length: int) -> str:
+    """The sentence that holds `masked[at : at + length]`, up to 200 characters each side."""
     before = max((m.end() for m in _SENTENCE_END.finditer(masked, max(0, at - 200), at)), default=max(0, at - 200))
     end = _SENTENCE_END.search(masked, at + length, at + length + 200)
-    sentence = masked[before : end.start() if end else at + length + 200]
-    return ANOTHER_MATTER.search(sentence) is not None or scope_only(sentence)
+    return masked[before : end.start() if end else at + length + 200]
 
 
 #: What a check still needs before it can run: "a few more nights are needed", "needs the HIL rig, which is booked

@@ -111,3 +111,14 @@ PASSED_ALL = compile_guarded(
     rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|度)(?:とも|すべて|全て|全部)\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK)",
     re.IGNORECASE,
 )
+
+
+#: Runs counted as passing beside a count of runs: "9 finished normally", "9 were clean", 「正常に終わったのは 9 回」.
+PASSES = compile_guarded(
+    rf"(?<![\w.,/])(?P<a>{_NUM})\s+(?:of them\s+|runs?\s+|times?\s+)?(?:passed|succeeded|went (?:through|green|fine)"
+    r"|were (?:clean|fine|ok|okay|green|normal)|came (?:out|back) (?:clean|fine|green|normal|ok)"
+    r"|(?:finished|completed|ended|ran) (?:normally|cleanly|clean|fine|ok))\b"
+    rf"|(?:正常に?|問題なく|成功し?|通っ|パスし)[^。、\d]{{0,10}}?(?:のは|が)\s*(?P<b>{_NUM})\s*回"
+    rf"|(?<![\d.,])(?P<c>{_NUM})\s*回(?:は|が)?\s*(?:正常|成功|問題なく|通[りっ]|パス)",
+    re.IGNORECASE,
+)

@@ -248,6 +248,19 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
         rate = rate_of(hits, total)
         if rate is not None:
             found.append((rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence])))
+    if not found:
+        found = _passes(sentence, totals)
+    return found
+
+
+def _passes(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:
+    """The runs that passed set against the runs: "ran it 10 times, 9 finished normally" fails 1 in 10."""
+    found: list[Rate] = []
+    for m in shapes.PASSES.finditer(sentence):
+        passes = count_value(figure(m))
+        total = max((v for t, v in totals if t.string != sentence or t.end() <= m.start()), default=None)
+        if passes and total and passes < total and (rate := rate_of(total - passes, total)) is not None:
+            found.append((rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence])))
     return found
 
 

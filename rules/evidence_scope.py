@@ -13,7 +13,7 @@ from rules.phrases import SCOPE_STATED
 #: What the validation's check is about: the repro, a test, a workload (a not-done clause naming it is no scope).
 CORE_EVIDENCE = (
     any_of(r"\b(?:repro\w*|tests?|workloads?|steps)\b", flags=EN_FLAGS),
-    any_of("再現", "(?<!再)(?<!ソーク)(?<!負荷)(?<!ストレス)(?<!耐久)テスト(?!環境)", "ワークロード", "手順"),
+    any_of("再現", "(?<!再)(?<!ソーク)(?<!負荷)(?<!ストレス)(?<!耐久)テスト(?!環境)", "ワークロード", "手順(?!書)"),
 )
 #: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
 _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)
@@ -22,6 +22,8 @@ _SCOPE_ON = re.compile(
     r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
     r"\b(?:on|with|in|under|against|for)\s+\S+|\b(?:other|spare|backup)\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ|実機)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
     r"|(?:旧|新)(?:型|モデル|機種|世代)"
+    # Another place or thing as the topic, not yet: 「本番の窯ではまだ流していません」「西区のデータではまだ」.
+    r"|[\u30a0-\u30ff\u4e00-\u9fff]{1,8}(?:では|でも)(?:まだ|今回は)"
 )
 
 
@@ -98,7 +100,7 @@ ANOTHER_MATTER = re.compile(
     r"[^.;]{0,30}?\b(?:in the first place|before(?: either| the fix)?|to begin with|either)\b"
     r"|(?:もともと|元々|最初から|修正前から)(?:[^。、]{0,12}?)(?:失敗|発生|再現|落ち)(?:して)?(?:い)?(?:ない|ません|なかった)"
     r"|(?:\b(?:is|are|was|were)|'s|'re) (?:a |an |entirely |completely |totally )?(?:separate|unrelated|independent)\b"
-    r"|別件|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)"
+    r"|別件|別(?:の)?(?:チケット|課題|タスク|話|問題|作業|案件|質問|論点|トピック)|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)"
     # Not touched by the change: "the SMS gateway integration, which the change doesn't touch".
     r"|\b(?:the (?:fix|change|patch)|this (?:fix|change|patch)?|it) (?:doesn't|does not|didn't|did not|never) (?:touch"
     r"|change|affect|modify|reach)\b|(?:修正|変更)(?:は|が|で)?[^。]{0,10}?(?:触|影響し|関係し)(?:ていない|ない|ません)"
@@ -112,7 +114,11 @@ ANOTHER_MATTER = re.compile(
     r"|\b(?:gets?|getting|receives?|will get) (?:the )?(?:same|new|fixed|patched|updated) (?:firmware|build|release"
     r"|fix|image|version|code)\b|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy(?:ing|ment)?)"
     r" (?:it |the fix )?to (?:the )?(?:rest|other|remaining|old|production|prod)\b"
-    r"|(?:展開|デプロイ|入れ替え|反映)(?:は|する|します|を)?[^。]{0,12}?予定",
+    r"|(?:展開|デプロイ|入れ替え|反映|適用)(?:は|する|します|を)?[^。]{0,12}?予定|(?:展開|デプロイ|適用|反映)(?:は|も)まだ"
+    r"|別途"
+    # Paperwork, not a check: "haven't written the changelog entry yet", 「手順書はまだ更新していません」.
+    r"|\b(?:changelog|release notes?|docs|documentation|runbook|wiki|readme|write-?up|handbook|manual)\b"
+    r"|手順書|ドキュメント|マニュアル|リリースノート|変更履歴|報告書|議事録",
     re.IGNORECASE,
 )
 
