@@ -81,6 +81,10 @@ PLANNED = any_of(
     r"(?<!\w )(?<![\w'])(?:will|going to|gonna|about to|plan to|planning to) (?:\w+ )?(?:open|create|push|cut"
     r"|submit|file|raise|send|put|merge|rebase|land|branch|run|test|try|check|write|do)\b",
     r"\b(?:i'm|i am|we're|we are) (?:still |now |currently )?(?:setting up|preparing|getting|building|writing)\b",
+    # A plan told in the past: "we decided to swap the limit and see", "the swap went into Tuesday's plan".
+    r"\b(?:we|i|they|the team|someone)\s+(?:\w+\s+)?(?:decided|agreed|chose|opted|arranged|planned) to\b"
+    r"(?=[^.;:]{0,80}?\band (?:see|check|find out|learn) (?:whether|if)\b)"
+    r"|\b(?:went|goes|put|added) (?:in)?to (?:the |our )?(?:[\w'-]+ ){0,3}(?:plan|schedule|backlog)\b",
     flags=EN_FLAGS,
 )
 

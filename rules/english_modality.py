@@ -91,6 +91,9 @@ APPEARANCE = any_of(
     r"\bit (?:appears|appeared|would appear|seems|seemed)\b(?! (?:to (?:the|a|an|users?|customers?|clients?)|(?:in|on"
     r"|at|after|when|whenever|every|each|again|within|under|during|only)\b))"
     r"|\bapparently\b",
+    # Not what the code ought to do, said in a relative clause: "hits the seed behind the one it should reject".
+    r"(?<!\bone it )(?<!\bones it )(?<!\bwhat it )(?<!\bthan it )(?<!\bwhen it )(?<!\bwhere it )(?<!\bthat it )"
+    r"(?<!\bwhich it )(?<!\bones they )(?<!\bwhat they )(?<!\bthan they )"
     r"\b(?:would|should|ought to)(?: (?:also|still|then|now))? (?:be )?"
     r"(?:repro\w*|reproduc\w*|trigger\w*|fail|crash|hang|hit|break|stall|freeze|time out|error out|panic|deadlock"
     r"|lock up|segfault|abort|throw|blow up|die|diverge|spin|leak|reject|refuse|drop)\b(?![^.;]{0,60}\bbut\b)",

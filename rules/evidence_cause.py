@@ -9,6 +9,7 @@ import re
 
 from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
+from rules.evidence_alternatives import alternatives
 from rules.evidence_asides import LINK, LOCATION, PROPOSAL, WORKAROUND, planned
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
@@ -73,13 +74,6 @@ _CONFIRMING_NEEDS = re.compile(
     r"|\b(?:nobody|no one|none of us) has (?:[\w-]+ ){0,6}?to (?:check|confirm|verify|prove|test)\b",
     re.IGNORECASE,
 )
-#: Two causes offered where one is needed (ja): "A か B のどちらか", "いずれか".
-_ALTERNATIVES_JA = any_of(
-    # 「どちらか早い方」 is a rule of the code (whichever comes first), not two candidate causes.
-    "(?:の)?(?:どちらか|いずれか|どっちか)(?!一方を|を選|早い|遅い|先|後|大きい|小さい|多い|少ない|一方)",
-    # 「`sd_write()` のリトライか、あるいは RTC のドリフトで」: one cause or another, said in words.
-    "か[、,]?\\s*(?:あるいは|もしくは|それとも)",
-)
 #: Someone reporting the symptom ("users reported duplicated orders"): context for the cause, not the cause.
 _SYMPTOM_REPORT = re.compile(
     r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?"
@@ -92,7 +86,7 @@ _SYMPTOM_REPORT = re.compile(
 
 def mechanism(masked: str) -> Finding | None:
     """A root cause names an element and what it does wrong: one clause, not only a symptom or its kind."""
-    if (alt := _alternatives(masked)) is not None:
+    if (alt := alternatives(masked)) is not None:
         return ("alternatives", alt)
     if (vague := search(_VAGUE_CAUSE, masked) or growth_only(masked) or declared_symptom(masked)) is not None:
         return ("no_mechanism", vague)
@@ -142,7 +136,7 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
-            if WORKAROUND.search(clause) or PROPOSAL.search(clause) or planned(clause):
+            if WORKAROUND.search(clause) or PROPOSAL.search(clause) or planned(clause) or _PLACE_ONLY.search(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
@@ -162,6 +156,18 @@ _KIND_IN_PLACE = re.compile(
     r"\W*(?:(?:the )?root cause(?: is|:)\s*|it(?:'s| is| was) |this is )?(?:(?:a|an|some)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:problem|issue|bug|glitch|quirk|race(?: condition)?|regression|leak|corruption|defect)\s+(?:in|inside|within"
     r"|around|with|on|between)\b",
+    re.IGNORECASE,
+)
+#: The fault placed, not said: "so the regression is in how `draw_next()` consumes the driver", "is where the
+#: numbers come from", 「問題は `f()` の…の仕方にある」.
+_PLACE_ONLY = re.compile(
+    r"^\W*(?:and |so |but )?(?:the |this |that |our )?(?:regression|bug|problem|issue|fault|defect|error|culprit"
+    r"|breakage)\s+(?:is|lies|must be|has to be|should be|sits)\s+(?:somewhere\s+|probably\s+)?(?:in|inside|within)"
+    r"\s+(?:how|the way|what|where|whatever)\b(?![^:：;—]*[:：;—])"
+    r"|^\W*(?:and |so |but )?Q\s+is (?:where|what) (?:the |our )?[\w-]+ (?:comes?|are|is) (?:from|read|computed|made"
+    r"|produced|generated)\b[^:：;—]*$"
+    r"|^[^、。]{0,10}(?:問題|不具合|バグ|原因)は[^。]{0,40}?(?:の)?(?:仕方|やり方|扱い方|扱い|あたり|周り|辺り)に(?:ある|あります)"
+    r"(?:[。.]?\s*)$",
     re.IGNORECASE,
 )
 #: A clause that says something works: "the same config on the 12.1 image trains fine" (a contrast seen, no element
@@ -216,19 +222,6 @@ _MAGNITUDE = re.compile(
 
 #: "X or Y" in a root cause: two candidates, unless the "or" belongs to a condition ("when the list is empty or
 #: closed") or a measure ("one or more", "greater than or equal").
-_OR = re.compile(
-    r"(?<!\bone )(?<!\bzero )(?<!\bthan )(?<!and/)(?<!\d )(?<!\btwo )\bor\b(?! (?:not|more|less|fewer|later|earlier"
-    r"|equal|so|greater|higher|lower|above|below|newer|older|else|otherwise|\d|two|three)\b)(?![^.;]{0,60}\bdepending\b)"
-    r"|(?<![\d件秒分回日%])(?:または|もしくは|あるいは|ないしは?)|(?<=[^\s、。])か、(?=[^。]{1,60}?(?:か|どちらか|いずれか)(?:が|の|だ|で|と|、|。|$))",
-    re.IGNORECASE,
-)
-_OR_CONDITION = re.compile(
-    r"\b(?:when|whenever|if|unless|while|once|whether|after|before|until|where|each|every|any|either|neither|nor)\b"
-    r"|場合|とき|時に|時は|たら|れば|なら|と、|ごとに|たびに|際に|いずれの|どちらの|どの",
-    re.IGNORECASE,
-)
-
-
 def _plain_mechanism(masked: str) -> bool:
     """A plain clause (no hearsay, guess or plan) with an element doing something."""
     return any(
@@ -238,48 +231,6 @@ def _plain_mechanism(masked: str) -> bool:
 
 
 #: What makes an "or" offer candidates for the cause rather than join two words ("a missing or empty header").
-_CANDIDATES = re.compile(
-    r"\b(?:cause[sd]?|culprit|reason|responsible|blame|explain\w*|fits?|suspect\w*|whichever|not sure|unclear"
-    r"|can't tell|cannot tell|don't know|undecided|candidates?|one of|possib\w+|either|(?:it|this)(?:'s| is| was))\b"
-    r"|原因|要因|せい|どちらか|いずれか|可能性|考え|思|不明|特定",
-    re.IGNORECASE,
-)
-
-
-#: The candidates dismissed: "both were ruled out", 「どちらも否定された」.
-_RULED_OUT = re.compile(
-    r"\b(?:both|neither|each|all of them|none of them)\b[^.;]{0,30}\b(?:ruled out|excluded|eliminated|disproved"
-    r"|dismissed|cleared|was it|were it)\b|(?:どちらも|いずれも|両方とも)[^。]{0,20}(?:否定|除外|関係な|無関係|違)",
-    re.IGNORECASE,
-)
-
-
-def _alternatives(masked: str) -> str | None:
-    """Two candidate causes left open, said in words ("either … or", "both fit") or joined by "or" (`_two_causes`);
-    none when the candidates were ruled out ("we first suspected the GC or the JIT; both were ruled out"), and no
-    "either … or" inside a condition ("when … and either the gate is set or …": a rule of the code)."""
-    if search(words.REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
-        return None
-    alt = search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked)
-    if alt is not None and alt.lower().startswith("either") and (at := masked.find(alt)) >= 0:
-        alt = None if _OR_CONDITION.search(masked, max(0, at - 80), at) else alt
-    return alt or _two_causes(masked)
-
-
-def _two_causes(masked: str) -> str | None:
-    """Two alternative causes joined by "or" (または, 「A か、B か」) outside a condition, in a sentence that
-    speaks of the cause."""
-    for sentence, clauses in reading.by_sentence(masked):
-        if _CANDIDATES.search(sentence) is None:
-            continue
-        for clause in clauses:
-            for m in _OR.finditer(clause):
-                head = clause[max(0, m.start() - 80) : m.start()]
-                if _OR_CONDITION.search(head) is None:
-                    return clause[max(0, m.start() - 30) : m.end() + 30].strip()
-    return None
-
-
 def _clip(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -94,7 +94,8 @@ ALL = compile_guarded(
     # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
     r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b[^.;]{0,40}?[,;:]\s*(?:all\s+)?(?P=t)\s+"
     r"(?:of them\s+)?"
-    rf"(?:[a-z]+(?:ed|t)|{_FAIL_NOUN}|(?-i:[A-Z]{{2,}}s))\b"
+    rf"(?:(?!(?:pass|success|succeed|clean|green|fine|good|correct|normal)\w*)[a-z]+(?:ed|t|s)|{_FAIL_NOUN}"
+    r"|(?-i:[A-Z]{2,}s))\b"
     # "… went NaN at step 211 in all 12": the runs just counted, not "in all 12 regions".
     rf"|\bin (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?:\s+(?:{_RUN_NOUN})\b|(?=\s*(?:[.;,)]|$)))"
     rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|件)(?:とも|すべて|全て)(?!\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK))",
@@ -120,5 +121,13 @@ PASSES = compile_guarded(
     r"|(?:finished|completed|ended|ran) (?:normally|cleanly|clean|fine|ok))\b"
     rf"|(?:正常に?|問題なく|成功し?|通っ|パスし)[^。、\d]{{0,10}}?(?:のは|が)\s*(?P<b>{_NUM})\s*回"
     rf"|(?<![\d.,])(?P<c>{_NUM})\s*回(?:は|が)?\s*(?:正常|成功|問題なく|通[りっ]|パス)",
+    re.IGNORECASE,
+)
+
+
+#: A share of runs said as "out of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate".
+OUT_OF = compile_guarded(
+    rf"\bout of (?:the |all |my |our )?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b[^,;.]{{0,40}}?,\s*"
+    rf"(?:only |just |exactly )?(?P<hits>{_NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?[a-z]+(?:ed|t)\b",
     re.IGNORECASE,
 )

@@ -22,11 +22,21 @@ NUMBER_WORDS = {
     "ten": 10,
     "eleven": 11,
     "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
     "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
     "twenty": 20,
     "thirty": 30,
     "forty": 40,
     "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
     "a hundred": 100,
     "hundred": 100,
     "a thousand": 1000,
@@ -44,8 +54,9 @@ NUMBER_WORDS = {
 NUM = (
     r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?!\d)(?:[kKM]\b|\s+(?:thousand|million|billion)\b)?"
     r"(?:\s*[〜~\-–]\s*\d+(?:\.\d+)?(?!\d))?"
-    r"|\b(?:a single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty"
-    r"|fifty|a hundred|hundred|a thousand)\b"
+    r"|\b(?:a single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
+    r"|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred"
+    r"|a thousand)\b"
 )
 ABOUT = (
     r"(?:(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|over|more than|under|every|each|the|last"

@@ -99,7 +99,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
 
 #: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
 _MORE = re.compile(
-    r"\b(?:next|also|too|as well|another|more|additional|further)\b|次は|次に|今後|追加で|(?:で|に)も"
+    r"\b(?:next|also|too|as well|another|more|additional|further|later|afterwards|eventually|at some point)\b"
+    r"|\bto the (?:test )?suite\b|次は|次に|今後|追加で|(?:で|に)も|後で|あとで|いずれ"
     # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
     r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
     r"|展開|デプロイ|リリース|本番"

@@ -88,7 +88,7 @@ PASSED = (
         # None of the bad kind: "no unmatched orders", "0 stale points", "0 false rest violations".
         r"\b(?:0|zero|no) (?:\w+ )?(?:un[a-z]+ed|mis[a-z]+|false|stale|wrong|duplicated?|lost|missing|dropped"
         r"|leftover|left-over|rejected|refused|bounced|aborted|evicted|rolled back|reverted|requeued|re-queued"
-        r"|remaining|residual|dangling|leaked"
+        r"|remaining|residual|dangling|leaked|repeated|doubled?|spurious|skipped|overlapping|early|late"
         r"|corrupt\w*|failed|bad|broken|orphan\w*)\b",
         # Every run good, stated as a full rate: "kept the reward 15/15", "50/50 matched".
         r"\b(?:kept|held|matched|correct|succeeded|worked|ok|right|clean)\b(?: \w+){0,3} (?P<all1>\d+) ?/ ?(?P=all1)\b"

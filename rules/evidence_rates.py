@@ -59,8 +59,9 @@ def rate_of(hits: float | None, total: float | None) -> Fraction | None:
 
 #: Something a count is made of: a digit, a number word, 「一」「二」「三」.
 _ANY_COUNT = compile_guarded(
-    r"\d|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
-    r"|forty|fifty|hundred|thousand|single|half|third|quarter|fifth|sixth|tenth|other|second|most)\b|[一二三]|半",
+    r"\d|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty"
+    r"|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|single|half|third|quarter|fifth|sixth|tenth|other"
+    r"|second|most)\b|[一二三]|半",
     re.IGNORECASE,
 )
 
@@ -107,6 +108,7 @@ _HINTS = (
     (re.compile(r"\b(?:of|in)\b|/", re.I), "_PAIR"),
     (re.compile(r"\b(?:per|every|each)\b", re.I), "_PER"),
     (re.compile("回|/|中|のうち|に"), "_PAIR_JA"),
+    (re.compile(r"\bout of\b", re.I), "_OUT_OF"),
 )
 _RUN_HINT = compile_guarded(rf"{_RUN_NOUN}\b|回|度|サイクル|本", re.I)
 
@@ -119,7 +121,7 @@ def run_pair(sentence: str, pair: re.Match[str]) -> bool:
 def _direct(sentence: str) -> list[Rate]:
     """Rates stated in one phrase: "3 of 10", "1 in every 200", 「10 回中 3 回」, "0.5%", 「3割」, "failed all 10"."""
     found: list[Rate] = []
-    patterns = {"_PAIR": shapes.PAIR, "_PER": shapes.PER, "_PAIR_JA": shapes.PAIR_JA}
+    patterns = {"_PAIR": shapes.PAIR, "_PER": shapes.PER, "_PAIR_JA": shapes.PAIR_JA, "_OUT_OF": shapes.OUT_OF}
     for hint, name in _HINTS:
         if hint.search(sentence) is None:
             continue
@@ -129,7 +131,8 @@ def _direct(sentence: str) -> list[Rate]:
             hits, total = groups.get("hits") or groups.get("hits2"), groups.get("total") or groups.get("total2")
             if pattern is shapes.PAIR and not run_pair(sentence, m):
                 continue  # "12 of the 500 orders": a share of things; "one deploy in five" counts runs
-            if pattern is not shapes.PAIR_JA and not (_DIGIT.search(hits or "") and _DIGIT.search(total or "")):
+            words_only = not (_DIGIT.search(hits or "") and _DIGIT.search(total or ""))
+            if pattern in (shapes.PAIR, shapes.PER) and words_only:
                 around = sentence[m.start() : m.end() + 24]
                 if not re.search(rf"\b(?:{_RUN_NOUN}|{_FAIL_NOUN})\b", around, re.IGNORECASE):
                     continue  # "one of two": a number word counts runs only with a noun that says so
@@ -249,8 +252,26 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
         if rate is not None:
             found.append((rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence])))
     if not found:
-        found = _passes(sentence, totals)
+        found = _passes(sentence, totals) or _then_counted(sentence, totals)
     return found
+
+
+#: What the runs did, then how often, with a verb of any kind: "ran it 500 times and it mis-detected the teat once".
+_THEN_COUNTED = re.compile(
+    r"\b(?:and|but|where)\s+(?:it|they|the [\w-]+)\s+(?!(?:passed|succeeded|worked|ran|was|were)\b)[a-z][\w-]*ed\b"
+    r"[^.;,]{0,50}?\b(?P<n>once|twice|thrice|\d{1,6} times)\b",
+    re.IGNORECASE,
+)
+
+
+def _then_counted(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:
+    first = min((t.end() for t, _ in totals if t.string == sentence), default=None)
+    m = None if first is None else _THEN_COUNTED.search(sentence, first)
+    if m is None:
+        return []
+    total = max((v for t, v in totals if t.string != sentence or t.end() <= m.start("n")), default=None)
+    rate = rate_of(count_value(m.group("n")), total)
+    return [] if rate is None else [(rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence]))]
 
 
 def _passes(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:

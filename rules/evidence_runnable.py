@@ -13,7 +13,7 @@ NOT_RUNNABLE = any_of(
     r"\bno (?:specific |known |reliable |clear |concrete )?(?:repro |reproduction )?steps\b",
     r"\b(?:still |currently )?(?:setting up|building|preparing) (?:the |a )?(?:repro|test bed|environment|env)\b",
     "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なし|不明)",
-    "(?:再現|検証|テスト)?環境(?:を|の|は)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
+    "(?:再現|検証|テスト)?環境(?:を|の|は|が)?(?:まだ|今)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
     # Runs split with no count: "some nights it fails and some nights it's green".
     r"\bsome (?:nights|days|runs|mornings|builds|boots|attempts|weeks)\b[^.;]{0,60}?\b(?:some|other|others)\b",
     # It no longer reproduces: "can't reproduce it anymore", "no longer reproduces" (not "… with the fix").
