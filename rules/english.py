@@ -54,7 +54,8 @@ PLANNED = any_of(
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
     r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)"
     # The subject dropped, as in a note: "Will revert `9b2d771` on the staging PLC on Thursday".
-    r"|(?:^|(?<=[.;!?]\s)|(?<=\n))[Ww]ill) (?:\w+ )?(?:try|test|run|re-?run"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=\n)|(?<=\band\s)(?=[Ww]ill(?!\s+(?:now|also|then)\b)))[Ww]ill) (?:\w+ )?"
+    r"(?:try|test|run|re-?run"
     r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"
     r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat"

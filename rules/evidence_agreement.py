@@ -27,7 +27,8 @@ _HEDGED_ALWAYS = any_of(
     r"(?:time|run|attempt|build|boot|night)|each time|consistently|reliably|deterministic\w*)\b",
     "(?:ほぼ|ほとんど|大体|だいたい|たいてい|大抵|概ね|おおむね)(?:の場合)?(?:は)?(?:毎回|必ず|いつも|常に)",
     # Negated: "not every time", 「毎回ではありません」「必ずしも」.
-    r"\b(?:not|isn't|doesn't happen|doesn't fail) (?:every (?:single )?(?:time|run)|always|each time|on every run)\b",
+    r"\b(?:not|isn't|doesn't happen|doesn't fail) (?:every (?:single )?(?:time|run)|always|each time"
+    r"|(?:on |in |with )?every (?:single )?[a-z]+)\b",
     "(?:毎回|いつも|常に|必ず)(?:で|じゃ)(?:は|も)?(?:ない|ありません|なく)|必ずしも",
     "(?:必ず|毎回|いつも)[^。]{0,14}わけ(?:では|じゃ)(?:ない|ありません|なく)",
     flags=re.IGNORECASE,

@@ -105,7 +105,7 @@ def mechanism(masked: str) -> Finding | None:
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
         if (needed := _CONFIRMING_NEEDS.search(_clause)) is not None:
             return ("not_done", needed.group(0))  # "Confirming it needs the TSAN build, which won't be ready"
-        if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_clause):
+        if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_sentence_to(masked, _clause)):
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
     correlated = False
     claimed = False  # the text has given a symptom or a correlation as its cause
@@ -138,6 +138,8 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             if WORKAROUND.search(clause) or PROPOSAL.search(clause) or planned(clause) or _PLACE_ONLY.search(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
+            if _OWN_TRIAL.search(clause) or _RULES_OUT.search(clause):
+                continue  # "We swapped the maglock for a spare …, so it isn't the hardware": the writer's trial
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
@@ -168,6 +170,18 @@ _PLACE_ONLY = re.compile(
     r"|produced|generated)\b[^:：;—]*$"
     r"|^[^、。]{0,10}(?:問題|不具合|バグ|原因)は[^。]{0,40}?(?:の)?(?:仕方|やり方|扱い方|扱い|あたり|周り|辺り)に(?:ある|あります)"
     r"(?:[。.]?\s*)$",
+    re.IGNORECASE,
+)
+#: The writer's own trial, not the code's doing: "We swapped the maglock for a spare and it still happened".
+_OWN_TRIAL = re.compile(
+    r"^\W*(?:so |and |then |but )?(?:we|i) (?:also |then |first )?(?:swapped|replaced|tried|ran|re-?ran|restarted"
+    r"|rebooted|reseated|re-?flashed|moved|reinstalled|power-cycled|unplugged|checked|tested)\b"
+    r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)",
+    re.IGNORECASE,
+)
+#: Something ruled out, and nothing said of what goes wrong: "so it isn't the hardware", 「ハードの問題ではない」.
+_RULES_OUT = re.compile(
+    r"^\W*(?:so |and |but )?(?:it|this|that)(?:'s| is| was)(?:n't| not) (?:the |a |an )?[\w-]+(?: [\w-]+)?\W*$",
     re.IGNORECASE,
 )
 #: A clause that says something works: "the same config on the 12.1 image trains fine" (a contrast seen, no element
@@ -203,9 +217,25 @@ _EFFECT_CLAUSE = re.compile(
 #: What really happened, said right after someone else's word: 「実際は」, "actually", "it turned out".
 _ACTUALLY = re.compile(
     r"\W{0,3}(?:実際(?:に)?は|実は|本当は|ところが|しかし実際|(?:but )?(?:actually|in fact|in reality)\b"
-    r"|(?:but )?(?:it|that|this|which) turned out\b|the (?:real|actual) cause\b)",
+    r"|(?:but )?(?:it|that|this|which) turned out\b|the (?:real|actual) cause\b"
+    # What was heard, ruled out at once: 「…と聞いていましたが、気温は関係ありません」, "but the cold has nothing to do
+    # with it".
+    r"|[^。.;]{0,20}?(?:関係(?:ありません|ない|なかった|なく)|無関係|違い(?:ました|ます)|ではなかった|ではありませんでした)"
+    r"|(?:but )?(?:[\w-]+ ){0,4}(?:has|had|have) nothing to do with\b)",
     re.IGNORECASE,
 )
+
+
+def _sentence_to(masked: str, clause: str) -> str:
+    """The clause and what its sentence said before it: "I set up a traced build to confirm that and will look …"."""
+    at = masked.find(clause)
+    if at < 0:
+        return clause
+    start = max((m.end() for m in _SENTENCE_END.finditer(masked, max(0, at - 200), at)), default=max(0, at - 200))
+    return masked[start : at + len(clause)]
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n")
 
 
 def _corrected(masked: str, clause: str) -> bool:

@@ -58,6 +58,8 @@ TOTAL = compile_guarded(
     # "The rig ran 600 insertions overnight": what a harness did, counted, each one a run.
     rf"|\b(?:ran|did|performed|executed|completed|went through) (?:the |all |all the )?(?P<dn>{_NUM})\s+"
     r"(?:[\w-]+\s+)?[a-z-]+s\b"
+    # "500 games in all", "1,200 cycles in total": what a run made, counted as a whole, each one a run.
+    rf"|(?<![\w.,/])(?P<al>{_NUM})\s+(?:[\w-]+\s+)?[a-z-]+s in (?:all|total)\b"
     # "over the 2,000 recorded November sessions": the sessions run through, each one a run.
     rf"|\b(?:over|across) (?:the |all |all the |each of the )?(?P<ov>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:sessions|captures|recordings|traces|inputs|samples|fixtures|seeds|scenarios|games|replays|corpora|files)\b",
@@ -130,4 +132,20 @@ OUT_OF = compile_guarded(
     rf"\bout of (?:the |all |my |our )?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b[^,;.]{{0,40}}?,\s*"
     rf"(?:only |just |exactly )?(?P<hits>{_NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?[a-z]+(?:ed|t)\b",
     re.IGNORECASE,
+)
+
+
+#: What the runs did, then how often, with a verb of any kind: "ran it 500 times and it mis-detected the teat once".
+THEN_COUNTED = re.compile(
+    r"(?:\b(?:and|but|where)\s+|[;,]\s*|^\s*)(?:it|they|the [\w-]+)\s+"
+    r"(?!(?:passed|succeeded|worked|ran|was|were)\b)[a-z][\w-]*ed\b"
+    r"[^.;,]{0,50}?\b(?P<n>once|twice|thrice|\d{1,6} times)\b",
+    re.IGNORECASE,
+)
+
+
+#: 「50 回流して、二重引き落としは 21 回でした」: what the runs did, named any way, then how many times.
+THEN_COUNTED_JA = re.compile(
+    "(?:、|^)(?![^。、]{0,20}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,20}?(?:は|が)\\s*(?P<n>\\d{1,6})\\s*回"
+    "(?:でした|です|だった|ありました|発生|出|起き)"
 )

@@ -12,7 +12,7 @@ from rules import reading
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_outcome
-from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, set_aside
+from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, IMPACT_ELSEWHERE, set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -122,6 +122,8 @@ _STILL_OPEN = re.compile(
 
 def _more_to_come(sentence: str) -> bool:
     """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
+    if IMPACT_ELSEWHERE.search(sentence) is not None:
+        return True  # 「ソロ曲への影響は来週確認します」: what the fix does to other things, not the mechanism
     more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
     return more and _STILL_OPEN.search(sentence) is None
 

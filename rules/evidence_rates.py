@@ -256,17 +256,13 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
     return found
 
 
-#: What the runs did, then how often, with a verb of any kind: "ran it 500 times and it mis-detected the teat once".
-_THEN_COUNTED = re.compile(
-    r"\b(?:and|but|where)\s+(?:it|they|the [\w-]+)\s+(?!(?:passed|succeeded|worked|ran|was|were)\b)[a-z][\w-]*ed\b"
-    r"[^.;,]{0,50}?\b(?P<n>once|twice|thrice|\d{1,6} times)\b",
-    re.IGNORECASE,
-)
-
-
 def _then_counted(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:
-    first = min((t.end() for t, _ in totals if t.string == sentence), default=None)
-    m = None if first is None else _THEN_COUNTED.search(sentence, first)
+    """ "ran it 500 times and it mis-detected the teat once"; "…, 500 games in all; it miscounted the pins once"."""
+    if not totals:
+        return []
+    # After the runs counted in this sentence, or anywhere in it when they were counted in the sentence before.
+    first = min((t.end() for t, _ in totals if t.string == sentence), default=0)
+    m = shapes.THEN_COUNTED.search(sentence, first) or shapes.THEN_COUNTED_JA.search(sentence, first)
     if m is None:
         return []
     total = max((v for t, v in totals if t.string != sentence or t.end() <= m.start("n")), default=None)

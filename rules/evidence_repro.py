@@ -104,13 +104,23 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
     return None
 
 
+#: What a plan about the repro itself does: run it, try it, count, measure, reproduce, confirm.
+_RUNS_SOMETHING = re.compile(
+    r"\b(?:run|re-?run|try|test|repro\w*|reproduc\w*|check|count|measure|confirm|verify|loop|repeat|trigger|capture"
+    r"|record|bisect|replay|see (?:if|whether)|find out|get (?:it|a rate|numbers))\b"
+    r"|試|流|回(?:し|す)|実行|再現|確認|計測|測定|数え|検証|調べ|記録|ループ|繰り返",
+    re.IGNORECASE,
+)
+
+
 def _set_aside(masked: str, clause: str, *, planned: bool) -> bool:
     """A clause not done that is about another matter or configuration than the repro the text shows."""
     if scope_only(clause) or (planned and AFTER_THE_FIX.search(clause)):
         return True
     at = masked.find(clause)
     if planned:
-        return another_matter(masked, at, len(clause))
+        # 「来月からは自前の治具に切り替える予定です」: a plan that runs, tries or counts nothing is beside the repro.
+        return another_matter(masked, at, len(clause)) or _RUNS_SOMETHING.search(clause) is None
     # Done or not, said of something else in so many words: "…; I haven't checked, that's a separate question".
     return at >= 0 and ANOTHER_MATTER.search(sentence_around(masked, at, len(clause))) is not None
 

@@ -88,6 +88,13 @@ _SCOPE_TOPIC_JA = re.compile("([^。、\\s]{1,30}?)\\s*(?:は|では|でも|に�
 _NOT_A_SCOPE_JA = re.compile("修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作")
 
 
+#: The fix's effect on other things, to be looked at: 「ソロ曲への影響は来週確認します」, "the impact on the other
+#: models".
+IMPACT_ELSEWHERE = re.compile(
+    r"(?:への|に対する|に与える)影響|影響範囲|\b(?:impact|effect)s? on (?:the )?(?:other|rest of|remaining)\b"
+    r"|\bside[- ]effects?\b",
+    re.IGNORECASE,
+)
 #: What is not done said to be another matter than the fix: "but that is a separate build", 「今回の修正とは別件です」.
 ANOTHER_MATTER = re.compile(
     r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|change|build"
@@ -114,7 +121,8 @@ ANOTHER_MATTER = re.compile(
     r"|\b(?:gets?|getting|receives?|will get) (?:the )?(?:same|new|fixed|patched|updated) (?:firmware|build|release"
     r"|fix|image|version|code)\b|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy(?:ing|ment)?)"
     r" (?:it |the fix )?to (?:the )?(?:rest|other|remaining|old|production|prod)\b"
-    r"|(?:展開|デプロイ|入れ替え|反映|適用)(?:は|する|します|を)?[^。]{0,12}?予定|(?:展開|デプロイ|適用|反映)(?:は|も)まだ"
+    r"|" + IMPACT_ELSEWHERE.pattern + r"|(?:展開|デプロイ|入れ替え|反映|適用)(?:は|する|します|を)?[^。]{0,12}?予定"
+    r"|(?:展開|デプロイ|適用|反映)(?:は|も)まだ"
     r"|別途"
     # Paperwork, not a check: "haven't written the changelog entry yet", 「手順書はまだ更新していません」.
     r"|\b(?:changelog|release notes?|docs|documentation|runbook|wiki|readme|write-?up|handbook|manual)\b"

@@ -24,7 +24,8 @@ _BECAUSE_JA = (
 )
 #: The states a symptom is described by; the same one on both sides is the symptom said twice.
 _STATE = re.compile(
-    r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|slow|garbled|corrupt\w*"
+    r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|previous|outdated|slow"
+    r"|garbled|corrupt\w*"
     r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか"
@@ -44,6 +45,7 @@ _SAME_STATE = {
         ("wrong", "incorrect 間違 誤っ"),
         ("twice", "duplicate duplicated 重複 二重"),
         ("slow", "遅い 遅く"),
+        ("stale", "previous outdated 古い"),
         ("reset", "resets cleared wiped zeroed reinitialized reinitialised リセット 初期化 クリアされ"),
     )
     for word in words.split()
@@ -74,7 +76,7 @@ _FILLER = frozenset(
 _SYMPTOM_CAUSE = re.compile(
     r"\b(?:isn't|is not|aren't|are not|wasn't|weren't|doesn't|does not|didn't|did not|won't|never|no longer|stops?"
     r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
-    r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover)\w*"
+    r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover|releas|unlock|lets? go|letting go)\w*"
     r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
     r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?|stop(?:s|ped)? making progress|makes? no progress"
     r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
@@ -98,7 +100,7 @@ _SYMPTOM_CAUSE = re.compile(
     # Cut off: 「音が途切れる」「通信が途絶えた」, "the audio cuts out".
     r"|(?:途切れ|途絶え)(?:る|た|て|ます)|\b(?:cuts?|cutting|drops?|dropping|dropped) out\b"
     r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
-    r"|(?:から)?(?:戻って|返って)(?:こ|来)(?:ない|なく|ず)|戻らな(?:い|く)"
+    r"|(?:から)?(?:戻って|返って)(?:こ|来)(?:ない|なく|ず)|戻らな(?:い|く)|(?:応答|レスポンス|返事|結果)(?:を)?返さ(?:ない|なく|ず)"
     r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)"
     # An HTTP error status returned: 「ゲートウェイが 504 を返していた」.
     r"|(?<![\d.])[45]\d\d\s*(?:エラー)?を返|\breturn(?:s|ed|ing)? (?:an? |the )?[45]\d\d\b",
@@ -140,6 +142,8 @@ def restated(sentence: str) -> bool:
     if parts is None:
         return False
     effect, cause = parts
+    if halves(cause) is not None and restated(cause):
+        return True  # "`f()` shows the previous plate because it holds stale data, which is why …": nested
     shared = {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(effect)}
     if shared & {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(cause)}:
         return True  # 「タイムアウトが発生したため、タイムアウトしていた」: the same symptom on both sides
