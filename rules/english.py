@@ -40,7 +40,8 @@ NOT_DONE = any_of(
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not|never)\b[^.;]{0,60}?\bto (?:try|run"
     r"|test|reproduce|repro|check|verify|confirm) (?:it|this|that|them) (?:myself|ourselves)\b",
     r"\byet to\b",
-    r"\bnot (?:[a-z-]+ ){1,5}yet\b",
+    r"\bnot (?:[a-z-]+ ){1,5}yet\b",  # and "…, so that has not happened":
+    r"\b(?:that|this|it)(?: (?:has|have) not| hasn't| did not| didn't)(?: yet)? happen(?:ed)?\b",
     r"\blocal(?:ly)? only\b|\bonly (?:local(?:ly)?|on my (?:machine|laptop|box|branch))\b",
     r"\bnot (?:yet )?pushed\b",
     # Still open: "still investigating the gap", "still looking into why".
@@ -48,14 +49,15 @@ NOT_DONE = any_of(
     flags=EN_FLAGS,
 )
 
-#: The action is ahead: an intention or a plan.
+#: The action is ahead: an intention or a plan, also told in the past ("we decided to swap it and see whether …",
+#: "the swap went into Tuesday's plan").
 PLANNED = any_of(
     # A person's intention; "you will see it fail" in a repro is what the steps show, not a plan.
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
     r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)"
-    # The subject dropped, as in a note: "Will revert `9b2d771` on the staging PLC on Thursday".
-    r"|(?:^|(?<=[.;!?]\s)|(?<=\n)|(?<=\band\s)(?=[Ww]ill(?!\s+(?:now|also|then)\b)))[Ww]ill) (?:\w+ )?"
-    r"(?:try|test|run|re-?run"
+    # The subject dropped, as in a note: "Will revert `9b2d771` on Thursday", "… and will look at the trace".
+    r"|(?:^|(?<=[.;!?]\s)|(?<=\n)|(?<=\band\s)(?=[Ww]ill(?!\s+(?:now|also|then)\b)))[Ww]ill) (?:\w+ )?(?:try|test"
+    r"|run|re-?run"
     r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"
     r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat"
@@ -82,7 +84,6 @@ PLANNED = any_of(
     r"(?<!\w )(?<![\w'])(?:will|going to|gonna|about to|plan to|planning to) (?:\w+ )?(?:open|create|push|cut"
     r"|submit|file|raise|send|put|merge|rebase|land|branch|run|test|try|check|write|do)\b",
     r"\b(?:i'm|i am|we're|we are) (?:still |now |currently )?(?:setting up|preparing|getting|building|writing)\b",
-    # A plan told in the past: "we decided to swap the limit and see", "the swap went into Tuesday's plan".
     r"\b(?:we|i|they|the team|someone)\s+(?:\w+\s+)?(?:decided|agreed|chose|opted|arranged|planned) to\b"
     r"(?=[^.;:]{0,80}?\band (?:see|check|find out|learn) (?:whether|if)\b)"
     r"|\b(?:went|goes|put|added) (?:in)?to (?:the |our )?(?:[\w'-]+ ){0,3}(?:plan|schedule|backlog)\b",

@@ -4,6 +4,8 @@ statement of what the writer did and saw (docs/rules.md#what-each-input-must-sta
 
 from __future__ import annotations
 
+import re
+
 from rules.evidence_words import EN_FLAGS, any_of
 
 #: Someone else's word for it: "QA said", "according to the vendor", "the customer confirmed".
@@ -104,3 +106,17 @@ APPEARANCE = any_of(
     r"|time out|oom|stall|freeze|deadlock|panic|error|abort|go wrong|blow up)\b",
     flags=EN_FLAGS,
 )
+
+
+#: An aside between a negation and its verb: "I have not, since the gauge is two hours offshore, run it".
+_ASIDE_AFTER_NOT = re.compile(
+    r"\b((?:have|has|had|did|do|does|is|are|was|were)(?:n't| not)|not|never|isn't|hasn't|haven't|wasn't|aren't),"
+    r"\s[^,.;:]{1,80},\s",
+    re.IGNORECASE,
+)
+
+
+def close_aside(clause: str) -> str:
+    """The clause with any aside after a negation taken out: "isn't, as of this morning, on the server" → "isn't on
+    the server"."""
+    return _ASIDE_AFTER_NOT.sub(r"\1 ", clause) if "," in clause else clause

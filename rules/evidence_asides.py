@@ -37,7 +37,8 @@ WORKAROUND = compile_guarded(
     r"|(?:て|で)回避(?:して|し|する|中|しています)|\bwork(?:ing|ed|s)? around (?:it|this|that|the)\b"
     r"|\bworkarounds?\b|\bstop-?gap\b|ワークアラウンド|回避策|暫定(?:対応|対策|措置)"
     # A restart on a schedule: "we restart the service every 2 hours for now", 「毎朝再起動している」.
-    r"|\brestart\w* (?:the |it |them )?[\w -]{0,30}?(?:every|each|nightly|daily|hourly|for now)\b"
+    r"|\b(?:restart|reboot|power[- ]cycl|reset|bounc)\w* (?:the |it |them )?[\w -]{0,30}?(?:every|each|nightly|daily"
+    r"|hourly|for now)\b|\buntil (?:this|it|the (?:bug|issue|fix)) (?:is|gets) (?:fixed|in|merged|deployed)\b"
     r"|(?:毎朝|毎晩|毎日|定期的に|(?<!\d)\d+\s*時間(?:ごと|おき)に)[^。]{0,10}?再起動",
     re.IGNORECASE,
 )

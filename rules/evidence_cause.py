@@ -16,6 +16,7 @@ from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.restatement import DURATION as _DURATION
 from rules.restatement import declared_symptom, restated, symptom_cause
+from rules.symptom_words import only_symptoms
 from rules.textmask import MASKED_CODE
 
 Finding = tuple[str, str]
@@ -48,7 +49,11 @@ _VAGUE_CAUSE = (
 #: A plain Japanese negative is what the code does (「再確認しない」); the writer's not-done is 「していない」「まだ」.
 _CODE_DOES_NOT = re.compile("(?<!て)(?<!でき)(?:しない|せず)$")
 #: A check negated in a root cause: the mechanism is not yet tied to the failure.
-_UNCHECKED = re.compile(r"check|verif|confirm|test|measur|tried|確認|検証|実験|試", re.IGNORECASE)
+_UNCHECKED = re.compile(
+    r"check|verif|confirm|test|measur|tried|caught|captured|observed|seen|reproduced|確認|検証|実験|試|観測|捕"
+    r"|再現",
+    re.IGNORECASE,
+)
 #: What an engineer reads to find a cause, not read yet: 「ドライバのソースはまだ見ていない」, "haven't looked at the
 #: driver source".
 _NOT_LOOKED = re.compile(
@@ -132,13 +137,13 @@ def mechanism(masked: str) -> Finding | None:
                 correlated = True
                 gestured = gestured or only_gestured
                 continue
-            if gestured and _CONSEQUENCE.match(clause):
+            if gestured and (_CONSEQUENCE.match(clause) or only_symptoms(clause)):
                 continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             if WORKAROUND.search(clause) or PROPOSAL.search(clause) or planned(clause) or _PLACE_ONLY.search(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
-            if _OWN_TRIAL.search(clause) or _RULES_OUT.search(clause):
+            if _OWN_TRIAL.search(clause) or _RULES_OUT.search(clause) or _heard(clause):
                 continue  # "We swapped the maglock for a spare …, so it isn't the hardware": the writer's trial
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
@@ -224,6 +229,12 @@ _ACTUALLY = re.compile(
     r"|(?:but )?(?:[\w-]+ ){0,4}(?:has|had|have) nothing to do with\b)",
     re.IGNORECASE,
 )
+
+
+def _heard(clause: str) -> bool:
+    """「牧場の方からは『…』と聞いています」: someone's report of the symptom, whose verbs are the hearing."""
+    found = reading.modality(clause)
+    return found is not None and found[0] == "hearsay"
 
 
 def _sentence_to(masked: str, clause: str) -> str:

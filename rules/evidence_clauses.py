@@ -109,12 +109,20 @@ _BAD = re.compile(
 )
 
 
+_SHIPPED = re.compile(
+    r"\b(?:roll(?:ed|ing)? (?:\w+ ){0,3}?out|deploy(?:ed|ing)|shipp(?:ed|ing)|install(?:ed|ing)|flash(?:ed|ing)"
+    r"|push(?:ed|ing)|appl(?:ied|ying)) (?:[\w-]+ ){0,3}?(?:to|on|onto|across) (?:all|every|each)\b"
+    r"|(?:全|すべての|全ての)[^。、]{0,10}?(?:に|へ)(?:展開|適用|反映|配布|デプロイ)",
+    re.IGNORECASE,
+)
 #: 「10 回とも 1 通だった」「50 件すべて照合に成功」: every one of a counted set, in Japanese.
 _ALL_N_JA = re.compile(r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人)(?:とも|すべて|全て|全部)")
 
 
 def _all_good(clause: str) -> bool:
     clause = BEFORE_ASIDE.sub(" ", clause)
+    if _SHIPPED.search(clause) is not None:
+        return False  # "Rolled the fix out to all 24 lanes": where it went, not what came out right
     if _ALL_N_JA.search(clause) is not None:
         return (
             japanese_verbs.BAD_OUTCOME_JA.search(clause) is None

@@ -43,9 +43,12 @@ CORRELATION = (
         r"|show|had)\b"
         r"|\b(?:the )?(?:v?\d+(?:\.\d+)+ )?(?:diff|changelog|change ?set|release notes?|upgrade|update)"
         r" (?:touches|touched|changes|changed|modifies|modified|includes|included|mentions|mentioned)\b",
+        # "all three affected races ran on 3.0": the failures share a version, nothing said of what goes wrong.
+        r"\b(?:all|every|each|both|the) (?:\w+ ){0,2}?(?:affected|failing|failed|broken|bad|faulty) [\w-]+ (?:\w+ )?"
+        r"(?:ran|run|were|was|are|is) (?:all )?(?:on|with|using) (?:v|version |firmware |release |build )?\d",
         # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
-        r"\b(?:it's|it is|it was|must be|blame) (?:the |our |this )?(?:\w+ ){0,2}(?:upgrade|update|deploy\w*|release"
-        r"|migration|bump|version|switch)\b",
+        r"\b(?:it's|it is|it was|must be|blame|(?:root )?cause (?:is|was)) (?:the |our |this )?(?:[\w.]+ ){0,2}"
+        r"(?:upgrade|update|deploy\w*|release|migration|bump|version|switch|move)\b",
         flags=EN_FLAGS,
     ),
     any_of(

@@ -42,6 +42,9 @@ PAIR_JA = re.compile(
     r"(?:実行|試行|試験|実施)?"
     rf"(?:中|のうち|では|に|の[^\s、。\d]{{1,10}}?のうち)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{COUNTER_JA}"
     rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
+    # 「30 回やって 7 回、カウントが 91 になりました」: the runs, then how many of them went wrong.
+    rf"|(?<![\d.,])(?P<total3>{_NUM})\s*回(?:やって|流して|試して|実行して|回して|繰り返して)[、,]?\s*(?:うち\s*)?"
+    rf"(?P<hits3>{_NUM})\s*回(?!\s*(?:とも|すべて|全て|(?:は|が)?\s*(?:正常|成功|問題な|OK|通|パス)))"
 )
 #: 「3割」「5割」: tenths.
 TENTHS_JA = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*割")
@@ -94,7 +97,7 @@ ALL = compile_guarded(
     rf"\b{_FAIL_VERB}\s+(?:in\s+|on\s+)?(?:all|every one of|each of)\s+(?:the\s+)?(?:{_NUM})\b"
     rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
     # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
-    r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b[^.;]{0,40}?[,;:]\s*(?:all\s+)?(?P=t)\s+"
+    r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b[^.;]{0,40}?(?:[,;:]|\band\b)\s*(?:all\s+)?(?P=t)\s+"
     r"(?:of them\s+)?"
     rf"(?:(?!(?:pass|success|succeed|clean|green|fine|good|correct|normal)\w*)[a-z]+(?:ed|t|s)|{_FAIL_NOUN}"
     r"|(?-i:[A-Z]{2,}s))\b"

@@ -59,7 +59,9 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     result: bool | None = None  # a result stated besides watching, read when first needed
     said = sentences(masked) if found else []  # read once, for the findings that look at their sentence
     for kind, phrase in found:
-        if kind == "hearsay" and (own or (contrast is not None and outcomes)):
+        if kind == "hearsay" and (
+            own or (contrast is not None and outcomes) or (outcomes and any(_acted_on(s, phrase) for s in said))
+        ):
             # "QA said it looked double, so we recomputed …", 「佐藤さんはこれだと言っていましたが、念のため回して
             # います」 beside a run with and without the change: the report set off the author's own check.
             continue
@@ -120,6 +122,19 @@ _STILL_OPEN = re.compile(
 )
 
 
+def _acted_on(sentence: str, phrase: str) -> bool:
+    """「メーカーからは『…らしい』と言われましたが、センサーを交換しても 15 回中 15 回欠けました」: the word heard,
+    then in the same sentence the writer's own change to the system."""
+    at = sentence.find(phrase)
+    if at < 0 or (turn := _BUT_I.match(sentence, at + len(phrase))) is None:
+        return False  # "QA told me they confirmed it by forcing …": what they did is still their word
+    return search(INTERVENTION, sentence[turn.end() :]) is not None
+
+
+#: The writer turning from what was heard to what they did: 「…と言われましたが、」, ", but I …".
+_BUT_I = re.compile(r"(?:が|けど|けれど(?:も)?)[、,]|,? but (?:i|we)\b", re.IGNORECASE)
+
+
 def _more_to_come(sentence: str) -> bool:
     """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
     if IMPACT_ELSEWHERE.search(sentence) is not None:
@@ -164,6 +179,8 @@ _RUNNING = (
         "(?:回して|流して|走らせて|実行して|進めて)いるところ|残り\\s*\\d+\\s*(?:ステップ|回|件|本)",
         # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
         "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
+        # Decided, not done: 「100 回ずつ試すことにしました」.
+        "(?:試|確かめ|流|回|実行|計測|測定)(?:す|る)ことに(?:しました|した|なりました|なった)",
     ),
 )
 
@@ -192,6 +209,9 @@ _ARTIFACT = re.compile(
     r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
     r"|(?:出力|結果|ダンプ|ログ)を見(?:ると|たら|たところ|て)"
+    # Reading the code: 「ソースを読んで」, "went through the source".
+    r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追)"
+    r"|\b(?:read|reading|went through|looked through) (?:the )?(?:source|code)\b"
     # Logs counted or searched: 「本番ログ 3 か月分を集計して」, "grepped three months of logs".
     r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b",
     re.IGNORECASE,
@@ -203,7 +223,7 @@ _CHANGED = re.compile(
     r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
     r"|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted|replay\w*|loop\w*"
     r"|trigger\w*|induc\w+)\b"
-    r"|当て|戻|変更|追加|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測"
+    r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測"
     r"|変換|置き換え|切り替え|設定|固定|増や|減ら",
     re.IGNORECASE,
 )

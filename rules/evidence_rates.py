@@ -128,7 +128,8 @@ def _direct(sentence: str) -> list[Rate]:
         pattern = patterns[name]
         for m in pattern.finditer(sentence):
             groups = m.groupdict()
-            hits, total = groups.get("hits") or groups.get("hits2"), groups.get("total") or groups.get("total2")
+            hits = groups.get("hits") or groups.get("hits2") or groups.get("hits3")
+            total = groups.get("total") or groups.get("total2") or groups.get("total3")
             if pattern is shapes.PAIR and not run_pair(sentence, m):
                 continue  # "12 of the 500 orders": a share of things; "one deploy in five" counts runs
             words_only = not (_DIGIT.search(hits or "") and _DIGIT.search(total or ""))

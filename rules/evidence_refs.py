@@ -8,6 +8,7 @@ import re
 from functools import cache
 
 from rules import reading
+from rules.english_modality import close_aside
 from rules.evidence_issues import names_the_repo, only_issues
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.refs import find_fix_refs
@@ -112,7 +113,7 @@ _UNPUBLISHED = (
         # In a working copy, not pushed: "sitting in the working copy on the build box; origin doesn't have it yet".
         r"\bworking (?:copy|tree)\b|\buncommitted\b|\b(?:origin|the remote|upstream) (?:doesn't|does not"
         r"|don't) have it\b",
-        r"\bunpushed\b|\bnot (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
+        r"\bunpushed\b|(?:\bnot|n't) (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
         # A Perforce change kept back: "still shelved for review", "pending in my workspace".
         r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",
         r"\b(?:haven't|have not|hasn't|has not|didn't|did not|not|isn't|wasn't|yet to)\s+(?:yet\s+)?(?:been\s+)?"
@@ -187,7 +188,8 @@ _ELSEWHERE = re.compile(
 
 
 def _unpublished(clause: str) -> str | None:
-    found = search(_UNPUBLISHED, clause)
+    # "isn't, as of this morning, on the server yet": the aside taken out of the negation.
+    found = search(_UNPUBLISHED, clause) or search(_UNPUBLISHED, close_aside(clause))
     if found is not None and re.fullmatch("(?:push|プッシュ)(?:は)?(?:して|され|でき)", found, re.IGNORECASE):
         return None  # 「push して」 alone is a step, not "not pushed"
     return found

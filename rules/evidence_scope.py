@@ -83,9 +83,15 @@ _SCOPE_LABEL = re.compile(
 
 
 #: 「X は未検証」: a topic that was not checked.
-_SCOPE_TOPIC_JA = re.compile("([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:まだ)?未(?:検証|確認|テスト|実施)")
+_SCOPE_TOPIC_JA = re.compile(
+    "([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:まだ|今回は)?(?:未(?:検証|確認|テスト|実施)"
+    # 「大型錠は試していません」「冬場の条件は再現できていません」: something else, named as the topic, not run.
+    "|(?:試|流|回|走らせ|確認|検証|再テスト|テスト|再現)(?:し|でき)?て(?:い)?(?:ない|ません))"
+)
 #: Topics that are the fix or the check itself, not another configuration.
-_NOT_A_SCOPE_JA = re.compile("修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作")
+_NOT_A_SCOPE_JA = re.compile(
+    "修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作|最後|最終|全部|全て|すべて|全体|途中|完走"
+)
 
 
 #: The fix's effect on other things, to be looked at: 「ソロ曲への影響は来週確認します」, "the impact on the other
@@ -115,7 +121,8 @@ ANOTHER_MATTER = re.compile(
     r"|\b(?:told|tell|inform(?:ed)?|notif(?:y|ied)|present(?:ed)? (?:it )?to)\b"
     r"|(?:報告|共有|周知|連絡)(?:は|を|も|します|する予定|予定)|レビュー(?:して)?もら"
     # Not affected: 「25fps の素材は影響がないので再テストしていない」.
-    r"|影響(?:が|は)?(?:ない|なく|ありません|受けない|しない)"
+    r"|影響(?:が|は|を)?(?:ない|なく|ありません|受けない|受けません|しない|しません)"
+    r"|(?:には|とは|に)(?:は)?関係(?:し)?(?:ない|ません|ありません)"
     # The fix taken to the rest, later: "the old rev B docks get the same firmware next month",
     # 「本番機への展開は来週」.
     r"|\b(?:gets?|getting|receives?|will get) (?:the )?(?:same|new|fixed|patched|updated) (?:firmware|build|release"
@@ -168,6 +175,6 @@ def scope_only(clause: str) -> bool:
     if _SCOPE_OBJECT.search(clause) is not None and search(CORE_EVIDENCE, clause) is None:
         return True  # "haven't tried the customer's config": another configuration, not the check itself
     topic = _SCOPE_TOPIC_JA.search(clause)
-    if topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1)) and not search(CORE_EVIDENCE, clause):
+    if topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1)) and not search(CORE_EVIDENCE, topic.group(1)):
         return True  # 「iOS アプリからの注文は未検証」: something else, named as the topic, not checked
     return bool(_SCOPE_ON.search(clause)) and not _OWN_PLACE.search(clause) and not search(CORE_EVIDENCE, clause)

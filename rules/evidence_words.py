@@ -61,8 +61,10 @@ HYPOTHESIS = (
         r"|\b(?:that's|that is|this is) the story (?:the|our) [\w ]{0,20}?tell\b"
         r"|\bas far as (?:i|we|anyone|anybody|one|the team)\b[\w ]{0,30}?\b(?:can|could) tell\b"
         r"|\bas far as (?:i|we) know\b"
-        r"|\b(?:have not|haven't|never|not) (?:actually |yet )?(?:caught|seen|observed|watched) it"
-        r" (?:happen\w*|in the act)\b"
+        r"|\b(?:have not|haven't|never|not) (?:actually |yet )?(?:caught|seen|observed|watched)(?: it"
+        r" (?:happen\w*|in the act)| (?:a|an|one|any)(?! (?:single |one )?(?:failure|error|crash|hang|drop)s?\b))\b"
+        # "the story that fits …, the one I would bet on": a guess, whatever it fits.
+        r"|\bthe story that fits\b|\b(?:i|we)(?:'d| would) (?:bet|put money) on\b"
         r"|\b(?:my|our) (?:best |current )?(?:read|guess|bet|theory)\b|\bfits (?:every|all|each of) (?:the )?"
         r"(?:traces?|data|logs?|evidence|symptoms?|dumps?)\b"
         r"|\bif (?:my|our) (?:reading|understanding|interpretation|read|guess|theory|assumption)\b[^.;]{0,60}?"

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from rules.evidence_words import any_of
+
 #: Kana or kanji: the only text worth analysing.
 JA_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 #: Each analysed piece stays short, so a 250 kB field costs linear time in pieces, not one huge lattice.
@@ -258,3 +260,27 @@ def _not_yet(words: tuple[Morph, ...]) -> str | None:
                 if v.pos == "助動詞" and v.lemma in ("ない", "ず", "ぬ"):
                     return w.surface + "".join(x.surface for x in rest[: j + 1])
     return None
+
+
+#: Japanese: an inference or a review standing in for an experiment.
+INFERENCE_JA = any_of(
+    # Reading or tracing the code, a diff or a trace, in any wording.
+    # Not 「修正前のコードでは失敗し、修正後のコードでは成功することを確認」: the code before and after, run.
+    "(?<!修正前の)(?<!修正後の)(?<!修正版の)(?<!適用前の)(?<!適用後の)"
+    "(?:コード|ソース|実装|差分|diff|処理|ロジック)(?:を|の)?(?:[^。、]{0,12}(?:を|の))?(?:読|追|精査|眺め|目視|確認|見直)",
+    "(?:スタックトレース|バックトレース|クラッシュダンプ|ダンプ)[^。]{0,40}(?:一致|同じ|同一)",
+    "一致(?:する|した|している|していた)?(?:ので|ため|から)",
+    "机上",
+    "計算上",
+    "レビュー",
+    "合意",
+    "一致するので",
+    "説明(?:が)?(?:つく|つきます|できる|できます)",
+    "コード上",
+    "に違いない",
+    # A coincidence in time is a correlation, not an experiment.
+    "(?:時刻|時間|タイミング|タイムスタンプ|時期)[^。]{0,60}(?:一致|重な|符合|揃)",
+    "(?:時刻|時間|タイムスタンプ|ログ)[^。]{0,20}?(?:突き合わせ|照合|照らし合わせ|見比べ|並べ)",
+    "直後(?:（[^）]{0,20}）)?に(?:起き|発生し|出)ていた",
+    "相関",
+)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rules import english, japanese
+from rules import english, english_modality, japanese
 from rules import evidence_words as words
 from rules.english_modality import APPEARANCE, HEARSAY
 from rules.evidence_spec import norm_cited, norm_cited_ja
@@ -103,28 +103,6 @@ _WATCHING_JA = any_of(
     "(?:アラート|再発|苦情|報告|問い合わせ|エラー|障害)(?:は|が|も)?\\s*(?:一件も|1\\s*件も|一度も|ひとつも|一つも)?"
     "(?:上がって|鳴って|出て|来て|起きて|発生して)(?:い)?(?:ない|ません)",
 )
-#: Japanese: an inference or a review standing in for an experiment.
-_INFERENCE_JA = any_of(
-    # Reading or tracing the code, a diff or a trace, in any wording.
-    # Not 「修正前のコードでは失敗し、修正後のコードでは成功することを確認」: the code before and after, run.
-    "(?<!修正前の)(?<!修正後の)(?<!修正版の)(?<!適用前の)(?<!適用後の)"
-    "(?:コード|ソース|実装|差分|diff|処理|ロジック)(?:を|の)?(?:[^。、]{0,12}(?:を|の))?(?:読|追|精査|眺め|目視|確認|見直)",
-    "(?:スタックトレース|バックトレース|クラッシュダンプ|ダンプ)[^。]{0,40}(?:一致|同じ|同一)",
-    "一致(?:する|した|している|していた)?(?:ので|ため|から)",
-    "机上",
-    "計算上",
-    "レビュー",
-    "合意",
-    "一致するので",
-    "説明(?:が)?(?:つく|つきます|できる|できます)",
-    "コード上",
-    "に違いない",
-    # A coincidence in time is a correlation, not an experiment.
-    "(?:時刻|時間|タイミング|タイムスタンプ|時期)[^。]{0,60}(?:一致|重な|符合|揃)",
-    "(?:時刻|時間|タイムスタンプ|ログ)[^。]{0,20}?(?:突き合わせ|照合|照らし合わせ|見比べ|並べ)",
-    "直後(?:（[^）]{0,20}）)?に(?:起き|発生し|出)ていた",
-    "相関",
-)
 
 
 def search(pair: tuple[re.Pattern[str], re.Pattern[str]], text: str) -> str | None:
@@ -209,7 +187,15 @@ def _guess_should(clause: str) -> str | None:
 
 @lru_cache(maxsize=512)
 def not_done(clause: str) -> Reading | None:
-    """An action negated, still to come, or planned ("haven't re-run", "will open the PR", 予定, まだ…ない)."""
+    """An action negated, still to come, or planned ("haven't re-run", "will open the PR", 予定, まだ…ない); a
+    negation split from its verb by an aside ("I have not, since the gauge is offshore, run any of it") too."""
+    found = _not_done(clause)
+    if found is None and (closed := english_modality.close_aside(clause)) != clause:
+        found = _not_done(closed)
+    return found
+
+
+def _not_done(clause: str) -> Reading | None:
     for kind, pattern in (("not_done", english.NOT_DONE), ("planned", english.PLANNED), ("not_done", _NOT_DONE_JA)):
         m = _english(pattern, clause) if pattern.flags & re.ASCII else pattern.search(clause)
         if m is not None:
@@ -264,7 +250,7 @@ def _names_a_thing_en(clause: str, m: re.Match[str]) -> bool:
 @lru_cache(maxsize=512)
 def inference(clause: str) -> Reading | None:
     """A reading of code, a review or an agreement standing in for an experiment."""
-    for pattern in (english.INFERENCE, _INFERENCE_JA):
+    for pattern in (english.INFERENCE, japanese.INFERENCE_JA):
         m = _english(pattern, clause) if pattern.flags & re.ASCII else pattern.search(clause)
         if m is not None:
             return ("inference", m.group(0).strip())

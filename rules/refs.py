@@ -12,7 +12,8 @@ RefKind = Literal["url", "repo_pr", "pr", "commit", "branch", "change"]
 _REF_RE = re.compile(
     r"(?P<url>https?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"])"
     r"|(?P<repo_pr>(?<![\w.-])[\w.-]+/[\w.-]+[#!]\d+\b|(?<![\w./-])[A-Za-z][\w.-]*[A-Za-z0-9][#!]\d+\b)"
-    r"|(?P<pr>(?<![\w/])[#!]\d+\b)"
+    # Not a CI run or build's number: "CI run #8812", "build #88", "job #4".
+    r"|(?P<pr>(?<![\w/])(?<!run )(?<!build )(?<!job )(?<!pipeline )(?<!workflow )[#!]\d+\b)"
     # After "branch", a name only when it looks like one: in backticks, or with a separator or a digit.
     r"|(?:\bbranch(?:\s*[:=]\s*|\s+)(?:`(?P<named_branch>[^`\s]+)`|(?P<bare_branch>[\w.-]*[/_.\d-][\w./-]*\w)))"
     r"|(?P<branch>(?<![\w/.-])[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"

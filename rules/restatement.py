@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import english, japanese, japanese_symptoms, japanese_verbs
+from rules.symptom_words import SYMPTOM_CAUSE, only_symptoms
 
 #: "EFFECT because CAUSE" (en); 「EFFECT のは、CAUSE ため」 and 「CAUSE ため、EFFECT」 (ja).
 _BECAUSE_EN = re.compile(r"^(?P<effect>.+?)\b(?:because|since)\b(?P<cause>.+)$", re.IGNORECASE | re.ASCII)
@@ -26,7 +27,7 @@ _BECAUSE_JA = (
 _STATE = re.compile(
     r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|previous|outdated|slow"
     r"|garbled|corrupt\w*"
-    r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空|白紙|何も|間違|誤っ|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
+    r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空|白紙|何も|間違|誤っ|(?<!間)違[うっ]|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか"
     r"|時間が[^。、]{0,20}?伸び"
@@ -42,7 +43,7 @@ _SAME_STATE = {
     word: state
     for state, words in (
         ("empty", "blank nothing none zero null 空 白紙 何も ゼロ"),
-        ("wrong", "incorrect 間違 誤っ"),
+        ("wrong", "incorrect 間違 誤っ 違う 違っ"),
         ("twice", "duplicate duplicated 重複 二重"),
         ("slow", "遅い 遅く"),
         ("stale", "previous outdated 古い"),
@@ -71,40 +72,6 @@ _FILLER = frozenset(
     "the a an in on of to for at by with it its this that is are was were be been do does did not don't doesn't"
     " didn't any anything nothing something all match matches matched work works properly correctly at as expected"
     " and or so there their they them".split()
-)
-#: A symptom said of another part: it stops, fails or does not answer, match or finish.
-_SYMPTOM_CAUSE = re.compile(
-    r"\b(?:isn't|is not|aren't|are not|wasn't|weren't|doesn't|does not|didn't|did not|won't|never|no longer|stops?"
-    r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
-    r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover|releas|unlock|lets? go|letting go)\w*"
-    r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
-    r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?|stop(?:s|ped)? making progress|makes? no progress"
-    r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
-    r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*"
-    # Lost on the way, said without where or why: "the call gets lost and car 2 never receives it".
-    r"|(?:gets?|got|getting) lost|(?:goes|went|going) missing|never (?:receives?|gets?|sees?) (?:it|them|the \w+))\b"
-    # Too late, said without why: "doesn't get the buffer to `alsa_write` in time", "the ring runs dry".
-    r"|\b(?:doesn't|does not|didn't|did not|can't|cannot|fails? to|failed to) (?:get|deliver|send|write"
-    r"|hand|push|return"
-    r"|finish|fill|refill|produce)\b[^.;,]{0,50}?\b(?:in time|on time|fast enough|quickly enough)\b"
-    r"|\bruns? dry\b|\bstarv\w*"
-    r"|\byou hear\b|\byou see\b"
-    # Not coping, said of a part without saying how: "cannot handle the file", "not supported by the upload path".
-    r"|\b(?:can't|cannot|can not|unable to|fails? to|failed to|doesn't|does not|didn't|did not|isn't able to"
-    r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept)\b"
-    r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
-    r"|processed|dealt with)\b"
-    r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
-    r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま)(?:ない|ず|なかった|なく)"
-    r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|し(?=[、,])|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
-    # Cut off: 「音が途切れる」「通信が途絶えた」, "the audio cuts out".
-    r"|(?:途切れ|途絶え)(?:る|た|て|ます)|\b(?:cuts?|cutting|drops?|dropping|dropped) out\b"
-    r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
-    r"|(?:から)?(?:戻って|返って)(?:こ|来)(?:ない|なく|ず)|戻らな(?:い|く)|(?:応答|レスポンス|返事|結果)(?:を)?返さ(?:ない|なく|ず)"
-    r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)"
-    # An HTTP error status returned: 「ゲートウェイが 504 を返していた」.
-    r"|(?<![\d.])[45]\d\d\s*(?:エラー)?を返|\breturn(?:s|ed|ing)? (?:an? |the )?[45]\d\d\b",
-    re.IGNORECASE,
 )
 #: An exception or an error status thrown or returned: what failed, unless a condition says when.
 _THROWS = re.compile(
@@ -144,16 +111,16 @@ def restated(sentence: str) -> bool:
     effect, cause = parts
     if halves(cause) is not None and restated(cause):
         return True  # "`f()` shows the previous plate because it holds stale data, which is why …": nested
-    shared = {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(effect)}
-    if shared & {_family(m.group(0)) for m in _SYMPTOM_CAUSE.finditer(cause)}:
+    shared = {_family(m.group(0)) for m in SYMPTOM_CAUSE.finditer(effect)}
+    if shared & {_family(m.group(0)) for m in SYMPTOM_CAUSE.finditer(cause)}:
         return True  # 「タイムアウトが発生したため、タイムアウトしていた」: the same symptom on both sides
     effect_states = {_state(m.group(0)) for m in _STATE.finditer(effect)}
     if any(_state(m.group(0)) in effect_states for m in _STATE.finditer(cause)) and not _CONDITION.search(cause):
         return True  # "the files come out empty because `flush()` writes empty row groups": the state twice
     if _SPECIFIC.search(cause):
         return False
-    if _SYMPTOM_CAUSE.search(cause):
-        rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
+    if SYMPTOM_CAUSE.search(cause):
+        rest = SYMPTOM_CAUSE.sub(" 、 ", cause)
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return True  # "locks up because the pinpad isn't responding": a second symptom, no mechanism
     effect_states = {_state(m.group(0)) for m in _STATE.finditer(effect)}
@@ -215,10 +182,7 @@ def symptom_cause(sentence: str) -> bool:
         # symptom again.
         if not english.action_verbs(stale) and not japanese_verbs.action_verbs(stale):
             return True
-    if not (_SYMPTOM_CAUSE.search(cause) or japanese_symptoms.symptom_verbs(cause)):
-        return False
-    rest = _SYMPTOM_CAUSE.sub(" 、 ", cause)
-    return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
+    return only_symptoms(cause)
 
 
 #: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".
@@ -254,9 +218,9 @@ def declared_symptom(masked: str) -> str | None:
         if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
         cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong
-        if _SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:
+        if SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:
             continue  # "… `parse()` failing when the header is empty": a condition names when
-        rest = _WHERE_IT_HAPPENED.sub(" ", _SYMPTOM_CAUSE.sub(" 、 ", cause))
+        rest = _WHERE_IT_HAPPENED.sub(" ", SYMPTOM_CAUSE.sub(" 、 ", cause))
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return m.group(0).strip()
     return None

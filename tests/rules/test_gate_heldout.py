@@ -63,6 +63,9 @@ KNOWN_GAPS: dict[str, str] = {
     " the unit suite passing counts as a check beside the soak, and the loop still to run is not read as the main one",
     "b45-130": "'2 of the 5 batches …, 2 duplicated units out of 2,500 records overall': a rate over finer units"
     " said with 'out of … overall', which the recount reader does not pair with the batches",
+    # Batch 49, after round 47 (tuned on it).
+    "b49-125": "false refusal: 「計 12 回とも 50% で加湿が止まりました」: the humidifier stopping at its set point is"
+    " the right outcome in every run, read as a failure word (止まる) beside the scope note",
 }
 
 

@@ -1,0 +1,55 @@
+"""The words a symptom is said in, in either language: a part that stops, hangs, fails, does not answer or return,
+gets lost or runs dry. A cause said only in these words is the symptom again (docs/rules.md#what-each-input-must-state).
+Read by `rules.restatement` and `rules.evidence_cause`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules import english, japanese_symptoms, japanese_verbs
+
+#: A symptom said of another part: it stops, fails or does not answer, match or finish.
+SYMPTOM_CAUSE = re.compile(
+    r"\b(?:isn't|is not|aren't|are not|wasn't|weren't|doesn't|does not|didn't|did not|won't|never|no longer|stops?"
+    r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
+    r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover|releas|unlock|lets? go|letting go)\w*"
+    # What it does not answer is part of the symptom: "stops responding to azimuth commands".
+    r"(?: to (?:the |its |any |[\w-]+ ){0,3}?(?:commands?|requests?|messages?|calls?|input|queries|pings?|events?))?"
+    r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
+    r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?|stop(?:s|ped)? making progress|makes? no progress"
+    r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
+    r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*"
+    # Lost on the way, said without where or why: "the call gets lost and car 2 never receives it".
+    r"|(?:gets?|got|getting) lost|(?:goes|went|going) missing|never (?:receives?|gets?|sees?) (?:it|them|the \w+))\b"
+    # Too late, said without why: "doesn't get the buffer to `alsa_write` in time", "the ring runs dry".
+    r"|\b(?:doesn't|does not|didn't|did not|can't|cannot|fails? to|failed to) (?:get|deliver|send|write"
+    r"|hand|push|return"
+    r"|finish|fill|refill|produce)\b[^.;,]{0,50}?\b(?:in time|on time|fast enough|quickly enough)\b"
+    r"|\bruns? dry\b|\bstarv\w*"
+    r"|\byou hear\b|\byou see\b"
+    # Not coping, said of a part without saying how: "cannot handle the file", "not supported by the upload path".
+    r"|\b(?:can't|cannot|can not|unable to|fails? to|failed to|doesn't|does not|didn't|did not|isn't able to"
+    r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept)\b"
+    r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
+    r"|processed|dealt with)\b"
+    r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
+    r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま)(?:ない|ず|なかった|なく)"
+    r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|し(?=[、,])|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"
+    # Cut off: 「音が途切れる」「通信が途絶えた」, "the audio cuts out".
+    r"|(?:途切れ|途絶え)(?:る|た|て|ます)|\b(?:cuts?|cutting|drops?|dropping|dropped) out\b"
+    r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
+    r"|(?:から)?(?:戻って|返って)(?:こ|来)(?:ない|なく|ず)|戻らな(?:い|く)|(?:応答|レスポンス|返事|結果)(?:を)?返さ(?:ない|なく|ず)"
+    r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)"
+    # An HTTP error status returned: 「ゲートウェイが 504 を返していた」.
+    r"|(?<![\d.])[45]\d\d\s*(?:エラー)?を返|\breturn(?:s|ed|ing)? (?:an? |the )?[45]\d\d\b",
+    re.IGNORECASE,
+)
+
+
+def only_symptoms(clause: str) -> bool:
+    """Whether a clause says a symptom and nothing any element does: 「数日でメモリが足りなくなって給餌が止まる」."""
+    if SYMPTOM_CAUSE.search(clause) is None and not japanese_symptoms.symptom_verbs(clause):
+        return False
+    rest = SYMPTOM_CAUSE.sub(" 、 ", clause)
+    return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
