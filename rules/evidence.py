@@ -104,7 +104,9 @@ def check_text(field: str, text: str | None) -> Finding | None:
     if field == "repro":
         guessed = runnable.GUESSED_RATE.search(masked)
         return (
-            _repro(masked, text) or repro(masked, _on_demand) or _finding("rate_guessed", guessed and guessed.group(0))
+            _repro(masked, text)
+            or repro(masked, _on_demand, pasted=any(rate >= HIGH_FREQUENCY for (rate, _), _before in summaries(text)))
+            or _finding("rate_guessed", guessed and guessed.group(0))
         )
     if field == "validation":
         pasted = summaries(text)
@@ -175,7 +177,9 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
 _RULED_OUT_NEXT = re.compile(
     r"\s*(?:(?:it|that|this) was )?(?:ruled out|disproved|rejected|eliminated|excluded|wrong)\b"
     r"|\s*(?:we |i )?(?:tested|checked|tried) (?:it|that|this|the (?:idea|hypothesis|theory))\b"
-    r"|\s*[^。]{0,30}(?:否定|除外|違った)",
+    r"|\s*[^。]{0,30}(?:否定|除外|違った)"
+    # "we swapped the pump and the fault stayed, so that is ruled out": the test, then the idea dropped.
+    r"|[^.;。]{0,80}?\b(?:that|it|this|which) (?:is|was|has been) (?:ruled out|excluded|disproved)\b",
     re.IGNORECASE,
 )
 

@@ -11,6 +11,7 @@ from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
 from rules.evidence_alternatives import alternatives
 from rules.evidence_asides import LINK, LOCATION, PROPOSAL, WORKAROUND, planned
+from rules.evidence_clauses import sentence_around
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -110,7 +111,7 @@ def mechanism(masked: str) -> Finding | None:
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
         if (needed := _CONFIRMING_NEEDS.search(_clause)) is not None:
             return ("not_done", needed.group(0))  # "Confirming it needs the TSAN build, which won't be ready"
-        if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_sentence_to(masked, _clause)):
+        if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_sentence(masked, _clause)):
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
     correlated = False
     claimed = False  # the text has given a symptom or a correlation as its cause
@@ -237,16 +238,10 @@ def _heard(clause: str) -> bool:
     return found is not None and found[0] == "hearsay"
 
 
-def _sentence_to(masked: str, clause: str) -> str:
-    """The clause and what its sentence said before it: "I set up a traced build to confirm that and will look …"."""
+def _sentence(masked: str, clause: str) -> str:
+    """The sentence that holds the clause: "I set up a traced build to confirm that and will look at the trace"."""
     at = masked.find(clause)
-    if at < 0:
-        return clause
-    start = max((m.end() for m in _SENTENCE_END.finditer(masked, max(0, at - 200), at)), default=max(0, at - 200))
-    return masked[start : at + len(clause)]
-
-
-_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n")
+    return clause if at < 0 else sentence_around(masked, at, len(clause))
 
 
 def _corrected(masked: str, clause: str) -> bool:

@@ -43,8 +43,8 @@ PAIR_JA = re.compile(
     rf"(?:中|のうち|では|に|の[^\s、。\d]{{1,10}}?のうち)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{COUNTER_JA}"
     rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
     # 「30 回やって 7 回、カウントが 91 になりました」: the runs, then how many of them went wrong.
-    rf"|(?<![\d.,])(?P<total3>{_NUM})\s*回(?:やって|流して|試して|実行して|回して|繰り返して)[、,]?\s*(?:うち\s*)?"
-    rf"(?P<hits3>{_NUM})\s*回(?!\s*(?:とも|すべて|全て|(?:は|が)?\s*(?:正常|成功|問題な|OK|通|パス)))"
+    rf"|(?<![\d.,])(?P<total3>{_NUM})\s*回(?:やって|流して|試して|実行して|回して|繰り返して|(?:流|試|実行)した(?:ところ|結果))"
+    rf"[、,]?\s*(?:うち\s*)?(?P<hits3>{_NUM})\s*回(?!\s*(?:とも|すべて|全て|(?:は|が|で)?\s*(?:正常|成功|問題な|OK|通|パス)))"
 )
 #: 「3割」「5割」: tenths.
 TENTHS_JA = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*割")
@@ -101,6 +101,9 @@ ALL = compile_guarded(
     r"(?:of them\s+)?"
     rf"(?:(?!(?:pass|success|succeed|clean|green|fine|good|correct|normal)\w*)[a-z]+(?:ed|t|s)|{_FAIL_NOUN}"
     r"|(?-i:[A-Z]{2,}s))\b"
+    # "I ran it 12 times and it faulted on all 12": any verb, the runs just counted.
+    rf"|\b(?:it|they) (?!(?:pass|succeed|work|complet|finish|clean|recover)\w*)[a-z]+ed (?:on|in) (?:all|each of"
+    rf"|every one of) (?:the\s+)?(?:{_NUM})(?=\s*(?:[.;,)]|$|{_RUN_NOUN}\b))"
     # "… went NaN at step 211 in all 12": the runs just counted, not "in all 12 regions".
     rf"|\bin (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?:\s+(?:{_RUN_NOUN})\b|(?=\s*(?:[.;,)]|$)))"
     rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|件)(?:とも|すべて|全て)(?!\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK))",

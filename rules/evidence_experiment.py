@@ -132,7 +132,7 @@ def _acted_on(sentence: str, phrase: str) -> bool:
 
 
 #: The writer turning from what was heard to what they did: 「…と言われましたが、」, ", but I …".
-_BUT_I = re.compile(r"(?:が|けど|けれど(?:も)?)[、,]|,? but (?:i|we)\b", re.IGNORECASE)
+_BUT_I = re.compile(r"[^、,。]{0,8}?(?:が|けど|けれど(?:も)?)[、,]|,? but (?:i|we)\b", re.IGNORECASE)
 
 
 def _more_to_come(sentence: str) -> bool:
@@ -164,7 +164,9 @@ _RUNNING = (
         r"(?! (?:fine|normally|smoothly|ok|okay|well|again|correctly|stabl[ey])\b)",
         # A bisect or a search still going: "is narrowing it down: step 7 of 12", "currently pointing at".
         r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently (?:pointing|bisecting|at step)\b"
-        r"|\bstep \d+ of \d+ as of\b",
+        r"|\bstep \d+ of \d+ as of\b"
+        r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
+        r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",
         flags=EN_FLAGS,
     ),
     any_of(
@@ -218,10 +220,11 @@ _ARTIFACT = re.compile(
 )
 #: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.
 _CHANGED = re.compile(
-    r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|add(?:ed|ing)|chang\w+|disabl\w+|enabl\w+|inject\w*"
+    r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|switch\w*|add(?:ed|ing)|chang\w+|disabl\w+|enabl\w+|inject\w*"
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
     r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
-    r"|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted|replay\w*|loop\w*"
+    r"|put (?:\w+ ){0,3}?back|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted"
+    r"|replay\w*|loop\w*"
     r"|trigger\w*|induc\w+)\b"
     r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測"
     r"|変換|置き換え|切り替え|設定|固定|増や|減ら",

@@ -84,6 +84,9 @@ def counts(masked: str) -> tuple[Rate, ...]:
             # "… did 400 taps; the reader locked up 3 times": the "3 times" is the failures, not this sentence's runs.
             own = [(t, v) for t, v in totals if not _inside_hits(sentence, t)]
             stated = _split(sentence, own or previous)
+            if not stated and own and previous:
+                # "ran it 500 times; one run skipped a frame, the other 499 were clean": "one run" counts no runs
+                stated = _split(sentence, previous)
         found.extend(stated)
         previous = totals
         if len(found) >= _ENOUGH:

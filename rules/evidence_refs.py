@@ -113,6 +113,9 @@ _UNPUBLISHED = (
         # In a working copy, not pushed: "sitting in the working copy on the build box; origin doesn't have it yet".
         r"\bworking (?:copy|tree)\b|\buncommitted\b|\b(?:origin|the remote|upstream) (?:doesn't|does not"
         r"|don't) have it\b",
+        # "was supposed to go up on Friday as #455, … nothing has been pushed since": a PR that never came.
+        r"\bnothing (?:has been|was|is|got) (?:pushed|uploaded|opened|published)\b"
+        r"|\b(?:was|were) (?:supposed|meant|due) to (?:go up|be (?:opened|pushed|up|posted))\b",
         r"\bunpushed\b|(?:\bnot|n't) (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
         # A Perforce change kept back: "still shelved for review", "pending in my workspace".
         r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",
@@ -155,7 +158,7 @@ _PUBLISHED_NOW = re.compile(
     # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
     r"|(?:push|プッシュ)\s*し[、,][^。]{0,40}?(?:しました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
-    r"|\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
+    r"|(?<!nothing )\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
     # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.
     r"|\b(?:has been|is now|now lives|is) on\s+`?(?:Q|origin[^\s`]*|upstream[^\s`]*|the remote)`?"
     r"(?:\s+since\b|\s*(?:now\b|$|[.;]))",

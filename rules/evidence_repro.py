@@ -62,9 +62,10 @@ def expected_outcome(clause: str) -> str | None:
 _ASKED = re.compile(r"\b(?:asked|asks|wondered|wonders|wondering)\b[^.;]{0,30}?\b(?:if|whether)\b", re.IGNORECASE)
 
 
-def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
+def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False) -> Finding | None:
     """A repro the author ran: a plan or "I haven't got it to fail" refuses; hearsay or a conjecture does
-    unless a plain clause shows it failing on demand or at a high rate."""
+    unless a plain clause shows it failing on demand or at a high rate (or a runner's pasted summary does:
+    `pasted`, read on the raw text)."""
     clean, found = plain(masked)
     kept = []
     for clause in clean:
@@ -79,8 +80,10 @@ def repro(masked: str, on_demand: Callable[[str], bool]) -> Finding | None:
         found.append(("appearance", label.group(0).strip()))  # "Expected: board comes back in recovery", no Actual
     # "20/20 flashes so far": a counted rate is shown even in a clause that reads as watching.
     watched = [c for c, why in reading.readings(masked) if why is not None and why[0] == "watching"]
-    shown = any(on_demand(c) for c in clean) or any(
-        rate >= HIGH_FREQUENCY for c in clean + watched for rate, _ in stated(c)
+    shown = (
+        pasted
+        or any(on_demand(c) for c in clean)
+        or any(rate >= HIGH_FREQUENCY for c in clean + watched for rate, _ in stated(c))
     )
     for clause in reading.all_clauses(masked):
         why = reading.not_done(clause)

@@ -48,8 +48,9 @@ NOT_RUNNABLE = any_of(
     r"\bwe (?:don't|do not|can't|cannot) (?:have|get|run|reproduce)\b[^.;]{0,50}?\b(?:in[- ]house|here|in the office"
     r"|in the lab|on hand|at hand"
     r"|locally|ourselves)\b",
-    r"\b(?:haven't|have not|don't|do not) (?:had|have|got) (?:a|the|any) (?:board|device|rig|unit|phone|box|machine"
-    r"|hardware|access)\b|\bfrom reading (?:the )?(?:code|source)\b",
+    r"\b(?:haven't|have not|don't|do not) (?:had|have|got) (?:a|the|any) (?:[\w-]+ )?(?:board|device|rig|unit|phone|box"
+    r"|machine|hardware|access|controller|console|bench|sensor|camera|printer|terminal)\b"
+    r"|\bfrom reading (?:the )?(?:code|source)\b",
     r"\b(?:no|not any) way to (?:trigger|reproduce|repro|hit|run) it\b|\bthe same steps (?:now )?(?:finish"
     r"|pass|run|complete)"
     r" (?:cleanly|fine|ok)\b|\bnobody has (?:the|that) old\b|\b(?:gc'd|garbage[- ]collected|deleted"

@@ -20,7 +20,7 @@ _OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhe
 _SCOPE_ON = re.compile(
     # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
     r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
-    r"\b(?:on|with|in|under|against|for)\s+\S+|\b(?:other|spare|backup|second|secondary|legacy|older)\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ|実機)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
+    r"\b(?:on|with|in|under|against|for)\s+\S+|\b(?:other|spare|backup|second|secondary|legacy|older|different)\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ|実機)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
     r"|(?:旧|新)(?:型|モデル|機種|世代)"
     # Another place or thing as the topic, not yet: 「本番の窯ではまだ流していません」「西区のデータではまだ」.
     r"|[\u30a0-\u30ff\u4e00-\u9fff]{1,8}(?:では|でも)(?:まだ|今回は)"
@@ -84,9 +84,9 @@ _SCOPE_LABEL = re.compile(
 
 #: 「X は未検証」: a topic that was not checked.
 _SCOPE_TOPIC_JA = re.compile(
-    "([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:まだ|今回は)?(?:未(?:検証|確認|テスト|実施)"
+    "([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:まだ|今回(?:は)?)?(?:未(?:検証|確認|テスト|実施)"
     # 「大型錠は試していません」「冬場の条件は再現できていません」: something else, named as the topic, not run.
-    "|(?:試|流|回|走らせ|確認|検証|再テスト|テスト|再現)(?:し|でき)?て(?:い)?(?:ない|ません))"
+    "|(?:試|流|回|走らせ|確認|検証|再テスト|テスト|再現|測っ|計っ|計測し|測定し)(?:し|でき)?て(?:い)?(?:ない|ません))"
 )
 #: Topics that are the fix or the check itself, not another configuration.
 _NOT_A_SCOPE_JA = re.compile(

@@ -68,6 +68,9 @@ _PER_RUN = re.compile(
 #: Another thing than the one checked: "the other tables", 「他テーブル」「別の環境」.
 _OTHER = re.compile(r"\b(?:other|another)\b|(?<![\u4e00-\u9fff])他(?:の)?|ほかの|別の", re.IGNORECASE)
 #: Many repetitions inside the one run: "10,000 iterations", 「1000 回ループ」.
+_IN_A_ROW = re.compile(
+    r"(?<![\d.,])[1-9][\d,]*\s*(?:回|本|件)\s*連続|連続\s*[1-9][\d,]*\s*回|\b[1-9][\d,]* (?:\w+ )?in a row\b", re.I
+)
 _MANY = re.compile(
     r"(?<![\d.,])(?:[1-9]\d|\d{1,3}(?:,\d{3})+|[1-9]\d{2,})\s*(?:k\s*)?(?:iterations?|loops?|cycles?|requests?|runs?"
     r"|times|回|サイクル|件)",
@@ -78,8 +81,8 @@ _MANY = re.compile(
 def single_trial(masked: str) -> Finding | None:
     """A result seen in one trial with no counted runs around it: not evidence for a failure that comes and goes."""
     found = search(_SINGLE, masked) or _one_pass_of_a_flake(masked)
-    if found is None:
-        return None
+    if found is None or _IN_A_ROW.search(masked) is not None:
+        return None  # 「修正後 100 回連続で成功しました」, "50 times in a row": many trials, counted
     at = masked.find(found)
     if at >= 0 and _PER_RUN.search(masked, max(0, at - 12), at):
         return None  # 「40 区間とも 1 回だけだった」: once in each of many runs, a count of events, not of trials

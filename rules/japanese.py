@@ -221,8 +221,8 @@ def _schedule_noun(words: tuple[Morph, ...], i: int) -> bool:
     if sum(w.surface == "「" for w in words[:i]) > sum(w.surface == "」" for w in words[:i]):
         return True  # inside 「…」: a title or a quoted name
     rest = [w for w in words[i + 1 :] if w.pos != "補助記号" or w.surface not in "（()）"]
-    if rest and rest[0].surface == "通り":
-        return True
+    if rest and (rest[0].surface == "通り" or rest[0].pos == "名詞"):
+        return True  # 予定通り: as planned; 「予定時刻に消灯した」: a compound noun, the scheduled time
     depth = 0
     for j, w in enumerate(words[i + 1 :]):
         depth += (w.surface in "（(") - (w.surface in "）)")
