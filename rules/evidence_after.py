@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from itertools import islice
 
 from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB
+from rules.regex_guard import compile_guarded
 
 _N = r"(?:[1-9]\d*|once|twice|one|two|three|four|five|a couple of|a few|several|a handful of|a dozen)"
 #: What a failure noun can modify: "30 repro runs", "2 crash dumps" count runs and files, not failures.
@@ -77,7 +78,7 @@ _NOW_RIGHT = re.compile(
 _FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
 
 #: A failure that outlived the fix: "still fails", 「まだ失敗している」.
-STILL_FAILS = re.compile(
+STILL_FAILS = compile_guarded(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
     r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the)\b"
     # Still wrong in some runs, whatever the symptom is called: "on the ARM node it still shifts in 2 of 10".

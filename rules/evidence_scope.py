@@ -9,6 +9,7 @@ import re
 
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.phrases import SCOPE_STATED
+from rules.regex_guard import compile_guarded
 
 #: What the validation's check is about: the repro, a test, a workload (a not-done clause naming it is no scope).
 CORE_EVIDENCE = (
@@ -102,7 +103,7 @@ IMPACT_ELSEWHERE = re.compile(
     re.IGNORECASE,
 )
 #: What is not done said to be another matter than the fix: "but that is a separate build", 「今回の修正とは別件です」.
-ANOTHER_MATTER = re.compile(
+ANOTHER_MATTER = compile_guarded(
     r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|change|build"
     r"|bug|task|story|piece of work|project|feature|request|item|topic|question)\b"
     r"|\bunrelated to (?:the|this|our) (?:fix|bug|change|patch|issue)\b|\b(?:has|have|had) nothing to do with\b"
