@@ -25,7 +25,9 @@ _FAIL_COUNT = re.compile(
     rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
     rf"|panicked|aborted|froze|deadlocked)\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
-    rf"|(?<![/\d])(?<!\bnot )(?<!\bnever )\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b(?![ -](?:{_MODIFIED})\b)"
+    # Not the number in a name: "the bed-2 repro", "R2 errors".
+    rf"|(?<![/\d])(?<![\w-])(?<!\bnot )(?<!\bnever )\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
+    rf"(?![ -](?:{_MODIFIED})\b)"
     # "2 NaN runs, down from 19", "3 red builds": runs counted by what went wrong in them.
     rf"|(?<![/\d.])\b{_N}\s+(?:NaN|Q|failed|failing|red|broken|bad|crashed|hung|flaky|diverged)\s+(?:runs?|builds?|jobs?"
     r"|tests?|iterations?|seeds?|boots?|replays?)\b"

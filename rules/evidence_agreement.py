@@ -30,7 +30,7 @@ _HEDGED_ALWAYS = any_of(
     r"\b(?:not|isn't|doesn't happen|doesn't fail) (?:every (?:single )?(?:time|run)|always|each time"
     r"|(?:on |in |with )?every (?:single )?[a-z]+)\b",
     "(?:毎回|いつも|常に|必ず)(?:で|じゃ)(?:は|も)?(?:ない|ありません|なく)|必ずしも",
-    "(?:必ず|毎回|いつも)[^。]{0,14}わけ(?:では|じゃ)(?:ない|ありません|なく)",
+    "(?:必ず|毎回|いつも|すべて|全て|全部)[^。]{0,14}わけ(?:では|じゃ)(?:ない|ありません|なく)",
     flags=re.IGNORECASE,
 )
 

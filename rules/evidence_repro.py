@@ -84,6 +84,8 @@ def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False
         pasted
         or any(on_demand(c) for c in clean)
         or any(rate >= HIGH_FREQUENCY for c in clean + watched for rate, _ in stated(c))
+        # "60 passes, and 19 of them dropped a tag": a count split over two plain clauses.
+        or any(rate >= HIGH_FREQUENCY for rate, _ in stated(" ".join(clean)))
     )
     for clause in reading.all_clauses(masked):
         why = reading.not_done(clause)

@@ -109,6 +109,16 @@ def pending(masked: str) -> Finding | None:
     return None
 
 
+_FOLLOW_UP = re.compile(
+    r"\b(?:is|are|'s|as|for) (?:a )?(?:separate )?follow-?up\b|\bfollow-?up (?:work|ticket|task|item|pr|change)\b"
+    r"|後続(?:の)?(?:作業|チケット|タスク|対応)|フォローアップ",
+    re.IGNORECASE,
+)
+
+
+_REPRO_ITSELF = re.compile(r"\b(?:repro\w*|original|steps)\b|再現|元の", re.IGNORECASE)
+
+
 def scope_or_condition(sentence: str) -> bool:
     """A stated scope ("not re-tested on ARM") or "while a compaction is in progress" is not pending."""
     return (
@@ -116,5 +126,7 @@ def scope_or_condition(sentence: str) -> bool:
         or OUT_OF_SCOPE.search(sentence) is not None
         # "Haven't tried the ARM build yet, but that is a separate build of the same code": another matter.
         or (ANOTHER_MATTER.search(sentence) is not None and search(CORE_EVIDENCE, sentence) is None)
+        # "We'll add a property test next sprint, but that is follow-up work": after the fix, not the check.
+        or (_FOLLOW_UP.search(sentence) is not None and _REPRO_ITSELF.search(sentence) is None)
         or bool(re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A))
     )

@@ -211,7 +211,9 @@ REJECTED = (
         r"|wasn't the cause|at first|initially|we thought|had (?:assumed|suspected|believed)|first guess"
         r"|make sure it (?:wasn't|was not|isn't|is not)|to rule out"
         # A suspicion, then what was done about it: "I suspected the payload type, so I patched …".
-        r"|\b(?:i|we) (?:suspected|guessed|assumed|thought)\b[^.;]{0,80}?,? so (?:i|we) (?:\w+ )?(?:patched|added"
+        r"|\b(?:i|we|\w+) (?:suspected|guessed|assumed|thought|doubted|questioned)\b[^.;]{0,80}?,? so (?:i|we) "
+        r"(?:\w+ )?"
+        r"(?:patched|added|tested|checked"
         r"|forced|set|swapped|replaced|removed|disabled|enabled|reverted|wrote|built|ran|tried|changed|injected)\b"
         # The suspicion named as what the experiment tests: "To test the suspected double application, I wrote …".
         r"|to (?:test|check|confirm|verify|prove) (?:the |this |that |our |my )?(?:suspect(?:ed|ion)|hypothes\w*"

@@ -167,6 +167,8 @@ def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
     if w.pos == "副詞" and w.lemma in _CONJECTURE_ADVERBS:
         return ("conjecture", i + 1)
     if w.surface == "と" and nxt is not None and nxt.lemma in _THINK and nxt.pos == "動詞" and not _held(words, i + 2):
+        if nxt.lemma == "見る" and _is(words, i + 2, "て") and not _is(words, i + 3, "い", "いる", "います", "お"):
+            return None  # 「未実行と見てもう一度実行します」: what the code takes it for, then does
         return ("conjecture", i + 2)
     return None
 

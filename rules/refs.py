@@ -16,7 +16,9 @@ _REF_RE = re.compile(
     r"|(?P<pr>(?<![\w/])(?<!run )(?<!build )(?<!job )(?<!pipeline )(?<!workflow )[#!]\d+\b)"
     # After "branch", a name only when it looks like one: in backticks, or with a separator or a digit.
     r"|(?:\bbranch(?:\s*[:=]\s*|\s+)(?:`(?P<named_branch>[^`\s]+)`|(?P<bare_branch>[\w.-]*[/_.\d-][\w./-]*\w)))"
-    r"|(?P<branch>(?<![\w/.-])[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"
+    # Not a file's path: "feeder/schedule.py" names a file, not a branch.
+    r"|(?P<branch>(?<![\w/.-])(?![\w./-]*\.(?:py|c|h|cc|cpp|hpp|js|ts|tsx|go|rs|java|kt|rb|php|cs|swift|ya?ml|json"
+    r"|toml|ini|cfg|md|txt|sh|sql|proto|html|css)(?![\w/-]))[\w.-]{2,}/[\w./-]*\w(?![\w/#!]))"
     r"|(?P<change>(?:\b(?:CL|changelist|change|revision|rev\.?|svn)|リビジョン|チェンジリスト)\s*[#:]?\s*r?\d{3,}\b"
     # Gerrit's Change-Id, Phabricator's differential revision.
     r"|\b(?:Change-Id|(?:gerrit\s+)?change)\s*:?\s*I[0-9a-f]{7,40}\b"

@@ -182,7 +182,7 @@ def symptom_cause(sentence: str) -> bool:
         # symptom again.
         if not english.action_verbs(stale) and not japanese_verbs.action_verbs(stale):
             return True
-    return only_symptoms(cause)
+    return only_symptoms(_CONSEQUENCE.sub("", cause))  # ", which leaves the job stuck": what follows, not why
 
 
 #: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".

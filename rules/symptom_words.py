@@ -15,7 +15,7 @@ SYMPTOM_CAUSE = re.compile(
     r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
     r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover|releas|unlock|lets? go|letting go)\w*"
     # What it does not answer is part of the symptom: "stops responding to azimuth commands".
-    r"(?: to (?:the |its |any |[\w-]+ ){0,3}?(?:commands?|requests?|messages?|calls?|input|queries|pings?|events?))?"
+    r"(?: to (?:the |its |any |[\w-]+ ){0,3}?(?:Q|commands?|requests?|messages?|calls?|input|queries|pings?|events?))?"
     r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
     r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?|stop(?:s|ped)? making progress|makes? no progress"
     r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"

@@ -66,6 +66,11 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 49, after round 47 (tuned on it).
     "b49-125": "false refusal: 「計 12 回とも 50% で加湿が止まりました」: the humidifier stopping at its set point is"
     " the right outcome in every run, read as a failure word (止まる) beside the scope note",
+    # Batch 51, after round 49 (tuned on it).
+    "b51-132": "「月に 2、3 回…。ログは毎回取れています」: the every-run marker belongs to the logging, not to the"
+    " failure, and it is read as a repro on demand before the calendar frequency",
+    "b51-168": "false refusal: 'All 300 were scored in the right ring, including 41 line hits': a line hit in archery"
+    " is a count of failures to the reader, so the pass is not seen and the scope note beside it refuses",
 }
 
 
