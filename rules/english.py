@@ -39,7 +39,7 @@ NOT_DONE = any_of(
     # "I haven't had an allocation on rack3 to try it myself": the writer has not run it.
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not|never)\b[^.;]{0,60}?\bto (?:try|run"
     r"|test|reproduce|repro|check|verify|confirm) (?:it|this|that|them) (?:myself|ourselves)\b",
-    r"\byet to\b",
+    r"\byet to\b|\b(?:was|were|got|has been|have been) (?:postponed|put off|called off|cancell?ed|pushed back)\b",
     r"\bnot (?:[a-z-]+ ){1,5}yet\b",  # and "…, so that has not happened":
     r"\b(?:that|this|it)(?: (?:has|have) not| hasn't| did not| didn't)(?: yet)? happen(?:ed)?\b",
     r"\blocal(?:ly)? only\b|\bonly (?:local(?:ly)?|on my (?:machine|laptop|box|branch))\b",
@@ -66,7 +66,7 @@ PLANNED = any_of(
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
     r"|measured|confirmed)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
-    r"\b(?:plan|next steps?|to ?do)\s*:|\b(?:the |my |our )?plan (?:is|was) to\b",
+    r"\b(?:plan|next steps?|to ?do)\s*:|\b(?:the |my |our )?plan (?:\w+ ){0,3}?(?:is|was) to\b",
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
     # A check being set up, said with a gerund: "Adding a debug assert to catch it on the next testnet run".
     r"(?:^|[.;]\s*)(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?\bto (?:catch"

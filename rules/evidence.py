@@ -184,6 +184,9 @@ _RULED_OUT_NEXT = re.compile(
 )
 
 
+_ASKED_OF_ME_JA = re.compile("\\s*(?:と|って)(?:聞かれ|質問され|尋ねられ|訊かれ)")
+
+
 def _hedge(sentence: str, following: str) -> str | None:
     """A hedge in one sentence, unless negated, a condition on a modal, or an expectation met by reality."""
     for pattern in words.HYPOTHESIS if has_words(sentence) else words.HYPOTHESIS[1:]:
@@ -191,6 +194,8 @@ def _hedge(sentence: str, following: str) -> str | None:
             before = sentence[max(0, m.start() - 30) : m.start()]
             if words.NEGATED_BEFORE.search(before) or words.NEGATED_AFTER_JA.match(sentence, m.end()):
                 continue
+            if _ASKED_OF_ME_JA.match(sentence, m.end()):
+                continue  # 「電源系の問題ではないかと聞かれましたが」: someone's question, not the writer's guess
             if m.group(0).startswith("可能性") and norm_says(sentence, m.start()):
                 continue  # 「仕様上、…される可能性がある」: what the norm allows
             if (

@@ -96,6 +96,7 @@ STILL_FAILS = compile_guarded(
     r"\s*(?:%|パーセント)"
     r"|(?:まだ|依然として?|相変わらず)[^。、]{0,24}?(?<!\d)[1-9]\d*\s*(?:回|件|度)\s*(?:出|発生|起き|見られ)(?:て|た|ま)"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
+    r"|(?:まだ|依然として?|相変わらず)[^。、]{0,6}?\d+\s*回中\s*[1-9]\d*\s*回"
     # Brought down, not to none: 「二重課金は 2 件まで減りました」.
     r"|(?<![\d.])[1-9]\d*\s*(?:件|回|台|個|枚|本|人|通)まで(?:減|下が|低下)"
     # Some of the lot still goes wrong, whatever it is called: 「50 枚投入して、まだ 2 枚が返却口に戻ってきました」.
@@ -256,7 +257,7 @@ _PASS_SHARE = re.compile(
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
     r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?(?:が|は)?"
-    r"(?:成功|通過|パス|OK|正常)"
+    r"(?:成功|通過|パス|OK|正常|正しく|問題なく)"
     # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
     r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:sessions|requests|transactions|runs|jobs|files|records|orders"
     r"|messages|cases|replays|iterations)\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+(?:completed|passed|succeeded|ok|finished"

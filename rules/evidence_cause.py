@@ -144,7 +144,7 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             if WORKAROUND.search(clause) or PROPOSAL.search(clause) or planned(clause) or _PLACE_ONLY.search(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
-            if _OWN_TRIAL.search(clause) or _RULES_OUT.search(clause) or _heard(clause):
+            if _OWN_TRIAL.search(clause) or _RULES_OUT.search(clause) or _heard(clause) or _SEEN.search(clause):
                 continue  # "We swapped the maglock for a spare …, so it isn't the hardware": the writer's trial
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
@@ -183,6 +183,15 @@ _OWN_TRIAL = re.compile(
     r"^\W*(?:so |and |then |but )?(?:we|i) (?:also |then |first )?(?:swapped|replaced|tried|ran|re-?ran|restarted"
     r"|rebooted|reseated|re-?flashed|moved|reinstalled|power-cycled|unplugged|checked|tested)\b"
     r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)",
+    re.IGNORECASE,
+)
+#: How the failure was seen, not what goes wrong: 「朝の点検で気づきます」, "dmesg に `Out of memory…` が出ていました",
+#: "the log shows `OOM killed`".
+_SEEN = re.compile(
+    r"気づ|気付|見つかった|見つかりました|発見され"
+    r"|(?:ログ|dmesg|syslog|journal|履歴)[^。]{0,20}?(?:に|で|には)[^。]{0,60}?(?:出て|出力され|記録され|残って)"
+    r"|\b(?:noticed|spotted|found out|we find out|discovered)\b"
+    r"|\b(?:the )?(?:logs?|dmesg|syslog|journal) (?:shows?|showed|says|said|has|had|reads?)\b",
     re.IGNORECASE,
 )
 #: Something ruled out, and nothing said of what goes wrong: "so it isn't the hardware", 「ハードの問題ではない」.

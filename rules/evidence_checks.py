@@ -16,6 +16,9 @@ RUN_UNTIL_EN = (
     r"|turns up|trips|asserts|dies|breaks|pops up|manifests|fails|crashes|hangs|errors out|blows up|falls over|panics"
     r"|deadlocks|segfaults|(?:goes|turns) (?:red|wrong|negative|bad|blank|dark|silent|stale|missing))\b"
     r"|\bsome (?:nights|runs|days|builds|times|attempts|tries|boots|jobs|deploys|iterations)\b"
+    # "keep cycling racks until the turner skips a shelf", "if you keep going long enough".
+    r"|\bkeep(?:s|ing)? (?:\w+ing|going|at it)\b(?=[^.;]{0,60}?\buntil\b)|\bif you keep (?:\w+ing|going|at it)\b"
+    r"|\blong enough\b"
     r"|\bwithin (?:an? |a few |some |several )?(?:hours?|minutes?|days?|nights?) or so\b"
 )
 RUN_UNTIL_JA = (

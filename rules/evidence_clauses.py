@@ -116,7 +116,7 @@ _SHIPPED = re.compile(
     re.IGNORECASE,
 )
 #: 「10 回とも 1 通だった」「50 件すべて照合に成功」: every one of a counted set, in Japanese.
-_ALL_N_JA = re.compile(r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人)(?:とも|すべて|全て|全部)")
+_ALL_N_JA = re.compile(r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人|パターン|ケース|通り|種類|項目)(?:とも|すべて|全て|全部)")
 
 
 def _all_good(clause: str) -> bool:
@@ -177,7 +177,8 @@ def validation(masked: str) -> Finding | None:
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
         if why is not None and why[0] == "not_done" and another_matter(masked, at, len(clause)):
             elsewhere.add(clause)  # 「PDF のレイアウト変更はまだですが、今回の修正とは別件です」
-        unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, clause) is None
+        # "… failed once; probably unrelated": a failure called unrelated only as a guess is still a failure.
+        unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, around) is None
         if failure and _fails_after(clause) and not unrelated:
             return (
                 "fails_after",

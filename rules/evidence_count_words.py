@@ -86,5 +86,5 @@ FAIL_VERB = (
     r"(?:fail(?:ed|s)?|crash(?:ed|es)?|hung|hangs?|hit|broke|errored|timed out|dropped|lost|diverged|deadlocked"
     r"|blew up|fell over|went down|died|exploded|misbehaved|failed over|wedged|locked up|stuck"
     r"|panicked|aborted|froze|stalled|reproduced|repro'd|tripped|fired|showed up|turned up|happened|occurred"
-    r"|went red|were red|was red|came back|jammed|misfired|glitched|desynced|desynched)"
+    r"|went red|were red|was red|came back|jammed|misfired|glitched|desynced|desynched|stopped short|overshot)"
 )

@@ -57,7 +57,7 @@ def names_the_repo(text: str, ref: FixRef) -> bool:
     return (
         ref.kind == "branch"
         and at > 0
-        and re.search(r"\b(?:in|of|on|at|from)\s+$|#\d+\s*\($", text[max(0, at - 14) : at]) is not None
+        and re.search(r"\b(?:in|of|on|at|from)\s+`?$|#\d+\s*\($", text[max(0, at - 14) : at]) is not None
     )
 
 

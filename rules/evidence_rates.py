@@ -113,7 +113,9 @@ _HINTS = (
     (re.compile("回|/|中|のうち|に"), "_PAIR_JA"),
     (re.compile(r"\bout of\b", re.I), "_OUT_OF"),
 )
-_RUN_HINT = compile_guarded(rf"{_RUN_NOUN}\b|回|度|サイクル|本", re.I)
+_RUN_HINT = compile_guarded(
+    rf"{_RUN_NOUN}\b|回|度|サイクル|本|\b(?:did|ran|performed|executed|completed|went through|replayed|re-?ran)\b", re.I
+)
 
 
 def run_pair(sentence: str, pair: re.Match[str]) -> bool:
@@ -219,7 +221,7 @@ _SHARES = {
 #: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
 _NONE = re.compile(
     r"\b(?:never|not once|didn't|did not|no|zero)\s+(?:\w+\s+)?(?:failed|fail|fails|failures?|crash\w*|hung|hangs?"
-    r"|reproduc\w*|errors?|broke)\b|一度も(?:失敗|落ち|再現|発生|エラー)"
+    r"|reproduc\w*|errors?|broke)\b|一度も(?:失敗|落ち|再現|発生|エラー|起き|出て)"
     # "at no point did the upload actually hang", "none of them failed".
     r"|\bat no point did\b|\bnone of (?:them|those|the \w+) (?:\w+ )?(?:failed|crashed|hung|reproduced|broke)\b",
     re.IGNORECASE,

@@ -36,7 +36,8 @@ def ref_pending(text: str) -> Finding | None:
     why: Finding | None = None
     plain: set[tuple[int, int]] = set()  # the clauses (sentence, clause) that name a reference plainly
     dead_refs: set[str] = set()  # references said to be closed, abandoned or declined
-    if _PUBLISHED_NOW.search(text) and refs(text) and not _DEAD.search(text):
+    published = _PUBLISHED_NOW.search(text)
+    if published and refs(text) and not _DEAD.search(text) and not _NEGATED_PUSH.search(close_aside(text)):
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
     sentences = reading.by_sentence(text)
     clauses = [c for _s, parts in sentences for c in parts]
@@ -65,7 +66,7 @@ def ref_pending(text: str) -> Finding | None:
                 return ("ref_pending", dead.group(0))  # "PR #2290 / closed without merging, we went another way"
             if _ELSEWHERE.search(clause) and not refs(clause):
                 continue  # "the follow-up refactor will be opened next sprint": another piece of work
-            if (local := _unpublished(clause)) is not None:
+            if (local := _unpublished(clause)) is not None and not _under_review(text, clause, local):
                 return ("ref_pending", local)
             if not refs(clause):
                 if not _AWAITING.search(clause):
@@ -165,9 +166,12 @@ _PUBLISHED_NOW = re.compile(
     r"(?:\s+since\b|\s*(?:now\b|$|[.;]))",
     re.I,
 )
+#: Publishing denied: "has not, as of this morning, been pushed to the remote" (the aside taken out first).
+_NEGATED_PUSH = re.compile(r"\b(?:has|have|had)(?: not|n't) (?:yet )?been pushed\b", re.IGNORECASE)
 #: A pull request open and waiting: not merged yet is not "not there yet" (verification is the validation's job).
 _AWAITING = re.compile(
-    r"\bnot (?:yet )?merged\b|\bunmerged\b|\b(?:awaiting|waiting for|ready for|in|under) (?:code )?review\b"
+    r"\bnot (?:yet )?(?:merged|submitted)\b|\bunmerged\b"
+    r"|\b(?:awaiting|waiting for|ready for|in|under) (?:code )?review\b"
     r"|\bwaiting (?:on|for) (?:a |the )?(?:\w+ )?reviewers?\b"
     r"|\bawaiting (?:merge|approval)\b|未マージ|マージ(?:前|待ち)|レビュー(?:待ち|中)",
     re.IGNORECASE,
@@ -189,6 +193,13 @@ _ELSEWHERE = re.compile(
     r"|別(?:の|途|チケット|PR|件)|リファクタ|フォローアップ|追加対応|ドキュメント|後続",
     re.IGNORECASE,
 )
+
+
+def _under_review(text: str, clause: str, word: str) -> bool:
+    """ "Gerrit change …/+/20417. It is open, not submitted yet": submitting is Gerrit's merge, and an open change
+    with its URL is a reference, waiting on review."""
+    submitted = re.search(r"submit", word, re.IGNORECASE) is not None
+    return submitted and _AWAITING.search(clause) is not None and any(r.kind != "branch" for r in find_fix_refs(text))
 
 
 def _unpublished(clause: str) -> str | None:

@@ -36,6 +36,12 @@ _SCOPE_SUBJECT = re.compile(
     r"\s+(?:was|were|is|are|has|have)\b",
     re.IGNORECASE,
 )
+#: Anything but the check itself as the subject of "was not re-run": "The 10 km race file was not re-run".
+_OTHER_SUBJECT = re.compile(
+    r"^\W*(?:the |our |their |that |this )?(?:[\w.+-]+ ){0,4}?[\w.+-]+\s+(?:was|were|has|have)(?: not|n't)(?: been)?"
+    r" (?:re-?run|re-?tested|tested|tried|checked|covered|measured)\b",
+    re.IGNORECASE,
+)
 #: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.
 _LATIN_TOPIC_JA = re.compile(
     r"\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?(?:\s*(?:と|や|、|,|/)\s*(?:Q|[A-Za-z][\w.+-]*)(?:\s*\d[\w.]*)?){0,4}"
@@ -85,9 +91,10 @@ _SCOPE_LABEL = re.compile(
 
 #: 「X は未検証」: a topic that was not checked.
 _SCOPE_TOPIC_JA = re.compile(
-    "([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:まだ|今回(?:は)?)?(?:未(?:検証|確認|テスト|実施)"
+    "([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:[^。、]{0,20}?(?:ので|ため|から)、?)?(?:まだ|今回(?:は)?)?"
+    "(?:未(?:検証|確認|テスト|実施)"
     # 「大型錠は試していません」「冬場の条件は再現できていません」: something else, named as the topic, not run.
-    "|(?:試|流|回|走らせ|確認|検証|再テスト|テスト|再現|測っ|計っ|計測し|測定し)(?:し|でき)?て(?:い)?(?:ない|ません))"
+    "|(?:試|流|回|走らせ|確認|検証|再テスト|テスト|再試験|試験|再現|測っ|計っ|計測し|測定し)(?:し|でき)?て(?:い)?(?:ない|ません))"
 )
 #: Topics that are the fix or the check itself, not another configuration.
 _NOT_A_SCOPE_JA = re.compile(
@@ -167,6 +174,8 @@ def scope_only(clause: str) -> bool:
         return False  # "I haven't been on site to try it myself": the check itself, not done
     if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause) or _SCOPE_SUBJECT.match(clause):
         return True
+    if _OTHER_SUBJECT.match(clause) and not search(CORE_EVIDENCE, clause):
+        return True  # "The 10 km race file was not re-run": something else than the repro, test or workload
     if _NAMED_NOT_RUN.match(clause) and not search(CORE_EVIDENCE, clause):
         return True
     if (_LATIN_TOPIC_JA.match(clause) or _VERSION_TOPIC.match(clause)) and not search(CORE_EVIDENCE, clause):

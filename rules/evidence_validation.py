@@ -111,7 +111,9 @@ def pending(masked: str) -> Finding | None:
 
 _FOLLOW_UP = re.compile(
     r"\b(?:is|are|'s|as|for) (?:a )?(?:separate )?follow-?up\b|\bfollow-?up (?:work|ticket|task|item|pr|change)\b"
-    r"|後続(?:の)?(?:作業|チケット|タスク|対応)|フォローアップ",
+    r"|後続(?:の)?(?:作業|チケット|タスク|対応)|フォローアップ"
+    # "I'll also try it on the ridge gun, but that's for coverage, not confirmation".
+    r"|\bfor (?:coverage|completeness|good measure)\b|\bnot (?:for )?confirmation\b",
     re.IGNORECASE,
 )
 

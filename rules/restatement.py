@@ -26,7 +26,7 @@ _BECAUSE_JA = (
 #: The states a symptom is described by; the same one on both sides is the symptom said twice.
 _STATE = re.compile(
     r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|previous|outdated|slow"
-    r"|garbled|corrupt\w*"
+    r"|garbled|corrupt\w*|mis(?:rout|direct|sort|deliver|plac|fil)\w*"
     r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空|白紙|何も|間違|誤っ|(?<!間)違[うっ]|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか"
@@ -59,6 +59,8 @@ def _state(word: str) -> str:
         return "slow"
     if re.fullmatch(r"(?:2|２|二)\s*(?:回|度)", word):
         return "twice"  # 「二重印字」 and 「2 回印字」 are one symptom
+    if word.startswith("mis"):
+        return "wrong"  # "misroutes bags because it sends them to the wrong chute": one symptom
     return _SAME_STATE.get(word, "empty" if re.fullmatch(r"0\s*件", word) else word)
 
 

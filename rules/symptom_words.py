@@ -35,6 +35,9 @@ SYMPTOM_CAUSE = re.compile(
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
     r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま)(?:ない|ず|なかった|なく)"
+    # The watchdog firing is the reset again: 「ウォッチドッグがかかる」, "the watchdog kicks in".
+    r"|ウォッチドッグ(?:タイマー)?(?:が|に)(?:かか|引っかか|発火|作動)"
+    r"|\b(?:the )?watchdog (?:fires|fired|kicks in|kicked in|trips|tripped|bites|bit)\b"
     # Slowness said as time: 「1 周期にかかる時間が長くなる」.
     r"|(?:にかかる)?(?:時間|処理時間|所要時間|周期)(?:が)?(?:長く|遅く)(?:なる|なり|なっ)"
     r"|(?:失敗|フリーズ|ハング|クラッシュ|タイムアウト|デッドロック|パニック)(?:する|した|して|し(?=[、,])|が発生)|(?:落ち|止ま|固ま)(?:る|った|って)"

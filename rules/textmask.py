@@ -164,7 +164,8 @@ _TIMES_JA_RE = re.compile(
 #: A percentage that measures a level, not how often runs fail: "filled `/data` to 97%", "CPU at 90%", "95% full",
 #: 「ディスク使用率 97%」.
 _LEVEL_BEFORE = re.compile(
-    r"(?:\b(?:to|at|by|up to|down to|above|below|over|under|filled|reached|hit|hits|utili[sz]ation|usage|load|cpu"
+    r"(?:\b(?:to|at|by|up to|down to|above|below|over|under|past|beyond|exceeds?|exceeded|filled|reached|hit|hits"
+    r"|utili[sz]ation|usage|load|cpu"
     r"|memory|disk|battery|capacity|coverage)\s*(?:about\s+|~\s*)?|(?:使用率|利用率|負荷|容量|残量|CPU|メモリ|ディスク"
     r"|カバレッジ)(?:は|が|を|:|：)?\s*(?:約\s*)?)$",
     re.IGNORECASE,

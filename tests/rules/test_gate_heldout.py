@@ -71,6 +71,13 @@ KNOWN_GAPS: dict[str, str] = {
     " failure, and it is read as a repro on demand before the calendar frequency",
     "b51-168": "false refusal: 'All 300 were scored in the right ring, including 41 line hits': a line hit in archery"
     " is a count of failures to the reader, so the pass is not seen and the scope note beside it refuses",
+    # Batch 52, after round 50 (tuned on it).
+    "b52-046": "'2 of the 6 trays … Across the 1,800 books in those trays that is 2 misrouted books': a recount over"
+    " finer units said with 'across … that is', which the recount reader does not pair with the trays",
+    "b52-049": "「48 時間のストレス試験（空樽への補充を 3,000 回）…溢れは一度もありませんでした」: the refills"
+    " counted in brackets read as the original check run beside the soak",
+    "b52-056": "false refusal: 「満空表示は…20 パターンすべてで正常に表示」: 空 in 満空 (full/empty) is read as an"
+    " empty, bad outcome, so the pass is not seen and the scope note beside it refuses",
 }
 
 
