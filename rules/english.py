@@ -49,8 +49,7 @@ NOT_DONE = any_of(
     flags=EN_FLAGS,
 )
 
-#: The action is ahead: an intention or a plan, also told in the past ("we decided to swap it and see whether …",
-#: "the swap went into Tuesday's plan").
+#: The action is ahead: an intention or a plan, also told in the past ("we decided to … and see whether …").
 PLANNED = any_of(
     # A person's intention; "you will see it fail" in a repro is what the steps show, not a plan.
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
@@ -66,7 +65,8 @@ PLANNED = any_of(
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
     r"|measured|confirmed)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
-    r"\b(?:plan|next steps?|to ?do)\s*:|\b(?:the |my |our )?plan (?:\w+ ){0,3}?(?:is|was) to\b",
+    r"\bplanned to (?:confirm|verify|check|test|prove|run|try)\b|\b(?:plan|next steps?|to ?do)\s*:"
+    r"|\b(?:the |my |our )?plan (?:\w+ ){0,3}?(?:is|was) to\b",
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
     # A check being set up, said with a gerund: "Adding a debug assert to catch it on the next testnet run".
     r"(?:^|[.;]\s*)(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?\bto (?:catch"

@@ -92,7 +92,7 @@ APPEARANCE = any_of(
     # Not "it appears on every timeout": showing up is what was seen.
     r"\bit (?:appears|appeared|would appear|seems|seemed)\b(?! (?:to (?:the|a|an|users?|customers?|clients?)|(?:in|on"
     r"|at|after|when|whenever|every|each|again|within|under|during|only)\b))"
-    r"|\bapparently\b",
+    r"|\bapparently\b|\b(?:to|by) all appearances\b|\bon the face of it\b",
     # Not what the code ought to do, said in a relative clause: "hits the seed behind the one it should reject".
     r"(?<!\bone it )(?<!\bones it )(?<!\bwhat it )(?<!\bthan it )(?<!\bwhen it )(?<!\bwhere it )(?<!\bthat it )"
     r"(?<!\bwhich it )(?<!\bones they )(?<!\bwhat they )(?<!\bthan they )"

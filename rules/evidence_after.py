@@ -82,7 +82,8 @@ _FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
 #: A failure that outlived the fix: "still fails", 「まだ失敗している」.
 STILL_FAILS = compile_guarded(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
-    r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the)\b"
+    r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the|freez\w*|froze|stalls?"
+    r"|stalled|locks up|locked up|resets|reboots|jumps|skips|drops|overshoots)\b"
     # Still wrong in some runs, whatever the symptom is called: "on the ARM node it still shifts in 2 of 10".
     r"|\bstill \w+ (?:in|on) [1-9]\d* ?(?:of|in|out of|/) ?\d+"
     # Still happening, counted, whatever it is called: "it still blanked twice", 「まだ早期解除が 2 回出ています」.
@@ -106,7 +107,7 @@ STILL_FAILS = compile_guarded(
     r"(?:of|in|out of|/) ?\d[\d,]*"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回"
     # The rate after the fix, then the one before: "now crashes in 1 of 50 runs, down from 25 of 25".
-    r"|(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? (?:down|reduced|dropped|improved) from \d+",
+    r"|(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? \(?(?:down|reduced|dropped|improved) from \d+",
     re.IGNORECASE,
 )
 

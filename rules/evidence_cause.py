@@ -146,6 +146,8 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
             if _OWN_TRIAL.search(clause) or _RULES_OUT.search(clause) or _heard(clause) or _SEEN.search(clause):
                 continue  # "We swapped the maglock for a spare …, so it isn't the hardware": the writer's trial
+            if _WHEN_IT_HAPPENS.search(clause):
+                continue  # "We swapped the maglock for a spare …, so it isn't the hardware": the writer's trial
             measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
@@ -174,6 +176,8 @@ _PLACE_ONLY = re.compile(
     r"\s+(?:how|the way|what|where|whatever)\b(?![^:：;—]*[:：;—])"
     r"|^\W*(?:and |so |but )?Q\s+is (?:where|what) (?:the |our )?[\w-]+ (?:comes?|are|is) (?:from|read|computed|made"
     r"|produced|generated)\b[^:：;—]*$"
+    r"|^\W*Q\s+is (?:the )?(?:[\w-]+ )?(?:component|module|part|piece|function|class|service|code|library|driver)"
+    r" (?:involved|affected|at fault|responsible|in question|concerned)\b"
     r"|^[^、。]{0,10}(?:問題|不具合|バグ|原因)は[^。]{0,40}?(?:の)?(?:仕方|やり方|扱い方|扱い|あたり|周り|辺り)に(?:ある|あります)"
     r"(?:[。.]?\s*)$",
     re.IGNORECASE,
@@ -183,6 +187,14 @@ _OWN_TRIAL = re.compile(
     r"^\W*(?:so |and |then |but )?(?:we|i) (?:also |then |first )?(?:swapped|replaced|tried|ran|re-?ran|restarted"
     r"|rebooted|reseated|re-?flashed|moved|reinstalled|power-cycled|unplugged|checked|tested)\b"
     r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)",
+    re.IGNORECASE,
+)
+#: When the symptom comes, not why: 「スケジュールを変更したときに発生します」, "it happens whenever the schedule
+#: changes".
+_WHEN_IT_HAPPENS = re.compile(
+    r"(?:とき|時|際|と|たら|後)に?(?:は)?(?:必ず|毎回)?(?:発生|起き|起こ|再現|出)(?:します|する|ます|る|ました|ています)[。.]?\s*$"
+    r"|^\W*(?:it|this|the (?:bug|issue|problem|fault|symptom)) (?:only )?(?:happens|occurs|shows up|appears|recurs)"
+    r" (?:when|whenever|after|if|on)\b",
     re.IGNORECASE,
 )
 #: How the failure was seen, not what goes wrong: 「朝の点検で気づきます」, "dmesg に `Out of memory…` が出ていました",

@@ -88,8 +88,13 @@ def ref_pending(text: str) -> Finding | None:
                     plain.add((s, i))  # not 「差分自体は !118 で見られます」 once !118 was closed: still the dead one
                 continue
             why = why or found
-    if plain:
+    # "The change was in PR #72. … so PR #72 was closed without merging": a reference named plainly, then said to be
+    # dead further on, is dead too.
+    if any(not all(r.text in dead_refs for r in refs(sentences[s][1][i])) for s, i in plain):
         return None
+    if plain and why is None:
+        gone = min(dead_refs, default="")
+        return ("ref_pending", gone) if gone else None
     return ("ref_pending", why[1]) if why else None
 
 

@@ -51,9 +51,17 @@ _ACTUAL_LABEL = re.compile(
 )
 
 
+#: An outcome of any kind, expected on every run: "this should black out the projector on every run".
+_EXPECTED_EVERY = compile_guarded(
+    r"\b(?:should|would|ought to|is expected to|is supposed to)\s+(?:\w+\s+){1,8}?(?:on every run|every time|each time"
+    r"|every run|on each run)\b",
+    re.IGNORECASE,
+)
+
+
 def expected_outcome(clause: str) -> str | None:
     """An outcome said as an expectation and set against nothing that happened: "this should trip the timeout"."""
-    expected = _EXPECTED.search(clause) or _IN_THEORY.search(clause)
+    expected = _EXPECTED.search(clause) or _IN_THEORY.search(clause) or _EXPECTED_EVERY.search(clause)
     if expected is not None and _ASKED.search(clause, 0, expected.start()):
         return None  # "Kai asked if we should also log the app version": a question reported, not an outcome
     return None if expected is None or search(words.CONTRAST, clause) else expected.group(0)

@@ -69,6 +69,12 @@ _SLOW = re.compile(r"^takes?|長く|長い|時間|かか")
 
 #: A condition or a code identifier in the cause: it says when or what, so it is more than a restatement.
 _SPECIFIC = re.compile(r"\bQ\b|\b(?:when|if|unless|while|after|before|once|whenever)\b|場合|とき|時に|たら|れば|と、")
+#: Moved or sent the wrong way, said of no element's working: "turns them to the wrong side", 「違う棚に送る」.
+_WRONG_WAY = re.compile(
+    r"\b(?:turns?|sends?|moves?|routes?|points?|puts?|places?|delivers?|drives?|steers?) (?:them|it|the \w+) (?:to|into"
+    r"|onto|toward|towards|at|in) the wrong\b|(?:違う|間違った|誤った)[^。、]{0,8}?(?:に|へ)(?:送|回|入れ|向け|運)",
+    re.IGNORECASE,
+)
 #: Words that add nothing to a restated symptom.
 _FILLER = frozenset(
     "the a an in on of to for at by with it its this that is are was were be been do does did not don't doesn't"
@@ -116,6 +122,8 @@ def restated(sentence: str) -> bool:
     shared = {_family(m.group(0)) for m in SYMPTOM_CAUSE.finditer(effect)}
     if shared & {_family(m.group(0)) for m in SYMPTOM_CAUSE.finditer(cause)}:
         return True  # 「タイムアウトが発生したため、タイムアウトしていた」: the same symptom on both sides
+    if _WRONG_WAY.search(cause) and not _SPECIFIC.search(cause):
+        return True  # "because the tracker turns them to the wrong side": wrong, said of no element's working
     effect_states = {_state(m.group(0)) for m in _STATE.finditer(effect)}
     if any(_state(m.group(0)) in effect_states for m in _STATE.finditer(cause)) and not _CONDITION.search(cause):
         return True  # "the files come out empty because `flush()` writes empty row groups": the state twice

@@ -34,7 +34,7 @@ SYMPTOM_CAUSE = re.compile(
     r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
-    r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま)(?:ない|ず|なかった|なく)"
+    r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま|閉じ|開か|止まら|切れ)(?:ない|ず|なかった|なく)"
     # The watchdog firing is the reset again: 「ウォッチドッグがかかる」, "the watchdog kicks in".
     r"|ウォッチドッグ(?:タイマー)?(?:が|に)(?:かか|引っかか|発火|作動)"
     r"|\b(?:the )?watchdog (?:fires|fired|kicks in|kicked in|trips|tripped|bites|bit)\b"
