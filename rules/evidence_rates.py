@@ -76,10 +76,9 @@ def counts(masked: str) -> tuple[Rate, ...]:
     if _ANY_COUNT.search(masked) is None:
         return ()
     for sentence in sentences(masked):
-        stated = _direct(sentence)
-        totals: list[tuple[re.Match[str], float]] = []
-        if _RUN_HINT.search(sentence) is not None:
-            totals = [(m, v) for m in shapes.TOTAL.finditer(sentence) if (v := count_value(figure(m)))]
+        # A pasted log repeats its sentences: what a sentence states alone is read once per distinct sentence.
+        stated = list(_direct(sentence))
+        totals = list(_totals(sentence))
         if not stated:
             # "… did 400 taps; the reader locked up 3 times": the "3 times" is the failures, not this sentence's runs.
             own = [(t, v) for t, v in totals if not _inside_hits(sentence, t)]
@@ -114,7 +113,9 @@ _HINTS = (
     (re.compile(r"\bout of\b", re.I), "_OUT_OF"),
 )
 _RUN_HINT = compile_guarded(
-    rf"{_RUN_NOUN}\b|回|度|サイクル|本|\b(?:did|ran|performed|executed|completed|went through|replayed|re-?ran)\b", re.I
+    rf"{_RUN_NOUN}\b|回|度|サイクル|本|\b(?:did|ran|performed|executed|completed|went through|replayed|re-?ran)"
+    r" (?:the |all |all the )?\d",
+    re.I,
 )
 
 
@@ -123,7 +124,16 @@ def run_pair(sentence: str, pair: re.Match[str]) -> bool:
     return _AFTER_PAIR.match(sentence, pair.end()) is not None or _RUN_IN_PAIR.search(pair.group(0)) is not None
 
 
-def _direct(sentence: str) -> list[Rate]:
+@lru_cache(maxsize=1024)
+def _totals(sentence: str) -> tuple[tuple[re.Match[str], float], ...]:
+    """The counts of runs in a sentence: "ran it 500 times", 「1000 回流した」."""
+    if _RUN_HINT.search(sentence) is None:
+        return ()
+    return tuple((m, v) for m in shapes.TOTAL.finditer(sentence) if (v := count_value(figure(m))))
+
+
+@lru_cache(maxsize=1024)
+def _direct(sentence: str) -> tuple[Rate, ...]:
     """Rates stated in one phrase: "3 of 10", "1 in every 200", 「10 回中 3 回」, "0.5%", 「3割」, "failed all 10"."""
     found: list[Rate] = []
     patterns = {"_PAIR": shapes.PAIR, "_PER": shapes.PER, "_PAIR_JA": shapes.PAIR_JA, "_OUT_OF": shapes.OUT_OF}
@@ -146,7 +156,7 @@ def _direct(sentence: str) -> list[Rate]:
             if rate is not None:
                 found.append((rate, m.group(0).strip()))
             if len(found) >= _ENOUGH:
-                return found
+                return tuple(found)
     for m in shapes.PERCENT.finditer(sentence):
         if len(found) >= _ENOUGH:
             break
@@ -183,7 +193,7 @@ def _direct(sentence: str) -> list[Rate]:
         share = _SHARES.get(word) or (Fraction(1, int(word[:-2])) if word[:-2].isdigit() and int(word[:-2]) else None)
         if share is not None:
             found.append((share, m.group(0)))
-    return found
+    return tuple(found)
 
 
 #: What the runs of a share did, when it is passing: "most runs finish green", "half the time it's fine".
@@ -235,7 +245,14 @@ def figure(m: re.Match[str]) -> str:
 
 def _inside_hits(sentence: str, total: re.Match[str]) -> bool:
     """Whether a run count is the figure of a failure count ("locked up 3 times")."""
-    return any(h.start() < total.end() and total.start() < h.end() for h in shapes.HITS.finditer(sentence))
+    return any(h.start() < total.end() and total.start() < h.end() for h in _hits(sentence))
+
+
+@lru_cache(maxsize=1024)
+def _hits(sentence: str) -> tuple[re.Match[str], ...]:
+    """The failure counts of a sentence, found once (a pasted log repeats its sentences thousands of times, and each
+    is looked at for its totals and for its failures)."""
+    return tuple(shapes.HITS.finditer(sentence))
 
 
 def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:
@@ -245,7 +262,7 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
         return found
     if (none := _NONE.search(sentence)) is not None:
         found.append((Fraction(0), _span(sentence, none, [t for t, _ in totals if t.string == sentence])))
-    for m in shapes.HITS.finditer(sentence):
+    for m in _hits(sentence):
         hits = count_value(figure(m))
         if hits is None:
             continue
@@ -276,10 +293,15 @@ def _then_counted(sentence: str, totals: list[tuple[re.Match[str], float]]) -> l
     return [] if rate is None else [(rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence]))]
 
 
+@lru_cache(maxsize=1024)
+def _pass_counts(sentence: str) -> tuple[re.Match[str], ...]:
+    return tuple(shapes.PASSES.finditer(sentence))
+
+
 def _passes(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rate]:
     """The runs that passed set against the runs: "ran it 10 times, 9 finished normally" fails 1 in 10."""
     found: list[Rate] = []
-    for m in shapes.PASSES.finditer(sentence):
+    for m in _pass_counts(sentence):
         passes = count_value(figure(m))
         total = max((v for t, v in totals if t.string != sentence or t.end() <= m.start()), default=None)
         if passes and total and passes < total and (rate := rate_of(total - passes, total)) is not None:
