@@ -40,7 +40,14 @@ VAGUE_TIMING = (
         r"|release)\b",
         flags=EN_FLAGS,
     ),
-    any_of("そのうち", "いつの間にか", "いつか", "しばらく(?:使|操作|触|動かし|放置)"),
+    any_of(
+        "そのうち",
+        "いつの間にか",
+        "いつか",
+        "しばらく(?:使|操作|触|動かし|放置)",
+        # How often by the calendar: 「月に 2、3 回」「週に 1、2 回」.
+        "(?<![\u4e00-\u9fff])(?:月|週|年)に\\s*(?:\\d+|一|二|三|数)(?:\\s*[、,〜~-]\\s*\\d+)?\\s*(?:回|度)",
+    ),
 )
 #: A test that passed before the fix too shows nothing about the fix: "it was already passing", 元々パスしていた.
 PASSED_BEFORE = (

@@ -16,9 +16,6 @@ _SIGHTING = compile_guarded(
     rf"\b{_FAIL_VERB}\s+(?:it\s+)?(?:only\s+|just\s+)?(?:once(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q"
     r"|every|each|per|in every|out of)\b)|one time|a single time|twice|two times)\b"
     r"|\b(?:just |only )?the one time\b|\bfinally (?:it )?" + _FAIL_VERB + r"\b"
-    # How often it happens in the field, by the calendar: 「月に 2、3 回」, "a few times a month".
-    r"|\b(?:once|twice|\d+ times|a few times|several times|a couple of times) (?:a|per|each|every) (?:day|week|month"
-    r"|year|quarter|season)\b|(?<![\u4e00-\u9fff])(?:月|週|年)に\s*(?:\d+|一|二|三|数)(?:\s*[、,〜~-]\s*\d+)?\s*(?:回|度)"
     r"|\b(?:only|just)\s+(?:once|one time|a single time|the first time)\b"
     # "got the crossed book once": what was seen, then a count of one with nothing run around it.
     r"|\b(?:got|saw|hit|caught|triggered|observed|spotted|seen)\s+(?:the|a|an|that|this)\s+(?:[\w-]+\s+){0,6}?once"
@@ -94,8 +91,7 @@ _WHEN = compile_guarded(rf"\b(?:{_WHEN_EN})|{_WHEN_JA}", re.IGNORECASE)
 _SIGHTING_HINT = re.compile(
     r"\b(?:once|one time|single|twice|two times|first time|since|again|recurred|last|yesterday|this morning|on"
     r" (?:mon|tues|wednes|thurs|fri|satur|sun)day|most|usually|normally|mostly|typically|generally|often|nearly|almost"
-    r"|majority|a (?:day|week|month|year|quarter|season)|(?:per|each|every) (?:day|week|month|year|quarter|season))\b"
-    r"|月に|週に|年に|だけ|きり|のみ|その後|以降|それ以来|普段|通常|たいてい|大抵|ほとんど|大体|だいたい|多くの場合|大半|大部分"
+    r"|majority)\b|だけ|きり|のみ|その後|以降|それ以来|普段|通常|たいてい|大抵|ほとんど|大体|だいたい|多くの場合|大半|大部分"
     r"|基本的に",
     re.IGNORECASE,
 )
