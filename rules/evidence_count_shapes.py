@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from rules.evidence_count_words import ABOUT as _ABOUT
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
@@ -155,3 +156,35 @@ THEN_COUNTED_JA = re.compile(
     "(?:、|^)(?![^。、]{0,20}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,20}?(?:は|が)\\s*(?P<n>\\d{1,6})\\s*回"
     "(?:でした|です|だった|ありました|発生|出|起き)"
 )
+
+
+#: What the runs of a share did, when it is passing: "most runs finish green", "half the time it's fine".
+PASSING_AFTER = compile_guarded(
+    r"[^.;,]{0,20}?\b(?:pass\w*|green|fine|ok|okay|clean|succeed\w*|work\w*|complet\w*)\b", re.IGNORECASE
+)
+#: A share said in words: "every 50th run", "every third run", "a third of the time", "half the runs", "most runs".
+SHARE = compile_guarded(
+    r"\bevery (?P<ord>\d+(?:st|nd|rd|th)|other|second|third|fourth|fifth|sixth|tenth) (?:run|time|attempt|try"
+    r"|iteration|build|night|deploy|boot|start|request|call|job|execution)"
+    r"|\b(?:about |roughly |around |nearly |almost )?(?:a |one )?(?P<part>half|third|quarter|fifth|tenth) (?:of )?"
+    r"(?:the )?(?:time|runs?|attempts?|tries|iterations?|builds?|nights?|deploys?|boots?|starts?|jobs?|executions?)\b"
+    r"|\b(?P<most>most) (?:of the )?(?:time|runs?|attempts?|tries|nights?|builds?)\b",
+    re.IGNORECASE,
+)
+#: 「半分くらいの確率で」「3 分の 1 の確率」: a share in Japanese.
+SHARE_JA = re.compile(
+    rf"(?P<half>半分|半数)(?:くらい|ぐらい|ほど|程度)?(?:の)?(?:確率|割合|頻度|回数|実行|回)"
+    rf"|(?<![\d.,])(?P<den>{_NUM}|二|三|四|五|十)\s*分の\s*(?P<num>{_NUM}|一|二|三)"
+)
+SHARES = {
+    "other": Fraction(1, 2),
+    "second": Fraction(1, 2),
+    "half": Fraction(1, 2),
+    "third": Fraction(1, 3),
+    "quarter": Fraction(1, 4),
+    "fourth": Fraction(1, 4),
+    "fifth": Fraction(1, 5),
+    "sixth": Fraction(1, 6),
+    "tenth": Fraction(1, 10),
+    "most": Fraction(2, 3),
+}

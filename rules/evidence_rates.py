@@ -17,7 +17,6 @@ from rules import evidence_count_shapes as shapes
 from rules.evidence_count_words import ENOUGH as _ENOUGH
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
-from rules.evidence_count_words import NUM as _NUM
 from rules.evidence_count_words import NUMBER_WORDS as _WORDS
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
@@ -177,55 +176,25 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
         found.append((Fraction(1), every.group(0)))
     if (passed := shapes.PASSED_ALL.search(sentence)) is not None:
         found.append((Fraction(0), passed.group(0)))  # 「5 回とも通った」: every run passed, none failed
-    for m in _SHARE_JA.finditer(sentence):
+    for m in shapes.SHARE_JA.finditer(sentence):
         if len(found) >= _ENOUGH:
             break
         if m.group("half"):
             found.append((Fraction(1, 2), m.group(0)))
         elif (den := count_value(m.group("den"))) and (num := count_value(m.group("num"))) and 0 < num <= den:
             found.append((Fraction(num).limit_denominator(1000) / Fraction(den).limit_denominator(1000), m.group(0)))
-    for m in _SHARE.finditer(sentence):
+    for m in shapes.SHARE.finditer(sentence):
         if len(found) >= _ENOUGH:
             break
-        if _PASSING_AFTER.match(sentence, m.end()):
+        if shapes.PASSING_AFTER.match(sentence, m.end()):
             continue  # "Most runs finish green; on a few, it hangs": the share of passes, not of failures
         word = (m.group("ord") or m.group("part") or m.group("most") or "").lower()
-        share = _SHARES.get(word) or (Fraction(1, int(word[:-2])) if word[:-2].isdigit() and int(word[:-2]) else None)
+        share = shapes.SHARES.get(word) or (
+            Fraction(1, int(word[:-2])) if word[:-2].isdigit() and int(word[:-2]) else None
+        )
         if share is not None:
             found.append((share, m.group(0)))
     return tuple(found)
-
-
-#: What the runs of a share did, when it is passing: "most runs finish green", "half the time it's fine".
-_PASSING_AFTER = compile_guarded(
-    r"[^.;,]{0,20}?\b(?:pass\w*|green|fine|ok|okay|clean|succeed\w*|work\w*|complet\w*)\b", re.IGNORECASE
-)
-#: A share said in words: "every 50th run", "every third run", "a third of the time", "half the runs", "most runs".
-_SHARE = compile_guarded(
-    r"\bevery (?P<ord>\d+(?:st|nd|rd|th)|other|second|third|fourth|fifth|sixth|tenth) (?:run|time|attempt|try"
-    r"|iteration|build|night|deploy|boot|start|request|call|job|execution)"
-    r"|\b(?:about |roughly |around |nearly |almost )?(?:a |one )?(?P<part>half|third|quarter|fifth|tenth) (?:of )?"
-    r"(?:the )?(?:time|runs?|attempts?|tries|iterations?|builds?|nights?|deploys?|boots?|starts?|jobs?|executions?)\b"
-    r"|\b(?P<most>most) (?:of the )?(?:time|runs?|attempts?|tries|nights?|builds?)\b",
-    re.IGNORECASE,
-)
-#: 「半分くらいの確率で」「3 分の 1 の確率」: a share in Japanese.
-_SHARE_JA = re.compile(
-    rf"(?P<half>半分|半数)(?:くらい|ぐらい|ほど|程度)?(?:の)?(?:確率|割合|頻度|回数|実行|回)"
-    rf"|(?<![\d.,])(?P<den>{_NUM}|二|三|四|五|十)\s*分の\s*(?P<num>{_NUM}|一|二|三)"
-)
-_SHARES = {
-    "other": Fraction(1, 2),
-    "second": Fraction(1, 2),
-    "half": Fraction(1, 2),
-    "third": Fraction(1, 3),
-    "quarter": Fraction(1, 4),
-    "fourth": Fraction(1, 4),
-    "fifth": Fraction(1, 5),
-    "sixth": Fraction(1, 6),
-    "tenth": Fraction(1, 10),
-    "most": Fraction(2, 3),
-}
 
 
 #: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
