@@ -257,9 +257,13 @@ def _then_counted(sentence: str, totals: list[tuple[re.Match[str], float]]) -> l
     m = shapes.THEN_COUNTED.search(sentence, first) or shapes.THEN_COUNTED_JA.search(sentence, first)
     if m is None:
         return []
-    total = max((v for t, v in totals if t.string != sentence or t.end() <= m.start("n")), default=None)
-    rate = rate_of(count_value(m.group("n")), total)
+    rate = rate_of(count_value(m.group("n")), _runs_before(sentence, totals, m.start("n")))
     return [] if rate is None else [(rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence]))]
+
+
+def _runs_before(sentence: str, totals: list[tuple[re.Match[str], float]], at: int) -> float | None:
+    """The most runs counted before `at` in the sentence, or in the sentence before it."""
+    return max((v for t, v in totals if t.string != sentence or t.end() <= at), default=None)
 
 
 @lru_cache(maxsize=1024)
@@ -271,8 +275,7 @@ def _passes(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Ra
     """The runs that passed set against the runs: "ran it 10 times, 9 finished normally" fails 1 in 10."""
     found: list[Rate] = []
     for m in _pass_counts(sentence):
-        passes = count_value(figure(m))
-        total = max((v for t, v in totals if t.string != sentence or t.end() <= m.start()), default=None)
+        passes, total = count_value(figure(m)), _runs_before(sentence, totals, m.start())
         if passes and total and passes < total and (rate := rate_of(total - passes, total)) is not None:
             found.append((rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence])))
     return found

@@ -66,7 +66,9 @@ def ref_pending(text: str) -> Finding | None:
                 return ("ref_pending", dead.group(0))  # "PR #2290 / closed without merging, we went another way"
             if _ELSEWHERE.search(clause) and not refs(clause):
                 continue  # "the follow-up refactor will be opened next sprint": another piece of work
-            if (local := _unpublished(clause)) is not None and not _under_review(text, clause, local):
+            if (local := _unpublished(clause)) is not None and not _under_review(
+                clause, local, any(r.kind != "branch" for r in refs(text))
+            ):
                 return ("ref_pending", local)
             if not refs(clause):
                 if not _AWAITING.search(clause):
@@ -200,11 +202,11 @@ _ELSEWHERE = re.compile(
 )
 
 
-def _under_review(text: str, clause: str, word: str) -> bool:
+def _under_review(clause: str, word: str, change_named: bool) -> bool:
     """ "Gerrit change …/+/20417. It is open, not submitted yet": submitting is Gerrit's merge, and an open change
-    with its URL is a reference, waiting on review."""
+    named by its URL or number (`change_named`) is a reference, waiting on review."""
     submitted = re.search(r"submit", word, re.IGNORECASE) is not None
-    return submitted and _AWAITING.search(clause) is not None and any(r.kind != "branch" for r in find_fix_refs(text))
+    return submitted and change_named and _AWAITING.search(clause) is not None
 
 
 def _unpublished(clause: str) -> str | None:

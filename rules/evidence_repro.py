@@ -91,9 +91,8 @@ def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False
     shown = (
         pasted
         or any(on_demand(c) for c in clean)
-        or any(rate >= HIGH_FREQUENCY for c in clean + watched for rate, _ in stated(c))
-        # "60 passes, and 19 of them dropped a tag": a count split over two plain clauses.
-        or any(rate >= HIGH_FREQUENCY for rate, _ in stated(" ".join(clean)))
+        # The plain clauses read together: "60 passes, and 19 of them dropped a tag" splits a count over two.
+        or any(rate >= HIGH_FREQUENCY for text in (" ".join(clean), *watched) for rate, _ in stated(text))
     )
     for clause in reading.all_clauses(masked):
         why = reading.not_done(clause)

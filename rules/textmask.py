@@ -183,7 +183,6 @@ _MOVES_FROM = re.compile(
     r" from\s*$",
     re.IGNORECASE,
 )
-_A_RATE = re.compile(r"\b(?:rate|failures?|errors?|runs?|share)\b|率", re.IGNORECASE)
 #: Words that make a percentage a rate of failing: "fails 40% of the time", "40% of runs", 「40% の確率で落ちる」.
 _RATE_CONTEXT = re.compile(
     r"(?i:fail|crash|hang|hung|repro|error|flak|runs?\b|time|attempt|tries|builds?\b|iteration|occur|happen|hit"
@@ -196,7 +195,8 @@ def level_percent(text: str, start: int, end: int) -> bool:
     ("partially capture 40%") rather than runs: a rate has a word of failing, runs or chance near it."""
     if _LEVEL_BEFORE.search(text, max(0, start - 24), start) or _LEVEL_AFTER.match(text, end):
         return True
-    if _MOVES_FROM.search(text, max(0, start - 24), start) and not _A_RATE.search(text, max(0, start - 40), start):
+    window = max(0, start - 40)
+    if _MOVES_FROM.search(text, max(0, start - 24), start) and not _RATE_CONTEXT.search(text, window, start):
         return True  # "`battery_soc` jumps from 61% to 0%": a reading that moves, not a share of runs
     return _RATE_CONTEXT.search(text[max(0, start - 50) : end + 50]) is None
 
