@@ -8,6 +8,7 @@ from typing import Literal, get_args
 from postmortem.field_table import REGISTRY
 from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
+from rules.as_typed import as_typed
 from rules.evidence import check_text
 from rules.evidence_agreement import generic_tests, not_every_run, only_soak
 from rules.evidence_steps import has_steps
@@ -94,7 +95,7 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
         found = generic_tests(text or "")  # "all tests pass": the failing test is not named
     if found is None or found[0] not in _DENIES[field] | {"not_every_run", "only_soak", "cut_short", "generic_tests"}:
         return None
-    return _reason(field, "contradicts", [found[1]], pm.lang, answer=_join(chosen, pm.lang))
+    return _reason(field, "contradicts", [as_typed(found[1], text)], pm.lang, answer=_join(chosen, pm.lang))
 
 
 def check_value(field: str, value: object, lang: Lang) -> str | None:
@@ -156,7 +157,7 @@ def _problem(field: str, value: str | None) -> tuple[str, list[str]] | None:
     if value is None or not value.strip():
         return ("absent", [])
     if (found := check_text(field, value)) is not None:
-        return (found[0], [found[1]])
+        return (found[0], [as_typed(found[1], value)])
     return None
 
 

@@ -13,6 +13,7 @@ import yaml
 
 from bot.cli import main
 from postmortem.model import Lang
+from rules.as_typed import as_typed
 from rules.evidence import CHECKED_FIELDS, check_text
 from rules.gate import GATE_FIELDS, check_field
 
@@ -112,7 +113,7 @@ def test_every_refusal_in_a_gate_field_quotes_its_phrase(lang: Lang) -> None:
         found = check_text(case["field"], case["text"])
         reason = check_field(case["field"], case["text"], lang)
         assert found is not None and reason is not None, case
-        assert found[1] in reason, (case, reason)
+        assert as_typed(found[1], case["text"]) in reason, (case, reason)  # the phrase, in the person's words
         assert "\n" not in reason
 
 
