@@ -22,7 +22,7 @@ _CLAUSE_RE = re.compile(
 NOT_DONE = any_of(
     # "could not get a stale point" reports an attempt and its outcome; "could not get to it" is not done.
     r"\b(?<!could )(?<!can )(?:haven't|have not|hasn't|has not|didn't|did not|never|not)\s+"
-    r"(?:yet\s+|been\s+|even\s+|actually\s+){0,2}(?:gotten|got|get|managed|able|had (?:a|the) chance)\b",
+    r"(?:(?:yet|been|even|actually)\s+){0,2}(?:gotten|got|get|managed|able|had (?:a|the|any|much|enough) chance)\b",
     r"\b(?:could|can) not get (?:to|around|a chance|the chance|time)\b",
     r"\b(?:isn't|aren't|wasn't|weren't|not|hasn't been|haven't been|has not been|have not been)\s+(?:yet\s+)?"
     r"(?:written|pushed|opened|created|run|re-?run|tried|added|landed|merged|filed|raised|published)\b",

@@ -118,7 +118,8 @@ NOT_THE_FIXS = re.compile(
     r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
     r"|\bfails? (?:\w+\s+){0,6}?without (?:the|this) (?:fix|patch|change)\b|\bpre-?existing\b"
     r"|\bknown[- ](?:flaky|flake|failure|issue)"
-    r"|無関係|既知の|修正前から",
+    r"|無関係|既知の|修正前から|既存の(?:問題|不具合|失敗|バグ|障害)|(?:修正|変更|パッチ)とは関係(?:が)?(?:ない|ありません|なく)"
+    r"|(?:main|master|trunk)(?:\s*ブランチ)?\s*(?:で|上で)も(?:同じく|同様に)?(?:落ち|失敗|赤)",
     re.IGNORECASE,
 )
 

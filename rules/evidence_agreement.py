@@ -55,6 +55,17 @@ _NAMES_THE_CHECK = re.compile(
 )
 
 
+#: A clause that names the check and runs none: where it would run was not free ("the bench for the original repro
+#: was busy", 「実機が埋まっていた」), or a judgement of the soak ("that's the strongest test we have").
+_NO_RUN_OF_IT = re.compile(
+    r"\b(?:was|were|is|are)\s+(?:all\s+)?(?:busy|booked|occupied|tied up|in use|taken|down|unavailable|offline"
+    r"|not (?:free|available))\b|(?:使用中|埋まって|塞がって|空いて(?:い)?(?:ない|なかった|ません)|使えな|借りられな)"
+    r"|\b(?:strongest|best|hardest|toughest|only|closest|most \w+) (?:test|check|repro)s? (?:we|i)"
+    r" (?:have|had|could)\b",
+    re.IGNORECASE,
+)
+
+
 def only_soak(text: str) -> Finding | None:
     """A soak or stress run is the only check that passed: it does not show the original repro or test passing.
     A runner's summary pasted beside it ("PASS 100 FAIL 0", read on the raw text) is a pass of its own."""
@@ -63,12 +74,18 @@ def only_soak(text: str) -> Finding | None:
     if soak is None or pasted_pass(text):
         return None
     clauses = reading.all_clauses(masked)
-    # "12h soak on 4 boards in the test lab, zero resets", and nothing else shown: what passed is the soak.
+    # "12h soak on 4 boards in the test lab, zero resets", and nothing else shown: what passed is the soak ("the
+    # bench for the original repro was busy" names the check only to say it could not be run).
     alone = not any(
-        search(CORE_EVIDENCE, c) and reading.read(c) is None for c in clauses if _SOAK_NOUN.search(c) is None
+        search(CORE_EVIDENCE, c) and reading.read(c) is None and _NO_RUN_OF_IT.search(c) is None
+        for c in clauses
+        if _SOAK_NOUN.search(c) is None
     )
+    # "Ran the auger for 36 hours …; … so the soak is what we have": the duration is the soak the text names.
+    named = _SOAK_NOUN.search(masked) is not None
     for clause in clauses:
-        if alone and _SOAK_NOUN.search(clause) is not None and _NAMES_THE_CHECK.search(clause) is None:
+        soaked = _SOAK_NOUN.search(clause) is not None or (named and search(checks.SOAK, clause) is not None)
+        if alone and soaked and _NAMES_THE_CHECK.search(clause) is None:
             continue
         rest = clause
         for pattern in checks.SOAK:
@@ -97,6 +114,13 @@ _ONE_TEST = re.compile(
 )
 
 
+#: A group of tests by where they live: "including the ones in `tests/dosing/`", "every spec under Q".
+_TESTS_IN = re.compile(
+    r"\b(?:ones|tests|specs|suites?|everything|all|(?:every|each|any) (?:test|spec))\s+(?:in|under|from|inside)\s+"
+    r"(?:the\s+)?Q(?![A-Za-z])"
+    r"|Q(?:\s*(?:の|配下の|以下の|内の))(?:テスト(?:は|が)?(?:すべて|全て|全部)|全テスト)",
+    re.IGNORECASE,
+)
 _URL = re.compile(r"<?https?://\S+")
 #: A negation before the test a clause names: "I didn't add a new test", "no regression test".
 _NEGATED = re.compile(r"\b(?:didn't|did not|haven't|have not|hasn't|has not|no|not|never|without)\b", re.IGNORECASE)
@@ -113,7 +137,7 @@ def generic_tests(text: str) -> Finding | None:
         return None
     # A test named in a clause that says it was not done ("I didn't add a new test for the DST case") names none.
     for clause in reading.all_clauses(mask(_URL.sub(" ", text))):
-        one = _ONE_TEST.search(clause)
+        one = _ONE_TEST.search(_TESTS_IN.sub(lambda m: " " * len(m.group()), clause))
         if one is not None and reading.not_done(clause) is None and not _NEGATED.search(clause, 0, one.start()):
             return None
     return ("generic_tests", whole.group(0))

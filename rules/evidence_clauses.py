@@ -94,7 +94,10 @@ _AFTER_WORD = re.compile(r"\b(?:after|now|with the (?:fix|patch|change))\b|→|-
 
 #: Every one of a counted set came out right: "boots into the app on all 10", "across all 40 runs".
 _ALL_N = re.compile(
-    r"\b(?:on|in|for|across|with) (?:all|each of|every one of) (?:the )?\d+\b|\b(\d+) ?(?:/|of|out of) ?\1\b"
+    r"\b(?:on|in|for|across|with) (?:all|each of|every one of) (?:the )?\d+\b"
+    # "40 of 40", "gave 40 full stencils out of 40".
+    r"|\b(\d+) ?(?:(?:good|full|clean|complete|correct|perfect|successful|intact|normal|valid|healthy|proper) )?"
+    r"(?:[a-z-]+s )?(?:/|of|out of) ?\1\b"
     r"|\ball \d+\b",
     re.I | re.A,
 )

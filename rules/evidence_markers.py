@@ -15,9 +15,14 @@ from rules.evidence_run import ON_DEMAND
 _DENIED_BEFORE = re.compile(
     r"\b(?:not|n't|never)\s+(?:\w+\s+){0,4}?(?:on |in |for |at |with )?$"
     # "unlike the Chrome path which fails reliably": the marker said of something else.
-    r"|\bunlike\b[^,;.]{0,60}$",
+    r"|\bunlike\b[^,;.]{0,60}$"
+    # The structured answer named, not a rate: "Marking it every run because …", "I ticked every run".
+    r"|\b(?:mark(?:ed|ing)?|tick(?:ed|ing)?|check(?:ed|ing)?|select(?:ed|ing)?|pick(?:ed|ing)?|chose|choosing"
+    r"|put (?:it )?(?:down )?(?:as|under))\s+(?:it\s+|this\s+)?(?:as\s+)?[\"'“]?$",
     re.IGNORECASE,
 )
+#: After a marker, the structured answer named: 「毎回にチェックしました」「『毎回』を選びました」.
+_THE_TICK = re.compile(r"[」』\"”]?\s*(?:に|を|として)\s*(?:チェック|選|し(?:て|ました|た)|付け|つけ|マーク)")
 #: Someone else's label for the failure, which the writer goes on to deny: "the forum thread calls it occasional".
 _THEIR_LABEL = re.compile(
     r"\b(?:calls?|called|describes?|described|labels?|labelled|labeled|marks?|marked) (?:it|this) (?:as )?(?:an? )?"
@@ -32,7 +37,7 @@ _WHICH_NOT_HOW_OFTEN = re.compile(r"\s+(?:the|a|an) (?:same )?(?:test|one|step|e
 #: Before a marker, the failure as its condition: 「落ちるときは必ず SIGBUS」, "when it fails, it is always …".
 _WHEN_IT_FAILS = re.compile(
     r"(?:落ちる|失敗する|死ぬ|止まる|クラッシュする|出る)(?:とき|時|場合)(?:は|に)?\s*$"
-    r"|\bwhen(?:ever)? it (?:fails|crashes|dies|hangs|breaks)\b[^.;]{0,30}$",
+    r"|\bwhen(?:ever)? it (?:fails|crashes|dies|hangs|breaks|happens|occurs|trips|shows up)\b[^.;]{0,30}$",
     re.IGNORECASE,
 )
 
@@ -40,7 +45,12 @@ _WHEN_IT_FAILS = re.compile(
 def marker_set_aside(head: str, sentence: str, end: int) -> bool:
     """Whether the every-run marker ending at `end` is denied, said of something else, or picks out which failure;
     `head` is the text of its sentence before it."""
-    return bool(_DENIED_BEFORE.search(head) or _WHICH_NOT_HOW_OFTEN.match(sentence, end) or _WHEN_IT_FAILS.search(head))
+    return bool(
+        _DENIED_BEFORE.search(head)
+        or _WHICH_NOT_HOW_OFTEN.match(sentence, end)
+        or _THE_TICK.match(sentence, end)
+        or _WHEN_IT_FAILS.search(head)
+    )
 
 
 def their_label_denied(sentence: str, text: str) -> bool:

@@ -22,8 +22,8 @@ Finding = tuple[str, str]
 
 #: A repro's outcome said as an expectation: "this should trip the timeout", "which would produce the crash".
 _EXPECTED = compile_guarded(
-    r"\b(?:should|would|ought to|is expected to|is supposed to|has to|have to|must"
-    r"|is bound to)\s+(?:also\s+|then\s+|now\s+"
+    r"\b(?:should|would|ought to|is expected to|is supposed to|has to|have to|must|(?:was|were) (?:expected|supposed)"
+    r" to|is bound to)\s+(?:also\s+|then\s+|now\s+"
     r"|always\s+)?"
     r"(?:trip|produce|surface|show|kick in|fire|occur|happen|appear|see|get|cause|result in|lead to|throw|raise|return"
     r"|emit|log|print|report|end up|wedge|lock|stop|drop|double|corrupt|bring|make|break|fail|crash|hang"
@@ -34,9 +34,10 @@ _EXPECTED = compile_guarded(
 )
 
 
-#: An outcome worked out, not seen: "in theory it jams every time", 「理屈の上では毎回詰まります」.
+#: An outcome worked out, not seen: "in theory it jams every time", 「理屈の上では毎回詰まります」; or the one the steps
+#: were meant to give: 「これで毎回閉じなくなるはずでした」.
 _IN_THEORY = re.compile(
-    r"\b(?:in theory|theoretically|on paper|in principle)\b"
+    r"\b(?:in theory|theoretically|on paper|in principle)\b|はず(?:でした|だった|であった)"
     r"|理屈(?:の上)?では|理論上(?:は)?|計算上(?:は)?|机上(?:では|の)",
     re.IGNORECASE,
 )
@@ -53,8 +54,8 @@ _ACTUAL_LABEL = re.compile(
 
 #: An outcome of any kind, expected on every run: "this should black out the projector on every run".
 _EXPECTED_EVERY = compile_guarded(
-    r"\b(?:should|would|ought to|is expected to|is supposed to)\s+(?:\w+\s+){1,8}?(?:on every run|every time|each time"
-    r"|every run|on each run)\b",
+    r"\b(?:should|would|ought to|(?:is|was|were) (?:expected|supposed) to)\s+(?:\w+\s+){1,8}?"
+    r"(?:on every run|every time|each time|every run|on each run)\b",
     re.IGNORECASE,
 )
 

@@ -17,7 +17,11 @@ CORE_EVIDENCE = (
     any_of("再現", "(?<!再)(?<!ソーク)(?<!負荷)(?<!ストレス)(?<!耐久)テスト(?!環境)", "ワークロード", "手順(?!書)"),
 )
 #: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
-_OWN_PLACE = re.compile(r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元", re.I)
+_OWN_PLACE = re.compile(
+    r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元"
+    r"|(?:私|自分|僕|うち)の(?:環境|手元|机|PC|マシン)",
+    re.I,
+)
 _SCOPE_ON = re.compile(
     # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
     r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
@@ -79,7 +83,8 @@ def other_configuration(clause: str) -> bool:
 
 #: The writer's own doing: what is not done is the check itself.
 _MYSELF = re.compile(
-    r"\b(?:it|this|the repro|the steps|them) (?:\w+ )?(?:myself|ourselves)\b|自分(?:で|では|自身で)", re.IGNORECASE
+    r"\b(?:it|this|the repro|the steps|them|anything|any of it) (?:\w+ )?(?:myself|ourselves)\b|自分(?:で|では|自身で)",
+    re.IGNORECASE,
 )
 #: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
 _SCOPE_LABEL = re.compile(
@@ -168,6 +173,24 @@ def set_aside(sentence: str) -> bool:
     return ANOTHER_MATTER.search(sentence) is not None or other_configuration(sentence)
 
 
+#: The experiment itself, or what it acts on: a clause naming one of these is not about something else.
+THE_EXPERIMENT = re.compile(
+    r"\b(?:revert\w*|patch\w*|fix\w*|experiment\w*|bisect\w*|replay\w*|repro\w*|rollback|roll(?:ing)? back|test\w*)\b"
+    r"|戻し|パッチ|実験|再現|修正|切り戻|テスト",
+    re.IGNORECASE,
+)
+
+
+def named_first(clause: str) -> bool:
+    """Something else named first, then not run: "The parcel line was not checked", 「小包ラインは確認していません」."""
+    if _MYSELF.search(clause) or _OWN_PLACE.search(clause) or search(CORE_EVIDENCE, clause) is not None:
+        return False
+    if _OTHER_SUBJECT.match(clause) or _SCOPE_SUBJECT.match(clause) or _NAMED_NOT_RUN.match(clause):
+        return True
+    topic = _SCOPE_TOPIC_JA.search(clause)
+    return topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1))
+
+
 def scope_only(clause: str) -> bool:
     """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
     if _MYSELF.search(clause):
@@ -188,3 +211,17 @@ def scope_only(clause: str) -> bool:
     if topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1)) and not search(CORE_EVIDENCE, topic.group(1)):
         return True  # 「iOS アプリからの注文は未検証」: something else, named as the topic, not checked
     return bool(_SCOPE_ON.search(clause)) and not _OWN_PLACE.search(clause) and not search(CORE_EVIDENCE, clause)
+
+
+#: A check named by where it runs: "the check on the ARM board", 「ARM 版の制御盤での確認は」.
+_CHECK_ON = re.compile(
+    r"\b(?:check|test|run|verification|confirmation)s? (?:on|with|against|for) (?:the |a |an )?(?:[\w.+-]+ ){0,3}"
+    r"|(?:での|上での)(?:確認|検証|テスト|試験|動作確認)(?:は|も)",
+    re.IGNORECASE,
+)
+
+
+def elsewhere(sentence: str) -> bool:
+    """ "The check on the ARM board will happen once hardware frees up": a check somewhere else than the
+    experiment, to come."""
+    return _CHECK_ON.search(sentence) is not None and scope_only(sentence) and not THE_EXPERIMENT.search(sentence)

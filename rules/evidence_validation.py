@@ -10,9 +10,10 @@ import re
 from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
+from rules import reading
 from rules.evidence_after import still_before
 from rules.evidence_clauses import concrete_pass
-from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE
+from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, THE_EXPERIMENT, named_first
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
 from rules.textmask import MASKED_CODE, mask, rates, sentences
@@ -105,15 +106,25 @@ def pending(masked: str) -> Finding | None:
         if search(words.REJECTED, sentence) is not None:
             continue  # "pinning the clock changed nothing (8/8 still failed)": an idea tested and dropped
         if (phrase := search(run.PENDING, sentence)) and not scope_or_condition(sentence):
-            return ("pending", phrase)
+            if not any(phrase in clause and _other_thing(clause) for clause in reading.all_clauses(sentence)):
+                return ("pending", phrase)
     return None
+
+
+def _other_thing(clause: str) -> bool:
+    """ "The parcel line was not checked; it doesn't use `BinMap`": something else than the experiment not run."""
+    return named_first(clause) and THE_EXPERIMENT.search(clause) is None
 
 
 _FOLLOW_UP = re.compile(
     r"\b(?:is|are|'s|as|for) (?:a )?(?:separate )?follow-?up\b|\bfollow-?up (?:work|ticket|task|item|pr|change)\b"
     r"|後続(?:の)?(?:作業|チケット|タスク|対応)|フォローアップ"
     # "I'll also try it on the ridge gun, but that's for coverage, not confirmation".
-    r"|\bfor (?:coverage|completeness|good measure)\b|\bnot (?:for )?confirmation\b",
+    r"|\bfor (?:coverage|completeness|good measure)\b|\bnot (?:for )?confirmation\b"
+    # "I'd like a longer soak later, but that's an action item, not part of this validation".
+    r"|\b(?:is|are|'s|as) (?:an? |one )?(?:separate |new )?action items?\b"
+    r"|\bnot part of (?:this|the|our) (?:validation|verification|check|fix|change|ticket|post-?mortem)\b"
+    r"|アクションアイテム|今回の(?:検証|確認|修正)(?:と|の範囲)?(?:は)?別",
     re.IGNORECASE,
 )
 

@@ -211,6 +211,11 @@ _DECLARED = re.compile(
 )
 
 
+#: A resource running out: what holds it or uses it up is the mechanism, and a size or time it happens at is not.
+_EXHAUSTED = re.compile(
+    r"\b(?:oom[- ]?kill\w*|out of memory|runs? out of|ran out of|running out of)\b|メモリ不足", re.I
+)
+_WHEN = re.compile(r"when|whenever|once|after|if|場合|とき|時に|たら|れば", re.I)
 _DECLARATION_END = re.compile(r"\s*[:：—–]\s*|\s+-\s+")
 #: What the failing part was doing at the time: "while parsing the 2 GB CSV", "during the nightly import".
 _WHILE_DOING = re.compile(r"\b(?:while|during|when) [a-z]+ing\b[^,;.]*|\bduring (?:the|a|an)\b[^,;.]*", re.I)
@@ -228,7 +233,11 @@ def declared_symptom(masked: str) -> str | None:
         if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
         cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong
-        if SYMPTOM_CAUSE.search(cause) is None or _CONDITION.search(cause) is not None:
+        condition = _CONDITION.search(cause)
+        if condition is not None and _EXHAUSTED.search(cause, 0, condition.start()) and _WHEN.match(condition.group(0)):
+            cause = cause[: condition.start()]  # memory running out "once a flight passes 40,000 samples": when it
+            condition = None  # runs out, not what holds it
+        if SYMPTOM_CAUSE.search(cause) is None or condition is not None:
             continue  # "… `parse()` failing when the header is empty": a condition names when
         rest = _WHERE_IT_HAPPENED.sub(" ", SYMPTOM_CAUSE.sub(" 、 ", cause))
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
