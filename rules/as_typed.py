@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from rules.numerals import SPELLED
 from rules.textmask import _DOTTED_RE, _INLINE_RE, _NAME_RE, _PATH_RE, _QUOTE_RE, _URL_RE, MASKED_CODE, normalize
 
 #: One thing a `Q` stands for, as typed: a fence, a code span, a URL, a quote, a dotted name, a path, a name, or
@@ -26,12 +27,18 @@ _TRIES = 20
 _LONGER = 120
 
 
+#: A figure the reader may have read from words ("three" → 3, 「三十」 → 30): where it was typed, digits or words.
+_SPELLED = rf"(?:\d+(?:[.,]\d+)*|{SPELLED})"
+_FIGURE = re.compile(r"\d+")
+
+
 def as_typed(phrase: str, text: str | None) -> str:
-    """The phrase with each `Q` the words it stands for in `text`; the phrase itself when it cannot be found. A
-    phrase the reader cut short ("…") is looked for without its "…", and shown cut short again."""
-    if MASKED_CODE.search(phrase) is None:
-        return phrase
+    """The phrase with each `Q` the words it stands for in `text`, and each figure as it was written; the phrase
+    itself when it cannot be found. A phrase the reader cut short ("…") is looked for without its "…", and shown
+    cut short again."""
     cut = phrase.endswith("…")
+    if MASKED_CODE.search(phrase) is None and (_FIGURE.search(phrase) is None or phrase.rstrip("…") in normalize(text)):
+        return phrase
     typed = _typed(phrase[:-1].rstrip() if cut else phrase, text)
     if typed is None:
         return phrase
@@ -41,10 +48,10 @@ def as_typed(phrase: str, text: str | None) -> str:
 
 def _typed(phrase: str, text: str | None) -> str | None:
     pieces = [piece.split() for piece in MASKED_CODE.split(phrase)]
-    words = [word for piece in pieces for word in piece]
+    words = [word for piece in pieces for word in piece if not word.isdigit()]
     if not words:
         return None
-    pattern = re.compile(rf"\s*{_THING}\s*".join(r"\s+".join(map(re.escape, piece)) for piece in pieces))
+    pattern = re.compile(rf"\s*{_THING}\s*".join(r"\s*".join(map(_word, piece)) for piece in pieces))
     source = normalize(text)
     anchor = max(words, key=len)
     at = source.find(anchor)
@@ -57,3 +64,7 @@ def _typed(phrase: str, text: str | None) -> str | None:
             return " ".join(source[found.start() : end].split())  # a call masked with its "(" gets its ")"
         at = source.find(anchor, at + 1)
     return None
+
+
+def _word(word: str) -> str:
+    return _SPELLED if word.isdigit() else re.escape(word)

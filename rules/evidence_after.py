@@ -89,6 +89,11 @@ STILL_FAILS = compile_guarded(
     # Still happening, counted, whatever it is called: "it still blanked twice", 「まだ早期解除が 2 回出ています」.
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|ran|clean)\w*)[a-z]+ed (?:once|twice|thrice|(?:[1-9]\d*|two"
     r"|three|four|five|six|seven|eight|nine|ten|several|a few) times)\b"
+    # Still doing it on the same steps, whatever it is called: "bay 3 still starts the cycle with the brushes raised
+    # on the same steps", 「同じ手順でまだ…」.
+    r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? [^.;]{0,80}?"
+    r"\b(?:on|with|under|using|following) the (?:very )?same (?:steps|repro|sequence|input|procedure|scenario|recipe)\b"
+    r"|同じ(?:手順|条件|操作|シナリオ)(?:で|でも|では)(?:まだ|依然として?|相変わらず)"
     # Still off the mark, said any way: "zone 4 still fires 3–4 s late".
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? "
     r"(?:[\w.–-]+ ){0,3}?(?:late|early|wrong|slow|short)\b"
@@ -107,7 +112,11 @@ STILL_FAILS = compile_guarded(
     r"(?:of|in|out of|/) ?\d[\d,]*"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回"
     # The rate after the fix, then the one before: "now crashes in 1 of 50 runs, down from 25 of 25".
-    r"|(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? \(?(?:down|reduced|dropped|improved) from \d+",
+    r"|(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? \(?(?:down|reduced|dropped|improved) from \d+"
+    # "drift in 1 of 20 seeds, versus 6 in 20 before": the rate after, set against the one before.
+    r"|(?<!pass )(?<!passed )(?<!passes )(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+){0,2}"
+    r"(?! (?:passed|passing|green|clean|succeeded|ok)\b),? \(?(?:versus|vs\.?|compared (?:to|with)|against) \d+ ?"
+    r"(?:of|in|out of|/) ?\d+(?: [a-z]+)? (?:before|on the old|unpatched|without the (?:fix|patch|change))\b",
     re.IGNORECASE,
 )
 
@@ -116,7 +125,7 @@ STILL_FAILS = compile_guarded(
 #: on main without the fix", 「既知の不安定テスト」.
 NOT_THE_FIXS = re.compile(
     r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
-    r"|\bfails? (?:\w+\s+){0,6}?without (?:the|this) (?:fix|patch|change)\b|\bpre-?existing\b"
+    r"|\bfails? (?:\w+\s+){0,6}?without (?:the|this|my|our|that) (?:fix|patch|change)\b|\bpre-?existing\b"
     r"|\bknown[- ](?:flaky|flake|failure|issue)"
     r"|無関係|既知の|修正前から|既存の(?:問題|不具合|失敗|バグ|障害)|(?:修正|変更|パッチ)とは関係(?:が)?(?:ない|ありません|なく)"
     r"|(?:main|master|trunk)(?:\s*ブランチ)?\s*(?:で|上で)も(?:同じく|同様に)?(?:落ち|失敗|赤)",

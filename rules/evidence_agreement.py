@@ -12,7 +12,7 @@ from rules import reading
 from rules.evidence_clauses import concrete_pass
 from rules.evidence_markers import marker_stands
 from rules.evidence_rates import stated
-from rules.evidence_scope import CORE_EVIDENCE
+from rules.evidence_scope import CORE_EVIDENCE, scope_only
 from rules.evidence_summaries import pasted_pass
 from rules.evidence_words import any_of, search
 from rules.textmask import mask
@@ -141,3 +141,32 @@ def generic_tests(text: str) -> Finding | None:
         if one is not None and reading.not_done(clause) is None and not _NEGATED.search(clause, 0, one.start()):
             return None
     return ("generic_tests", whole.group(0))
+
+
+#: Timing or speed said not measured: 「昇温時間は今回計測していません」, "we didn't time the warm-up".
+_NOT_MEASURED = re.compile(
+    r"\b(?:didn't|did not|haven't|have not|hasn't|has not|wasn't|was not|weren't|were not|not|never)\s+"
+    r"(?:yet\s+|been\s+)?(?:measured|timed|benchmarked|profiled|clocked)\b"
+    r"|(?:計測|測定|計時|ベンチマーク)(?:は|も)?(?:し|でき)?て(?:い|お)?(?:ない|ません|らず|いません)|測って(?:い)?(?:ない|ません)"
+    r"|未(?:計測|測定)",
+    re.IGNORECASE,
+)
+
+
+#: What a performance check measures: a time, a speed, a rate of work.
+_PERF_WORD = re.compile(
+    r"\b(?:time|timings?|latency|throughput|speed|duration|perf\w*|p\d\d|fps|rps|qps)\b"
+    r"|時間|速度|性能|レイテンシ|スループット|処理能力|所要",
+    re.IGNORECASE,
+)
+
+
+def perf_unmeasured(text: str) -> Finding | None:
+    """ "Performance restored" ticked beside a text that says the timing was not measured."""
+    masked = mask(text)
+    for sentence in reading.all_clauses(masked):
+        if (found := _NOT_MEASURED.search(sentence)) is not None and (
+            _PERF_WORD.search(sentence) or not scope_only(sentence)
+        ):
+            return ("perf_unmeasured", found.group(0))  # not "the ARM build was not measured": another build
+    return None

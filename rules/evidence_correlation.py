@@ -73,6 +73,9 @@ CORRELATION = (
         # 「移行で `rot_timer` の実装も変わっています」: a change named, not what in it goes wrong.
         "(?:移行|更新|アップデート|アップグレード|バージョンアップ|切り替え|リリース)(?:で|に伴って|によって|により)[^。]{0,30}?"
         "(?:実装|処理|挙動|仕様|コード|中身|内部)(?:も|が)?(?:変わ|変更され|書き換えられ)",
+        # 「2.3 で `depth_filter` 周りがかなり書き換わっているので」: a version changing a part, not what goes wrong.
+        "(?<![\\d.])v?\\d+(?:\\.\\d+)+\\s*(?:で|では)[^。]{0,30}?(?:が|も|は)(?:かなり|大きく|大幅に|だいぶ)?"
+        "(?:書き換わ|書き換えられ|変わ|変更され|改修され|作り直され)",
         # A version put back, and the symptom goes: 「2.2 に戻すと出ない」 ties it to the version, not to a mechanism.
         "(?:に|へ)(?:戻す|戻した|ダウングレードする|ダウングレードした)(?:と|ら)",
     ),

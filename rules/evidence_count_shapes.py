@@ -188,3 +188,21 @@ SHARES = {
     "tenth": Fraction(1, 10),
     "most": Fraction(2, 3),
 }
+
+
+#: A pass verb governing a pair: "finishes cleanly in 20 tries out of 20", "20 of 20 imports went through".
+_PASS_BEFORE = re.compile(
+    r"\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|(?:finish|complet)(?:ed|es)? (?:cleanly|fine|normally|ok|without \w+)"
+    r"|ran (?:clean(?:ly)?|fine)|work(?:ed|s) (?:fine|correctly|normally))\s+(?:in|on|for|across)?\s*$",
+    re.IGNORECASE,
+)
+_PASS_AFTER = re.compile(
+    r"\s*(?:[a-z-]+\s+){0,2}?(?:passed|succeeded|went through|(?:finished|completed|ran) (?:cleanly|fine|normally)"
+    r"|(?:were|was) (?:fine|clean|green|ok)|came out (?:right|fine|clean))\b",
+    re.IGNORECASE,
+)
+
+
+def counts_passes(sentence: str, start: int, end: int) -> bool:
+    """Whether the pair at [start, end) counts runs that passed, not ones that failed."""
+    return bool(_PASS_BEFORE.search(sentence, max(0, start - 40), start) or _PASS_AFTER.match(sentence, end))

@@ -10,6 +10,7 @@ from collections import Counter
 
 from rules import reading
 from rules.evidence_clauses import concrete_pass, plain
+from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_outcome
 from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, IMPACT_ELSEWHERE, elsewhere, set_aside
@@ -70,9 +71,14 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         if kind == "not_done" and outcomes and any(phrase in s and set_aside(s) for s in said):
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
+            own_watch = any(phrase in s and _FIRST_PERSON.search(s) for s in said)  # "we watched Grafana"
             if result is None:
                 result = measured or any(
-                    (search(OUTCOME, c) or concrete_pass(c)) and not _QUIET.search(c) for c in clean
+                    # "… for two nights and zone 12 closed on time both nights": watched, neither counted nor compared
+                    (search(OUTCOME, c) or concrete_pass(c))
+                    and not _QUIET.search(c)
+                    and (contrast is not None or _COUNTED.search(c) or not own_watch)
+                    for c in clean
                 )
             if result:
                 continue
@@ -99,6 +105,10 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     return ("no_experiment", _clip(masked))
 
 
+#: Runs or things counted: "in 40 fills", "3 of 10", 「20 回」 (not the 12 of "zone 12").
+_COUNTED = re.compile(
+    rf"(?<![\w.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚)", re.IGNORECASE
+)
 #: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
 _MORE = re.compile(
     r"\b(?:next|also|too|as well|another|more|additional|further|later|afterwards|eventually|at some point)\b"
@@ -183,7 +193,7 @@ _RUNNING = (
         # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
         "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
         # Decided, not done: 「100 回ずつ試すことにしました」.
-        "(?:試|確かめ|流|回|実行|計測|測定)(?:す|る)ことに(?:しました|した|なりました|なった)",
+        "(?:(?:試|確かめ|流|回)(?:す|る)|[\u4e00-\u9fff]{2}(?:を)?する)ことに(?:しました|した|なりました|なった)",
     ),
 )
 

@@ -32,6 +32,8 @@ _RETAINER = any_of(
 #: A Japanese "because" before the growth gives its reason (「…を保持するため、メモリが増え続け」); one after it
 #: (「増え続けて OOM で殺されるため、…欠損します」) links the symptoms, and one ending the sentence is its own.
 _BECAUSE_EN = re.compile(r"\b(?:because|since)\b([^.;]*)", re.IGNORECASE)
+#: A "because" that starts a clause of its own gives the reason of what follows it, not of the growth.
+_OF_WHAT_FOLLOWS = re.compile(r"(?:\band\s+|^\s*|[.;:]\s+)$", re.IGNORECASE)
 _BECAUSE_JA = re.compile("(?:ため|ので)(?![。.]|\\s*$)")
 
 
@@ -43,6 +45,8 @@ def growth_only(masked: str) -> str | None:
     # "heap climbs … because `Cache.put` never evicts": a reason; "… because memory usage keeps growing": the
     # growth again.
     for reason in _BECAUSE_EN.finditer(masked):
+        if _OF_WHAT_FOLLOWS.search(masked, max(0, reason.start() - 6), reason.start()):
+            continue  # "…, and since the reboot restores the saved state, zone 12 stays open": why the effect
         if _GROWTH.search(reason.group(1)) is None:
             return None
     return found.group(0)

@@ -153,7 +153,9 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
                     continue  # "one of two": a number word counts runs only with a noun that says so
             rate = rate_of(count_value(hits or ""), count_value(total or ""))
             if rate is not None:
-                found.append((rate, m.group(0).strip()))
+                found.append(
+                    (1 - rate if shapes.counts_passes(sentence, m.start(), m.end()) else rate, m.group(0).strip())
+                )
             if len(found) >= _ENOUGH:
                 return tuple(found)
     for m in shapes.PERCENT.finditer(sentence):

@@ -11,7 +11,9 @@ from rules.evidence_words import any_of
 #: A repro with nothing to run: no steps stated, or the environment still being built.
 NOT_RUNNABLE = any_of(
     r"\bno (?:specific |known |reliable |clear |concrete )?(?:repro |reproduction )?steps\b",
-    r"\b(?:still |currently )?(?:setting up|building|preparing) (?:the |a )?(?:repro|test bed|environment|env)\b",
+    r"\b(?:still |currently )?(?:setting up|(?:re)?building|preparing|restoring|provisioning) (?:the |a |an )?"
+    r"(?:(?:old|same|original|matching|customer's|his|her|their) )?(?:[\w.-]+ ){0,3}?(?:repro|test bed|environment"
+    r"|env|image|vm|box|container|rig|setup)\b",
     "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なし|不明)",
     "(?:再現|検証|テスト)?環境(?:を|の|は|が)?(?:まだ|今)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
     # Runs split with no count: "some nights it fails and some nights it's green".
@@ -71,8 +73,10 @@ NOT_RUNNABLE = any_of(
 )
 #: A rate guessed, not counted: 「体感で半分くらい」, "feels like half the runs", "by feel".
 GUESSED_RATE = any_of(
-    "体感(?:で|的に|では|だと|として)|感覚(?:で|的に)|肌感(?:で|覚)",
-    r"\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory|off the top of my head|in my experience"
+    # Denied: 「体感ではなく数えました」, "counted, not eyeballed".
+    "(?:体感(?:で|的に|では|だと|として)|感覚(?:で|的に)|肌感(?:で|覚))(?!は?(?:なく|ない|ありません))",
+    r"(?<!\bnot )(?<!\bthan )(?<!\bof )(?<!n't )\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory"
+    r"|off the top of my head|in my experience"
     r"|my gut (?:says|tells me)|i(?:'d| would) (?:guess|say|estimate)|i reckon)\b"
     r"|\b(?:didn't|did not|never) (?:keep|kept) (?:a |any )?(?:tally|count|record)\b",
     flags=re.IGNORECASE,

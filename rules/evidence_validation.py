@@ -72,9 +72,21 @@ _LATER = re.compile(
 )
 
 
+#: The workload said to have run to its end: 「最後まで流し」, "ran to the end", "ran to completion".
+_TO_THE_END = re.compile(
+    r"最後まで(?![^。、]{0,8}?(?:ず|ない|ません|なかった|至らな))|完走"
+    r"|\bran (?:all the way )?(?:to (?:the|its) end|to completion|through to the end)\b",
+    re.IGNORECASE,
+)
+#: Only a part of it: 「10 シャード中最初の 3 シャードは完走」, "the first 3 of 10 ran to the end".
+_A_PART = re.compile(r"最初の|\d+\s*\S{0,6}?中|\bfirst \d+|\b\d+ (?:of|out of)\b", re.IGNORECASE)
+
+
 def _rest_to_come(parts: list[str]) -> str | None:
     """A run only part done, the rest still to come ("3 of 10 shards done; the rest next week", 「残りは来週流します」):
     the workload did not complete, whatever the part that ran showed."""
+    if any(_TO_THE_END.search(sentence) and not _A_PART.search(sentence) for sentence in parts):
+        return None  # 「全集を最後まで流し…。残りの横書きタイトルは来週」: the rest of something else
     for sentence in parts:
         if (rest := _REST.search(sentence)) is None or scope_or_condition(sentence):
             continue

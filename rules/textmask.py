@@ -12,7 +12,9 @@ import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 
+from rules.evidence_count_shapes import counts_passes
 from rules.evidence_count_words import ENOUGH
+from rules.numerals import as_digits
 
 #: Characters that show nothing: zero-width spaces and joiners, the BOM, soft hyphens.
 _INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
@@ -28,7 +30,7 @@ _URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
 
 #: Quotes: straight and curly double quotes, single quotes that are not apostrophes, Japanese brackets.
 _QUOTE_RE = re.compile(
-    r'"[^"\n]{1,300}"|“[^“”\n]{1,300}”|‘[^‘’\n]{1,300}’|(?<![\w])\'[^\'\n]{1,300}\'(?![\w])'
+    r'"[^"\n]{1,300}"|“[^“”\n]{1,300}”|‘(?:[^‘’\n]|(?<=\w)’(?=\w)){1,300}’|(?<![\w])\'(?:[^\'\n]|(?<=\w)\'(?=\w)){1,300}\'(?![\w])'
     r"|「[^「」\n]{1,300}」|『[^『』\n]{1,300}』"
 )
 
@@ -74,7 +76,8 @@ def visible(text: str | None) -> str:
 
 @lru_cache(maxsize=64)
 def mask(text: str | None) -> str:
-    """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`."""
+    """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`; counts in words
+    as figures."""
     out = normalize(text)
     named = _hedges_named_in_code(out)
     for pattern in (_FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
@@ -82,7 +85,7 @@ def mask(text: str | None) -> str:
     if named:
         # "`if (likely(x))` … the update was only on the likely side": the code's name, said again in prose.
         out = re.sub(rf"(?<![\w-])(?:{'|'.join(named)})(?![\w-]){_AS_A_NAME}", MASK, out)
-    return _NAME_RE.sub(MASK, out)
+    return as_digits(_NAME_RE.sub(MASK, out))  # 「三十回中八回」, "forty times": the figures the person wrote
 
 
 #: Hedge words that are also names in code: `likely()`, `unlikely(x)`, `may`.
@@ -245,7 +248,8 @@ def rates(text: str) -> tuple[tuple[Fraction, str], ...]:
         else:
             hits, total = 1, _number(g[13], g[14])
         if 0 < total and hits <= total:
-            found.append((Fraction(hits, total), m.group(0)))
+            passes = g[0] is not None and counts_passes(text, m.start(), m.end())  # "passed 20 of 20 times"
+            found.append((Fraction(total - hits if passes else hits, total), m.group(0)))
     for pattern in (_TIMES_RE, _OUT_OF_RE, _TIMES_JA_RE, _OUT_OF_ANY_RE):
         for m in pattern.finditer(text):
             if len(found) >= ENOUGH:
