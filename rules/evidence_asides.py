@@ -23,6 +23,8 @@ LINK = re.compile(
 LOCATION = re.compile(
     r"^\W*(?:the |all |our )?(?:[\w-]+ ){0,3}(?:is|are) (?:kept|stored|held|handled|managed|owned|tracked|cached"
     r"|computed|implemented|done|set|configured|defined|read|loaded) (?:in|by|inside|from|within)\b[^,;]*[.。]?\s*$"
+    # "The reassignment itself goes through `assign_flight()` on the ops console": the route, no wrong in it.
+    r"|^\W*(?:the |all |our )?(?:[\w-]+ ){0,3}(?:goes|go|passes|runs|is routed) (?:through|via)\b[^,;]*[.。]?\s*$"
     r"|^[^、。]{0,40}(?:は|が)[^、。]{0,30}(?:で|に)(?:保持|管理|保存|実装|処理|設定)(?:されて|して)(?:い)?(?:ます|る)[。]?\s*$",
     re.IGNORECASE,
 )

@@ -126,9 +126,9 @@ def mechanism(masked: str) -> Finding | None:
             # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
             claimed = True
             continue
-        if claimed and not LINK.search(sentence) and (not MASKED_CODE.search(sentence) or LOCATION.search(sentence)):
-            # "… because the call gets lost. Car 2 runs the same firmware as the other five.": after a cause that
-            # is no mechanism, a remark that links nothing to anything and names no code adds none.
+        aside = all(LOCATION.search(c) or not MASKED_CODE.search(c) for c in parts)
+        if claimed and not LINK.search(sentence) and aside:
+            # After a cause that is none, a remark that links nothing and names no code, or only a place, adds none.
             continue
         correlated = False
         gestured = False  # an element only gestured at ("somewhere in", "some lock in")
@@ -210,9 +210,10 @@ _RULES_OUT = re.compile(
 #: A clause that says something works: "the same config on the 12.1 image trains fine" (a contrast seen, no element
 #: doing anything wrong).
 _FINE = re.compile(
-    r"\b(?:trains?|works?|runs?|passes|succeeds?|behaves?|renders?|loads?|boots?)\s+(?:fine|ok|okay|normally"
-    r"|correctly|as expected|without (?:issue|problem|error)s?)\b"
-    r"|(?:は|では)(?:問題なく|正常に)(?:動|学習|完了|終わ|通)",
+    r"\b(?:trains?|works?|runs?|passes|succeeds?|behaves?|renders?|loads?|boots?|goes through|(?:is|are|was|were)"
+    r" (?:called|handled|processed|sent|received))\s+(?:fine|ok|okay|normally|correctly|as expected|without (?:issue"
+    r"|problem|error)s?)\b"
+    r"|(?:は|では)(?:問題なく|正常に)(?:動|学習|完了|終わ|通|行われ|処理され|呼ばれ|実行され)",
     re.IGNORECASE,
 )
 
@@ -249,8 +250,7 @@ _ACTUALLY = re.compile(
 )
 
 
-#: What a root cause says beside a mechanism, which is none itself: a workaround, an idea put forward, the fault
-#: placed but not said, the writer's own trial, a part ruled out, how and when the failure was seen.
+#: Said beside a mechanism, none itself: a workaround, an idea, the fault placed, one's trial, a part ruled out, when.
 _BESIDE = (WORKAROUND, PROPOSAL, _PLACE_ONLY, _OWN_TRIAL, _RULES_OUT, _SEEN, _WHEN_IT_HAPPENS)
 
 
@@ -267,7 +267,7 @@ def _heard(clause: str) -> bool:
 
 
 def _sentence(masked: str, clause: str) -> str:
-    """The sentence that holds the clause: "I set up a traced build to confirm that and will look at the trace"."""
+    """The sentence that holds the clause: "I set up a traced build to confirm that and will look at it"."""
     at = masked.find(clause)
     return clause if at < 0 else sentence_around(masked, at, len(clause))
 
@@ -280,7 +280,7 @@ def _corrected(masked: str, clause: str) -> bool:
 
 #: Verbs that only measure a symptom's size (or the writer measuring it): no element does anything.
 _MAGNITUDE = re.compile(
-    r"exceed\w*|reach\w*|越える|超える|達する|及ぶ|伸びる|長くなる|遅くなる|測る|計る|計測する|measur\w*"
+    r"exceed\w*|reach\w*|measur\w*|越える|超える|達する|及ぶ|伸びる|長くなる|遅くなる|測る|計る|計測する|[か掛]かる|要する"
 )
 
 

@@ -36,6 +36,16 @@ OUTCOME = (
 )
 #: The author's own doing: "we recomputed", "I reverted".
 _FIRST_PERSON = re.compile(r"\b(?:we|i)\b", re.IGNORECASE)
+#: Someone else named as the doer in Japanese, where the writer drops their own subject: 「佐藤さんが」「QA チームで」.
+_SOMEONE_JA = re.compile("(?:さん|様|チーム|担当|側)(?:が|は|で|から)")
+#: Watching in Japanese, as such (not reading the code, which the same reader finds).
+_WATCH_JA = re.compile(
+    "ダッシュボード|監視|(?<!フレーム)グラフ|様子|モニタ|経過観察|(?i:grafana|datadog|kibana|sentry)"
+)
+#: A side remark, by its opening word: 「ちなみに」, "by the way", "side note".
+_ASIDE = re.compile(
+    r"\s*(?:ちなみに|余談(?:です)?が|ついでに|(?:by the way|btw|side note|unrelated(?:ly)?)\b)", re.IGNORECASE
+)
 
 
 def experiment(masked: str, raw: str = "") -> Finding | None:
@@ -71,12 +81,16 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         if kind == "not_done" and outcomes and any(phrase in s and set_aside(s) for s in said):
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
-            own_watch = any(phrase in s and _FIRST_PERSON.search(s) for s in said)  # "we watched Grafana"
+            own_watch = any(  # "we watched Grafana", 「ダッシュボード見てた」
+                phrase in s and (_FIRST_PERSON.search(s) or (_WATCH_JA.search(phrase) and not _SOMEONE_JA.search(s)))
+                for s in said
+            )
             if result is None:
                 result = measured or any(
                     # "… for two nights and zone 12 closed on time both nights": watched, neither counted nor compared
                     (search(OUTCOME, c) or concrete_pass(c))
                     and not _QUIET.search(c)
+                    and not _ASIDE.match(c)
                     and (contrast is not None or _COUNTED.search(c) or not own_watch)
                     for c in clean
                 )
@@ -107,7 +121,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
 
 #: Runs or things counted: "in 40 fills", "3 of 10", 「20 回」 (not the 12 of "zone 12").
 _COUNTED = re.compile(
-    rf"(?<![\w.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚)", re.IGNORECASE
+    rf"(?<![A-Za-z0-9_.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚|つ)",
+    re.IGNORECASE,
 )
 #: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
 _MORE = re.compile(
@@ -118,6 +133,9 @@ _MORE = re.compile(
     r"|展開|デプロイ|リリース|本番"
     # The result written up: "will write this up in RING-311", 「結果は RING-311 にまとめます」.
     r"|\bwrite (?:it|this|that|them) up\b|\bwrite-?up\b|\bdocument (?:it|this|that)\b|まとめ|記録"
+    # The test or the code tidied: "will tidy the test up tomorrow", 「テストは明日整理します」.
+    r"|\b(?:tidy|clean|neaten|polish)(?:ing)? (?:\w+ ){0,3}?up\b|\b(?:tidy|polish|refactor)\w* (?:the|this|that|it)\b"
+    r"|整理|清書"
     r"|\b(?:share|post|send|attach|upload) (?:the |my |our )?(?:logs?|results?|captures?|data|traces?|numbers"
     r"|plots?)\b",
     re.IGNORECASE,
@@ -147,8 +165,10 @@ _BUT_I = re.compile(r"[^、,。]{0,8}?(?:が|けど|けれど(?:も)?)[、,]|,? 
 
 def _more_to_come(sentence: str) -> bool:
     """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
-    if IMPACT_ELSEWHERE.search(sentence) is not None:
-        return True  # 「ソロ曲への影響は来週確認します」: what the fix does to other things, not the mechanism
+    if IMPACT_ELSEWHERE.search(sentence) is not None or _ASIDE.match(sentence):
+        return (
+            True  # 「ソロ曲への影響は来週確認します」: what the fix does to other things; 「ちなみに来週は…」: an aside
+        )
     more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
     return more and _STILL_OPEN.search(sentence) is None
 
@@ -177,6 +197,8 @@ _RUNNING = (
         r"|\bstep \d+ of \d+ as of\b"
         r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
         r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",
+        # Decided, not done: "we decided that we would revert `c0ffee12` … and run it 60 times".
+        r"\b(?:decided|agreed|planned|arranged) (?:that )?(?:we|i|they|the team) (?:would|will|should|'d)\b",
         flags=EN_FLAGS,
     ),
     any_of(

@@ -198,7 +198,9 @@ SHOULD_JA = re.compile("はず(?!の)")
 CONDITION = (
     any_of(
         r"\b(?:when|whenever|if|unless|while|once|as soon as|in case|each time|every time"
-        r"|whether|so that|provided|after (?:a|an|the|it|its|each|every)|until|before (?:a|an|the|it|its))\b",
+        r"|whether|so that|provided|after (?:a|an|the|it|its|each|every)|until|before (?:a|an|the|it|its)"
+        # "A 3-phase charger may answer with `X`, in which case the field stays 0": what follows when it does.
+        r"|in which case|in that case|when it does|if so|if (?:it|they) do(?:es)?)\b",
         flags=EN_FLAGS,
     ),
     any_of("場合", "とき", "時に", "時は", "と、", "たら", "れば", "なら"),

@@ -93,6 +93,16 @@ def symptom_as_cause(sentence: str) -> str | None:
         before = words[i - 1] if i > 0 else None
         lemma = before.lemma if w.lemma == "為る" and before is not None else w.lemma
         shown = "".join(x.surface for x in words[max(0, i - 3) : i + 1])
+        if w.lemma == "為る":  # 「タイムアウトする」: the noun before する, read whole (タイム + アウト)
+            nouns = "".join(x.surface for x in words[max(0, i - 3) : i] if x.pos == "名詞")
+            near = words[max(0, i - 3) : i]
+            if (
+                nouns
+                and _SYMPTOM_STATE.search(nouns)
+                and words[i - 1].pos == "名詞"
+                and all(x.surface != "を" for x in near)
+            ):
+                return shown  # not 「カウンタをリセットする」: an element acting on something
         if lemma == "成る":
             noun = "".join(x.surface for x in words[max(0, i - 3) : i])
             return shown if _SYMPTOM_STATE.search(noun) else None

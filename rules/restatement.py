@@ -25,7 +25,7 @@ _BECAUSE_JA = (
 )
 #: The states a symptom is described by; the same one on both sides is the symptom said twice.
 _STATE = re.compile(
-    r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|previous|outdated|slow"
+    r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|previous|outdated|old|slow"
     r"|garbled|corrupt\w*|mis(?:rout|direct|sort|deliver|plac|fil)\w*"
     r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空|白紙|何も|間違|誤っ|(?<!間)違[うっ]|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
@@ -46,11 +46,14 @@ _SAME_STATE = {
         ("wrong", "incorrect 間違 誤っ 違う 違っ"),
         ("twice", "duplicate duplicated 重複 二重"),
         ("slow", "遅い 遅く"),
-        ("stale", "previous outdated 古い"),
+        ("stale", "previous outdated old 古い 前の"),
         ("reset", "resets cleared wiped zeroed reinitialized reinitialised リセット 初期化 クリアされ"),
     )
     for word in words.split()
 }
+
+
+_SHOWN = re.compile(r"\b(?:show|display|render|print|present)\w*|表示|描画|印字|印刷", re.IGNORECASE)
 
 
 def _state(word: str) -> str:
@@ -125,8 +128,11 @@ def restated(sentence: str) -> bool:
     if _WRONG_WAY.search(cause) and not _SPECIFIC.search(cause):
         return True  # "because the tracker turns them to the wrong side": wrong, said of no element's working
     effect_states = {_state(m.group(0)) for m in _STATE.finditer(effect)}
-    if any(_state(m.group(0)) in effect_states for m in _STATE.finditer(cause)) and not _CONDITION.search(cause):
-        return True  # "the files come out empty because `flush()` writes empty row groups": the state twice
+    same = any(_state(m.group(0)) in effect_states for m in _STATE.finditer(cause))
+    if same and (not _CONDITION.search(cause) or (_SHOWN.search(effect) and _SHOWN.search(cause))):
+        # "the files come out empty because `flush()` writes empty row groups": the state twice; "shows the old
+        # flight because it keeps displaying the previous `flight_id` after …": what is shown, twice
+        return True
     if _SPECIFIC.search(cause):
         return False
     if SYMPTOM_CAUSE.search(cause):

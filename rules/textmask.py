@@ -24,6 +24,8 @@ MASK = " Q "
 #: A masked identifier, as a word of its own: an element named in code.
 MASKED_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 
+#: An HTTP status in a code span: `409`, `504`.
+_STATUS_SPAN = re.compile(r"`([1-5]\d\d)`")
 _FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _INLINE_RE = re.compile(r"`[^`\n]*`")
 _URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
@@ -78,7 +80,7 @@ def visible(text: str | None) -> str:
 def mask(text: str | None) -> str:
     """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`; counts in words
     as figures."""
-    out = normalize(text)
+    out = _STATUS_SPAN.sub(r" \1 ", normalize(text))  # 「`409` を返す」: a status code is the symptom, said as such
     named = _hedges_named_in_code(out)
     for pattern in (_FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
         out = pattern.sub(MASK, out)
