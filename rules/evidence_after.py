@@ -94,6 +94,10 @@ STILL_FAILS = compile_guarded(
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? [^.;]{0,80}?"
     r"\b(?:on|with|under|using|following) the (?:very )?same (?:steps|repro|sequence|input|procedure|scenario|recipe)\b"
     r"|同じ(?:手順|条件|操作|シナリオ)(?:で|でも|では)(?:まだ|依然として?|相変わらず)"
+    # Still doing it on another board, whatever it is called: "it still crosses the wire on the Model X board".
+    r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want|look|seem)\w*)[a-z]+s\b"
+    r"[^.;]{0,60}?\b(?:on|with) the [\w. -]{1,30}?(?:board|unit|device|model|rig|node|machine|bench|runner|host|bay"
+    r"|line|controller|build)\b"
     # Still off the mark, said any way: "zone 4 still fires 3–4 s late".
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? "
     r"(?:[\w.–-]+ ){0,3}?(?:late|early|wrong|slow|short)\b"
@@ -112,7 +116,8 @@ STILL_FAILS = compile_guarded(
     r"(?:of|in|out of|/) ?\d[\d,]*"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回"
     # The rate after the fix, then the one before: "now crashes in 1 of 50 runs, down from 25 of 25".
-    r"|(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? \(?(?:down|reduced|dropped|improved) from \d+"
+    r"|(?:(?<![\d.,])[1-9]\d*|\bone|\ba single) ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? \(?(?:down|reduced|dropped"
+    r"|improved) from \d+"
     # "drift in 1 of 20 seeds, versus 6 in 20 before": the rate after, set against the one before.
     r"|(?<!pass )(?<!passed )(?<!passes )(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+){0,2}"
     r"(?! (?:passed|passing|green|clean|succeeded|ok)\b),? \(?(?:versus|vs\.?|compared (?:to|with)|against) \d+ ?"
@@ -205,7 +210,11 @@ def _after_rate(clause: str) -> bool:
 
 
 #: The figure before the fix, set aside in brackets: 「500 回すべて ok（修正前は 200 回中 41 回失敗）」.
-BEFORE_ASIDE = re.compile(r"[（(][^（）()]{0,80}?(?:修正前|before the fix|before|on main)[^（）()]{0,80}[）)]", re.I)
+BEFORE_ASIDE = re.compile(
+    r"[（(][^（）()]{0,80}?(?:修正前|直す前|(?<![\u4e00-\u9fff])前は|以前は|before the fix|before|on main)"
+    r"[^（）()]{0,80}[）)]",
+    re.I,
+)
 #: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
 _DOWN_TO = re.compile(
     r"\bfrom (?P<a>\d[\d,]*)(?: [a-z]+)?(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"

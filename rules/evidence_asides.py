@@ -63,3 +63,12 @@ def planned(clause: str) -> bool:
 
 
 _PLAN_END_JA = re.compile("(?:予定|つもり|計画)(?:です|だ|である)?[。.]?\\s*$")
+
+
+def bracket_around(text: str, at: int) -> tuple[int, int] | None:
+    """The span of the bracketed aside that holds position `at` ("… pull/1301 (#1290 was closed) …"), or None."""
+    opened = max(text.rfind("(", 0, at), text.rfind("（", 0, at))
+    if opened < 0 or max(text.rfind(")", opened, at), text.rfind("）", opened, at)) >= 0:
+        return None
+    closed = [i for i in (text.find(")", at), text.find("）", at)) if i >= 0]
+    return (opened, min(closed) + 1) if closed else None

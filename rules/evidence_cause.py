@@ -198,7 +198,7 @@ _WHEN_IT_HAPPENS = re.compile(
 _SEEN = re.compile(
     r"気づ|気付|見つかった|見つかりました|発見され"
     r"|(?:ログ|dmesg|syslog|journal|履歴)[^。]{0,20}?(?:に|で|には)[^。]{0,60}?(?:出て|出力され|記録され|残って)"
-    r"|\b(?:noticed|spotted|found out|we find out|discovered)\b"
+    r"|\b(?:noticed|spotted|found out|we find out|discovered|(?:was|were) on call|on-call)\b|当番|オンコール"
     r"|\b(?:the )?(?:logs?|dmesg|syslog|journal) (?:shows?|showed|says|said|has|had|reads?)\b",
     re.IGNORECASE,
 )

@@ -122,6 +122,12 @@ _SHIPPED = re.compile(
 _ALL_N_JA = re.compile(r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人|パターン|ケース|通り|種類|項目)(?:とも|すべて|全て|全部)")
 
 
+#: A count, then "all of them" opening the next clause: 「20 本彫ったけど全部最後までいけた」.
+_ALL_N_SPLIT = re.compile(
+    r"(?<!\d)\d+\s*(?:回|件|台|本|枚|個|人|巻)[^。]{0,16}?(?:けど|が|て)[、,]?\s*(?:全部|すべて|全て|ぜんぶ|どれも)"
+)
+
+
 def _all_good(clause: str) -> bool:
     clause = BEFORE_ASIDE.sub(" ", clause)
     if _SHIPPED.search(clause) is not None:
@@ -188,6 +194,11 @@ def validation(masked: str) -> Finding | None:
                 _clip(clause),
             )  # 「e2e-checkout: 4 回赤になった」: failures after the fix, whatever passed
     passed = any(concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts)
+    # 「20 本彫ったけど / 全部最後までいけた」: the count in one clause, the outcome in the next.
+    passed = passed or any(
+        a[1] is None and b[1] is None and _ALL_N_SPLIT.search(a[0] + b[0]) and concrete_pass(a[0] + b[0])
+        for a, b in zip(parts, parts[1:], strict=False)
+    )
     for clause, why in parts:
         if why is None:
             continue

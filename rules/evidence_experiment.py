@@ -9,11 +9,12 @@ import re
 from collections import Counter
 
 from rules import reading
+from rules.evidence_after_result import ASIDE, more_to_come, other_plan
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_outcome
-from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, IMPACT_ELSEWHERE, elsewhere, set_aside
+from rules.evidence_scope import elsewhere, set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -41,10 +42,6 @@ _SOMEONE_JA = re.compile("(?:さん|様|チーム|担当|側)(?:が|は|で|か�
 #: Watching in Japanese, as such (not reading the code, which the same reader finds).
 _WATCH_JA = re.compile(
     "ダッシュボード|監視|(?<!フレーム)グラフ|様子|モニタ|経過観察|(?i:grafana|datadog|kibana|sentry)"
-)
-#: A side remark, by its opening word: 「ちなみに」, "by the way", "side note".
-_ASIDE = re.compile(
-    r"\s*(?:ちなみに|余談(?:です)?が|ついでに|(?:by the way|btw|side note|unrelated(?:ly)?)\b)", re.IGNORECASE
 )
 
 
@@ -76,7 +73,11 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             # "QA said it looked double, so we recomputed …", 「佐藤さんはこれだと言っていましたが、念のため回して
             # います」 beside a run with and without the change: the report set off the author's own check.
             continue
-        if kind == "planned" and outcomes and any(_more_to_come(s) or elsewhere(s) for s in said if phrase in s):
+        if (
+            kind == "planned"
+            and outcomes
+            and any(more_to_come(s) or elsewhere(s) or other_plan(s) for s in said if phrase in s)
+        ):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
         if kind == "not_done" and outcomes and any(phrase in s and set_aside(s) for s in said):
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
@@ -90,7 +91,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
                     # "… for two nights and zone 12 closed on time both nights": watched, neither counted nor compared
                     (search(OUTCOME, c) or concrete_pass(c))
                     and not _QUIET.search(c)
-                    and not _ASIDE.match(c)
+                    and not ASIDE.match(c)
                     and (contrast is not None or _COUNTED.search(c) or not own_watch)
                     for c in clean
                 )
@@ -124,30 +125,6 @@ _COUNTED = re.compile(
     rf"(?<![A-Za-z0-9_.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚|つ)",
     re.IGNORECASE,
 )
-#: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
-_MORE = re.compile(
-    r"\b(?:next|also|too|as well|another|more|additional|further|later|afterwards|eventually|at some point)\b"
-    r"|\bto the (?:test )?suite\b|次は|次に|今後|追加で|(?:で|に)も|後で|あとで|いずれ"
-    # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
-    r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
-    r"|展開|デプロイ|リリース|本番"
-    # The result written up: "will write this up in RING-311", 「結果は RING-311 にまとめます」.
-    r"|\bwrite (?:it|this|that|them) up\b|\bwrite-?up\b|\bdocument (?:it|this|that)\b|まとめ|記録"
-    # The test or the code tidied: "will tidy the test up tomorrow", 「テストは明日整理します」.
-    r"|\b(?:tidy|clean|neaten|polish)(?:ing)? (?:\w+ ){0,3}?up\b|\b(?:tidy|polish|refactor)\w* (?:the|this|that|it)\b"
-    r"|整理|清書"
-    r"|\b(?:share|post|send|attach|upload) (?:the |my |our )?(?:logs?|results?|captures?|data|traces?|numbers"
-    r"|plots?)\b",
-    re.IGNORECASE,
-)
-
-
-#: What is still to be found out: a plan for it means the mechanism is not confirmed yet.
-_STILL_OPEN = re.compile(
-    r"\b(?:figure out|find out|understand|work out|why|confirm|verify|prove|investigate|look into|dig into"
-    r"|root[- ]cause)\b|確認|検証|調査|原因|理由|なぜ|特定|裏付け",
-    re.IGNORECASE,
-)
 
 
 def _acted_on(sentence: str, phrase: str) -> bool:
@@ -161,16 +138,6 @@ def _acted_on(sentence: str, phrase: str) -> bool:
 
 #: The writer turning from what was heard to what they did: 「…と言われましたが、」, ", but I …".
 _BUT_I = re.compile(r"[^、,。]{0,8}?(?:が|けど|けれど(?:も)?)[、,]|,? but (?:i|we)\b", re.IGNORECASE)
-
-
-def _more_to_come(sentence: str) -> bool:
-    """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
-    if IMPACT_ELSEWHERE.search(sentence) is not None or _ASIDE.match(sentence):
-        return (
-            True  # 「ソロ曲への影響は来週確認します」: what the fix does to other things; 「ちなみに来週は…」: an aside
-        )
-    more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
-    return more and _STILL_OPEN.search(sentence) is None
 
 
 #: The symptom not seen again while watching: no result of a check ("the 504s never came back", 「再発なし」).

@@ -12,7 +12,9 @@ import re
 #: "RFC 9110", "HTTP/2", "IEEE 754"); an acronym alone may be a team ("QA says"), so it needs the version.
 _NORM = (
     r"(?:spec(?:ification)?s?|rfcs?|standards?|protocols?|contracts?|docs|documentation|manuals?|datasheets?"
-    r"|reference|errata|posix|abi|(?-i:[A-Z][A-Z0-9]{1,9})[ /-]?\d[\d.]*)"
+    r"|reference|errata|posix|abi|(?-i:[A-Z][A-Z0-9]{1,9})[ /-]?\d[\d.]*"
+    # "The WBF rules say …": a body's rules, named with the body.
+    r"|(?:the |our |their )?[A-Za-z][\w-]{1,15} (?:rules|regulations|laws|rulebook))"
 )
 _NORM_SAYS = re.compile(
     rf"\b{_NORM}\b(?:[^.;]|(?<=\d)\.(?=\d)){{0,60}}?\b(?:expects?|requires?|allows?|permits?|specifies|specified|mandates?|guarantees?"

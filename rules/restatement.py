@@ -31,6 +31,9 @@ _STATE = re.compile(
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか"
     r"|時間が[^。、]{0,20}?伸び"
+    # Left open: "stays open", "does not close the valve", 「開いたまま」「閉じない」 are one symptom.
+    r"|\b(?:stays?|stayed|remains?|remained|left|is|are) open\b|\b(?:doesn't|does not|didn't|did not|never|won't"
+    r"|fails? to) close[sd]?\b|開いたまま|閉じ(?:ない|ず|なく)"
     # Set back to its start: "resets", 「初期化される」「リセットされる」 are one symptom.
     r"|\b(?:reset|resets|cleared|wiped|zeroed|reinitiali[sz]ed)\b|リセット|初期化|クリアされ"
     # 「40 分かかる」「実行時間が 38 分と長い」: the time again.
@@ -62,6 +65,8 @@ def _state(word: str) -> str:
         return "slow"
     if re.fullmatch(r"(?:2|２|二)\s*(?:回|度)", word):
         return "twice"  # 「二重印字」 and 「2 回印字」 are one symptom
+    if re.search("open|close|開いたまま|閉じ", word):
+        return "open"  # "stays open because `valve_close()` does not close the valve": one symptom
     if word.startswith("mis"):
         return "wrong"  # "misroutes bags because it sends them to the wrong chute": one symptom
     return _SAME_STATE.get(word, "empty" if re.fullmatch(r"0\s*件", word) else word)

@@ -63,7 +63,8 @@ _NAME_RE = re.compile(
     r"(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"
 )
 
-_SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
+#: Sentence ends; a 「！」 folded to "!" ends one too before Japanese: 「全部いけた!(前は…)行書は…」.
+_SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+|(?<=[!?])(?=[(\u3040-\u30ff\u4e00-\u9fff])")
 
 
 def normalize(text: str | None) -> str:

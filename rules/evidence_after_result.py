@@ -1,0 +1,69 @@
+"""What a confirming experiment's text says after its result (docs/rules.md#what-each-input-must-state): more of
+the same work to come ("next I'll add the 2015 case too"), another thing also planned (「来月は照明の交換も予定
+されています」), an aside (「ちなみに」) — none of which makes the experiment a plan — and what is still to be found
+out, which does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, IMPACT_ELSEWHERE
+from rules.textmask import MASKED_CODE
+
+#: A side remark, by its opening word: 「ちなみに」, "by the way", "side note".
+ASIDE = re.compile(
+    r"\s*(?:ちなみに|余談(?:です)?が|ついでに|(?:by the way|btw|side note|unrelated(?:ly)?)\b)", re.IGNORECASE
+)
+
+
+#: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
+_MORE = re.compile(
+    r"\b(?:next|also|too|as well|another|more|additional|further|later|afterwards|eventually|at some point)\b"
+    r"|\bto the (?:test )?suite\b|次は|次に|今後|追加で|(?:で|に)も|後で|あとで|いずれ"
+    # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
+    r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
+    r"|展開|デプロイ|リリース|本番"
+    # The result written up: "will write this up in RING-311", 「結果は RING-311 にまとめます」.
+    r"|\bwrite (?:it|this|that|them) up\b|\bwrite-?up\b|\bdocument (?:it|this|that)\b|まとめ|記録"
+    # The test or the code tidied: "will tidy the test up tomorrow", 「テストは明日整理します」.
+    r"|\b(?:tidy|clean|neaten|polish)(?:ing)? (?:\w+ ){0,3}?up\b|\b(?:tidy|polish|refactor)\w* (?:the|this|that|it)\b"
+    r"|整理|清書"
+    r"|\b(?:share|post|send|attach|upload) (?:the |my |our )?(?:logs?|results?|captures?|data|traces?|numbers"
+    r"|plots?)\b",
+    re.IGNORECASE,
+)
+
+
+#: What is still to be found out: a plan for it means the mechanism is not confirmed yet.
+_STILL_OPEN = re.compile(
+    r"\b(?:figure out|find out|understand|work out|why|confirm|verify|prove|investigate|look into|dig into"
+    r"|root[- ]cause)\b|確認|検証|調査|原因|理由|なぜ|特定|裏付け",
+    re.IGNORECASE,
+)
+
+
+#: The experiment's own doing: a run, a check, a change; a plan that names none of these, nor the code, is another.
+_OWN_DOING = re.compile(
+    r"\b(?:re-?run|run|repeat|replay|try|test|measure|check|verify|confirm|revert|patch|bisect|repro)\w*"
+    r"|回し|流し|試|確認|検証|計測|測定|再現|戻し|パッチ|テスト|実験",
+    re.IGNORECASE,
+)
+
+
+_ALSO_PLANNED = re.compile(r"も(?:予定|控えて)|\balso (?:scheduled|planned|booked|due)\b", re.IGNORECASE)
+
+
+def other_plan(sentence: str) -> bool:
+    """「来月は照明の交換も予定されています」: something else also planned, naming nothing of the experiment."""
+    return bool(_ALSO_PLANNED.search(sentence)) and not MASKED_CODE.search(sentence) and not _OWN_DOING.search(sentence)
+
+
+def more_to_come(sentence: str) -> bool:
+    """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
+    if IMPACT_ELSEWHERE.search(sentence) is not None or ASIDE.match(sentence):
+        return (
+            True  # 「ソロ曲への影響は来週確認します」: what the fix does to other things; 「ちなみに来週は…」: an aside
+        )
+    more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
+    return more and _STILL_OPEN.search(sentence) is None

@@ -1,0 +1,67 @@
+"""Where a fix reference cannot be opened yet (docs/rules.md#what-each-input-must-state): only on the author's
+machine, not pushed, or still to be pushed or opened. The lexicon `rules.evidence_refs` reads clauses with.
+"""
+
+from __future__ import annotations
+
+from rules.evidence_words import EN_FLAGS, any_of
+
+#: Where a reference is not yet reachable by anyone else: only on the author's machine, or not pushed.
+UNPUBLISHED = (
+    any_of(
+        r"\b(?:on|in) my (?:own |work |personal |home |old )?(?:laptop|machine|box|workstation|desktop|computer"
+        r"|dev ?box|pc|mac|vm"
+        r"|local (?:checkout|clone|copy|repo|branch|tree))\b",
+        r"\blocal (?:commit|branch|change|patch|checkout|copy|stash)\b|\blocal(?:ly)? only\b|\bonly local(?:ly)?\b"
+        r"|\b(?:committed|saved|stashed) locally\b|\b(?:need|needs|have|has) (?:[\w ]{0,20} )?to push\b",
+        r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
+        # Still to come: "will be in PR #456 once I rebase", "a new one is coming", closed without merging.
+        r"\bwill be (?:in|part of|included in|up|available|ready|opened|pushed|merged)\b",
+        r"\b(?:yet )?to be (?:cut|created|opened|pushed|made|branched|raised|filed|written|submitted|published"
+        r"|tagged)\b",
+        r"\b(?:once|after|when|as soon as) (?:i|we|they|someone|the team) (?:have |get |am |are )?(?!\w+ed\b|(?:got|did"
+        r"|made|put|ran|sent|built|wrote|had|was|were|took|left|cut|set|saw|found)\b)\w+",
+        r"\bclosed without merg\w*|\babandoned\b|\bdeclined\b|\bis coming\b|\bcoming (?:soon|later|up)\b"
+        r"|\b(?:new|another|a new) (?:pr|mr|patch|change|cl) (?:is )?coming\b",
+        r"\b(?:goes|go|will go|going) up\b(?:[^.;]|\.(?=\S)){0,60}?\b(?:as soon as|once|when|after)\b",
+        # In a working copy, not pushed: "sitting in the working copy on the build box; origin doesn't have it yet".
+        r"\bworking (?:copy|tree)\b|\buncommitted\b|\b(?:origin|the remote|upstream) (?:doesn't|does not"
+        r"|don't) have it\b",
+        # "was supposed to go up on Friday as #455, … nothing has been pushed since": a PR that never came.
+        r"\bnothing (?:has been|was|is|got) (?:pushed|uploaded|opened|published)\b"
+        r"|\b(?:was|were) (?:supposed|meant|due) to (?:go up|be (?:opened|pushed|up|posted))\b",
+        r"\bunpushed\b|(?:\bnot|n't) (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
+        # A Perforce change kept back: "still shelved for review", "pending in my workspace".
+        r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",
+        r"\b(?:haven't|have not|hasn't|has not|didn't|did not|not|isn't|wasn't|yet to)\s+(?:yet\s+)?(?:been\s+)?"
+        r"(?:push|pushed|upload|uploaded|publish|published|put (?:it )?up|submit|submitted)\b",
+        r"\b(?:push|pushing|upload|uploading|open|opening|publish|publishing) (?:it |this |the \w+ )?"
+        r"(?:tonight|later(?: today)?|this (?:afternoon|evening)|tomorrow|after (?:lunch|the meeting)"
+        r"|by (?:eod|end of (?:the )?(?:day|week)))\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "ローカル(?:のみ|だけ|にのみ|にしか|ブランチ|コミット|環境にのみ)",
+        "(?:開発機|作業機|自分の(?:PC|マシン|端末))(?:のみ|だけ|にのみ|にしか)",
+        "ローカル(?:の)?(?:リポジトリ|リポ|クローン|clone)",
+        "(?:私の|自分の)\\s*(?:PC|マシン|端末|ノート|ラップトップ)\\s*(?:の中|内|上)",
+        "リモート(?:に|には|へ)?(?:は)?(?:未反映|未push|未プッシュ|反映(?:して|され)(?:い)?(?:ない|ません))",
+        "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)"
+        "|に(?:あ|置|残)(?!る(?:検証|試験|評価|テスト|実|開発)?(?:機|環境|端末|装置|ボード|基板|個体|ベンチ|リグ)))",
+        "未(?:プッシュ|push)",
+        # 「手元の `fix/x` にあります」, not 「手元の検証機にも同じ変更を入れてあります」 beside the PR.
+        "手元の(?!(?:検証|試験|評価|テスト|実|開発)?(?:機|環境|端末|装置|ボード|基板|個体|ベンチ|リグ))",
+        "ローカルの",
+        # 「rebase 終わったら PR #456 に入れる〜」「rebase 後に出します」: plain non-past, casual or not.
+        "(?:たら|次第|後で|後に)[^。]{0,30}?(?:(?:積み|入れ|出し|上げ|載せ)ます|(?:積む|入れる|出す|上げる|載せる)(?![\u3040-\u30ff\u4e00-\u9fff]))",
+        "(?:上げ|出し|push し|プッシュし)ようとしたが",
+        "(?:cherry-pick|チェリーピック|マージ|push|プッシュ)\\s*(?:します|する予定)",
+        # 「今夜 push します」: still to come.
+        "(?:今夜|今晩|今日中|本日中|明日|明朝|後で|あとで|夕方|午後|週明け|来週)(?:に|中に)?\\s*(?:push|プッシュ|PR|プルリク|MR)",
+        "(?:push|プッシュ|PR を出|PR 作成|MR を出)\\s*(?:します|する予定|予定です|予定)",
+        # 「来スプリントで切る予定のブランチ」: a branch still to be cut.
+        "(?:切る|作る|作成する|出す|立てる|切り出す)予定の(?:ブランチ|PR|MR|コミット|プルリク)",
+        "来スプリント|次(?:の)?スプリント",
+        "(?:push|プッシュ)(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
+    ),
+)
