@@ -25,7 +25,7 @@ NOT_DONE = any_of(
     r"(?:(?:yet|been|even|actually)\s+){0,2}(?:gotten|got|get|managed|able|had (?:a|the|any|much|enough) chance)\b",
     r"\b(?:could|can) not get (?:to|around|a chance|the chance|time)\b",
     r"\b(?:isn't|aren't|wasn't|weren't|not|hasn't been|haven't been|has not been|have not been)\s+(?:yet\s+)?"
-    r"(?:written|pushed|opened|created|run|re-?run|tried|added|landed|merged|filed|raised|published)\b",
+    r"(?:written|pushed|opened|created|(?:re-?)?run|tried|added|landed|merged|filed|raised|published|gone through)\b",
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not)\s+(?:yet\s+|actually\s+|even\s+|really\s+){0,2}(?:re-?)?"
     r"(?:run|ran|tried|tested|verified|checked|confirmed|measured|written|pushed|opened|reproduced|repro'd|hit"
     r"|triggered|count|counted|timed|tracked)\b",
@@ -79,8 +79,7 @@ PLANNED = any_of(
     r"\bonce (?:i|we|they|someone|the team) (?:push|open|create|merge|land|submit|file|raise|send)\w*\b",
     r"\b(?:pr|mr|pull request|change|patch|branch|commit|number|link|repro\w*|steps?|tests?|experiment)"
     r" (?:will|would) be\b",
-    # A clause that starts with its future: "will open it once I rebase", "going to cut it tomorrow" (the
-    # lookbehinds, not `^`, keep the phrase's first-character guard, rules/regex_guard.py).
+    # Starting with its future: "will open it once I rebase" (lookbehinds, not `^`, keep the regex_guard).
     r"(?<!\w )(?<![\w'])(?:will|going to|gonna|about to|plan to|planning to) (?:\w+ )?(?:open|create|push|cut"
     r"|submit|file|raise|send|put|merge|rebase|land|branch|run|test|try|check|write|do)\b",
     r"\b(?:i'm|i am|we're|we are) (?:still |now |currently )?(?:setting up|preparing|getting|building|writing)\b",

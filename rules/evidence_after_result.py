@@ -19,7 +19,8 @@ ASIDE = re.compile(
 
 #: More work after a stated result: "next I'll add the 2015 case too", 「次は負荷試験環境でも流す予定です」.
 _MORE = re.compile(
-    r"\b(?:next|also|too|as well|another|more|additional|further|later|afterwards|eventually|at some point)\b"
+    r"\b(?:next|also|too|as well|another|more|additional|further|later|afterwards|eventually|at some point"
+    r"|the other|on my (?:list|todo))\b"
     r"|\bto the (?:test )?suite\b|次は|次に|今後|追加で|(?:で|に)も|後で|あとで|いずれ"
     # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
     r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"
@@ -61,9 +62,13 @@ def other_plan(sentence: str) -> bool:
 
 def more_to_come(sentence: str) -> bool:
     """More of the same work planned after the result ("next I'll add the 2015 case too"), not the finding-out."""
+    # 「ソロ曲への影響は来週確認します」: what the fix does to other things; 「ちなみに来週は…」: an aside.
     if IMPACT_ELSEWHERE.search(sentence) is not None or ASIDE.match(sentence):
-        return (
-            True  # 「ソロ曲への影響は来週確認します」: what the fix does to other things; 「ちなみに来週は…」: an aside
-        )
+        return True
+    if _SEPARATELY.search(sentence):
+        return True  # 「料金計算の確認は別途行います」: a check of something else, done apart from this one
     more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
     return more and _STILL_OPEN.search(sentence) is None
+
+
+_SEPARATELY = re.compile(r"別途|別件|別チケット|\bseparately\b|\bas a separate\b", re.IGNORECASE)

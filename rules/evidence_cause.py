@@ -198,7 +198,7 @@ _WHEN_IT_HAPPENS = re.compile(
 _SEEN = re.compile(
     r"気づ|気付|見つかった|見つかりました|発見され"
     r"|(?:ログ|dmesg|syslog|journal|履歴)[^。]{0,20}?(?:に|で|には)[^。]{0,60}?(?:出て|出力され|記録され|残って)"
-    r"|\b(?:noticed|spotted|found out|we find out|discovered|(?:was|were) on call|on-call)\b|当番|オンコール"
+    r"|\b(?:noticed|spotted|found out|we find out|discovered|(?:was|were) on call|on-call)\b|当番|オンコール|目立"
     r"|\b(?:the )?(?:logs?|dmesg|syslog|journal) (?:shows?|showed|says|said|has|had|reads?)\b",
     re.IGNORECASE,
 )
@@ -242,8 +242,7 @@ _EFFECT_CLAUSE = re.compile(
 _ACTUALLY = re.compile(
     r"\W{0,3}(?:実際(?:に)?は|実は|本当は|ところが|しかし実際|(?:but )?(?:actually|in fact|in reality)\b"
     r"|(?:but )?(?:it|that|this|which) turned out\b|the (?:real|actual) cause\b"
-    # What was heard, ruled out at once: 「…と聞いていましたが、気温は関係ありません」, "but the cold has nothing to do
-    # with it".
+    # What was heard, ruled out at once: 「…気温は関係ありません」, "but the cold has nothing to do with it".
     r"|[^。.;]{0,20}?(?:関係(?:ありません|ない|なかった|なく)|無関係|違い(?:ました|ます)|ではなかった|ではありませんでした)"
     r"|(?:but )?(?:[\w-]+ ){0,4}(?:has|had|have) nothing to do with\b)",
     re.IGNORECASE,
@@ -255,9 +254,10 @@ _BESIDE = (WORKAROUND, PROPOSAL, _PLACE_ONLY, _OWN_TRIAL, _RULES_OUT, _SEEN, _WH
 
 
 def _beside_the_mechanism(clause: str) -> bool:
-    """ "Restarting `gate-agent` clears it", "We swapped the maglock for a spare …, so it isn't the hardware",
-    「朝の点検で気づきます」, a plan, a report heard: said beside a mechanism, none itself."""
-    return any(p.search(clause) for p in _BESIDE) or planned(clause) or _heard(clause)
+    """ "Restarting `gate-agent` clears it", 「朝の点検で気づきます」, a plan, a report heard, a task not done naming no
+    code ("the release notes haven't been gone through yet"): said beside a mechanism, none itself."""
+    undone = not MASKED_CODE.search(clause) and (done := reading.not_done(clause)) is not None and done[0] == "not_done"
+    return any(p.search(clause) for p in _BESIDE) or planned(clause) or _heard(clause) or undone
 
 
 def _heard(clause: str) -> bool:

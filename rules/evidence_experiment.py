@@ -37,6 +37,8 @@ OUTCOME = (
 )
 #: The author's own doing: "we recomputed", "I reverted".
 _FIRST_PERSON = re.compile(r"\b(?:we|i)\b", re.IGNORECASE)
+#: The writer's own doing with the subject dropped: "Deployed the patch … and watched Grafana".
+_SUBJECT_DROPPED = re.compile(r"^\W*[A-Z][a-z]+ed\b")
 #: Someone else named as the doer in Japanese, where the writer drops their own subject: 「佐藤さんが」「QA チームで」.
 _SOMEONE_JA = re.compile("(?:さん|様|チーム|担当|側)(?:が|は|で|から)")
 #: Watching in Japanese, as such (not reading the code, which the same reader finds).
@@ -75,7 +77,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             continue
         if (
             kind == "planned"
-            and outcomes
+            and (outcomes or contrast is not None)
             and any(more_to_come(s) or elsewhere(s) or other_plan(s) for s in said if phrase in s)
         ):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
@@ -83,7 +85,12 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
             own_watch = any(  # "we watched Grafana", 「ダッシュボード見てた」
-                phrase in s and (_FIRST_PERSON.search(s) or (_WATCH_JA.search(phrase) and not _SOMEONE_JA.search(s)))
+                phrase in s
+                and (
+                    _FIRST_PERSON.search(s)
+                    or _SUBJECT_DROPPED.match(s)
+                    or (_WATCH_JA.search(phrase) and not _SOMEONE_JA.search(s))
+                )
                 for s in said
             )
             if result is None:

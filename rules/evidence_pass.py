@@ -52,6 +52,7 @@ STAND_IN = (
 PASSED = (
     any_of(
         r"\bpass(?:es|ed|ing)?\b",
+        r"\bfail(?:ures?|ed|s)?\s*[:=]?\s*0(?![\d.,])",  # "100 回 run して fail 0"
         r"\bsucceed(?:s|ed)?\b",
         r"\bsuccessful(?:ly)?\b",
         r"\bcomplete[sd]\b",

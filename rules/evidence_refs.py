@@ -148,7 +148,8 @@ _DEAD = re.compile(
 #: A clause about another piece of work than the fix: a follow-up, a refactor, a backport, docs.
 _ELSEWHERE = re.compile(
     r"\b(?:follow-?ups?|separate|another|refactor\w*|clean-?ups?|docs?|documentation|backports?|tests? for)\b"
-    r"|別(?:の|途|チケット|PR|件)|リファクタ|フォローアップ|追加対応|ドキュメント|後続",
+    r"|別(?:の|途|チケット|PR|件)|リファクタ|フォローアップ|追加対応|ドキュメント|後続|配布|展開|デプロイ|リリース"
+    r"|\b(?:roll(?:ing)?[- ]?out|deploy\w*|distribut\w*)\b",
     re.IGNORECASE,
 )
 

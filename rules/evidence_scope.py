@@ -43,7 +43,7 @@ _SCOPE_SUBJECT = re.compile(
 #: Anything but the check itself as the subject of "was not re-run": "The 10 km race file was not re-run".
 _OTHER_SUBJECT = re.compile(
     r"^\W*(?:the |our |their |that |this )?(?:[\w.+-]+ ){0,4}?[\w.+-]+\s+(?:was|were|has|have)(?: not|n't)(?: been)?"
-    r" (?:re-?run|re-?tested|tested|tried|checked|covered|measured)\b",
+    r" (?:re-?run|re-?tested|tested|tried|checked|covered|measured|looked at|reviewed)\b",
     re.IGNORECASE,
 )
 #: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.

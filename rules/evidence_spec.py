@@ -18,7 +18,7 @@ _NORM = (
 )
 _NORM_SAYS = re.compile(
     rf"\b{_NORM}\b(?:[^.;]|(?<=\d)\.(?=\d)){{0,60}}?\b(?:expects?|requires?|allows?|permits?|specifies|specified|mandates?|guarantees?"
-    r"|defines?|documents?|says?|states?|notes?|promises?|lets?)\b"
+    r"|defines?|documents?|says?|states?|notes?|promises?|lets?|(?:only )?makes?)\b"
     rf"|\b(?:according to|per|under|by) (?:the )?[\w./ -]{{0,30}}?\b{_NORM}\b"
     # 「SIP の仕様（RFC 3261）上」: the norm, then what names it in brackets.
     r"|(?:仕様|規格|プロトコル|ドキュメント|マニュアル|データシート|契約|RFC\s*\d+)(?:書)?(?:\s*[（(][^（）()]{1,30}[）)])?\s*"

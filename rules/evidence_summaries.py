@@ -26,7 +26,9 @@ _SUMMARY = compile_guarded(
     r"|\bPASS(?:ED)?\s*[:=]?\s*(?P<p4>\d+)\s+FAIL(?:ED)?\s*[:=]?\s*(?P<f4>\d+)"
     r"|\bFAIL(?:ED)?\s*[:=]?\s*(?P<f5>\d+)\s+PASS(?:ED)?\s*[:=]?\s*(?P<p5>\d+)"
     # A tool's own tally: "500/500 pages OK", "48/50 checks passed".
-    r"|(?<![\d,/])(?P<p8>\d{1,7})/(?P<r8>\d{1,7}) (?:[a-z-]+ ){0,2}(?:OK|passed|succeeded|good|clean)\b",
+    r"|(?<![\d,/])(?P<p8>\d{1,7})/(?P<r8>\d{1,7}) (?:[a-z-]+ ){0,2}(?:OK|passed|succeeded|good|clean)\b"
+    # go test's line per package: "ok  \tgasdet/alarm\t3.118s", "FAIL\tgasdet/alarm\t0.2s".
+    r"|(?:^|(?<=\n))[ \t]*(?P<go>ok|FAIL)[ \t]+[\w.@/-]+[ \t]+\d[\d.]*s\b",
     re.IGNORECASE,
 )
 #: Before the fix, said just before a summary: "before:", "on main", 「修正前」.
@@ -71,6 +73,8 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
         failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"])
         if g["r8"] is not None:
             runs, failed = _int(g["r8"]), _int(g["r8"]) - _int(g["p8"])
+        elif g["go"] is not None:
+            runs, failed = 1, int(g["go"].lower() != "ok")
         elif g["r3"] is not None or g["r7"] is not None:
             runs = _int(g["r3"] or g["r7"])
         else:

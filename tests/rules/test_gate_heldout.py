@@ -81,6 +81,9 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 58, after round 55 (tuned on it).
     "b58-054": "「原因は `edge_position()` が 8mm ずれた位置を返すことです。そのため縁が 8mm ずれて…」: the same"
     " shift in the declared cause and the next sentence's effect; an element returning a wrong value reads as one",
+    # Batch 59, after round 56 (tuned on it).
+    "b59-169": "「ローカルの単体テストは通った！実機での確認は…それ以降〜」 beside a ticked original repro: a unit test"
+    " passed, and the check on the device, still to come, reads as a check elsewhere",
 }
 
 
