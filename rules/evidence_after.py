@@ -112,7 +112,8 @@ STILL_FAILS = compile_guarded(
     # Some of the lot still goes wrong, whatever it is called: 「50 枚投入して、まだ 2 枚が返却口に戻ってきました」.
     r"|(?:まだ|依然として?|相変わらず)\s*[1-9]\d*\s*(?:[\u4e00-\u9fff]|[\u30a1-\u30fa\u30fc]{1,6})(?:が|は|も|ほど|程度)"
     # A rate lowered but not to zero: "from 5 in 30 to 2 in 50", 「30 回中 5 回から 50 回中 2 回に」.
-    r"|\bfrom \d+ (?:[a-z]+ )?(?:of|in|out of|/) ?\d[\d,]* (?:[a-z-]+ ){0,3}(?:down )?to [1-9]\d* ?(?:[a-z]+ )?"
+    r"|\bfrom \d+ (?:[a-z]+ )?(?:of|in|out of|/) ?\d[\d,]* (?:[a-z-]+ ){0,3}(?:down )?to (?:[1-9]\d*|one|a single) ?"
+    r"(?:[a-z]+ )?"
     r"(?:of|in|out of|/) ?\d[\d,]*"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回"
     # The rate after the fix, then the one before: "now crashes in 1 of 50 runs, down from 25 of 25".

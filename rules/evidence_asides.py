@@ -48,7 +48,10 @@ WORKAROUND = compile_guarded(
 
 #: An idea put forward, not what goes wrong: 「GPU を増やす案も出ましたが」, "someone suggested more nodes".
 PROPOSAL = compile_guarded(
-    r"\b(?:suggested|proposed|floated|an idea|the idea was)\b|案(?:も|が)?出|提案|検討(?:中|します|する予定)",
+    r"\b(?:suggested|proposed|floated|an idea|the idea was)\b|案(?:も|が)?出|提案|検討(?:中|します|する予定)"
+    # Someone wondering: "Jamal wonders if the reader firmware is involved too", 「…のではと気にしています」.
+    r"|\b(?:wonders?|wondered|wondering|asks?|asked) (?:if|whether)\b"
+    r"|(?:のでは|かどうか)と?(?:気にして|心配して|聞かれ)",
     re.IGNORECASE,
 )
 

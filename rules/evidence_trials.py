@@ -229,7 +229,9 @@ _CONTRAST_JA = re.compile(
     f"|{_NEG_COND}[^。]{{0,80}}?(?:[るすくぐむぶつう]と|だと|では|たら|場合)"
     # A change set against the thing left as it was: 「変換すると成功し、元のままでは毎回…」.
     "|(?:[るすくぐむぶつう]と|たら|場合(?:は)?)[^。]{0,80}?(?:のまま|そのまま|変更前|修正前)(?:\\([^()]{0,30}\\))?"
-    "(?:では|だと|で|の場合)",
+    "(?:では|だと|で|の場合)"
+    # The fixed build and the one before, named each: 「修正した版では…起きませんでした。修正前の版では…」.
+    "|修正(?:した|後の|済みの?)?(?:版|ビルド|コード)(?:では|で)[^。]{0,120}?修正前の?(?:版|ビルド|コード)?(?:では|で)",
 )
 #: The element's two states, each under a condition: "when the cache is bypassed …; when it is on …".
 _STATE_ON = re.compile(

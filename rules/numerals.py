@@ -62,7 +62,7 @@ _WORDS = re.compile(
     rf"\b{_NUMBER}\b(?=\s+(?:[a-z]+\s+)?{_COUNTED}\b"
     rf"|\s+(?:out of|of|in)\s+(?:about\s+|~\s*)?(?:\d|{_NUMBER}\b|th(?:ose|ese|em)\b))"
     rf"|(?<=\b(?:of|in) ){_NUMBER}\b(?=\s+(?:{_COUNTED}|[a-z-]+s)\b|\s*[.,;)]|\s*$|\s+(?:and|but|so|with)\b)"
-    rf"|(?<=\bcounted ){_NUMBER}\b"
+    rf"|(?:(?<=\bcounted )|(?<=\ball )|(?<=\bAll )){_NUMBER}\b"
     # "over twenty gloved slides", "across forty boards": a count after a preposition, before a plural.
     rf"|(?:(?<=\bover )|(?<=\bacross )|(?<=\bafter )|(?<=\bfor )){_NUMBER}\b(?=\s+(?:[a-z-]+\s+)?[a-z-]+s\b)"
     r"(?!\s+(?:[a-z-]+\s+)?(?:nights|days|hours|weeks|minutes|seconds|months|years|mornings|evenings)\b))",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import english, japanese, japanese_symptoms, japanese_verbs
-from rules.symptom_words import SYMPTOM_CAUSE, only_symptoms
+from rules.symptom_words import SYMPTOM_CAUSE, not_produced_again, only_symptoms
 
 #: "EFFECT because CAUSE" (en); 「EFFECT のは、CAUSE ため」 and 「CAUSE ため、EFFECT」 (ja).
 _BECAUSE_EN = re.compile(r"^(?P<effect>.+?)\b(?:because|since)\b(?P<cause>.+)$", re.IGNORECASE | re.ASCII)
@@ -140,6 +140,8 @@ def restated(sentence: str) -> bool:
         return True
     if _SPECIFIC.search(cause):
         return False
+    if not_produced_again(effect, cause):
+        return True  # "rows lose their last cell because the embosser doesn't print the last cell"
     if SYMPTOM_CAUSE.search(cause):
         rest = SYMPTOM_CAUSE.sub(" 、 ", cause)
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):

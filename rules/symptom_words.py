@@ -58,3 +58,22 @@ def only_symptoms(clause: str) -> bool:
         return False
     rest = SYMPTOM_CAUSE.sub(" 、 ", clause)
     return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
+
+
+#: Something not produced, said of the thing the symptom already lacks: "rows lose their last cell because the
+#: embosser doesn't print the last cell".
+_NOT_PRODUCED = re.compile(
+    r"\b(?:doesn't|does not|didn't|did not|never|fails? to|failed to|won't|can't|cannot)\s+(?:\w+\s+)?"
+    r"(?P<what>(?:the |its |their |a |an )?(?:[\w-]+ ){0,3}[\w-]+)",
+    re.IGNORECASE,
+)
+_SMALL_WORDS = frozenset({"the", "its", "their", "a", "an", "of", "to", "in", "on", "it", "them"})
+
+
+def not_produced_again(effect: str, cause: str) -> bool:
+    """Whether the cause says something is not produced, and that thing is what the effect says is missing."""
+    m = _NOT_PRODUCED.search(cause)
+    if m is None:
+        return False
+    what = {w.lower() for w in re.findall(r"[A-Za-z]+", m.group("what"))} - _SMALL_WORDS
+    return len(what) >= 2 and what <= {w.lower() for w in re.findall(r"[A-Za-z]+", effect)}

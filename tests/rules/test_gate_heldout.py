@@ -84,6 +84,11 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 59, after round 56 (tuned on it).
     "b59-169": "「ローカルの単体テストは通った！実機での確認は…それ以降〜」 beside a ticked original repro: a unit test"
     " passed, and the check on the device, still to come, reads as a check elsewhere",
+    # Batch 60, after round 57 (tuned on it).
+    "b60-034": "false refusal: 'Ran the fill repro … ten times: every cylinder stopped at 232 ± 2 bar': an outcome"
+    " at its target, said with 'every' and a verb that also names a failure (stopped), is not read as a pass",
+    "b60-158": "a passing test beside a ticked 'workload completes' that the text never speaks of: only a soak or"
+    " 'all tests' is checked against the kinds ticked",
 }
 
 
