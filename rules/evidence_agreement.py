@@ -50,7 +50,8 @@ def not_every_run(masked: str) -> Finding | None:
 _SOAK_NOUN = re.compile(r"\b(?:soak|burn-in|endurance)\b|ソーク|耐久|エージング|連続稼働", re.IGNORECASE)
 #: What names the original check inside a soak's clause: "the original load test", 「元の負荷試験」, "20 runs".
 _NAMES_THE_CHECK = re.compile(
-    r"\boriginal\b|元の|同じ(?:手順|条件)|[1-9]\d*\s*(?:runs|times)|[1-9]\d*\s*回(?:実行|流|試|繰り返|回し|やっ)",
+    r"\boriginal\b|元の|同じ(?:手順|条件)|[1-9]\d*\s*(?:runs|times)|[1-9]\d*\s*回(?:実行|流|試|繰り返|回し|やっ)"
+    r"|最後まで|完走|\bto (?:the|its) end\b|\bto completion\b",
     re.IGNORECASE,
 )
 

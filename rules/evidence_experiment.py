@@ -14,7 +14,7 @@ from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_outcome
-from rules.evidence_scope import elsewhere, set_aside
+from rules.evidence_scope import THE_EXPERIMENT, elsewhere, named_first, set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -81,7 +81,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             and any(more_to_come(s) or elsewhere(s) or other_plan(s) for s in said if phrase in s)
         ):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
-        if kind == "not_done" and outcomes and any(phrase in s and set_aside(s) for s in said):
+        if kind == "not_done" and outcomes and any(phrase in s and (set_aside(s) or _named(s)) for s in said):
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
             own_watch = any(  # "we watched Grafana", 「ダッシュボード見てた」
@@ -105,10 +105,12 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             if result:
                 continue
         return (kind, phrase)  # "applied it to 12 units on Monday; watched Grafana": a count is no result
-    total = outcomes.total()
     for clause in reading.all_clauses(masked):
-        if (why := reading.inference(clause)) is not None and total == outcomes[clause] and contrast is None:
-            return why  # no outcome stated but in the inference itself, and no run with and without to show one
+        if (why := reading.inference(clause)) is not None and contrast is None:
+            # No outcome stated but in the inference itself ("Field season starts in two weeks" is none), and no run
+            # with and without to show one.
+            if not any(c != clause and (_DIGIT.search(c) or concrete_pass(c)) for c in outcomes):
+                return why
     if search(_TIMES_AGREE, masked) is not None and contrast is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
     if _TWO_RUNS.search(raw):
@@ -127,11 +129,17 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     return ("no_experiment", _clip(masked))
 
 
+_DIGIT = re.compile(r"\d")
 #: Runs or things counted: "in 40 fills", "3 of 10", 「20 回」 (not the 12 of "zone 12").
 _COUNTED = re.compile(
     rf"(?<![A-Za-z0-9_.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚|つ)",
     re.IGNORECASE,
 )
+
+
+def _named(sentence: str) -> bool:
+    """「タンク 7 の実機では試していません」: something else named first, not run (not the experiment itself)."""
+    return named_first(sentence) and THE_EXPERIMENT.search(sentence) is None
 
 
 def _acted_on(sentence: str, phrase: str) -> bool:

@@ -29,11 +29,15 @@ _MERGED = re.compile(
 )
 
 
+_NOTHING_PENDING = re.compile(r"\bnothing\b[^.;:]{0,30}?\b(?:is|remains)\s+(?:still\s+)?(?:pending|open|to do)\b", re.I)
+
+
 def ref_pending(text: str) -> Finding | None:
     """A reference resolves when one clause names it plainly and nothing else in the text says it exists only
     locally or is not pushed yet; "to be opened", "local only", "on my laptop", 予定 do not."""
     if (issue := only_issues(text)) is not None:
         return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
+    text = _NOTHING_PENDING.sub(" ", text)  # "Nothing about this is still pending: …": pending denied
     refs = cache(find_fix_refs)  # each clause's references, found once (a pasted list can hold thousands)
     why: Finding | None = None
     plain: set[tuple[int, int]] = set()  # the clauses (sentence, clause) that name a reference plainly

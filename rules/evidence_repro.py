@@ -11,6 +11,7 @@ from collections.abc import Callable
 from rules import english, reading
 from rules import evidence_words as words
 from rules.evidence_after import FAILURE_WORD
+from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import another_matter, plain, sentence_around
 from rules.evidence_rates import HIGH_FREQUENCY, stated
 from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, scope_only
@@ -126,14 +127,20 @@ _RUNS_SOMETHING = re.compile(
 )
 
 
+#: The repro's own steps, still to be given (「内容は後で貼ります」): never more work after it.
+_OWN_STEPS = re.compile(r"手順|内容|\bsteps\b|\bdetails\b", re.IGNORECASE)
+
+
 def _set_aside(masked: str, clause: str, *, planned: bool) -> bool:
     """A clause not done that is about another matter or configuration than the repro the text shows."""
     if scope_only(clause) or (planned and AFTER_THE_FIX.search(clause)):
         return True
     at = masked.find(clause)
     if planned:
-        # 「来月からは自前の治具に切り替える予定です」: a plan that runs, tries or counts nothing is beside the repro.
-        return another_matter(masked, at, len(clause)) or _RUNS_SOMETHING.search(clause) is None
+        # 「来月からは自前の治具に切り替える予定です」: a plan that runs, tries or counts nothing is beside the repro;
+        # "I'll try the 64-hole template next week": more of the same work, after the rate shown.
+        more = at >= 0 and not _OWN_STEPS.search(clause) and more_to_come(sentence_around(masked, at, len(clause)))
+        return another_matter(masked, at, len(clause)) or _RUNS_SOMETHING.search(clause) is None or more
     # Done or not, said of something else in so many words: "…; I haven't checked, that's a separate question".
     return at >= 0 and ANOTHER_MATTER.search(sentence_around(masked, at, len(clause))) is not None
 

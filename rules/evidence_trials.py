@@ -205,7 +205,9 @@ _WITHOUT = re.compile(
     r"\bwithout (?:it|them|that|this|one|the \w+|a \w+)\b|\bun(?:pinned|patched|guarded|locked|fixed)\b"
     # "With the cap: RSS flat. Without: OOM after 2 h": the other run as a label.
     r"|(?:^|[.;]\s*|\n\s*)without(?: (?:it|them|that|this|the \w+|a \w+))?\s*[:：]"
-    rf"|\b(?:with|when|if) (?:it|them|the \w+|that|this) (?:(?:is|was|are|were|left|set|turned) )?{_OFF}\b",
+    rf"|\b(?:with|when|if) (?:it|them|the \w+|that|this) (?:(?:is|was|are|were|left|set|turned) )?{_OFF}\b"
+    # "…; left as the string, chamber two gets 0 ml": the thing left as it was.
+    r"|\bleft (?:as (?:it|they) (?:was|were|is|are)|as (?:the|a|an) \w+|unchanged|alone|as[- ]is)\b",
     re.I | re.A,
 )
 #: A condition in the negative: 「…しないと」「…なければ」「取らない版では」 (not 「しないといけない」, a duty).

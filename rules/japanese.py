@@ -95,7 +95,7 @@ def morphs(text: str) -> tuple[Morph, ...]:
 
 #: Characters every marker of `modality` contains: a text without any is not analysed for it.
 _MODAL_HINT = re.compile(
-    "らし|こと|よう|様|みたい|そう|だろ|でしょ|かも|思|考|見|推|感じ|言|いっ|多分|たぶん|恐らく|おそらく|きっと|どうやら|によ"
+    "らし|こと|よう|様|みたい|そう|だろ|でしょ|かも|思|考|見|推|感じ|ぽい|言|いっ|多分|たぶん|恐らく|おそらく|きっと|どうやら|によ"
 )
 
 
@@ -154,8 +154,10 @@ def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
     w, nxt = words[i], word_at(words, i + 1)
     if w.pos2 == "助動詞語幹" and w.lemma in ("様", "みたい", "そう") and _ends(words, i + 1, *_COPULA, "で"):
         return ("appearance", i + 1)
-    if w.lemma == "感じ" and _ends(words, i + 1, *_COPULA):
-        return ("appearance", i + 1)
+    if w.lemma == "感じ" and _ends(words, i + 1, *_COPULA) and not (i and words[i - 1].surface in ("って", "という")):
+        return ("appearance", i + 1)  # not 「なんで？って感じだけど」: a reaction quoted, not an impression
+    if w.pos == "接尾辞" and w.lemma == "ぽい":
+        return ("appearance", i + 1)  # 「OK っぽい」
     if w.pos == "助動詞" and w.surface.startswith(("だろ", "でしょ")):
         return ("conjecture", i + 1)
     if w.surface == "か" and _is(words, i + 1, "も"):

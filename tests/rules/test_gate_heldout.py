@@ -89,6 +89,9 @@ KNOWN_GAPS: dict[str, str] = {
     " at its target, said with 'every' and a verb that also names a failure (stopped), is not read as a pass",
     "b60-158": "a passing test beside a ticked 'workload completes' that the text never speaks of: only a soak or"
     " 'all tests' is checked against the kinds ticked",
+    # Batch 61, after round 58 (tuned on it).
+    "b61-096": "'Profiled the OCR run with `py-spy` and saw 70% of the time inside …, which confirms …': a profile read"
+    " as an outcome, beside a restart someone else did that reads as the change",
 }
 
 
