@@ -89,8 +89,7 @@ STILL_FAILS = compile_guarded(
     # Still happening, counted, whatever it is called: "it still blanked twice", 「まだ早期解除が 2 回出ています」.
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|ran|clean)\w*)[a-z]+ed (?:once|twice|thrice|(?:[1-9]\d*|two"
     r"|three|four|five|six|seven|eight|nine|ten|several|a few) times)\b"
-    # Still doing it on the same steps, whatever it is called: "bay 3 still starts the cycle with the brushes raised
-    # on the same steps", 「同じ手順でまだ…」.
+    # Still doing it on the same steps: "bay 3 still starts the cycle … on the same steps", 「同じ手順でまだ…」.
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? [^.;]{0,80}?"
     r"\b(?:on|with|under|using|following) the (?:very )?same (?:steps|repro|sequence|input|procedure|scenario|recipe)\b"
     r"|同じ(?:手順|条件|操作|シナリオ)(?:で|でも|では)(?:まだ|依然として?|相変わらず)"
@@ -107,6 +106,9 @@ STILL_FAILS = compile_guarded(
     r"|(?:まだ|依然として?|相変わらず)[^。、]{0,24}?(?<!\d)[1-9]\d*\s*(?:回|件|度)\s*(?:出|発生|起き|見られ)(?:て|た|ま)"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
     r"|(?:まだ|依然として?|相変わらず)[^。、]{0,6}?\d+\s*回中\s*[1-9]\d*\s*回"
+    # Counted after the fix, not none: "Repro after the fix: 1 reversed-current frame in 50 replays".
+    r"|\bafter the (?:fix|patch|change)\b[^.;(]{0,20}?(?<![\d.,])[1-9]\d* (?:[a-z-]+ ){0,3}?(?:in|out of) \d+"
+    r"(?! (?:[a-z-]+ )?(?:passed|green|clean|ok|succeeded)\b)"
     # Counted after the fix, not none: 「修正後の 200 回で 31 番の先行点火は 2 回」.
     r"|(?:修正後|適用後|修正版)(?:の|で|は)?[^。]{0,10}?(?<!\d)\d+\s*回(?:の(?:うち|中で)|で)(?:[^。\d]|\d(?!\d*\s*回)){0,30}?(?<!\d)[1-9]\d*\s*回"
     r"(?!中|\s*(?:とも|すべて|全て|成功|通過|正常|パス|OK))"
@@ -130,8 +132,7 @@ STILL_FAILS = compile_guarded(
 )
 
 
-#: A failure that is not the fix's: "in the unrelated `test_db` suite, which also fails on main", "fails identically
-#: on main without the fix", 「既知の不安定テスト」.
+#: A failure that is not the fix's: "the unrelated `test_db` suite, which also fails on main", 「既知の不安定テスト」.
 NOT_THE_FIXS = re.compile(
     r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
     r"|\bfails? (?:\w+\s+){0,6}?without (?:the|this|my|our|that) (?:fix|patch|change)\b|\bpre-?existing\b"
@@ -275,7 +276,7 @@ def _short_part(clause: str) -> bool:
 #: A Japanese rate not of passes: 「100 回中 2 回 NaN」 (not 「20 回中 20 回成功」).
 _RATE_JA = re.compile(
     r"(?<![\d.,])(\d+)\s*回中\s*(\d+)\s*回(?!\s*(?:とも|すべて|全て)?\s*(?:は|が)?\s*(?:成功|通過|通っ|通り|パス|OK|ok|正常|完了"
-    r"|問題な|グリーン|緑|完走))"
+    r"|問題な|グリーン|緑|完走)|\s*[^\s。、\d]{0,6}?(?:なし|無し|ゼロ))"
 )
 #: Passes counted, or a success rate: "997/1000 green", "passed 498 of 500", "success rate 99.5%", 「成功率 99.5%」.
 _PASS_SHARE = re.compile(

@@ -103,7 +103,8 @@ _ALL_N = re.compile(
 )
 _BAD = re.compile(
     r"\b(?:fail\w*|crash\w*|hang\w*|hung|error\w*|broke\w*|stuck|still|timeout\w*|timed out|wrong|lost|drop\w*"
-    r"|reproduc\w*|bugs?|exceptions?|stale|duplicat\w*|leak\w*|corrupt\w*|mismatch\w*|before|unpatched"
+    r"|reproduc\w*|bugs?|exceptions?|stale|duplicat\w*|leak\w*|corrupt\w*|mismatch\w*|unpatched"
+    r"|before(?! the (?!fix|patch|change)\w)"  # not "before the cut": a step, not the run before the fix
     # "without the fix" is the run before it; "without going into CrashLoopBackOff" is what did not go wrong.
     r"|without(?! (?:going|getting|hitting|any|a single|one|ever|errors?|failures?|crash\w*|hang\w*|stall\w*"
     r"|retr\w*)\b)"

@@ -65,7 +65,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     contrast = with_without(masked)
     # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": what was watched is the
     # counted outcome of a contrast, so the watching clause holds the result.
-    measured = contrast is not None and _COUNT.search(masked) is not None
+    counted = _COUNT.search(masked) is not None or ("```" in raw and _COUNT.search(raw) is not None)  # a pasted run
+    measured = contrast is not None and counted
     result: bool | None = None  # a result stated besides watching, read when first needed
     said = sentences(masked) if found else []  # read once, for the findings that look at their sentence
     for kind, phrase in found:
@@ -89,7 +90,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
                 and (
                     _FIRST_PERSON.search(s)
                     or _SUBJECT_DROPPED.match(s)
-                    or (_WATCH_JA.search(phrase) and not _SOMEONE_JA.search(s))
+                    or (_KANA.search(s) and _WATCH_JA.search(s) and not _SOMEONE_JA.search(s))
                 )
                 for s in said
             )
@@ -129,6 +130,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     return ("no_experiment", _clip(masked))
 
 
+_KANA = re.compile("[\u3040-\u30ff]")
 _DIGIT = re.compile(r"\d")
 #: Runs or things counted: "in 40 fills", "3 of 10", 「20 回」 (not the 12 of "zone 12").
 _COUNTED = re.compile(
@@ -193,7 +195,8 @@ _RUNNING = (
         "(?:今夜|今晩|今日|昨晩|昨夜|今朝|先ほど)から(?:流し|回し|走らせ|実行し)てい(?:ます|る)",
         "結果は[^。]{0,10}(?:追記|共有|報告)(?:します|する予定)",
         "(?:終わ|完了し|済ん)(?:ったら|だら|次第)[^。]{0,20}?(?:結果|報告|共有|追記|書き)",
-        "(?:回して|流して|走らせて|実行して|進めて)いるところ|残り\\s*\\d+\\s*(?:ステップ|回|件|本)",
+        "(?:回して|流して|走らせて|実行して|進めて)(?:いるところ|い?る最中)|残り\\s*\\d+\\s*(?:ステップ|回|件|本)"
+        "|(?<!\\d)\\d+\\s*(?:ステップ|回|件)中\\s*\\d+\\s*(?:ステップ|回|件)?まで(?:来|進ん|終わっ)",
         # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
         "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
         # Decided, not done: 「100 回ずつ試すことにしました」.

@@ -108,7 +108,7 @@ _RUN_IN_PAIR = re.compile(rf"\s{_REPEAT_NOUN}\s", re.IGNORECASE)
 _HINTS = (
     (re.compile(r"\b(?:of|in)\b|/", re.I), "_PAIR"),
     (re.compile(r"\b(?:per|every|each)\b", re.I), "_PER"),
-    (re.compile("回|/|中|のうち|に"), "_PAIR_JA"),
+    (re.compile("回|/|中|のうち|に|ところ|結果"), "_PAIR_JA"),
     (re.compile(r"\bout of\b", re.I), "_OUT_OF"),
 )
 _RUN_HINT = compile_guarded(
@@ -142,8 +142,8 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
         pattern = patterns[name]
         for m in pattern.finditer(sentence):
             groups = m.groupdict()
-            hits = groups.get("hits") or groups.get("hits2") or groups.get("hits3")
-            total = groups.get("total") or groups.get("total2") or groups.get("total3")
+            hits = groups.get("hits") or groups.get("hits2") or groups.get("hits3") or groups.get("hits4")
+            total = groups.get("total") or groups.get("total2") or groups.get("total3") or groups.get("total4")
             if pattern is shapes.PAIR and not run_pair(sentence, m):
                 continue  # "12 of the 500 orders": a share of things; "one deploy in five" counts runs
             words_only = not (_DIGIT.search(hits or "") and _DIGIT.search(total or ""))

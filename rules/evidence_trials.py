@@ -232,6 +232,9 @@ _CONTRAST_JA = re.compile(
     # A change set against the thing left as it was: 「変換すると成功し、元のままでは毎回…」.
     "|(?:[るすくぐむぶつう]と|たら|場合(?:は)?)[^。]{0,80}?(?:のまま|そのまま|変更前|修正前)(?:\\([^()]{0,30}\\))?"
     "(?:では|だと|で|の場合)"
+    # The old branch failing, the fix's passing: 「main では失敗し修正ブランチでは成功する」.
+    "|(?:main|master|修正前|元の(?:ブランチ|ビルド|版))\\s*(?:ブランチ\\s*)?(?:では|で)[^。]{0,40}?(?:失敗|落ち)[^。]{0,40}?"
+    "(?:修正|fix)(?:ブランチ|ビルド|版|後)(?:では|で)[^。]{0,20}?(?:成功|通)"
     # The fixed build and the one before, named each: 「修正した版では…起きませんでした。修正前の版では…」.
     "|修正(?:した|後の|済みの?)?(?:版|ビルド|コード)(?:では|で)[^。]{0,120}?修正前の?(?:版|ビルド|コード)?(?:では|で)",
 )
@@ -242,9 +245,16 @@ _STATE_ON = re.compile(
 _STATE_OFF = re.compile(rf"\b(?:when|with|if|while)\b[^.;]{{0,40}}?\b{_OFF}\b", re.I | re.A)
 
 
+_BOTH_WAYS = re.compile(
+    r"\b(?:both ways|each way|with and without)\b|両方の(?:設定|ビルド|版)で|あり・?なし(?:の)?両方", re.I
+)
+
+
 def with_without(masked: str) -> str | None:
     """A contrast of the run with the element and without it, in one sentence or the next (a semicolon ends a
     sentence here): the shape of an experiment."""
+    if (both := _BOTH_WAYS.search(masked)) is not None:
+        return both.group(0)  # "ran a week of readings both ways:", "five runs each way"
     previous = ""
     for sentence in sentences(masked):
         without = _WITHOUT.search(sentence)

@@ -90,7 +90,10 @@ _WATCHING_JA = any_of(
     "モニタリング",
     "今のところ",
     # A production dashboard read, not a check run: 「本番の Grafana でエラー率が 0 のまま」.
-    "(?i:grafana|datadog|kibana|sentry|cloudwatch|prometheus|new relic)[^。、]{0,20}?(?:上|の画面)?(?:で|では|を見)",
+    "(?i:grafana|datadog|kibana|sentry|cloudwatch|prometheus|new relic)[^。、]{0,20}?(?:上|の画面)?"
+    "(?:で|では|を見|\\s*見)",
+    # 「アラートは一回も出てないです」: the quiet after a deploy.
+    "(?:アラート|警告|エラー)(?:は|が)?(?:一回|一度|1\\s*回|1\\s*件)?も(?:出て|鳴って|上がって|来て)(?:い)?(?:ない|ません)",
     # The code read again: 「遷移表を読み直し…確認済み」 (an observation, not an experiment).
     "読み直|読み返|(?:コード|ソース|実装)を(?:読ん|読み)",
     # A profile or a heap histogram read: 「ヒーププロファイルで…を確認」 (an observation, not an experiment).

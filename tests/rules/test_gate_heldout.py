@@ -92,6 +92,9 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 61, after round 58 (tuned on it).
     "b61-096": "'Profiled the OCR run with `py-spy` and saw 70% of the time inside …, which confirms …': a profile read"
     " as an outcome, beside a restart someone else did that reads as the change",
+    # Batch 62, after round 59 (tuned on it).
+    "b62-169": "false refusal: '… and the battery current appears to run backwards': what the symptom looks like,"
+    " said with 'appears to', reads as the writer's own appearance hedge",
 }
 
 
