@@ -19,6 +19,7 @@ from rules import japanese_verbs, reading
 from rules.evidence_after import BEFORE_ASIDE, FAILURE_WORD, NOT_THE_FIXS, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
+from rules.evidence_after_result import more_to_come
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 
@@ -206,6 +207,8 @@ def validation(masked: str) -> Finding | None:
         if why[0] == "not_done" and (not passed or not (scope_only(clause) or clause in elsewhere)):
             return why
         if why[0] == "planned" and passed and search(CORE_EVIDENCE, clause) and not scope_only(clause):
+            if more_to_come(clause):
+                continue  # 「次はテーブル生成のテストを CI に入れる予定です」: more work after the check
             return why  # 「元の再現ケースは実機が空き次第確認します」: the original repro is still to be run
         if not passed:
             return why

@@ -53,6 +53,8 @@ PASSED = (
     any_of(
         r"\bpass(?:es|ed|ing)?\b",
         r"\bfail(?:ures?|ed|s)?\s*[:=]?\s*0(?![\d.,])",  # "100 回 run して fail 0"
+        # A tolerance met: 「角度誤差が 0.05° 以内に収まりました」, "all within spec".
+        r"以内に収ま(?:り|っ|る)|規格内に収ま|許容(?:範囲|誤差)内|\bwithin (?:spec|tolerance)\b",
         r"\bsucceed(?:s|ed)?\b",
         r"\bsuccessful(?:ly)?\b",
         r"\bcomplete[sd]\b",

@@ -78,6 +78,11 @@ _MANY = re.compile(
 )
 
 
+_ONLY_THE = re.compile(r",\s*only (?:the|on|with|for)\b|、?[^。]{0,20}のみ(?:です|でした|実施|確認)", re.IGNORECASE)
+#: A side remark by its first word: 「ちなみにその日は…」, "by the way".
+_ASIDE_START = re.compile(r"\s*(?:ちなみに|余談(?:です)?が|(?:by the way|btw|side note)\b)", re.IGNORECASE)
+
+
 def single_trial(masked: str) -> Finding | None:
     """A result seen in one trial with no counted runs around it: not evidence for a failure that comes and goes."""
     found = search(_SINGLE, masked) or _one_pass_of_a_flake(masked)
@@ -90,7 +95,9 @@ def single_trial(masked: str) -> Finding | None:
         start, end = max(0, masked.rfind("。", 0, at), masked.rfind(".", 0, at)), masked.find(".", at)
         if _OTHER.search(masked[start:at]):
             return None  # 「他テーブルのバックフィルは再実行していません」: another thing not repeated, a scope
-        if set_aside(masked[start : end if end >= 0 else len(masked)]):
+        said = masked[start : end if end >= 0 else len(masked)]
+        # "We haven't re-run the freestyle tables, only the grand prix path": what was left out, beside what ran.
+        if set_aside(said) or _ASIDE_START.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):
             # "We did not re-run the aarch64 build", "… the SMS gateway integration, which the change doesn't touch":
             # another configuration or another matter, a scope
             return None

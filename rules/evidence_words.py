@@ -158,7 +158,7 @@ HYPOTHESIS = (
         "思しき",
         "と見て(?:いる|います)",
         "(?:断定|特定)(?:は)?(?:でき|し)て(?:い)?(?:ません|ない)",
-        "体感(?:で|では|的に|だと)",
+        "体感(?:で|では|的に|だと)(?!は?(?:なく|ない))",  # not 「体感ではなく数えた」
         "感覚(?:で|的に)",
         "(?:くらい|ぐらい|程度)[?？]",
     ),
@@ -192,7 +192,7 @@ UNCONFIRMED = (
 MODAL = re.compile(r"\b(?:[Mm]ight|may|(?<![a-z,] )(?<!\d )May(?! +\d)|[Cc]ould(?! not\b)) +[a-z]+", re.ASCII)
 
 #: "should"/はず are expectations: a hedge unless contrasted with what actually happens.
-SHOULD_JA = re.compile("はず(?!の)")
+SHOULD_JA = re.compile("はず(?!の|れ)")  # not 「読む版ではずれ 0 回」: では + ずれ, nor はずれ (a miss)
 
 #: A condition: the modal says when the code does something, not what we believe.
 CONDITION = (

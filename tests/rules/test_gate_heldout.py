@@ -95,6 +95,15 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 62, after round 59 (tuned on it).
     "b62-169": "false refusal: '… and the battery current appears to run backwards': what the symptom looks like,"
     " said with 'appears to', reads as the writer's own appearance hedge",
+    # Batch 63, after round 60 (tuned on it).
+    "b63-031": "「5 ロット中 2 ロット…ファセット単位で数えると 2,000 面中 3 面」 beside high frequency: the lots'"
+    " rate is read, the recount per facet (a rare rate) is not taken as the one that counts",
+    "b63-066": "「SDK 2.4 に移行してから…`paint_face()` の座標変換まわりが関係しています」: a correlation, then a place"
+    " named with 関係 (involved), read as an element doing something",
+    "b63-083": "'left cabin 7142 running overnight once; … Didn't repeat it.': the cabin's number reads as a count of"
+    " runs, so the single overnight trial is not seen",
+    "b63-140": "false refusal: 'a 24 h soak on towers 1–4 with no drops': the towers' range reads as failures counted"
+    " after the fix",
 }
 
 
