@@ -14,7 +14,7 @@ from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_outcome
-from rules.evidence_scope import THE_EXPERIMENT, elsewhere, named_first, set_aside
+from rules.evidence_scope import elsewhere, other_thing_named, set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -82,7 +82,11 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             and any(more_to_come(s) or elsewhere(s) or other_plan(s) for s in said if phrase in s)
         ):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
-        if kind == "not_done" and outcomes and any(phrase in s and (set_aside(s) or _named(s)) for s in said):
+        if (
+            kind == "not_done"
+            and outcomes
+            and any(phrase in s and (set_aside(s) or other_thing_named(s)) for s in said)
+        ):
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
             own_watch = any(  # "we watched Grafana", 「ダッシュボード見てた」
@@ -137,11 +141,6 @@ _COUNTED = re.compile(
     rf"(?<![A-Za-z0-9_.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚|つ)",
     re.IGNORECASE,
 )
-
-
-def _named(sentence: str) -> bool:
-    """「タンク 7 の実機では試していません」: something else named first, not run (not the experiment itself)."""
-    return named_first(sentence) and THE_EXPERIMENT.search(sentence) is None
 
 
 def _acted_on(sentence: str, phrase: str) -> bool:

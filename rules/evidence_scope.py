@@ -191,6 +191,12 @@ def named_first(clause: str) -> bool:
     return topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1))
 
 
+def other_thing_named(clause: str) -> bool:
+    """ "The parcel line was not checked", 「タンク 7 の実機では試していません」: something else than the experiment
+    named first, not run."""
+    return named_first(clause) and THE_EXPERIMENT.search(clause) is None
+
+
 def scope_only(clause: str) -> bool:
     """ "not tested on ARM", "Windows 環境は未検証": another configuration, not the author's own check."""
     if _MYSELF.search(clause):

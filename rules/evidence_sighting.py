@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from rules.evidence_clauses import sentence_around
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.regex_guard import compile_guarded
@@ -46,7 +47,7 @@ def sighting(masked: str) -> str | None:
     """A failure seen once (or twice) with no runs counted around it, or seen at a point in time: not a repro."""
     if _WHEN.search(masked) is not None:
         for dated in _DATED.finditer(masked):
-            if not _RUNS_COUNTED.search(_sentence(masked, dated.start(), dated.end())):
+            if not _RUNS_COUNTED.search(sentence_around(masked, dated.start(), dated.end() - dated.start())):
                 return dated.group(0).strip()  # not "ran it 40 times this morning": a session of counted runs
     if _SIGHTING_HINT.search(masked) is None:
         return None
@@ -56,13 +57,6 @@ def sighting(masked: str) -> str | None:
 
 #: Runs counted in the sentence of a date: "I ran the drill 40 times this morning", "on each of the 25 runs".
 _RUNS_COUNTED = re.compile(rf"(?<![\d.,])\d[\d,]*\s*{_REPEAT_NOUN}\b|回(?:中|のうち|実行|繰り返|試)", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
-
-
-def _sentence(masked: str, start: int, end: int) -> str:
-    before = max((m.end() for m in _SENTENCE_END.finditer(masked, max(0, start - 300), start)), default=0)
-    after = _SENTENCE_END.search(masked, end, end + 300)
-    return masked[before : after.end() if after else end + 300]
 
 
 #: A point in time: a day, a date, a clock time ("last Tuesday", "on 3 March", "at 14:02", 「昨日」「11 月 3 日」).

@@ -14,6 +14,7 @@ import re
 from itertools import islice
 
 from rules.evidence_after import BEFORE_ASIDE, said_before
+from rules.evidence_after_result import ASIDE
 from rules.evidence_count_words import ENOUGH
 from rules.evidence_rates import stated
 from rules.evidence_scope import set_aside
@@ -79,8 +80,6 @@ _MANY = re.compile(
 
 
 _ONLY_THE = re.compile(r",\s*only (?:the|on|with|for)\b|、?[^。]{0,20}のみ(?:です|でした|実施|確認)", re.IGNORECASE)
-#: A side remark by its first word: 「ちなみにその日は…」, "by the way".
-_ASIDE_START = re.compile(r"\s*(?:ちなみに|余談(?:です)?が|(?:by the way|btw|side note)\b)", re.IGNORECASE)
 
 
 def single_trial(masked: str) -> Finding | None:
@@ -97,7 +96,7 @@ def single_trial(masked: str) -> Finding | None:
             return None  # 「他テーブルのバックフィルは再実行していません」: another thing not repeated, a scope
         said = masked[start : end if end >= 0 else len(masked)]
         # "We haven't re-run the freestyle tables, only the grand prix path": what was left out, beside what ran.
-        if set_aside(said) or _ASIDE_START.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):
+        if set_aside(said) or ASIDE.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):
             # "We did not re-run the aarch64 build", "… the SMS gateway integration, which the change doesn't touch":
             # another configuration or another matter, a scope
             return None

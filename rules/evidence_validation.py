@@ -14,7 +14,7 @@ from rules import reading
 from rules.evidence_after import still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import concrete_pass
-from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, THE_EXPERIMENT, named_first
+from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, other_thing_named
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
 from rules.textmask import MASKED_CODE, mask, rates, sentences
@@ -120,17 +120,12 @@ def pending(masked: str) -> Finding | None:
         if search(words.REJECTED, sentence) is not None:
             continue  # "pinning the clock changed nothing (8/8 still failed)": an idea tested and dropped
         if (phrase := search(run.PENDING, sentence)) and not scope_or_condition(sentence):
-            if any(phrase in clause and _other_thing(clause) for clause in reading.all_clauses(sentence)):
+            if any(phrase in clause and other_thing_named(clause) for clause in reading.all_clauses(sentence)):
                 continue  # "The parcel line was not checked; it doesn't use `BinMap`": something else
             if more_to_come(sentence) and any(concrete_pass(s) or rates(s) for s in parts if s != sentence):
                 continue  # "… passes; I ran each version 5 times. The other DST zones are on my list for next week"
             return ("pending", phrase)
     return None
-
-
-def _other_thing(clause: str) -> bool:
-    """ "The parcel line was not checked; it doesn't use `BinMap`": something else than the experiment not run."""
-    return named_first(clause) and THE_EXPERIMENT.search(clause) is None
 
 
 _FOLLOW_UP = re.compile(
