@@ -33,17 +33,18 @@ NOT_DONE = any_of(
     # "Not something we have actually checked against the IR dump": the check denied through its object.
     r"\bnot (?:something|anything|a thing|one) (?:we|i|anyone|they|someone)(?:'ve| have| has| had|'d)? "
     r"(?:yet |actually |really |ever ){0,2}(?:checked|verified|confirmed|tested|measured|tried|run|reproduced)\b",
-    # "haven't had the rig back to re-run it": a re-run not done.
+    # "haven't had the rig back to re-run it", "haven't had an allocation to try it myself": not run by the writer.
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not)\b[^.;]{0,50}?\bto (?:re-?run|re-?test"
     r"|re-?try|re-?check|verify|confirm)\b",
-    # "I haven't had an allocation on rack3 to try it myself": the writer has not run it.
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not|never)\b[^.;]{0,60}?\bto (?:try|run"
     r"|test|reproduce|repro|check|verify|confirm) (?:it|this|that|them) (?:myself|ourselves)\b",
     r"\byet to\b|\b(?:was|were|got|has been|have been) (?:postponed|put off|called off|cancell?ed|pushed back)\b",
+    # A past intention, so not carried out: "We had planned to revert …, but the station was taken".
+    r"\b(?:had|'d) (?:originally |first )?(?:planned|meant|intended|hoped|wanted|been (?:going|planning|hoping)) to\b"
+    r"|\b(?:we|i|they) (?:was|were) going to (?:re-?run|run|re-?test|test|try|check|revert|compare|measure)\b",
     r"\bnot (?:[a-z-]+ ){1,5}yet\b",  # and "…, so that has not happened":
     r"\b(?:that|this|it)(?: (?:has|have) not| hasn't| did not| didn't)(?: yet)? happen(?:ed)?\b",
-    r"\blocal(?:ly)? only\b|\bonly (?:local(?:ly)?|on my (?:machine|laptop|box|branch))\b",
-    r"\bnot (?:yet )?pushed\b",
+    r"\blocal(?:ly)? only\b|\bonly (?:local(?:ly)?|on my (?:machine|laptop|box|branch))\b|\bnot (?:yet )?pushed\b",
     # Still open: "still investigating the gap", "still looking into why".
     r"\bstill (?:investigating|looking into|digging|trying to (?:figure|work|find) out|working out|unexplained)\b",
     flags=EN_FLAGS,

@@ -48,17 +48,24 @@ _STILL_OPEN = re.compile(
 #: The experiment's own doing: a run, a check, a change; a plan that names none of these, nor the code, is another.
 _OWN_DOING = re.compile(
     r"\b(?:re-?run|run|repeat|replay|try|test|measure|check|verify|confirm|revert|patch|bisect|repro)\w*"
-    r"|回し|流し|試|確認|検証|計測|測定|再現|戻し|パッチ|テスト|実験",
+    r"|\bcompar\w*|\b(?:do|does|did|done|doing)\b|\bcarr(?:y|ied) out|\b(?:look|watch|see|observe|inspect)\w*"
+    r"|回し|流し|試|確認|検証|計測|測定|再現|戻し|パッチ|テスト|実験|比較|比べ|やる|やり|やっ|実施|行う|行い|行っ|見|調べ|観察",
     re.IGNORECASE,
 )
 
 
-_ALSO_PLANNED = re.compile(r"も(?:予定|控えて)|\balso (?:scheduled|planned|booked|due)\b", re.IGNORECASE)
-
-
 def other_plan(sentence: str) -> bool:
-    """「来月は照明の交換も予定されています」: something else also planned, naming nothing of the experiment."""
-    return bool(_ALSO_PLANNED.search(sentence)) and not MASKED_CODE.search(sentence) and not _OWN_DOING.search(sentence)
+    """「来月は照明の交換も予定されています」「色見本は来週返却予定です」: something else planned, naming nothing of the
+    experiment (no code, no run, check or comparison, no bare "do", no results or steps left)."""
+    return not any(p.search(sentence) for p in (MASKED_CODE, _OWN_DOING, _STILL_OPEN, _WORK_LEFT))
+
+
+#: What a plan about the experiment itself names: its results, the steps left, the fix, "it".
+_WORK_LEFT = re.compile(
+    r"\b(?:results?|steps?|remaining|rest|fix|it|this|that|them|findings?|numbers|outcome|answer|builds?|versions?"
+    r"|firmware|patch\w*|flash\w*)\b|結果|残り|修正|続き|それ|これ|答え|ビルド|版|ファーム|パッチ",
+    re.IGNORECASE,
+)
 
 
 def more_to_come(sentence: str) -> bool:
@@ -68,8 +75,16 @@ def more_to_come(sentence: str) -> bool:
         return True
     if _SEPARATELY.search(sentence):
         return True  # 「料金計算の確認は別途行います」: a check of something else, done apart from this one
+    if _SAME_AGAIN.search(sentence) and _MORE.search(sentence):
+        return True  # 「来週、池 2 でも同じ確認をする予定です」: the same check again, on another one
     more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
     return more and _STILL_OPEN.search(sentence) is None
 
 
+#: The same work once more: 「同じ確認」, "the same test".
+_SAME_AGAIN = re.compile(
+    r"同じ(?:確認|試験|テスト|実験|手順|計測|測定|比較)"
+    r"|\bthe same (?:check|test|run|experiment|comparison|procedure)s?\b",
+    re.IGNORECASE,
+)
 _SEPARATELY = re.compile(r"別途|別件|別チケット|\bseparately\b|\bas a separate\b", re.IGNORECASE)

@@ -185,12 +185,14 @@ _OWN_TRIAL = re.compile(
     r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)",
     re.IGNORECASE,
 )
-#: When the symptom comes, not why: 「スケジュールを変更したときに発生します」, "it happens whenever the schedule
-#: changes".
+_THE_BUG = r"^\W*(?:it|this|the (?:bug|issue|problem|fault|symptom)) "
+#: When or how often the symptom comes, not why: 「変更したときに発生します」「3 月の繁忙期に多発しました」.
 _WHEN_IT_HAPPENS = re.compile(
     r"(?:とき|時|際|と|たら|後)に?(?:は)?(?:必ず|毎回)?(?:発生|起き|起こ|再現|出)(?:します|する|ます|る|ました|ています)[。.]?\s*$"
-    r"|^\W*(?:it|this|the (?:bug|issue|problem|fault|symptom)) (?:only )?(?:happens|occurs|shows up|appears|recurs)"
-    r" (?:when|whenever|after|if|on)\b",
+    r"|(?:多発|頻発|続発|集中)(?:し(?:ました|ます|た|ている|ています|ていました)|する)[。.]?\s*$"
+    rf"|{_THE_BUG}(?:only |mostly |mainly |often |usually )?(?:happens|occurs|shows up|appears|recurs) (?:when"
+    rf"|whenever|after|if|on)\b|{_THE_BUG}(?:mostly |mainly |often )?(?:happened|occurred|showed up|peaked|clustered)"
+    r" (?:during|in|around|over)\b",
     re.IGNORECASE,
 )
 #: How the failure was seen, not what goes wrong: 「朝の点検で気づきます」, "dmesg に `Out of memory…` が出ていました",
@@ -284,8 +286,6 @@ _MAGNITUDE = re.compile(
 )
 
 
-#: "X or Y" in a root cause: two candidates, unless the "or" belongs to a condition ("when the list is empty or
-#: closed") or a measure ("one or more", "greater than or equal").
 def _plain_mechanism(masked: str) -> bool:
     """A plain clause (no hearsay, guess or plan) with an element doing something."""
     return any(
@@ -294,7 +294,6 @@ def _plain_mechanism(masked: str) -> bool:
     )
 
 
-#: What makes an "or" offer candidates for the cause rather than join two words ("a missing or empty header").
 def _clip(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

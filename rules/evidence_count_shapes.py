@@ -137,10 +137,13 @@ PASSES = compile_guarded(
 )
 
 
-#: A share of runs said as "out of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate".
+#: Past tenses not in -ed or -t: "Out of 500 imports, one came back with the liner zeroed".
+_IRREGULAR = "came|went|gave|broke|threw|froze|fell|showed|blew|stuck|took|had|ran|tore|wrote|drew|slid|shook|rang|sank"
+#: A share of runs said as "out of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate",
+#: "Out of 500 imports, one came back".
 OUT_OF = compile_guarded(
     rf"\bout of (?:the |all |my |our )?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b[^,;.]{{0,40}}?,\s*"
-    rf"(?:only |just |exactly )?(?P<hits>{_NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?[a-z]+(?:ed|t)\b",
+    rf"(?:only |just |exactly )?(?P<hits>{_NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?(?:[a-z]+(?:ed|t)|{_IRREGULAR})\b",
     re.IGNORECASE,
 )
 

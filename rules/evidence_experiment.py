@@ -47,6 +47,14 @@ _WATCH_JA = re.compile(
 )
 
 
+#: A past intention, then the run all the same: "I had meant to do this last week, but it happened on Monday".
+_DONE_LATER = re.compile(
+    r"\b(?:had|'d) (?:planned|meant|intended|hoped|wanted) to\b[^.;]{0,80}?\bbut (?:it |this |that |we |i |they )?"
+    r"(?:happened|did|ran|got (?:it |this )?done|managed|went ahead)\b",
+    re.IGNORECASE,
+)
+
+
 def experiment(masked: str, raw: str = "") -> Finding | None:
     """A confirming experiment the author ran, stated plainly, and what it showed (`raw`, the text before masking,
     shows the commands and settings that masking hides)."""
@@ -82,6 +90,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             and any(more_to_come(s) or elsewhere(s) or other_plan(s) for s in said if phrase in s)
         ):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
+        if kind == "not_done" and (outcomes or contrast is not None) and any(_DONE_LATER.search(s) for s in said):
+            continue  # "I had meant to do this last week, but it happened on Monday": the intention, then the run
         if (
             kind == "not_done"
             and outcomes

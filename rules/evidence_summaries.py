@@ -27,8 +27,12 @@ _SUMMARY = compile_guarded(
     r"|\bFAIL(?:ED)?\s*[:=]?\s*(?P<f5>\d+)\s+PASS(?:ED)?\s*[:=]?\s*(?P<p5>\d+)"
     # A tool's own tally: "500/500 pages OK", "48/50 checks passed".
     r"|(?<![\d,/])(?P<p8>\d{1,7})/(?P<r8>\d{1,7}) (?:[a-z-]+ ){0,2}(?:OK|passed|succeeded|good|clean)\b"
-    # A script's own tally: "runs: 300  ticket_zero: 0  duplicate_numbers: 0" (every other counter at zero).
-    r"|\bruns?\s*[:=]\s*(?P<r9>\d[\d,]*)(?:[ \t,]+[\w-]+\s*[:=]\s*0\b)+(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
+    # A script's own tally: "runs: 300  ticket_zero: 0  duplicate_numbers: 0" (every other counter at zero), "jobs: 100
+    # ok: 100  crushed_text: 0" (every one ok).
+    r"|\b(?:runs?|jobs?|tests?|cases?|iterations?|total)\s*[:=]\s*(?P<r9>\d[\d,]*)(?:[ \t,]+[\w-]+\s*[:=]\s*0\b)+"
+    r"(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
+    r"|(?<![\w-])[a-z][\w-]{0,30}\s*[:=]\s*(?P<r10>\d[\d,]*)[ \t,]+(?:ok|passed|pass|good|succeeded|success)\s*[:=]\s*(?P=r10)\b"
+    r"(?:[ \t,]+[\w-]+\s*[:=]\s*0\b)*(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
     # go test's line per package: "ok  \tgasdet/alarm\t3.118s", "FAIL\tgasdet/alarm\t0.2s".
     r"|(?:^|(?<=\n))[ \t]*(?P<go>ok|FAIL)[ \t]+[\w.@/-]+[ \t]+\d[\d.]*s\b",
     re.IGNORECASE,
@@ -75,8 +79,8 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
         failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"])
         if g["r8"] is not None:
             runs, failed = _int(g["r8"]), _int(g["r8"]) - _int(g["p8"])
-        elif g["r9"] is not None:
-            runs, failed = _int(g["r9"]), 0
+        elif g["r9"] is not None or g["r10"] is not None:
+            runs, failed = _int(g["r9"] or g["r10"]), 0
         elif g["go"] is not None:
             runs, failed = 1, int(g["go"].lower() != "ok")
         elif g["r3"] is not None or g["r7"] is not None:

@@ -15,6 +15,7 @@ from rules.evidence_after import still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import concrete_pass
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, other_thing_named
+from rules.evidence_trials import with_without
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
 from rules.textmask import MASKED_CODE, mask, rates, sentences
@@ -122,8 +123,13 @@ def pending(masked: str) -> Finding | None:
         if (phrase := search(run.PENDING, sentence)) and not scope_or_condition(sentence):
             if any(phrase in clause and other_thing_named(clause) for clause in reading.all_clauses(sentence)):
                 continue  # "The parcel line was not checked; it doesn't use `BinMap`": something else
-            if more_to_come(sentence) and any(concrete_pass(s) or rates(s) for s in parts if s != sentence):
-                continue  # "… passes; I ran each version 5 times. The other DST zones are on my list for next week"
+            others = [s for s in parts if s != sentence]
+            if more_to_come(sentence) and (
+                any(concrete_pass(s) or rates(s) for s in others) or with_without("\n".join(others)) is not None
+            ):
+                # "… passes; I ran each version 5 times. The other DST zones are on my list for next week"; after
+                # a contrast, 「来月、2 号機でも同じテストをする予定です」
+                continue
             return ("pending", phrase)
     return None
 

@@ -75,6 +75,10 @@ HYPOTHESIS = (
         r"|suspect|guess|assume|suppose|reckon|feel|speculate|hypothesi[sz]e|presume|thinking|suspecting|guessing"
         r"|assuming|wondering)s?\b",
         r"\bseem(?:s|ed|ingly)?\b",
+        # A belief in the passive: "is believed to be taken from `last_touch`", "was thought to come from the relay".
+        r"\b(?:is|are|was|were|'s)(?: (?:now|still|widely|generally|currently))? (?:believed|thought|presumed|reckoned"
+        r"|rumou?red|alleged|said|reported|suspected|guessed) to (?:be|have|come|stem|cause|happen|lie|result|originate"
+        r"|trigger|occur|arise|start|sit|live|do)\b",
         r"\bappear(?:s|ed)? to\b(?! (?:the|a|an|users?|customers?|clients?)\b)",
         r"\bit looks like\b",
         r"\blooks like (?:it|the|a|an|this|that|Q)\b",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from rules import japanese_verbs
 from rules.japanese import JA_RE, analyse, pieces
 from rules.japanese_verbs import FAILURE_VERBS, SYMPTOM_VERBS, produces_symptom
 from rules.textmask import MASKED_CODE
@@ -42,7 +43,7 @@ _SYMPTOM_STATE = re.compile(
     "|応答なし|NaN|(?i:nan\\b|inf\\b)|(?i:hard ?fault|bus ?fault|usage ?fault|watchdog|wdt)|ハードフォールト"
     "|スタックオーバーフロー"
     "|オーバーフロー"
-    "|リセット|再起動|足りな|不足",
+    "|リセット|再起動|リブート|足りな|不足",
     re.IGNORECASE,
 )
 _LATIN_SYMPTOM = re.compile(
@@ -94,7 +95,8 @@ def symptom_as_cause(sentence: str) -> str | None:
         lemma = before.lemma if w.lemma == "為る" and before is not None else w.lemma
         shown = "".join(x.surface for x in words[max(0, i - 3) : i + 1])
         if w.lemma == "為る":  # 「タイムアウトする」: the noun before する, read whole (タイム + アウト)
-            nouns = "".join(x.surface for x in words[max(0, i - 3) : i] if x.pos == "名詞")
+            # 「再起動する」: the prefix 再 is read with its noun (再 + 起動)
+            nouns = "".join(x.surface for x in words[max(0, i - 3) : i] if x.pos in ("名詞", "接頭辞"))
             near = words[max(0, i - 3) : i]
             if (
                 nouns
@@ -124,3 +126,17 @@ def not_updated(cause: str) -> str | None:
     if _NOT_UPDATED.search(cause) is None or MASKED_CODE.search(cause):
         return None
     return _NOT_UPDATED.sub(" 、 ", cause)
+
+
+#: Slowness said in Japanese, as growth or as a time passed: 「応答が遅くなって」「3 秒を超える」「40 分かかる」.
+_SLOWER = re.compile(
+    "(?:応答|処理|処理時間|実行時間|所要時間|時間|レスポンス|返答|返事)?(?:が)?(?:遅く|長く)(?:なる|なり|なっ(?:て|た)?)"
+    "|(?<![\\d.,])\\d[\\d.,]*\\s*(?:ms|ミリ秒|秒|分|時間|s)\\s*(?:を|も|以上)?(?:超え|越え|上回|かか)(?:る|て|った|り)?"
+)
+
+
+def slowness_only(cause: str) -> bool:
+    """A cause that only says something got slow or took longer than a time: 「応答が遅くなって 500 ms を超える」."""
+    if _SLOWER.search(cause) is None:
+        return False
+    return not japanese_verbs.action_verbs(_SLOWER.sub(" 、 ", cause))

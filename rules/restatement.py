@@ -36,6 +36,8 @@ _STATE = re.compile(
     r"|fails? to) close[sd]?\b|開いたまま|閉じ(?:ない|ず|なく)"
     # Set back to its start: "resets", 「初期化される」「リセットされる」 are one symptom.
     r"|\b(?:reset|resets|cleared|wiped|zeroed|reinitiali[sz]ed)\b|リセット|初期化|クリアされ"
+    # Restarting by itself (not 「…を再起動する」, an element acting on another): the reset again.
+    r"|(?<![をに])(?<![をに] )(?:再起動|リブート)(?!を)"
     # 「40 分かかる」「実行時間が 38 分と長い」: the time again.
     r"|(?<![\d.])\d+\s*(?:分|秒|時間)(?:以上|も|ほど|近く)?かか|(?:時間|処理時間|実行時間)(?:が)?[^。、]{0,12}?長い"
     r"|(?:処理時間|実行時間|所要時間)(?:が)?[^。、]{0,16}?(?:を)?(?:超え|上回)",
@@ -50,7 +52,7 @@ _SAME_STATE = {
         ("twice", "duplicate duplicated 重複 二重"),
         ("slow", "遅い 遅く"),
         ("stale", "previous outdated old 古い 前の"),
-        ("reset", "resets cleared wiped zeroed reinitialized reinitialised リセット 初期化 クリアされ"),
+        ("reset", "resets cleared wiped zeroed reinitialized reinitialised リセット 初期化 クリアされ 再起動 リブート"),
     )
     for word in words.split()
 }
@@ -200,6 +202,8 @@ def symptom_cause(sentence: str) -> bool:
         rest = _TO_ANSWER.sub(" ", rest)  # "takes longer than the gateway's 30 s limit to answer": still the time
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return True
+    if not _CONDITION.search(cause) and japanese_symptoms.slowness_only(cause):
+        return True  # 「応答が遅くなって 500 ms を超えるため」: slowness, measured
     if (stale := japanese_symptoms.not_updated(cause)) is not None:
         # 「値が 7.0 で張り付くのは、読み取り値が更新されないため」: nothing updating, said of no element, is the
         # symptom again.
