@@ -54,7 +54,10 @@ HEARSAY = any_of(
     r"(?:(?!Hypothesis|Jenkins|Valgrind|Buildkite|Travis|Sentry|Datadog|Grafana|Prometheus|Github|Gitlab)"
     r"(?-i:[A-Z][a-z]+)(?! (?:test|suite|script|job|run|tool)\b)|qa|support|ops|sres?|on-?call|customers?|vendors?"
     r"|reporters?|team|users?|colleagues?|someone|somebody|another (?:team|engineer)|the other team"
-    r"|[\w-]+ (?:team|group|folks|crew))\b",
+    r"|[\w-]+ (?:team|group|folks|crew)"
+    # "It was confirmed by the clerk's office that …": an office or a trade, not the writer.
+    r"|(?:[\w-]+'s )?(?:[\w-]+ )?(?:office|desk|department|clerks?|staff|inspectors?|auditors?|suppliers?"
+    r"|manufacturers?|contractors?|partners?|registrar|council|authority|landlord))\b",
     # "Reproduced every single time by the QA lab on their farm": someone else's run.
     r"\b(?:reproduced|repro'd|verified|confirmed|seen|hit|caught) (?:[\w-]+ ){0,4}?by (?:the |our |their )?"
     r"(?:qa|support|ops|customers?|vendors?|[\w-]+ (?:lab|team|group|folks|crew|farm))\b",

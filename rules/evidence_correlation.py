@@ -46,6 +46,10 @@ CORRELATION = (
         # "all three affected races ran on 3.0": the failures share a version, nothing said of what goes wrong.
         r"\b(?:all|every|each|both|the) (?:\w+ ){0,2}?(?:affected|failing|failed|broken|bad|faulty) [\w-]+ (?:\w+ )?"
         r"(?:ran|run|were|was|are|is) (?:all )?(?:on|with|using) (?:v|version |firmware |release |build )?\d",
+        # "Every station that took 5.1 shows it …; the ones still on 5.0 don't": units grouped by version.
+        r"\b(?:every|each|all|any|the) (?:\w+ ){0,2}?(?:that|which|who) (?:took|got|has|have|had|runs?|ran|received"
+        r"|installed|updated to|moved to) (?:the )?(?:v|version |firmware |release |build )?\d+(?:\.\d+)+"
+        r"|\bthe ones (?:still |left )?(?:on|running|with) (?:v|version |firmware |release )?\d+(?:\.\d+)+\b",
         # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
         r"\b(?:it's|it is|it was|must be|blame|(?:root )?cause (?:is|was)) (?:the |our |this )?(?:[\w.]+ ){0,2}"
         r"(?:upgrade|update|deploy\w*|release|migration|bump|version|switch|move)\b",

@@ -159,8 +159,8 @@ THEN_COUNTED = re.compile(
 
 #: 「50 回流して、二重引き落としは 21 回でした」: what the runs did, named any way, then how many times.
 THEN_COUNTED_JA = re.compile(
-    "(?:、|^)(?![^。、]{0,20}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,20}?(?:は|が)\\s*(?P<n>\\d{1,6})\\s*回"
-    "(?:でした|です|だった|ありました|発生|出|起き)"
+    "(?:、|^)(?![^。、]{0,40}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,40}?(?:は|が)\\s*(?P<n>\\d{1,6})\\s*回"
+    "(?:だけ|のみ|ほど|程度)?(?:でした|です|だった|ありました|発生|出|起き)"
 )
 
 
@@ -199,7 +199,10 @@ SHARES = {
 #: A pass verb governing a pair: "finishes cleanly in 20 tries out of 20", "20 of 20 imports went through".
 _PASS_BEFORE = re.compile(
     r"\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|(?:finish|complet)(?:ed|es)? (?:cleanly|fine|normally|ok|without \w+)"
-    r"|ran (?:clean(?:ly)?|fine)|work(?:ed|s) (?:fine|correctly|normally))\s+(?:in|on|for|across)?\s*$",
+    r"|ran (?:clean(?:ly)?|fine)|work(?:ed|s) (?:fine|correctly|normally)"
+    # "came through cleanly in 39 of the 40", "got through fine on 19 of 20".
+    r"|(?:came|comes|got|gets|went|goes|made it) (?:through|across|home|back) (?:clean(?:ly)?|fine|ok|okay|normally))"
+    r"\s+(?:in|on|for|across)?\s*$",
     re.IGNORECASE,
 )
 _PASS_AFTER = re.compile(

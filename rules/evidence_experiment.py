@@ -47,12 +47,22 @@ _WATCH_JA = re.compile(
 )
 
 
-#: A past intention, then the run all the same: "I had meant to do this last week, but it happened on Monday".
+#: A past intention, then the run all the same: "I had meant to do this last week, but it happened on Monday", "the
+#: matinee got cancelled so we went ahead on Sunday night".
 _DONE_LATER = re.compile(
     r"\b(?:had|'d) (?:planned|meant|intended|hoped|wanted) to\b[^.;]{0,80}?\bbut (?:it |this |that |we |i |they )?"
-    r"(?:happened|did|ran|got (?:it |this )?done|managed|went ahead)\b",
+    r"(?:happened|did|ran|got (?:it |this )?done|managed|went ahead)\b"
+    r"|\b(?:we|i) (?:went ahead|did it anyway|ran it anyway|did it regardless)\b",
     re.IGNORECASE,
 )
+
+
+def _done_later(said: list[str], phrase: str) -> bool:
+    """Whether the sentence of a plan or a not-done phrase, or the next one, says it was done after all."""
+    for i, sentence in enumerate(said):
+        if phrase in sentence and any(_DONE_LATER.search(s) for s in said[i : i + 2]):
+            return True
+    return False
 
 
 def experiment(masked: str, raw: str = "") -> Finding | None:
@@ -90,7 +100,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             and any(more_to_come(s) or elsewhere(s) or other_plan(s) for s in said if phrase in s)
         ):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
-        if kind == "not_done" and (outcomes or contrast is not None) and any(_DONE_LATER.search(s) for s in said):
+        if kind in ("not_done", "planned") and (outcomes or contrast is not None) and _done_later(said, phrase):
             continue  # "I had meant to do this last week, but it happened on Monday": the intention, then the run
         if (
             kind == "not_done"
@@ -234,6 +244,8 @@ _COMMAND = re.compile(
 _ARTIFACT = re.compile(
     r"\b(?:core ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?|timestamps?)\b"
     r"|\bof (?:the )?(?:samples|cycles|cpu time|wall time)\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
+    # "The changer's motion trace from last night shows the gripper opening at 198 mm": a recording read.
+    r"|\b(?:traces?|recordings?|captures?|logs?|readings?) (?:from [\w ]{1,30}? )?(?:shows?|showed)\b"
     r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
     r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
@@ -247,7 +259,7 @@ _ARTIFACT = re.compile(
 )
 #: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.
 _CHANGED = re.compile(
-    r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|switch\w*|add(?:ed|ing)|chang\w+|disabl\w+|enabl\w+|inject\w*"
+    r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|switch\w*|add(?:ed|ing)|chang(?:e|ed|es|ing)|disabl\w+|enabl\w+|inject\w*"
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
     r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
     r"|put (?:\w+ ){0,3}?back|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted"

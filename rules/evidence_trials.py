@@ -37,8 +37,8 @@ _SINGLE = (
         r" (?:[\w-]+ ){0,4}?once\b(?! (?:more|again|every|per|in every|a|the|it|we|i|they)\b)",
         r"\b(?:tried|ran|re-?ran|tested|retried)\b[^.;]{1,80}?\bonce\s*(?:[;:,.]|(?:with|on|after|against|using|and)\b)",
         r"\bthe one time (?:i|we) (?:tried|ran|checked)\b|\bin the (?:one|single|only) (?:run|try|attempt|test)\b"
-        r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the \w+\s+)?(?:passed|was (?:fine"
-        r"|clean|green|ok)"
+        r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the (?:[\w-]+\s+){1,3}?)?(?:passed|was"
+        r" (?:fine|clean|green|ok|continuous|complete|intact|correct|right|normal|smooth|stable)"
         r"|worked|succeeded|went through|didn't (?:fail|crash|hang|reproduce)|did not|nothing|no(?:ne)?\b))"
         r"|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b"
         r"|\bno \w+ (?:that|this) (?:one )?(?:time|run|attempt|try)\b",

@@ -221,9 +221,19 @@ def watching(clause: str) -> Reading | None:
         if pattern.flags & re.ASCII and not has_words(clause):
             continue
         for m in pattern.finditer(clause):
+            if pattern.flags & re.ASCII and _WITNESS.search(clause, max(0, m.start() - 60), m.end() + 1):
+                continue  # "I did both steps myself with the clerk watching": a witness to the writer's run
             if not (_names_a_thing_en(clause, m) if pattern.flags & re.ASCII else names_a_thing(clause, *m.span())):
                 return ("watching", m.group(0).strip())
     return None
+
+
+#: Someone looking on while the writer did it: "with the clerk watching", "while Dana watched".
+_WITNESS = re.compile(
+    r"\b(?:with|while) (?!(?:we|i|us|me) )(?:the |a |an |my |our |his |her |their )?(?:[\w'-]+ ){0,2}?[\w'-]+"
+    r" (?:watching|watched)\b(?!\s+(?:the|a|an|it|them|for|over|our|their|dashboards?|graphs?|grafana)\b)",
+    re.IGNORECASE,
+)
 
 
 #: Before a watching word used as a modifier: a determiner or a preposition ("in the monitoring namespace").
