@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from itertools import islice
 
+from rules import evidence_count_shapes as shapes
 from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB
 from rules.regex_guard import compile_guarded
 
@@ -26,7 +27,7 @@ _FAIL_COUNT = re.compile(
     rf"|panicked|aborted|froze|deadlocked)\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     # Not the number in a name: "the bed-2 repro", "R2 errors".
-    rf"|(?<![/\d])(?<![\w-])(?<!\bnot )(?<!\bnever )\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
+    rf"|(?<![/\d])(?<![\w-])(?<!\bnot )(?<!\bnever )(?<!\ball )\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
     rf"(?![ -](?:{_MODIFIED})\b)"
     # "2 NaN runs, down from 19", "3 red builds": runs counted by what went wrong in them.
     rf"|(?<![/\d.])\b{_N}\s+(?:NaN|Q|failed|failing|red|broken|bad|crashed|hung|flaky|diverged)\s+(?:runs?|builds?|jobs?"
@@ -189,12 +190,12 @@ def fails_after(clause: str) -> bool:
     pass count or a success rate short of all ("997/1000 green", 「成功率は 99.5%」)."""
     if any(not _before(clause, m.start(), m.end()) for m in _FAIL_COUNT.finditer(clause)):
         return True
-    for m in _RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
+    for m in shapes.RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True
-    for m in _PASS_SHARE.finditer(clause):
-        passed = m.group("n") or m.group("jn") or m.group("rn") or m.group("kn") or m.group("gn")
-        runs = m.group("m") or m.group("jm") or m.group("rm") or m.group("km") or m.group("gm")
+    for m in shapes.PASS_SHARE.finditer(clause):
+        passed = m.group("n") or m.group("jn") or m.group("rn") or m.group("kn") or m.group("gn") or m.group("un")
+        runs = m.group("m") or m.group("jm") or m.group("rm") or m.group("km") or m.group("gm") or m.group("um")
         share = m.group("pct") or m.group("jpct")
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(clause, m.start(), m.end()):
@@ -271,30 +272,3 @@ def _short_part(clause: str) -> bool:
         if (failing and part > 0) or (not failing and part < total):
             return True
     return False
-
-
-#: A Japanese rate not of passes: 「100 回中 2 回 NaN」 (not 「20 回中 20 回成功」).
-_RATE_JA = re.compile(
-    r"(?<![\d.,])(\d+)\s*回中\s*(\d+)\s*回(?!\s*(?:とも|すべて|全て)?\s*(?:は|が)?\s*(?:成功|通過|通っ|通り|パス|OK|ok|正常|完了"
-    r"|問題な|グリーン|緑|完走)|\s*[^\s。、\d]{0,6}?(?:なし|無し|ゼロ))"
-)
-#: Passes counted, or a success rate: "997/1000 green", "passed 498 of 500", "success rate 99.5%", 「成功率 99.5%」.
-_PASS_SHARE = re.compile(
-    r"(?<![\d.,])(?P<n>\d[\d,]*)\s*(?:/|of|out of)\s*(?P<m>\d[\d,]*)\s+(?:\w+\s+)?"
-    r"(?:green|pass(?:ed|es)?|succeed(?:ed|s)?|ok|clean|completed?)\b"
-    r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*(?:/|of|out of)\s*"
-    r"(?P<jm>\d[\d,]*)"
-    r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
-    # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
-    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?(?:が|は)?"
-    r"(?:成功|通過|パス|OK|正常|正しく|問題なく)"
-    # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
-    r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:sessions|requests|transactions|runs|jobs|files|records|orders"
-    r"|messages|cases|replays|iterations)\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+(?:completed|passed|succeeded|ok|finished"
-    r"|matched)\b"
-    # "1000 runs: 997 completed": the runs, then how many came through.
-    r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
-    r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"
-    r"|(?:成功率|通過率|合格率)(?:は|が|:|：)?\s*(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",
-    re.I | re.A,
-)

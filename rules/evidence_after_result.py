@@ -1,7 +1,7 @@
 """What a confirming experiment's text says after its result (docs/rules.md#what-each-input-must-state): more of
 the same work to come ("next I'll add the 2015 case too"), another thing also planned (「来月は照明の交換も予定
-されています」), an aside (「ちなみに」) — none of which makes the experiment a plan — and what is still to be found
-out, which does.
+されています」), an aside (「ちなみに」) — none of which makes the experiment a plan — what is still to be found out,
+which does, and a plan said done after all ("the matinee got cancelled so we went ahead").
 """
 
 from __future__ import annotations
@@ -88,3 +88,22 @@ _SAME_AGAIN = re.compile(
     re.IGNORECASE,
 )
 _SEPARATELY = re.compile(r"別途|別件|別チケット|\bseparately\b|\bas a separate\b", re.IGNORECASE)
+
+
+#: A past intention, then the run all the same: "I had meant to do this last week, but it happened on Monday", "the
+#: matinee got cancelled so we went ahead on Sunday night", "The plan was to … rerun the replay; that's done now".
+_DONE_LATER = re.compile(
+    r"\b(?:had|'d) (?:planned|meant|intended|hoped|wanted) to\b[^.;]{0,80}?\bbut (?:it |this |that |we |i |they )?"
+    r"(?:happened|did|ran|got (?:it |this )?done|managed|went ahead)\b"
+    r"|\b(?:we|i) (?:went ahead|did it anyway|ran it anyway|did it regardless)\b"
+    r"|\b(?:that's|that is|this is|it's|it is|which is|both are) (?:all |now )?done\b",
+    re.IGNORECASE,
+)
+
+
+def done_later(said: list[str], phrase: str) -> bool:
+    """Whether the sentence of a plan or a not-done phrase, or the next one, says it was done after all."""
+    for i, sentence in enumerate(said):
+        if phrase in sentence and any(_DONE_LATER.search(s) for s in said[i : i + 2]):
+            return True
+    return False

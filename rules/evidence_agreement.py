@@ -67,6 +67,14 @@ _NO_RUN_OF_IT = re.compile(
 )
 
 
+#: A verdict with nothing of its own: "Clean run.", "All good."
+_VERDICT = re.compile(
+    r"\W*(?:a |an |the )?(?:clean|good|green|fine|perfect|solid|flawless)\s+(?:run|soak|result|pass)s?\W*$"
+    r"|\W*all (?:good|green|clean|fine)\W*$",
+    re.IGNORECASE,
+)
+
+
 def only_soak(text: str) -> Finding | None:
     """A soak or stress run is the only check that passed: it does not show the original repro or test passing.
     A runner's summary pasted beside it ("PASS 100 FAIL 0", read on the raw text) is a pass of its own."""
@@ -86,8 +94,8 @@ def only_soak(text: str) -> Finding | None:
     named = _SOAK_NOUN.search(masked) is not None
     for clause in clauses:
         soaked = _SOAK_NOUN.search(clause) is not None or (named and search(checks.SOAK, clause) is not None)
-        if alone and soaked and _NAMES_THE_CHECK.search(clause) is None:
-            continue
+        if alone and (soaked and _NAMES_THE_CHECK.search(clause) is None or _VERDICT.match(clause)):
+            continue  # "… zero stalls stayed shut. Clean run.": the verdict is the soak's
         rest = clause
         for pattern in checks.SOAK:
             rest = pattern.sub(" ", rest)

@@ -1,5 +1,6 @@
 """What a root cause says beside its mechanism, which is no mechanism itself (docs/rules.md#mechanism): a workaround
-that makes the symptom go away for a while, a plan, and the link words a mechanism said after a symptom needs.
+that makes the symptom go away for a while, a plan, when or how the symptom was seen, and the link words a mechanism
+said after a symptom needs.
 Read by `rules.evidence_cause`.
 """
 
@@ -75,3 +76,24 @@ def bracket_around(text: str, at: int) -> tuple[int, int] | None:
         return None
     closed = [i for i in (text.find(")", at), text.find("）", at)) if i >= 0]
     return (opened, min(closed) + 1) if closed else None
+
+
+_THE_BUG = r"^\W*(?:it|this|the (?:bug|issue|problem|fault|symptom)) "
+#: When or how often the symptom comes, not why: 「変更したときに発生します」「3 月の繁忙期に多発しました」.
+WHEN_IT_HAPPENS = re.compile(
+    r"(?:とき|時|際|と|たら|後)に?(?:は)?(?:必ず|毎回)?(?:発生|起き|起こ|再現|出)(?:します|する|ます|る|ました|ています)[。.]?\s*$"
+    r"|(?:多発|頻発|続発|集中)(?:し(?:ました|ます|た|ている|ています|ていました)|する)[。.]?\s*$"
+    rf"|{_THE_BUG}(?:only |mostly |mainly |often |usually )?(?:happens|occurs|shows up|appears|recurs) (?:when"
+    rf"|whenever|after|if|on)\b|{_THE_BUG}(?:mostly |mainly |often )?(?:happened|occurred|showed up|peaked|clustered)"
+    r" (?:during|in|around|over)\b",
+    re.IGNORECASE,
+)
+#: How the failure was seen, not what goes wrong: 「朝の点検で気づきます」, "dmesg に `Out of memory…` が出ていました",
+#: "the log shows `OOM killed`".
+SEEN = re.compile(
+    r"気づ|気付|見つかった|見つかりました|発見され|Q\s*(?:と|って)(?:表現|形容|呼んで)"
+    r"|(?:ログ|dmesg|syslog|journal|履歴)[^。]{0,20}?(?:に|で|には)[^。]{0,60}?(?:出て|出力され|記録され|残って)"
+    r"|\b(?:noticed|spotted|found out|we find out|discovered|(?:was|were) on call|on-call)\b|当番|オンコール|目立"
+    r"|\b(?:the )?(?:logs?|dmesg|syslog|journal) (?:shows?|showed|says|said|has|had|reads?)\b",
+    re.IGNORECASE,
+)

@@ -10,14 +10,14 @@ import re
 from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
 from rules.evidence_alternatives import alternatives
-from rules.evidence_asides import LINK, LOCATION, PROPOSAL, WORKAROUND, planned
+from rules.evidence_asides import LINK, LOCATION, PROPOSAL, SEEN, WHEN_IT_HAPPENS, WORKAROUND, planned
 from rules.evidence_clauses import sentence_around
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.restatement import DURATION as _DURATION
 from rules.restatement import declared_symptom, restated, symptom_cause
-from rules.symptom_words import only_symptoms
+from rules.symptom_words import MEASURED_CHANGE, only_symptoms
 from rules.textmask import MASKED_CODE
 
 Finding = tuple[str, str]
@@ -120,8 +120,10 @@ def mechanism(masked: str) -> Finding | None:
         if restated(sentence):
             claimed = True
             continue  # "it hangs because it stops responding": the symptom twice
-        if correlated and _CONSEQUENCE.match(sentence):
-            continue  # 「1.4.2 以降…。そのせいで `hal_read()` がタイムアウトしている」: the effect of a correlation
+        if (correlated or claimed) and _CONSEQUENCE.match(sentence):
+            # 「1.4.2 以降…。そのせいで `hal_read()` がタイムアウトしている」, 「…panic するのが原因です。panic のあとは
+            # バルブが閉じたままになる」: the effect of a correlation or of a symptom given as the cause
+            continue
         if symptom_cause(sentence):
             # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
             claimed = True
@@ -144,7 +146,8 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             if _beside_the_mechanism(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
-            measured = _what_the_kind_does(_DURATION.sub(" ", clause))  # "`compile` takes ~40 ms per frame": a size
+            # "`compile` takes ~40 ms per frame", "throughput dropped from 14 to 9": a size
+            measured = _what_the_kind_does(_DURATION.sub(" ", MEASURED_CHANGE.sub(" ", clause)))
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
                 return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
@@ -154,7 +157,8 @@ def mechanism(masked: str) -> Finding | None:
 #: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.
 _CONSEQUENCE = re.compile(
     r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"
-    r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b)",
+    r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b|[^、。\s]{1,12}\s*の(?:あと|後)(?:は|に|で)"
+    r"|after (?:that|this|it)\b)",
     re.IGNORECASE,
 )
 #: A kind of bug and where it is, and nothing it does: "A memory-ordering problem in the lock-free ring buffer".
@@ -183,25 +187,6 @@ _OWN_TRIAL = re.compile(
     r"^\W*(?:so |and |then |but )?(?:we|i) (?:also |then |first )?(?:swapped|replaced|tried|ran|re-?ran|restarted"
     r"|rebooted|reseated|re-?flashed|moved|reinstalled|power-cycled|unplugged|checked|tested)\b"
     r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)",
-    re.IGNORECASE,
-)
-_THE_BUG = r"^\W*(?:it|this|the (?:bug|issue|problem|fault|symptom)) "
-#: When or how often the symptom comes, not why: 「変更したときに発生します」「3 月の繁忙期に多発しました」.
-_WHEN_IT_HAPPENS = re.compile(
-    r"(?:とき|時|際|と|たら|後)に?(?:は)?(?:必ず|毎回)?(?:発生|起き|起こ|再現|出)(?:します|する|ます|る|ました|ています)[。.]?\s*$"
-    r"|(?:多発|頻発|続発|集中)(?:し(?:ました|ます|た|ている|ています|ていました)|する)[。.]?\s*$"
-    rf"|{_THE_BUG}(?:only |mostly |mainly |often |usually )?(?:happens|occurs|shows up|appears|recurs) (?:when"
-    rf"|whenever|after|if|on)\b|{_THE_BUG}(?:mostly |mainly |often )?(?:happened|occurred|showed up|peaked|clustered)"
-    r" (?:during|in|around|over)\b",
-    re.IGNORECASE,
-)
-#: How the failure was seen, not what goes wrong: 「朝の点検で気づきます」, "dmesg に `Out of memory…` が出ていました",
-#: "the log shows `OOM killed`".
-_SEEN = re.compile(
-    r"気づ|気付|見つかった|見つかりました|発見され"
-    r"|(?:ログ|dmesg|syslog|journal|履歴)[^。]{0,20}?(?:に|で|には)[^。]{0,60}?(?:出て|出力され|記録され|残って)"
-    r"|\b(?:noticed|spotted|found out|we find out|discovered|(?:was|were) on call|on-call)\b|当番|オンコール|目立"
-    r"|\b(?:the )?(?:logs?|dmesg|syslog|journal) (?:shows?|showed|says|said|has|had|reads?)\b",
     re.IGNORECASE,
 )
 #: Something ruled out, and nothing said of what goes wrong: "so it isn't the hardware", 「ハードの問題ではない」.
@@ -252,7 +237,7 @@ _ACTUALLY = re.compile(
 
 
 #: Said beside a mechanism, none itself: a workaround, an idea, the fault placed, one's trial, a part ruled out, when.
-_BESIDE = (WORKAROUND, PROPOSAL, _PLACE_ONLY, _OWN_TRIAL, _RULES_OUT, _SEEN, _WHEN_IT_HAPPENS)
+_BESIDE = (WORKAROUND, PROPOSAL, _PLACE_ONLY, _OWN_TRIAL, _RULES_OUT, SEEN, WHEN_IT_HAPPENS)
 
 
 def _beside_the_mechanism(clause: str) -> bool:

@@ -116,12 +116,17 @@ _BAD = re.compile(
 
 _SHIPPED = re.compile(
     r"\b(?:roll(?:ed|ing)? (?:\w+ ){0,3}?out|deploy(?:ed|ing)|shipp(?:ed|ing)|install(?:ed|ing)|flash(?:ed|ing)"
-    r"|push(?:ed|ing)|appl(?:ied|ying)) (?:[\w-]+ ){0,3}?(?:to|on|onto|across) (?:all|every|each)\b"
+    r"|push(?:ed|ing)|appl(?:ied|ying)|(?:went|goes|gone|sent) out) (?:[\w-]+ ){0,3}?(?:to|on|onto|across) (?:all"
+    r"|every|each)\b"
     r"|(?:全|すべての|全ての)[^。、]{0,10}?(?:に|へ)(?:展開|適用|反映|配布|デプロイ)",
     re.IGNORECASE,
 )
 #: 「10 回とも 1 通だった」「50 件すべて照合に成功」: every one of a counted set, in Japanese.
-_ALL_N_JA = re.compile(r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人|パターン|ケース|通り|種類|項目)(?:とも|すべて|全て|全部)")
+_ALL_N_JA = re.compile(
+    r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人|パターン|ケース|通り|種類|項目)(?:とも|すべて|全て|全部)"
+    # 「240 台中 240 台で正しい重量」: all of a counted set, said as a pair.
+    "|(?<![\\d.,])(\\d+)\\s*([\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\\s*\\1\\s*\\2(?!\\d)"
+)
 
 
 #: A count, then "all of them" opening the next clause: 「20 本彫ったけど全部最後までいけた」.

@@ -28,6 +28,9 @@ CORRELATION = (
         r"|upgrade|bump)\b",
         # "… started the same day we bumped the base image": a coincidence in time.
         r"\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the same (?:day|week|night|hour|time)\b"
+        # "started the day the turnstiles got firmware 7.1": the day of a change.
+        r"|\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the (?:day|week|night|morning)\b(?=[^.;]{0,40}?\b(?:got"
+        r"|received|took|upgrad\w*|updat\w*|bump\w*|deploy\w*|install\w*|switch\w*|firmware|version|release))"
         r"|\bthe (?:same )?day (?:we|they|i) (?:bumped|upgraded|moved|deployed|switched|updated|rolled)\b",
         # "libcurl 8.4 changed connection reuse": a release named as changing something, not what goes wrong.
         r"(?:\bv?\d+(?:\.\d+)+|\brelease|\bupgrade|\bupdate)\s+(?:changed|reworked|rewrote|modified|altered|tweaked)\b",
@@ -50,6 +53,9 @@ CORRELATION = (
         r"\b(?:every|each|all|any|the) (?:\w+ ){0,2}?(?:that|which|who) (?:took|got|has|have|had|runs?|ran|received"
         r"|installed|updated to|moved to) (?:the )?(?:v|version |firmware |release |build )?\d+(?:\.\d+)+"
         r"|\bthe ones (?:still |left )?(?:on|running|with) (?:v|version |firmware |release )?\d+(?:\.\d+)+\b",
+        # "`axle_group()` is the only module that changed in that release": a change named, not what it does wrong.
+        r"\b(?:is|was|were|are) the (?:only|one|sole) (?:\w+ )?(?:module|file|part|component|function|thing|code|change"
+        r"|library|driver|package)s? (?:that |which )?(?:changed|was touched|was modified|moved|differs)\b",
         # The conclusion of a correlation names the change, not what in it goes wrong: "so it's the upgrade".
         r"\b(?:it's|it is|it was|must be|blame|(?:root )?cause (?:is|was)) (?:the |our |this )?(?:[\w.]+ ){0,2}"
         r"(?:upgrade|update|deploy\w*|release|migration|bump|version|switch|move)\b",
@@ -78,8 +84,11 @@ CORRELATION = (
         "(?:移行|更新|アップデート|アップグレード|バージョンアップ|切り替え|リリース)(?:で|に伴って|によって|により)[^。]{0,30}?"
         "(?:実装|処理|挙動|仕様|コード|中身|内部)(?:も|が)?(?:変わ|変更され|書き換えられ)",
         # 「2.3 で `depth_filter` 周りがかなり書き換わっているので」: a version changing a part, not what goes wrong.
-        "(?<![\\d.])v?\\d+(?:\\.\\d+)+\\s*(?:で|では)[^。]{0,30}?(?:が|も|は)(?:かなり|大きく|大幅に|だいぶ)?"
+        "(?<![\\d.])(?:v\\d+(?:\\.\\d+)*|\\d+(?:\\.\\d+)+)(?:\\s*系)?\\s*(?:で|では)[^。]{0,30}?(?:が|も|は)?(?:かなり|大きく|大幅に|だいぶ)?"
         "(?:書き換わ|書き換えられ|変わ|変更され|改修され|作り直され)",
+        # 「移行前の 3 か月間は一度も出ていません」: the time before the change, set against the time after it.
+        "(?:移行|更新|アップデート|アップグレード|導入|切り替え|リリース|バージョンアップ)(?:前|以前)(?:の|は|に|まで)"
+        "(?:[^。、]{0,8}?\\d+\\s*(?:か月|ヶ月|カ月|週間|日間|年)|[^。]{0,30}?(?:一度も|出て(?:い)?(?:ない|ません)|なかった))",
         # A version put back, and the symptom goes: 「2.2 に戻すと出ない」 ties it to the version, not to a mechanism.
         "(?:に|へ)(?:戻す|戻した|ダウングレードする|ダウングレードした)(?:と|ら)",
     ),

@@ -20,7 +20,7 @@ from rules.regex_guard import compile_guarded
 PAIR = compile_guarded(
     # Not a label's number: "jams on page 2 in 12 of 12 attempts", "step 3 of 10".
     r"(?<!page )(?<!step )(?<!line )(?<!frame )(?<!stage )(?<!slot )(?<!tray )(?<!level )(?<!row )(?<!column )"
-    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,2}}(?=out of))?"
+    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,3}}(?=out of))?"
     rf"(?:out of|of|in|/)\s*{_ABOUT}"
     rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
     r"|rows?|records?|items?|nodes?|threads?|cores?|ranks?|workers?|pods?|shards?|users?|files?|pages?"
@@ -73,6 +73,11 @@ TOTAL = compile_guarded(
     re.IGNORECASE,
 )
 #: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
+#: What runs do that is no failure: "20 runs finished", "3 runs showed the new log line".
+_NEUTRAL = (
+    "passed|succeeded|worked|went|ran|were|was|finished|completed|came|got|had|took|did|showed|used|needed|started"
+    "|reached|returned|matched|printed|produced|cleared|held|kept|stayed|landed|survived|recorded|logged|seemed"
+)
 HITS = compile_guarded(
     rf"(?<![\w.,/])(?<!of )(?<!of the )(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
     rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:in\s+(?=\d+\s*(?:[.;,)]|$|of\b)))?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})"
@@ -83,6 +88,9 @@ HITS = compile_guarded(
     # "got the double charge twice", "saw the hang 3 times": what happened, then how often.
     r"|\b(?:got|saw|seen|observed|had|hit|caught|triggered)\s+(?:it\s+|the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?P<g>twice|\d+\s*times)\b"
+    # "nine runs swung the implement past the line": runs as the subject of what went wrong, in the domain's verb.
+    rf"|(?<![\w.,/])(?P<i>{_NUM})\s+(?:runs|replays|tries|attempts|iterations|boots|cycles)\s+(?!{_NEUTRAL}\b)"
+    r"[a-z]+(?:ed|ung|ew|oke|ook|ent|ot|ost|ell)\b"
     # "11 of those runs posted it twice": a part of the runs just counted.
     rf"|(?<![\w.,/])(?<!every )(?<!each )(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b"
     r"(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"
@@ -215,3 +223,34 @@ _PASS_AFTER = re.compile(
 def counts_passes(sentence: str, start: int, end: int) -> bool:
     """Whether the pair at [start, end) counts runs that passed, not ones that failed."""
     return bool(_PASS_BEFORE.search(sentence, max(0, start - 40), start) or _PASS_AFTER.match(sentence, end))
+
+
+#: A Japanese rate not of passes: 「100 回中 2 回 NaN」 (not 「20 回中 20 回成功」).
+RATE_JA = re.compile(
+    r"(?<![\d.,])(\d+)\s*回中\s*(\d+)\s*回(?!\s*(?:とも|すべて|全て)?\s*(?:は|が)?\s*(?:成功|通過|通っ|通り|パス|OK|ok|正常|完了"
+    r"|問題な|グリーン|緑|完走)|\s*[^\s。、\d]{0,6}?(?:なし|無し|ゼロ))"
+)
+#: Passes counted, or a success rate: "997/1000 green", "passed 498 of 500", "success rate 99.5%", 「成功率 99.5%」.
+PASS_SHARE = re.compile(
+    r"(?<![\d.,])(?P<n>\d[\d,]*)\s*(?:/|of|out of)\s*(?P<m>\d[\d,]*)\s+(?:\w+\s+)?"
+    r"(?:green|pass(?:ed|es)?|succeed(?:ed|s)?|ok|clean|completed?|matched|went through|came out (?:right|fine|clean)"
+    r"|(?:were|was) (?:fine|correct|right)|(?:committed|got|gave|showed|printed|read|recorded) the (?:right|correct))\b"
+    r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*(?:/|of|out of)\s*"
+    r"(?P<jm>\d[\d,]*)"
+    r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
+    # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
+    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?(?:が|は)?"
+    r"(?:成功|通過|パス|OK|正常|正しく|問題なく)"
+    # 「1000 ロット中 997 ロットで正しい体重が確定」: any counter, the same on both sides.
+    r"|(?<![\d.,])(?P<um>\d[\d,]*)\s*(?P<unit>[\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\s*(?P<un>\d[\d,]*)\s*"
+    r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"
+    # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
+    r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:sessions|requests|transactions|runs|jobs|files|records|orders"
+    r"|messages|cases|replays|iterations)\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+(?:completed|passed|succeeded|ok|finished"
+    r"|matched)\b"
+    # "1000 runs: 997 completed": the runs, then how many came through.
+    r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
+    r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"
+    r"|(?:成功率|通過率|合格率)(?:は|が|:|：)?\s*(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",
+    re.I | re.A,
+)

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 
 from rules import reading
-from rules.evidence_after_result import ASIDE, more_to_come, other_plan
+from rules.evidence_after_result import ASIDE, done_later, more_to_come, other_plan
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
@@ -47,24 +47,6 @@ _WATCH_JA = re.compile(
 )
 
 
-#: A past intention, then the run all the same: "I had meant to do this last week, but it happened on Monday", "the
-#: matinee got cancelled so we went ahead on Sunday night".
-_DONE_LATER = re.compile(
-    r"\b(?:had|'d) (?:planned|meant|intended|hoped|wanted) to\b[^.;]{0,80}?\bbut (?:it |this |that |we |i |they )?"
-    r"(?:happened|did|ran|got (?:it |this )?done|managed|went ahead)\b"
-    r"|\b(?:we|i) (?:went ahead|did it anyway|ran it anyway|did it regardless)\b",
-    re.IGNORECASE,
-)
-
-
-def _done_later(said: list[str], phrase: str) -> bool:
-    """Whether the sentence of a plan or a not-done phrase, or the next one, says it was done after all."""
-    for i, sentence in enumerate(said):
-        if phrase in sentence and any(_DONE_LATER.search(s) for s in said[i : i + 2]):
-            return True
-    return False
-
-
 def experiment(masked: str, raw: str = "") -> Finding | None:
     """A confirming experiment the author ran, stated plainly, and what it showed (`raw`, the text before masking,
     shows the commands and settings that masking hides)."""
@@ -100,7 +82,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             and any(more_to_come(s) or elsewhere(s) or other_plan(s) for s in said if phrase in s)
         ):
             continue  # "… it passed 20 of 20. Next I'll add the 2015 case too": more to come after the result
-        if kind in ("not_done", "planned") and (outcomes or contrast is not None) and _done_later(said, phrase):
+        if kind in ("not_done", "planned") and (outcomes or contrast is not None) and done_later(said, phrase):
             continue  # "I had meant to do this last week, but it happened on Monday": the intention, then the run
         if (
             kind == "not_done"

@@ -15,7 +15,7 @@ _GROWTH = any_of(
     r"|keeps? (?:growing|rising|climbing)|goes up)\b",
     r"\b(?:runs?|ran) out of (?:memory|heap|disk|handles|file descriptors|connections)\b",
     "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?|(?i:rss)|常駐)[^。]{0,20}?"
-    "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加)",
+    "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加|(?:徐々に|どんどん|少しずつ|次第に|だんだん)(?:増え|増加|上が))",
     flags=re.IGNORECASE,
 )
 #: What holds the resource, or why it is not given back.

@@ -201,8 +201,9 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
 
 #: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
 _NONE = re.compile(
-    r"\b(?:never|not once|didn't|did not|no|zero)\s+(?:\w+\s+)?(?:failed|fail|fails|failures?|crash\w*|hung|hangs?"
-    r"|reproduc\w*|errors?|broke)\b|一度も(?:失敗|落ち|再現|発生|エラー|起き|出て)"
+    r"\b(?:never|not once|didn't|did not|no|zero|has not|hasn't|have not|haven't)\s+(?:\w+\s+)?(?:failed|fail|fails"
+    r"|failures?|crash\w*|hung|hangs?|reproduc\w*|errors?|broke|shown up|showed up|happened|occurred|appeared|recurred"
+    r"|come back|came back)\b|一度も(?:失敗|落ち|再現|発生|エラー|起き|出て)"
     # "at no point did the upload actually hang", "none of them failed".
     r"|\bat no point did\b|\bnone of (?:them|those|the \w+) (?:\w+ )?(?:failed|crashed|hung|reproduced|broke)\b",
     re.IGNORECASE,

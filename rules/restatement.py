@@ -110,11 +110,11 @@ _CONDITION = re.compile(
 DURATION = re.compile(
     r"\b(?:takes?|took|taking|lasts?|lasted|spends?|spent)\s+(?:about\s+|around\s+|~\s*|over\s+|up to\s+|nearly\s+)?"
     r"\d[\d.,]*(?:\s*(?:to|-|–)\s*\d[\d.,]*)?\s*(?:ms|µs|us|ns|s|sec\w*|min\w*|hours?|h)\b"
-    r"|\b(?:takes?|took|taking) (?:much |far |way )?(?:longer|more) than\b|\b(?:takes?|took) too long\b",
+    r"|\b(?:takes?|took|taking) (?:much |far |way |a lot )?(?:longer\b|more than\b)|\b(?:takes?|took) too long\b",
     re.IGNORECASE,
 )
 #: A wrong value or choice in the code: "is `>` instead of `>=`", "uses X rather than Y", 「…ではなく…を使う」.
-_WRONG_CHOICE = re.compile(r"\binstead of\b|\brather than\b|の代わりに|ではなく", re.IGNORECASE)
+_WRONG_CHOICE = re.compile(r"\b(?:instead of|rather than)\b(?!\s+~?\d)|の代わりに|ではなく", re.IGNORECASE)
 _CONSEQUENCE = re.compile(r",\s*(?:which|so|and then|after which)\b.*$", re.IGNORECASE | re.DOTALL)
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 

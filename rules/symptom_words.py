@@ -52,6 +52,14 @@ SYMPTOM_CAUSE = re.compile(
 )
 
 
+#: A figure that moved, as measured: "throughput dropped from 14 bales an hour to 9" (the symptom, sized).
+MEASURED_CHANGE = re.compile(
+    r"\b(?:dropped|drops|fell|falls|went down|rose|rises|went up|climbed|increased|decreased|jumped|slid)"
+    r" from ~?\d[\d.,]*(?: [\w/%-]+){0,3} to ~?\d[\d.,]*",
+    re.IGNORECASE,
+)
+
+
 def only_symptoms(clause: str) -> bool:
     """Whether a clause says a symptom and nothing any element does: 「数日でメモリが足りなくなって給餌が止まる」."""
     if SYMPTOM_CAUSE.search(clause) is None and not japanese_symptoms.symptom_verbs(clause):

@@ -104,6 +104,10 @@ KNOWN_GAPS: dict[str, str] = {
     " runs, so the single overnight trial is not seen",
     "b63-140": "false refusal: 'a 24 h soak on towers 1–4 with no drops': the towers' range reads as failures counted"
     " after the fix",
+    # Batch 65, after round 63 (tuned on it). The label and the corpus disagree: the corpus accepts "`close()` might
+    # be called twice when the peer resets the connection, and …" (a condition on a modal, docs/rules.md).
+    "b65-070": "'it might be handed to the next moto when the moto number is reused': a modal under a condition, which"
+    " the corpus accepts; labelled a suspicion",
 }
 
 
