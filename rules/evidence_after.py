@@ -190,6 +190,9 @@ def fails_after(clause: str) -> bool:
     pass count or a success rate short of all ("997/1000 green", 「成功率は 99.5%」)."""
     if any(not _before(clause, m.start(), m.end()) for m in _FAIL_COUNT.finditer(clause)):
         return True
+    for m in shapes.THEN_COUNTED_JA.finditer(clause):  # 「修正後…1,000 回流し、ストローク飛びは 1 回でした」
+        if int(m.group("n")) > 0 and not _before(clause, m.start(), m.end()):
+            return True
     for m in shapes.RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True

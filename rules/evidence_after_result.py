@@ -96,7 +96,7 @@ _DONE_LATER = re.compile(
     r"\b(?:had|'d) (?:planned|meant|intended|hoped|wanted) to\b[^.;]{0,80}?\bbut (?:it |this |that |we |i |they )?"
     r"(?:happened|did|ran|got (?:it |this )?done|managed|went ahead)\b"
     r"|\b(?:we|i) (?:went ahead|did it anyway|ran it anyway|did it regardless)\b"
-    r"|\b(?:that's|that is|this is|it's|it is|which is|both are) (?:all |now )?done\b",
+    r"|\b(?:that's|that is|this is|it's|it is|which is|both are) (?:all |now )?done\b|^\W*(?:done|did (?:it|that))\b",
     re.IGNORECASE,
 )
 

@@ -47,7 +47,7 @@ def not_every_run(masked: str) -> Finding | None:
 
 
 #: A soak named as such (a duration alone is not one: "the nightly batch completed in 4 h").
-_SOAK_NOUN = re.compile(r"\b(?:soak|burn-in|endurance)\b|ソーク|耐久|エージング|連続稼働", re.IGNORECASE)
+_SOAK_NOUN = re.compile(r"\b(?:soak|burn-in|endurance)\b|ソーク|耐久|エージング|連続(?:稼働|運転)", re.IGNORECASE)
 #: What names the original check inside a soak's clause: "the original load test", 「元の負荷試験」, "20 runs".
 _NAMES_THE_CHECK = re.compile(
     r"\boriginal\b|元の|同じ(?:手順|条件)|[1-9]\d*\s*(?:runs|times)|[1-9]\d*\s*回(?:実行|流|試|繰り返|回し|やっ)"
@@ -102,6 +102,22 @@ def only_soak(text: str) -> Finding | None:
         if concrete_pass(rest):
             return None
     return ("only_soak", soak)
+
+
+#: A soak still needed or booked: 「1 週間の連続運転が必要で、これは来週の予約です」, "the 72 h soak is booked for May".
+_STILL_NEEDED = re.compile(
+    r"必要|予約|予定|待ち|これから|\b(?:needed|required|booked|scheduled|planned|pending|queued|still to)\b",
+    re.IGNORECASE,
+)
+
+
+def soak_to_come(text: str) -> Finding | None:
+    """The soak or stress run ticked is said to be still needed, booked or planned, whatever else passed."""
+    for clause in reading.all_clauses(mask(text)):
+        soak = search(checks.SOAK, clause)
+        if soak is not None and (reading.not_done(clause) is not None or _STILL_NEEDED.search(clause)):
+            return ("soak_pending", soak)
+    return None
 
 
 #: Tests named only as a whole: "all tests pass", "the suite is green", 「テストはすべて通過」.

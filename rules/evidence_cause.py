@@ -132,16 +132,21 @@ def mechanism(masked: str) -> Finding | None:
         if claimed and not LINK.search(sentence) and aside:
             # After a cause that is none, a remark that links nothing and names no code, or only a place, adds none.
             continue
+        after_none = claimed and not LINK.search(sentence)  # "Nobody disputes that, and the manager is happy with Q"
         correlated = False
         gestured = False  # an element only gestured at ("somewhere in", "some lock in")
         for clause in parts:
+            if after_none and (LOCATION.search(clause) or not MASKED_CODE.search(clause)):
+                continue
             only_gestured = search(_VAGUE_SUBJECT, clause) is not None
             if only_gestured or search(CORRELATION, clause):
                 correlated = True
                 gestured = gestured or only_gestured
                 continue
-            if gestured and (_CONSEQUENCE.match(clause) or only_symptoms(clause)):
-                continue  # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples": the effect
+            if gestured and (_CONSEQUENCE.match(clause) or only_symptoms(clause) or not MASKED_CODE.search(clause)):
+                # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples", "…, and one of them
+                # ends up with a stale value": the effect
+                continue
             if _EFFECT_CLAUSE.search(clause) or _FINE.search(clause):
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             if _beside_the_mechanism(clause):
@@ -267,7 +272,7 @@ def _corrected(masked: str, clause: str) -> bool:
 
 #: Verbs that only measure a symptom's size (or the writer measuring it): no element does anything.
 _MAGNITUDE = re.compile(
-    r"exceed\w*|reach\w*|measur\w*|越える|超える|達する|及ぶ|伸びる|長くなる|遅くなる|測る|計る|計測する|[か掛]かる|要する"
+    r"exceed\w*|reach\w*|measur\w*|越える|超える|達する|及ぶ|伸びる|長くなる|遅くなる|測る|計る|計測(?:する)?|測定(?:する)?|[か掛]かる|要する"
 )
 
 

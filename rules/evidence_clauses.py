@@ -99,7 +99,9 @@ _ALL_N = re.compile(
     # "40 of 40", "gave 40 full stencils out of 40".
     r"|\b(\d+) ?(?:(?:good|full|clean|complete|correct|perfect|successful|intact|normal|valid|healthy|proper) )?"
     r"(?:[a-z-]+s )?(?:/|of|out of) ?\1\b"
-    r"|\ball \d+\b",
+    r"|\ball \d+\b"
+    # "11 A321 and 3 B737 dockings, with auto-level staying engaged … on every one": each of the lot just counted.
+    r"|(?<=\d)\D{1,120}\b(?:on|in|for|across|through) (?:every|each) one\b",
     re.I | re.A,
 )
 _BAD = re.compile(

@@ -116,6 +116,10 @@ ALL = compile_guarded(
     # "I ran it 12 times and it faulted on all 12": any verb, the runs just counted.
     rf"|\b(?:it|they) (?!(?:pass|succeed|work|complet|finish|clean|recover)\w*)[a-z]+ed (?:on|in) (?:all|each of"
     rf"|every one of) (?:the\s+)?(?:{_NUM})(?=\s*(?:[.;,)]|$|{_RUN_NOUN}\b))"
+    # "the central station lost the waveform on all 15": a verb and its object, then every run.
+    r"|\b(?!(?:pass|succeed|work|complet|finish|clean|recover|show|reach|kept|held|match|stay|return|print|produc"
+    r"|record|log|us|need|start)\w*)(?:[a-z]+ed|lost|broke|froze|fell|hung|stuck|threw|blew) (?:the |its |their |a )?"
+    rf"(?:[\w-]+ ){{0,2}}?(?:on|in) (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?=\s*(?:[.;,)]|$|{_RUN_NOUN}\b))"
     # "… went NaN at step 211 in all 12": the runs just counted, not "in all 12 regions".
     rf"|\bin (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?:\s+(?:{_RUN_NOUN})\b|(?=\s*(?:[.;,)]|$)))"
     rf"|(?<![\d.,])(?:{_NUM})\s*(?:回|件)(?:とも|すべて|全て)(?!\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK))",
@@ -206,7 +210,8 @@ SHARES = {
 
 #: A pass verb governing a pair: "finishes cleanly in 20 tries out of 20", "20 of 20 imports went through".
 _PASS_BEFORE = re.compile(
-    r"\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|(?:finish|complet)(?:ed|es)? (?:cleanly|fine|normally|ok|without \w+)"
+    r"\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|(?:finish|complet)(?:ed|es)? (?:the [\w-]+ |it )?(?:cleanly|fine|normally|ok"
+    r"|without \w+)"
     r"|ran (?:clean(?:ly)?|fine)|work(?:ed|s) (?:fine|correctly|normally)"
     # "came through cleanly in 39 of the 40", "got through fine on 19 of 20".
     r"|(?:came|comes|got|gets|went|goes|made it) (?:through|across|home|back) (?:clean(?:ly)?|fine|ok|okay|normally))"
@@ -245,9 +250,8 @@ PASS_SHARE = re.compile(
     r"|(?<![\d.,])(?P<um>\d[\d,]*)\s*(?P<unit>[\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\s*(?P<un>\d[\d,]*)\s*"
     r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"
     # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
-    r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?(?:sessions|requests|transactions|runs|jobs|files|records|orders"
-    r"|messages|cases|replays|iterations)\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+(?:completed|passed|succeeded|ok|finished"
-    r"|matched)\b"
+    r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?[a-z][\w-]*s\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+"
+    r"(?:completed|passed|succeeded|ok|finished|matched|arrived|landed|got through|made it|went through|delivered)\b"
     # "1000 runs: 997 completed": the runs, then how many came through.
     r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
     r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"

@@ -85,7 +85,9 @@ PASSED = (
         r"|issues?|retries|drops?)\b"
         r"|\bnever (?:once )?(?:hung|failed|crashed|errored|stalled|deadlocked|reset)\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
-        r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b",
+        r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b"
+        # "no tamper flag on any of the 36": none of the bad kind across a counted lot.
+        r"|\bno (?:[\w-]+ ){1,3}(?:on|in|for|across) any of the \d[\d,]*\b",
         # Every run got to the end: "every run reached step 300", "all 12 jobs finished".
         r"\b(?:every|each|all) (?:\w+ ){0,2}(?:reached|finished|completed|got to|made it to|ran to)\b",
         # None of the bad kind: "no unmatched orders", "0 stale points", "0 false rest violations".

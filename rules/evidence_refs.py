@@ -49,12 +49,12 @@ def ref_pending(text: str) -> Finding | None:
     clauses = [c for _s, parts in sentences for c in parts]
     if (push_later := _push_still_to_come(clauses)) is not None and not _LANDED.search(text):
         return ("ref_pending", push_later)  # "Branch `fix/x` is cut and committed; I'll push it once the VPN is back"
-    if any(_MERGED.search(c) and refs(c) and reading.read(c) is None for c in clauses):
+    if any(_MERGED.search(c) and refs(c) and reading.read(c) is None and _unpublished(c) is None for c in clauses):
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
     for s, (_sentence, parts) in enumerate(sentences):
         for i, clause in enumerate(parts):
-            if _MERGED.search(clause) and reading.read(clause) is None:
-                return None  # "…予定だが、修正は既にマージ済み": whatever is still to come, the fix is in
+            if _MERGED.search(clause) and reading.read(clause) is None and _unpublished(clause) is None:
+                return None  # "…既にマージ済み": whatever is still to come, the fix is in (not "committed on my PC")
             if (dead := _DEAD.search(clause)) is not None:
                 new = _SUPERSEDES.search(clause, 0, dead.start())  # "superseded" after "closed": the dead one's
                 if new is not None and refs(clause[: new.start()]):
@@ -117,7 +117,7 @@ def ref_pending(text: str) -> Finding | None:
 
 #: Pushed, in the past tense: 「…を昨日 push しました」, "pushed it to origin".
 _PUBLISHED_NOW = re.compile(
-    r"(?:push|プッシュ)\s*(?:しました|済み?|して(?:あ(?:ります|る)|(?:い|お)(?:ます|る)|おり(?:ます)?))(?!か)"
+    r"(?:push|プッシュ)\s*(?:しました|済み?|して(?:あ(?:ります|る|り)|(?:い|お)(?:ます|る)|おり(?:ます)?))(?!か)"
     r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
     # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
     r"|(?:push|プッシュ)\s*し[、,][^。]{0,40}?(?:しました|済み)"

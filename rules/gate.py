@@ -10,7 +10,7 @@ from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.as_typed import as_typed
 from rules.evidence import check_text
-from rules.evidence_agreement import generic_tests, not_every_run, only_soak, perf_unmeasured
+from rules.evidence_agreement import generic_tests, not_every_run, only_soak, perf_unmeasured, soak_to_come
 from rules.evidence_steps import has_steps
 from rules.evidence_trials import cut_short
 from rules.textmask import mask
@@ -70,12 +70,15 @@ _DENIES: dict[str, frozenset[str]] = {
 
 
 #: What only the text against its answer shows (rules.evidence_agreement, rules.evidence_trials).
-_CONTRADICTIONS = frozenset({"not_every_run", "only_soak", "cut_short", "generic_tests", "perf_unmeasured"})
+_CONTRADICTIONS = frozenset(
+    {"not_every_run", "only_soak", "cut_short", "generic_tests", "perf_unmeasured", "soak_pending"}
+)
 #: The one ticked kind such a text denies.
 _THE_ONE_KIND = {
     "generic_tests": "failing_test_passes",
     "perf_unmeasured": "perf_restored",
     "cut_short": "workload_completes",
+    "soak_pending": "stress_soak",
 }
 
 
@@ -103,6 +106,8 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
         found = cut_short(mask(text or ""))  # "we stopped it there": the workload did not complete
     if found is None and field == "validation" and "failing_test_passes" in (answer or ()):
         found = generic_tests(text or "")  # "all tests pass": the failing test is not named
+    if found is None and field == "validation" and "stress_soak" in (answer or ()):
+        found = soak_to_come(text or "")  # 「1 週間の連続運転が必要で、これは来週の予約です」: the soak is to come
     if found is None and field == "validation" and "perf_restored" in (answer or ()):
         found = perf_unmeasured(text or "")  # 「昇温時間は今回計測していません」: the performance was not measured
     if found is None or found[0] not in _DENIES[field] | _CONTRADICTIONS:

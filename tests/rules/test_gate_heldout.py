@@ -108,6 +108,15 @@ KNOWN_GAPS: dict[str, str] = {
     # be called twice when the peer resets the connection, and …" (a condition on a modal, docs/rules.md).
     "b65-070": "'it might be handed to the next moto when the moto number is reused': a modal under a condition, which"
     " the corpus accepts; labelled a suspicion",
+    # Batch 67, after round 64 (tuned on it).
+    "b67-011": "'sends them down the wrong branch when a priority send is queued': the misrouting again under a"
+    " condition, read as a mechanism",
+    "b67-078": "false refusal: '60 of 60 sequences tripped twice' is the expected outcome of a reclose, read as no"
+    " pass",
+    "b67-080": "'might not hold pressure when both are open': a modal under a condition (as b65-070)",
+    "b67-109": "'misses because `fire()` doesn't cut the film': the symptom in other words, with the calls observed",
+    "b67-136": "'Root cause is `apply()` throwing … before the real limit is reached': the early firing again, with a"
+    " condition",
 }
 
 
