@@ -99,11 +99,14 @@ _ALL_N = re.compile(
     # "40 of 40", "gave 40 full stencils out of 40".
     r"|\b(\d+) ?(?:(?:good|full|clean|complete|correct|perfect|successful|intact|normal|valid|healthy|proper) )?"
     r"(?:[a-z-]+s )?(?:/|of|out of) ?\1\b"
-    r"|\ball \d+\b"
-    # "11 A321 and 3 B737 dockings, with auto-level staying engaged … on every one": each of the lot just counted.
-    r"|(?<=\d)\D{1,120}\b(?:on|in|for|across|through) (?:every|each) one\b",
+    r"|\ball \d+\b",
     re.I | re.A,
 )
+#: "11 A321 and 3 B737 dockings, with auto-level staying engaged … on every one": each of the lot just counted.
+_EVERY_ONE = re.compile(r"\b(?:on|in|for|across|through) (?:every|each) one\b", re.I)
+_DIGIT = re.compile(r"\d")
+#: The words every `_ALL_N_JA` match holds: a plain scan first, so a long text without them costs little.
+_ALL_N_JA_WORDS = ("とも", "すべて", "全て", "全部", "中", "のうち")
 _BAD = re.compile(
     r"\b(?:fail\w*|crash\w*|hang\w*|hung|error\w*|broke\w*|stuck|still|timeout\w*|timed out|wrong|lost|drop\w*"
     r"|reproduc\w*|bugs?|exceptions?|stale|duplicat\w*|leak\w*|corrupt\w*|mismatch\w*|unpatched"
@@ -141,12 +144,16 @@ def _all_good(clause: str) -> bool:
     clause = BEFORE_ASIDE.sub(" ", clause)
     if _SHIPPED.search(clause) is not None:
         return False  # "Rolled the fix out to all 24 lanes": where it went, not what came out right
-    if _ALL_N_JA.search(clause) is not None:
+    if any(word in clause for word in _ALL_N_JA_WORDS) and _ALL_N_JA.search(clause) is not None:
         return (
             japanese_verbs.BAD_OUTCOME_JA.search(clause) is None
             and re.search("修正前|元の(?:ビルド|版|コード)|戻[すし]|外[すし]", clause) is None
         )
-    return _ALL_N.search(clause) is not None and _BAD.search(clause) is None
+    counted = _ALL_N.search(clause) is not None
+    counted = counted or (
+        " one" in clause and _EVERY_ONE.search(clause) is not None and _DIGIT.search(clause) is not None
+    )
+    return counted and _BAD.search(clause) is None
 
 
 def plain(masked: str) -> tuple[list[str], list[Finding]]:

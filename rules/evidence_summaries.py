@@ -31,8 +31,7 @@ _SUMMARY = compile_guarded(
     # ok: 100  crushed_text: 0" (every one ok).
     r"|\b(?:runs?|jobs?|tests?|cases?|iterations?|total)\s*[:=]\s*(?P<r9>\d[\d,]*)(?:[ \t,]+[\w-]+\s*[:=]\s*0\b)+"
     r"(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
-    r"|(?<![\w-])[a-z][\w-]{0,30}\s*[:=]\s*(?P<r10>\d[\d,]*)[ \t,]+(?:ok|passed|pass|good|succeeded|success)\s*[:=]"
-    r"\s*(?P=r10)\b"
+    r"|[:=][ \t]*(?P<r10>\d[\d,]*)[ \t,]+(?:ok|passed|pass|good|succeeded|success)\s*[:=]\s*(?P=r10)\b"
     r"(?:[ \t,]+[\w-]+\s*[:=]\s*0\b)*(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
     # go test's line per package: "ok  \tgasdet/alarm\t3.118s", "FAIL\tgasdet/alarm\t0.2s".
     r"|(?:^|(?<=\n))[ \t]*(?P<go>ok|FAIL)[ \t]+[\w.@/-]+[ \t]+\d[\d.]*s\b",
