@@ -113,8 +113,13 @@ def check_text(field: str, text: str | None) -> Finding | None:
         failing = next((span for (rate, span), before in pasted if rate > 0 and not before), None)
         if failing is not None:
             return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
-        problem = checking.unchecked(masked) or clauses.validation(masked) or trials.single_trial(masked)
-        if problem is not None and problem[0] == "no_pass" and pasted_pass(text):
+        passed = pasted_pass(text)
+        problem = (
+            checking.unchecked(masked, pasted=passed)
+            or clauses.validation(masked, pasted=passed)
+            or trials.single_trial(masked)
+        )
+        if problem is not None and problem[0] == "no_pass" and passed:
             return None  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
         return problem
     if field == "root_cause":
@@ -236,7 +241,8 @@ def _repro(masked: str, raw: str = "") -> Finding | None:
         stated = tuple(flag_rates(raw, masked)) or stated
     if (setup := runnable.NOT_RUNNABLE.search(masked)) is not None:
         return ("not_on_demand", setup.group(0))  # 「特定の手順はありません」, 「再現環境を構築中」: nothing to run yet
-    if stated and (fine := recount.recounted_rare(stated + recount.item_pairs(masked))) is not None:
+    items = recount.item_pairs(masked)  # "2 of the 4 reels …; 2 jumped frames out of 38,000": no rate of runs alone
+    if (stated or any(r >= HIGH_FREQUENCY for r, _ in items)) and (fine := recount.recounted_rare(stated + items)):
         return ("rare", fine)  # "2 of 5 batches, so 2 calls out of 2,500": the same failures over finer units
     if stated and all(rate == 0 for rate, _ in stated):
         return ("rare", stated[0][1])  # "about 40 attempts …, and at no point did it hang": it did not reproduce

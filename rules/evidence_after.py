@@ -24,7 +24,8 @@ _MODIFIED = (
 #: Failures counted: "failed 1 time in 20", "2 crashes", "3 of 50 runs hung", "two more timeouts", "3 runs hung".
 _FAIL_COUNT = re.compile(
     rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
-    rf"|panicked|aborted|froze|deadlocked)\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
+    rf"|panicked|aborted|froze|deadlocked|(?:went|goes|turned|came) (?:flat|dark|silent|blank|dead|missing|negative"
+    rf"|wrong))\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     # Not the number in a name: "the bed-2 repro", "R2 errors".
     rf"|(?<![/\d])(?<![\w-])(?<!\bnot )(?<!\bnever )(?<!\ball )\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
@@ -53,6 +54,7 @@ _BEFORE_LEFT = re.compile(
     r"|修正前|元の(?:ビルド|コード|版)|戻した|外した|旧|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
     re.I | re.A,
 )
+_BEFORE_THE_FIX = re.compile(r"\bbefore the (?:fix|patch|change)\b|修正前", re.I)
 #: Words that put what follows after the fix: "after the fix", "now", "down from 60 to 2", "60 → 2".
 _AFTER_LEFT = re.compile(
     r"\b(?:after|afterwards|now|with the (?:fix|patch|change)|patched|fixed (?:build|version)|(?<!used )to)\b|→"
@@ -86,10 +88,10 @@ STILL_FAILS = compile_guarded(
     r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the|freez\w*|froze|stalls?"
     r"|stalled|locks up|locked up|resets|reboots|jumps|skips|drops|overshoots)\b"
     # Still wrong in some runs, whatever the symptom is called: "on the ARM node it still shifts in 2 of 10".
-    r"|\bstill \w+ (?:in|on) [1-9]\d* ?(?:of|in|out of|/) ?\d+"
+    r"|\bstill \w+ (?:[\w-]+ ){0,3}?(?:in|on) [1-9]\d* ?(?:of|in|out of|/) ?\d+"
     # Still happening, counted, whatever it is called: "it still blanked twice", 「まだ早期解除が 2 回出ています」.
-    r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|ran|clean)\w*)[a-z]+ed (?:once|twice|thrice|(?:[1-9]\d*|two"
-    r"|three|four|five|six|seven|eight|nine|ten|several|a few) times)\b"
+    r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|ran|clean)\w*)[a-z]+ed (?:[\w-]+ ){0,3}?(?:once|twice|thrice"
+    r"|(?:[1-9]\d*|two|three|four|five|six|seven|eight|nine|ten|several|a few) times)\b"
     # Still doing it on the same steps: "bay 3 still starts the cycle … on the same steps", 「同じ手順でまだ…」.
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? [^.;]{0,80}?"
     r"\b(?:on|with|under|using|following) the (?:very )?same (?:steps|repro|sequence|input|procedure|scenario|recipe)\b"
@@ -152,6 +154,11 @@ def _before(clause: str, start: int, end: int) -> bool:
     last_before = max((m.end() for m in _BEFORE_LEFT.finditer(left)), default=-1)
     last_after = max((m.end() for m in _AFTER_LEFT.finditer(left)), default=-1)
     if last_before > last_after:
+        return True
+    # "which before the fix put the mower over the wire in 17 of 30 passes": said in so many words, further back.
+    far = clause[max(0, start - 90) : start]
+    named = max((m.end() for m in _BEFORE_THE_FIX.finditer(far)), default=-1)
+    if named >= 0 and not any(m.end() > named for m in _AFTER_LEFT.finditer(far)):
         return True
     # "the sale that failed 20/20 now matches": what the fix changed comes after the count.
     return (

@@ -183,9 +183,9 @@ def _quoted_then_checked(clause: str, why: tuple[str, str] | None) -> bool:
     return concrete_pass(_QUOTED_WORD.sub(" ", clause))
 
 
-def validation(masked: str) -> Finding | None:
+def validation(masked: str, *, pasted: bool = False) -> Finding | None:
     """A completed check with its observed outcome; a not-done clause about the check itself refuses
-    (docs/rules.md#completed-check)."""
+    (docs/rules.md#completed-check). `pasted`: a runner's summary with no failure is pasted (read on the raw text)."""
     parts = [(c, why) for c, why in reading.readings(masked) if why is None or why[0] != reading.TESTED]
     parts = [(c, _still_needs(c) if why is None else why) for c, why in parts]
     # 「『まだ落ちるかもしれない』と言われていた Q を全部流し、100 件すべて成功」: a doubt quoted, then one's own check.
@@ -209,7 +209,9 @@ def validation(masked: str) -> Finding | None:
                 "fails_after",
                 _clip(clause),
             )  # 「e2e-checkout: 4 回赤になった」: failures after the fix, whatever passed
-    passed = any(concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts)
+    passed = pasted or any(
+        concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts
+    )
     # 「20 本彫ったけど / 全部最後までいけた」: the count in one clause, the outcome in the next.
     passed = passed or any(
         a[1] is None and b[1] is None and _ALL_N_SPLIT.search(a[0] + b[0]) and concrete_pass(a[0] + b[0])

@@ -76,8 +76,8 @@ PASSED = (
         r"\b(?:diff|difference|delta|mismatch(?:es)?)\s+(?:is |was |came back )?(?:empty|clean|zero|none)\b"
         r"|\b(?:ran|replayed|completed|processed|went through|reran|re-ran) (?:[\w`-]+ ){0,5}end[- ]to[- ]end\b"
         # The whole run got to its end: "replayed the full batch through the patched build to the end".
-        r"|\b(?:ran|runs|replayed|reran|re-ran|played|processed|went|got|made it|read|printed|rendered)\b"
-        r"(?: [\w`,-]+){0,10}? (?:all the way |right )?(?:to|until|till|through to) the (?:very )?end\b",
+        r"|\b(?:ran|runs?|replayed|reran|re-ran|played|processed|went|got|made it|read|printed|rendered)\b"
+        r"(?: [\w`,-]+){0,10}? (?:all the way |right )?(?:to|until|till|through to) (?:the|its|their) (?:very )?end\b",
         r"\bnot (?:a single|one|once) (?:[\w-]+ )?(?:hang|failure|crash|error|timeout|stall|deadlock|reset|oops)\b"
         r"|\bnot (?:a single|one)\s+Q\b"
         # "10 of 10 times without an error": runs counted, none of the bad kind.
@@ -86,6 +86,8 @@ PASSED = (
         r"|\bnever (?:once )?(?:hung|failed|crashed|errored|stalled|deadlocked|reset)\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
         r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b"
+        # "was run 60 times on the fixed firmware with zero exits": the runs counted, none of the bad kind.
+        r"|\b\d[\d,]* times (?:[\w-]+ ){0,6}?with (?:0|zero|no) [a-z][a-z-]*\b"
         # "no tamper flag on any of the 36": none of the bad kind across a counted lot.
         r"|\bno (?:[\w-]+ ){1,3}(?:on|in|for|across) any of the \d[\d,]*\b",
         # Every run got to the end: "every run reached step 300", "all 12 jobs finished".

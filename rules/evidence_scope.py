@@ -42,7 +42,7 @@ _SCOPE_SUBJECT = re.compile(
 )
 #: Anything but the check itself as the subject of "was not re-run": "The 10 km race file was not re-run".
 _OTHER_SUBJECT = re.compile(
-    r"^\W*(?:the |our |their |that |this )?(?:[\w.+-]+ ){0,4}?[\w.+-]+\s+(?:was|were|has|have)(?: not|n't)(?: been)?"
+    r"^\W*(?:the |our |their |that |this )?(?:[\w.+-]+ ){0,7}?[\w.+-]+\s+(?:was|were|has|have)(?: not|n't)(?: been)?"
     r" (?:re-?run|re-?tested|tested|tried|checked|covered|measured|looked at|reviewed)\b",
     re.IGNORECASE,
 )
@@ -88,7 +88,8 @@ _MYSELF = re.compile(
 )
 #: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
 _SCOPE_LABEL = re.compile(
-    r"\s*(?:not (?:yet )?(?:verified|tested|covered|checked)|untested|unverified|out of scope|未検証|未確認|未テスト"
+    r"\s*(?:not (?:yet )?(?:re-?)?(?:verified|tested|covered|checked|run)|untested|unverified|out of scope"
+    r"|未検証|未確認|未テスト"
     r"|対象外|検証(?:範囲)?外)\s*[:：]",
     re.IGNORECASE,
 )

@@ -33,10 +33,16 @@ _SUMMARY = compile_guarded(
     r"(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
     r"|[:=][ \t]*(?P<r10>\d[\d,]*)[ \t,]+(?:ok|passed|pass|good|succeeded|success)\s*[:=]\s*(?P=r10)\b"
     r"(?:[ \t,]+[\w-]+\s*[:=]\s*0\b)*(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
+    # "50 renders: 0 sheared": the runs, then none of the bad kind.
+    r"|(?<![\d,.])(?P<r11>\d[\d,]*) [a-z][\w-]*s\s*:\s*0 [a-z][\w-]*\b"
+    # A runner's line per test: "test_stitch_odd_width ........ PASSED".
+    r"|(?:^|(?<=\n))[ \t]*[\w./:\[\]-]+[ \t]*\.{3,}[ \t]*(?P<pv>PASSED|FAILED|ERROR)\b"
     # go test's line per package: "ok  \tgasdet/alarm\t3.118s", "FAIL\tgasdet/alarm\t0.2s".
     r"|(?:^|(?<=\n))[ \t]*(?P<go>ok|FAIL)[ \t]+[\w.@/-]+[ \t]+\d[\d.]*s\b",
     re.IGNORECASE,
 )
+#: What every summary holds somewhere: a cheap scan first, so a long text without any costs little.
+_SUMMARY_HINT = re.compile(r"pass|fail|succe|good|clean|\bok\b|[:=]|\.\.\.", re.IGNORECASE)
 #: Before the fix, said just before a summary: "before:", "on main", 「修正前」.
 _SUMMARY_BEFORE = re.compile(
     r"\b(?:before(?: the fix)?|without the (?:fix|patch)|on (?:main|master)|unpatched|old build|baseline)\b|修正前",
@@ -74,6 +80,8 @@ def _int(digits: str | None) -> int:
 def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
     """Each test-runner summary in the raw text: its failure rate, and whether it is said to be before the fix."""
     found: list[tuple[Rate, bool]] = []
+    if _SUMMARY_HINT.search(raw) is None:
+        return ()
     for m in _SUMMARY.finditer(raw):
         g = m.groupdict()
         failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"])
@@ -81,8 +89,10 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
             runs, failed = _int(g["r8"]), _int(g["r8"]) - _int(g["p8"])
         elif g["r9"] is not None or g["r10"] is not None:
             runs, failed = _int(g["r9"] or g["r10"]), 0
-        elif g["go"] is not None:
-            runs, failed = 1, int(g["go"].lower() != "ok")
+        elif g["go"] is not None or g["pv"] is not None:
+            runs, failed = 1, int((g["go"] or g["pv"]).lower() not in ("ok", "passed"))
+        elif g["r11"] is not None:
+            runs, failed = _int(g["r11"]), 0
         elif g["r3"] is not None or g["r7"] is not None:
             runs = _int(g["r3"] or g["r7"])
         else:
@@ -95,7 +105,7 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
             # "… which was 14 failed / 36 passed before the fix": the before-word just after the summary.
             before = before or _SUMMARY_BEFORE.match(raw[m.end() : m.end() + 30].lstrip(" ,;:)")) is not None
             # "1 failed - `test_tz_db_fetch`, which needs network and fails the same way on main": not the fix's.
-            excuse = NOT_THE_FIXS.search(raw, m.end(), m.end() + 160)
+            excuse = NOT_THE_FIXS.search(raw, m.end(), m.end() + 160) if rate else None  # only failures need one
             # "Failures: 1 (testLocaleFallback, probably unrelated)": an excuse only guessed at excuses nothing.
             before = before or (
                 excuse is not None and not _GUESSED.search(raw, max(m.end(), excuse.start() - 20), excuse.start())

@@ -30,8 +30,9 @@ _MAIN_CHECK = re.compile(
 #: A code span or identifier, masked: the check named by its test or command.
 
 
-def unchecked(masked: str) -> Finding | None:
-    """Not verified yet, a hope, or a review / merge / deploy standing in, unless something concrete passed."""
+def unchecked(masked: str, *, pasted: bool = False) -> Finding | None:
+    """Not verified yet, a hope, or a review / merge / deploy standing in, unless something concrete passed (or a
+    runner's summary with no failure is `pasted`)."""
     parts = sentences(masked)
     problems: dict[str, str] = {}
     if (rest := _rest_to_come(parts)) is not None:
@@ -52,7 +53,7 @@ def unchecked(masked: str) -> Finding | None:
             concrete_pass(s) and (search(passing.EVIDENCE_NOUN, s) or rates(s) or MASKED_CODE.search(s)) for s in parts
         ):
             return None
-    elif any(concrete_pass(sentence) for sentence in parts):
+    elif pasted or any(concrete_pass(sentence) for sentence in parts):
         return None
     kind = next(k for k in ("pending", "hope", "stand_in") if k in problems)
     return (kind, problems[kind])

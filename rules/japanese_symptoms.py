@@ -53,7 +53,7 @@ _LATIN_SYMPTOM = re.compile(
 
 
 #: 「原因は…になったことです」: the cause named first, then a state reached (what was seen, not why).
-_CAUSE_IS = re.compile("原因は[、,]?\\s*([^。]{1,60}?(?:に|と)なった)(?:こと|の)(?:です|だ|でした|である)")
+_CAUSE_IS = re.compile("原因は[、,]?\\s*([^。]{1,60}?(?:に|と|く)な(?:った|る))(?:こと|の)(?:です|だ|でした|である)")
 
 
 #: 「プロセスが OOM killer に kill されたことが原因で」: being killed, named as the cause.

@@ -117,6 +117,9 @@ KNOWN_GAPS: dict[str, str] = {
     "b67-109": "'misses because `fire()` doesn't cut the film': the symptom in other words, with the calls observed",
     "b67-136": "'Root cause is `apply()` throwing … before the real limit is reached': the early firing again, with a"
     " condition",
+    # Batch 68, after round 65 (tuned on it).
+    "b68-053": "'`normalize()` throws a `ClippingError` partway through the file and the fallback path publishes …': an"
+    " error thrown, then what follows, read as a mechanism",
 }
 
 
