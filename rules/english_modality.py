@@ -59,7 +59,8 @@ HEARSAY = any_of(
     r"|[\w-]+ (?:team|group|folks|crew)"
     # "It was confirmed by the clerk's office that …": an office or a trade, not the writer.
     r"|(?:[\w-]+'s )?(?:[\w-]+ )?(?:office|desk|department|clerks?|staff|inspectors?|auditors?|suppliers?"
-    r"|manufacturers?|contractors?|partners?|registrar|council|authority|landlord))\b",
+    r"|manufacturers?|contractors?|partners?|registrar|council|authority|landlord|techs?|technicians?|mechanics?"
+    r"|electricians?|instructors?))\b",
     # "Reproduced every single time by the QA lab on their farm": someone else's run.
     r"\b(?:reproduced|repro'd|verified|confirmed|seen|hit|caught) (?:[\w-]+ ){0,4}?by (?:the |our |their )?"
     r"(?:qa|support|ops|customers?|vendors?|[\w-]+ (?:lab|team|group|folks|crew|farm))\b",

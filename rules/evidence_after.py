@@ -42,7 +42,10 @@ _FAIL_COUNT = re.compile(
     # 「2 回失敗した」「3 件エラー」「失敗は 2 回」
     r"|(?<![\d.])[1-9]\d*\s*(?:回|件|度)(?:だけ|ほど)?(?:は|が|で)?\s*(?:失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|再現|発生"
     r"|赤|レッド|NG|(?i:fail))(?!(?:し)?(?:ず|ない|なかっ|ません|なし))"
-    r"|(?:失敗|エラー|クラッシュ|ハング|タイムアウト|再発)(?:は|が)\s*[1-9]\d*\s*(?:回|件|度)",
+    r"|(?:失敗|エラー|クラッシュ|ハング|タイムアウト|再発)(?:は|が)\s*[1-9]\d*\s*(?:回|件|度)"
+    # 「こちらは 2 回、弁が開いたままになりました」: the count, then what went wrong in those runs.
+    r"|(?<![\d.])[1-9]\d*\s*回[、,]\s*[^。、]{1,20}?(?:開いたまま|閉じたまま|閉じ(?:ず|なかった|ません)|止まっ|停止し|固まっ"
+    r"|ずれ|外れ|落ち|飛ん|抜け)",
     re.I | re.A,
 )
 #: Words that put a count before the fix when they govern it.
@@ -51,10 +54,10 @@ _BEFORE_LEFT = re.compile(
     r"|on main|revert\w*|down from|versus|vs\.?|compared (?:to|with)|was|were|used to|main|master|baseline"
     r"|previous (?:build|release|version)|without|(?:earlier|first|previous|initial) (?:fix|attempt|patch|version)"
     r"|parent commit|previous commit)\b"
-    r"|修正前|元の(?:ビルド|コード|版)|戻した|外した|旧|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
+    r"|修正前|(?i:fix|patch)\s*前|元の(?:ビルド|コード|版)|戻した|外した|旧|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
     re.I | re.A,
 )
-_BEFORE_THE_FIX = re.compile(r"\bbefore the (?:fix|patch|change)\b|修正前", re.I)
+_BEFORE_THE_FIX = re.compile(r"\bbefore the (?:fix|patch|change)\b|修正前|(?:fix|patch)\s*前", re.I)
 #: Words that put what follows after the fix: "after the fix", "now", "down from 60 to 2", "60 → 2".
 _AFTER_LEFT = re.compile(
     r"\b(?:after|afterwards|now|with the (?:fix|patch|change)|patched|fixed (?:build|version)|(?<!used )to)\b|→"
@@ -247,7 +250,7 @@ _DOWN_TO = re.compile(
 FAILURE_WORD = re.compile(
     r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
     r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong)\b"
-    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致",
+    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま",
     re.IGNORECASE,
 )
 

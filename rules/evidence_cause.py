@@ -59,8 +59,10 @@ _UNCHECKED = re.compile(
 #: driver source".
 _NOT_LOOKED = re.compile(
     r"(?:ソース|コード|ログ|ダンプ|差分|トレース)[^。、]{0,10}?(?:まだ)?(?:見|読ん|調べ|追っ|追え)て(?:い)?(?:ない|ません)"
-    r"|\b(?:haven't|have not|hasn't|has not|didn't|did not|not yet)\s+(?:yet\s+)?(?:looked (?:at|into)|read"
-    r"|gone through|dug into|checked)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:source|code|logs?|dumps?|diff|traces?)\b",
+    r"|\b(?:haven't|have not|hasn't|has not|didn't|did not|not yet)\s+(?:yet\s+)?(?:been able to\s+)?"
+    r"(?:looked (?:at|into)|look (?:at|into)|read|gone through|go through|dug into|dig into|checked|check)\s+"
+    r"(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:source|code|logs?|dumps?|diff|traces?)\b",
     re.IGNORECASE,
 )
 #: A plan whose purpose is to confirm the cause: "to confirm", "to prove it", 「確認する予定」「裏付けを取る」.
@@ -181,6 +183,9 @@ _PLACE_ONLY = re.compile(
     r"\s+(?:how|the way|what|where|whatever)\b(?![^:：;—]*[:：;—])"
     r"|^\W*(?:and |so |but )?Q\s+is (?:where|what) (?:the |our )?[\w-]+ (?:comes?|are|is) (?:from|read|computed|made"
     r"|produced|generated)\b[^:：;—]*$"
+    # "`belt_drive.c` drives the motor": the part's role, nothing wrong in it.
+    r"|^\W*Q\s+(?:drives|controls|handles|owns|manages|operates|runs|is responsible for|talks to|feeds) (?:the |all )?"
+    r"(?:[\w-]+ ){0,2}[\w-]+\W*$"
     r"|^\W*Q\s+is (?:the )?(?:[\w-]+ )?(?:component|module|part|piece|function|class|service|code|library|driver)"
     r" (?:involved|affected|at fault|responsible|in question|concerned)\b"
     r"|^[^、。]{0,10}(?:問題|不具合|バグ|原因)は[^。]{0,40}?(?:の)?(?:仕方|やり方|扱い方|扱い|あたり|周り|辺り)に(?:ある|あります)"

@@ -33,7 +33,8 @@ BEFORE_AFTER = (
         r"|(?:regressed|broken|bad|old|unpatched) (?:build|version|release)|(?:last|previous) release|baseline)",
         flags=EN_FLAGS,
     ),
-    any_of("修正前", "以前は", "従来", "から", "障害(?:時|前|中)", "不具合(?:時|中)"),
+    # 「30 秒から 2 秒に」, not 「30 秒待ってから印刷」 (after waiting).
+    any_of("修正前", "以前は", "従来", "\\d[^。、\\d\\s]{0,6}\\s*から", "障害(?:時|前|中)", "不具合(?:時|中)"),
 )
 _FIGURES = re.compile(r"(?<![\d.,])\d[\d.,]*")
 _MEASURE = re.compile(

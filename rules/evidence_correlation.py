@@ -23,7 +23,7 @@ CORRELATION = (
         # "…; before the upgrade the replays matched frame for frame": the other side of the same change in time.
         r"\b(?:before|until|prior to) (?:the |our |that |this )?(?:upgrade|update|move|migration|bump|switch|release"
         r"|deploy\w*|rollout)\b",
-        r"\b(?:correlat\w+|coincid\w+|lines? up)(?: \w+ly)? with\b",
+        r"\b(?:correlat\w+|coincid\w+|lines? up)(?: \w+ly)? (?:with|within)\b",
         r"\b(?:the )?timing (?:matches|lines up with|coincides with|fits)\b|\bmatches the (?:rollout|deploy\w*|release"
         r"|upgrade|bump)\b",
         # "… started the same day we bumped the base image": a coincidence in time.
@@ -69,7 +69,7 @@ CORRELATION = (
         "(?:上げ|更新し|アップデートし|アップグレードし|導入し|デプロイし|切り替え|入れ替え|移行し|乗り換え|移し|移っ"
         "|変え|替え|適用し|リリースし|マージし)て(?:から|以来|以降)",
         "(?:移行|更新|アップデート|アップグレード|導入|デプロイ|切り替え|リリース)(?:（[^）]{0,30}）|\\([^)]{0,30}\\))?"
-        "(?:後|以降|以来)(?:、|は|に)",
+        "(?:後|以降|以来)(?:、|は|に|っす|です|だ|でした)",
         # 「3.0 に上げたリリースから発生している」: the change in time, not what in it goes wrong.
         "(?:上げ|更新し|入れ|変え|移行し|導入し|切り替え)た(?:リリース|バージョン|版|ビルド|デプロイ|タイミング)(?:から|以降|以来)",
         # 「カーネルを 6.1 に上げた 5 月以降に…」: the change dated, then what began after it.

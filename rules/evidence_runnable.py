@@ -42,6 +42,9 @@ NOT_RUNNABLE = any_of(
     r"(?:seen|watched|observed|witnessed)(?: it| this| that)? (?:happen|fail|occur|reproduce|crash|hang)\b",
     # Nothing to run it on yet: 「こちらにはまだ実機がなく、試せていません」.
     "(?:まだ)?(?:実機|機材|端末|環境|装置)(?:が|は)(?:なく|ない|ありません)[^。]{0,20}?試せ(?:て)?(?:い)?(?:ない|ません|ず)",
+    # "Since the September firmware the same steps don't freeze it anymore".
+    r"\b(?:don't|doesn't|do not|does not|won't|will not)\b[^.;]{0,40}?\b(?:anymore|any more|any longer)\b"
+    r"(?![^.;]{0,30}?\b(?:with|after|once) (?:the )?(?:fix|patch|change)\b)|"
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"
     r"(?!\s+(?:with|after|on|once) (?:the )?(?:fix|patch|patched|change))",
     "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)",
@@ -75,6 +78,8 @@ NOT_RUNNABLE = any_of(
 GUESSED_RATE = any_of(
     # Denied: 「体感ではなく数えました」, "counted, not eyeballed".
     "(?:体感(?:で|的に|では|だと|として)|感覚(?:で|的に)|肌感(?:で|覚))(?!は?(?:なく|ない|ありません))",
+    # A share said by feel: 「裏面が空で出るのは割と多いです」.
+    "(?:割と|わりと|そこそこ|まあまあ)(?:多い|多く|頻繁)",
     r"(?<!\bnot )(?<!\bthan )(?<!\bof )(?<!n't )\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory"
     r"|off the top of my head|in my experience"
     r"|my gut (?:says|tells me)|i(?:'d| would) (?:guess|say|estimate)|i reckon)\b"

@@ -95,7 +95,8 @@ _WATCHING_JA = any_of(
     # 「アラートは一回も出てないです」: the quiet after a deploy.
     "(?:アラート|警告|エラー)(?:は|が)?(?:一回|一度|1\\s*回|1\\s*件)?も(?:出て|鳴って|上がって|来て)(?:い)?(?:ない|ません)",
     # The code read again: 「遷移表を読み直し…確認済み」 (an observation, not an experiment).
-    "読み直|読み返|(?:コード|ソース|実装)を(?:読ん|読み)",
+    # Not 「…を毎回読み直すように変更した版」: what the changed code does.
+    "読み直(?!す(?:ように|よう|版|処理))|読み返(?!す(?:ように|よう))|(?:コード|ソース|実装)を(?:読ん|読み)",
     # A profile or a heap histogram read: 「ヒーププロファイルで…を確認」 (an observation, not an experiment).
     # Not a named setting run under: 「storm3 プロファイルで 200 回回して」 is a workload profile, not a profiler.
     "(?<![A-Za-z0-9_] )(?<![A-Za-z0-9_])(?<!\\d )(?:プロファイル|プロファイラ|ヒストグラム|トレース|フレームグラフ)"

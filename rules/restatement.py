@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import english, japanese, japanese_symptoms, japanese_verbs
-from rules.symptom_words import SYMPTOM_CAUSE, not_produced_again, only_symptoms
+from rules.symptom_words import PLAIN_CONDITION, SYMPTOM_CAUSE, not_produced_again, only_symptoms
 
 #: "EFFECT because CAUSE" (en); 「EFFECT のは、CAUSE ため」 and 「CAUSE ため、EFFECT」 (ja).
 _BECAUSE_EN = re.compile(r"^(?P<effect>.+?)\b(?:because|since)\b(?P<cause>.+)$", re.IGNORECASE | re.ASCII)
@@ -34,9 +34,8 @@ _STATE = re.compile(
     # Left open: "stays open", "does not close the valve", 「開いたまま」「閉じない」 are one symptom.
     r"|\b(?:stays?|stayed|remains?|remained|left|is|are) open\b|\b(?:doesn't|does not|didn't|did not|never|won't"
     r"|fails? to) close[sd]?\b|開いたまま|閉じ(?:ない|ず|なく)"
-    # Set back to its start: "resets", 「初期化される」「リセットされる」 are one symptom.
+    # Set back to its start, or restarting by itself (not 「…を再起動する」): "resets", 「初期化」 are one symptom.
     r"|\b(?:reset|resets|cleared|wiped|zeroed|reinitiali[sz]ed)\b|リセット|初期化|クリアされ"
-    # Restarting by itself (not 「…を再起動する」, an element acting on another): the reset again.
     r"|(?<![をに])(?<![をに] )(?:再起動|リブート)(?!を)"
     # 「40 分かかる」「実行時間が 38 分と長い」: the time again.
     r"|(?<![\d.])\d+\s*(?:分|秒|時間)(?:以上|も|ほど|近く)?かか|(?:時間|処理時間|実行時間)(?:が)?[^。、]{0,12}?長い"
@@ -205,11 +204,12 @@ def symptom_cause(sentence: str) -> bool:
     if not _CONDITION.search(cause) and japanese_symptoms.slowness_only(cause):
         return True  # 「応答が遅くなって 500 ms を超えるため」: slowness, measured
     if (stale := japanese_symptoms.not_updated(cause)) is not None:
-        # 「値が 7.0 で張り付くのは、読み取り値が更新されないため」: nothing updating, said of no element, is the
-        # symptom again.
+        # 「値が 7.0 で張り付くのは、読み取り値が更新されないため」: nothing updating, of no element, is the symptom
         if not english.action_verbs(stale) and not japanese_verbs.action_verbs(stale):
             return True
-    return only_symptoms(_CONSEQUENCE.sub("", cause))  # ", which leaves the job stuck": what follows, not why
+    # ", which leaves the job stuck": what follows, not why; "stops turning when the belt speed changes": when, not why
+    rest = _CONSEQUENCE.sub("", cause)
+    return only_symptoms(rest) or only_symptoms(PLAIN_CONDITION.sub("", rest))
 
 
 #: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".

@@ -120,6 +120,9 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 68, after round 65 (tuned on it).
     "b68-053": "'`normalize()` throws a `ClippingError` partway through the file and the fallback path publishes …': an"
     " error thrown, then what follows, read as a mechanism",
+    # Batch 69, after round 66 (tuned on it).
+    "b69-131": "false refusal: 'the replay ran 50 times with the audio on through every turn': a pass in the domain's"
+    " words, beside real flights not done yet",
 }
 
 
