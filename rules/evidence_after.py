@@ -33,6 +33,9 @@ _FAIL_COUNT = re.compile(
     # "2 NaN runs, down from 19", "3 red builds": runs counted by what went wrong in them.
     rf"|(?<![/\d.])\b{_N}\s+(?:NaN|Q|failed|failing|red|broken|bad|crashed|hung|flaky|diverged)\s+(?:runs?|builds?|jobs?"
     r"|tests?|iterations?|seeds?|boots?|replays?)\b"
+    # "2 pockets came out unsealed": things counted by how they came out.
+    rf"|(?<![/\d.])\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?(?:came out|were left|ended up|went out)\s+(?:un[a-z]+ed|wrong|bad"
+    r"|broken|blank|empty|torn|crooked|short|open|missing)\b"
     # "40 runs: 3 hung": the count as the subject of a failing verb.
     rf"|(?<![/\d.])\b{_N}\s+(?:of them\s+)?(?:hung|crashed|failed|froze|timed out|errored|deadlocked"
     rf"|panicked|stalled)\b"
@@ -102,7 +105,7 @@ STILL_FAILS = compile_guarded(
     # Still doing it on another board, whatever it is called: "it still crosses the wire on the Model X board".
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want|look|seem)\w*)[a-z]+s\b"
     r"[^.;]{0,60}?\b(?:on|with) the [\w. -]{1,30}?(?:board|unit|device|model|rig|node|machine|bench|runner|host|bay"
-    r"|line|controller|build)\b"
+    r"|line|controller|build)s?\b"
     # Still off the mark, said any way: "zone 4 still fires 3–4 s late".
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? "
     r"(?:[\w.–-]+ ){0,3}?(?:late|early|wrong|slow|short)\b"
@@ -250,7 +253,7 @@ _DOWN_TO = re.compile(
 FAILURE_WORD = re.compile(
     r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
     r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong)\b"
-    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま",
+    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま|未(?:起動|作動|点灯|応答|検知)|不発",
     re.IGNORECASE,
 )
 

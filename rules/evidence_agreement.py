@@ -124,7 +124,7 @@ def soak_to_come(text: str) -> Finding | None:
 _GENERIC_TESTS = re.compile(
     r"\b(?:all|the|every|whole|full|entire|our|existing)\s+(?:\w+\s+)?(?:tests|test ?suites?|suites?|specs)\b"
     r"|\btests (?:pass|passed|are (?:green|passing))\b|\bci(?: is| was)? (?:green|passing|passes)\b"
-    r"|全(?:て|部)?の?テスト|テスト(?:は|が)?(?:すべて|全て|全部|オール)|テストスイート|CI(?:は|が)?(?:グリーン|通過|緑)"
+    r"|全(?:て|部)?の?テスト|テスト(?:は|が|を)?(?:すべて|全て|全部|オール)|テストスイート|CI(?:は|が)?(?:グリーン|通過|緑)"
     r"|(?:夜間|定期|回帰|全体の?)テスト",
     re.IGNORECASE,
 )

@@ -10,7 +10,8 @@ from rules.evidence_words import any_of
 
 #: A resource growing: memory, heap, a queue, open handles.
 _GROWTH = any_of(
-    r"\b(?:memory|heap|rss|usage|footprint|disk|queue|backlog|handles?|file descriptors?|fds|connections?|threads?)\b"
+    r"\b(?:memory|heap|rss|ram|usage|footprint|disk|queue|backlog|handles?|file descriptors?|fds|connections?"
+    r"|threads?)\b"
     r"[^.;:]{0,40}?\b(?:climbs?|climbing|grows?|growing|increases?|increasing|rises?|rising|balloons?|creeps? up"
     r"|keeps? (?:growing|rising|climbing)|goes up)\b",
     r"\b(?:runs?|ran) out of (?:memory|heap|disk|handles|file descriptors|connections)\b",
@@ -21,7 +22,8 @@ _GROWTH = any_of(
 #: What holds the resource, or why it is not given back.
 _RETAINER = any_of(
     r"\b(?:holds?|held|retains?|retained|keeps? (?:a |an |every|all|each|the|them|it|references?)|caches?|cached|leaks?"
-    r"|leaked|never (?:freed|released|closed|evicted|removed|cleared)|accumulat\w*|buffers?|buffered|appends?"
+    r"|leaked|never (?:freed|released|closed|evicted|removed|cleared)|accumulat\w*|buffered|appends?"
+    r"|buffer(?:s|ing)? (?:every|each|all|the whole|the entire)"
     r"|loads? (?:the )?(?:whole|entire|all)|reads? (?:the )?(?:whole|entire|all)|into memory|references?"
     r"|without (?:freeing|releasing|closing|evicting|clearing)|not (?:freed|released|closed|evicted|cleared)"
     r"|unbounded|no (?:limit|bound|cap|eviction))\b",

@@ -16,7 +16,7 @@ UNPUBLISHED = (
         r"|\b(?:committed|saved|stashed) locally\b|\b(?:need|needs|have|has) (?:[\w ]{0,20} )?to push\b",
         r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
         # Still to come: "will be in PR #456 once I rebase", "a new one is coming", closed without merging.
-        r"\bwill be (?:in|part of|included in|up|available|ready|opened|pushed|merged)\b",
+        r"\bwill be (?:in|part of|included in|up|available|ready|opened|pushed|merged|pr|mr|pull request)\b",
         r"\b(?:yet )?to be (?:cut|created|opened|pushed|made|branched|raised|filed|written|submitted|published"
         r"|tagged)\b",
         r"\b(?:once|after|when|as soon as) (?:i|we|they|someone|the team) (?:have |get |am |are )?(?!\w+ed\b|(?:got|did"

@@ -227,6 +227,8 @@ def _schedule_noun(words: tuple[Morph, ...], i: int) -> bool:
     rest = [w for w in words[i + 1 :] if w.pos != "補助記号" or w.surface not in "（()）"]
     if rest and (rest[0].surface == "通り" or rest[0].pos == "名詞"):
         return True  # 予定通り: as planned; 「予定時刻に消灯した」: a compound noun, the scheduled time
+    if len(rest) > 1 and rest[0].surface in ("は", "が") and rest[1].pos == "名詞" and rest[1].surface[:1].isdigit():
+        return True  # 「3/31 の予定は 1 件だけになりました」: the scheduled items, counted
     depth = 0
     for j, w in enumerate(words[i + 1 :]):
         depth += (w.surface in "（(") - (w.surface in "）)")

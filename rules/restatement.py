@@ -27,7 +27,7 @@ _BECAUSE_JA = (
 _STATE = re.compile(
     r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|previous|outdated|old|slow"
     r"|garbled|corrupt\w*|mis(?:rout|direct|sort|deliver|plac|fil)\w*"
-    r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空(?!き)|白紙|何も|間違|誤っ|(?<!間)違[うっ]|ずれ|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
+    r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空(?!き)|白紙|何も|間違|誤っ|(?<!間)違[うっ]|ずれ|斜め|傾い|傾き|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.
     r"|\b(?:takes? (?:much )?longer|takes? (?:too )?long)\b|長く(?:なる|なり|なっ|かか)|時間が?かか"
     r"|時間が[^。、]{0,20}?伸び"
@@ -48,6 +48,7 @@ _SAME_STATE = {
     for state, words in (
         ("empty", "blank nothing none zero null 空 白紙 何も ゼロ"),
         ("wrong", "incorrect 間違 誤っ 違う 違っ ずれ"),
+        ("tilted", "斜め 傾い 傾き"),
         ("twice", "duplicate duplicated 重複 二重"),
         ("slow", "遅い 遅く"),
         ("stale", "previous outdated old 古い 前の"),
@@ -262,8 +263,7 @@ def declared_symptom(masked: str) -> str | None:
     return None
 
 
-#: Where or on what the declared symptom happened ("getting OOM-killed on the 8k print layouts"): a place, with
-#: no link word that could start an explanation, so no verb is read in it.
+#: Where or on what the declared symptom happened ("getting OOM-killed on the 8k print layouts"): no verb is read.
 _WHERE_IT_HAPPENED = re.compile(
     r"、\s*(?:on|in|at|for|with|under|during|across|over|from|inside|by (?:the|a|an|its|their|our))\s"
     r"(?:(?!\b(?:because|since|as|when|whenever|if|that|which|who|and|but|so|while|by|once|until)\b)[^,;、])*",

@@ -123,6 +123,13 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 69, after round 66 (tuned on it).
     "b69-131": "false refusal: 'the replay ran 50 times with the audio on through every turn': a pass in the domain's"
     " words, beside real flights not done yet",
+    # Batch 70, after round 67 (tuned on it).
+    "b70-051": "'overshoots past 40 rpm because `ScrollVfd` runs faster than its setpoint after the ramp': the"
+    " overshoot again, under a condition",
+    "b70-056": "'Root cause is `depth_cal()` returning `CAL_ERR_RANGE`': an error code declared the cause (a code span"
+    " returned can be a wrong value, a mechanism)",
+    "b70-133": "'2 of the 5 test reels …, which comes to 4 cartons out of the 3,000': a finer count of other failures"
+    " (4, not 2), which the recount does not read as the same",
 }
 
 
