@@ -70,9 +70,8 @@ PLANNED = any_of(
     r"|\b(?:the |my |our )?plan (?:\w+ ){0,3}?(?:is|was) to\b",
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
     # A check being set up, said with a gerund: "Adding a debug assert to catch it on the next testnet run".
-    r"(?:^|[.;]\s*)(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?\bto (?:catch"
-    r"|confirm|verify|see"
-    r"|check|prove)\b"
+    r"(?:^|[.;]\s*|\b(?:i'm|i am|we're|we are) )(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?"
+    r"\bto (?:catch|confirm|verify|see|check|prove)\b"
     r"|\b(?:tomorrow(?!'s (?!build|release|deploy|run|nightly|test|rollout)\w)|later this week"
     r"|once (?:the next|it lands|it merges|ci is green))\b",
     r"\bwill (?:ship|land|release|publish|merge|provide|include)\b",

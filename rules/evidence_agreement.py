@@ -149,6 +149,8 @@ _TESTS_IN = re.compile(
 _URL = re.compile(r"<?https?://\S+")
 #: A pasted block names no test by being code: "```\nran 212 tests in 48.1s - OK\n```".
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+#: A command in a code span names no test: "(`make test`: 412 passed)".
+_COMMAND = re.compile(r"`(?:make|npm|yarn|pnpm|cargo|go|mvn|gradle|tox|nox|ctest|bazel|just|rake)\s[^`\n]*`")
 #: A negation before the test a clause names: "I didn't add a new test", "no regression test".
 _NEGATED = re.compile(r"\b(?:didn't|did not|haven't|have not|hasn't|has not|no|not|never|without)\b", re.IGNORECASE)
 
@@ -163,7 +165,7 @@ def generic_tests(text: str) -> Finding | None:
     if whole is None:
         return None
     # A test named in a clause that says it was not done ("I didn't add a new test for the DST case") names none.
-    for clause in reading.all_clauses(mask(_FENCED.sub(" ", _URL.sub(" ", text)))):
+    for clause in reading.all_clauses(mask(_COMMAND.sub(" ", _FENCED.sub(" ", _URL.sub(" ", text))))):
         one = _ONE_TEST.search(_TESTS_IN.sub(lambda m: " " * len(m.group()), clause))
         if one is not None and reading.not_done(clause) is None and not _NEGATED.search(clause, 0, one.start()):
             return None

@@ -49,7 +49,8 @@ _IN_PROGRESS_STATE = re.compile(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin 
 @lru_cache(maxsize=512)
 def concrete_pass(clause: str) -> bool:
     """A clause that shows something passing: a test, the repro, a workload, or a number or code beside it."""
-    digit = re.search(r"\d", clause) is not None
+    # Not people, ages or rooms counted: 「清掃チームには新人が 3 人入りました」 is an aside, not a check's figure.
+    digit = re.search(r"\d(?![\d.,]*\s*(?:人|名|歳|号室))", clause) is not None
     # A figure set against the one before the fix; the before figure alone ("修正前 30 回中 5 回失敗") is none.
     # Two figures, or one and none: "Pen 12 was on manual feeding before that" names a pen, it compares nothing.
     compared = len(_FIGURES.findall(clause)) >= 2 or _NONE_WORD.search(clause) is not None or _MEASURE.search(clause)

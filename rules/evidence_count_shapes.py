@@ -20,6 +20,8 @@ from rules.regex_guard import compile_guarded
 PAIR = compile_guarded(
     # Not a label's number: "jams on page 2 in 12 of 12 attempts", "step 3 of 10".
     r"(?<!page )(?<!step )(?<!line )(?<!frame )(?<!stage )(?<!slot )(?<!tray )(?<!level )(?<!row )(?<!column )"
+    r"(?<!berth )(?<!lane )(?<!bay )(?<!gate )(?<!zone )(?<!track )(?<!platform )(?<!stand )(?<!dock )(?<!pier )"
+    r"(?<!aisle )(?<!sector )(?<!shelf )(?<!channel )"
     rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,3}}(?=out of))?"
     rf"(?:out of|of|in|/)\s*{_ABOUT}"
     rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
@@ -172,7 +174,7 @@ THEN_COUNTED = re.compile(
 #: 「50 回流して、二重引き落としは 21 回でした」: what the runs did, named any way, then how many times.
 THEN_COUNTED_JA = re.compile(
     "(?:、|^)(?![^。、]{0,40}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,40}?(?:は|が)\\s*(?P<n>\\d{1,6})\\s*回"
-    "(?:だけ|のみ|ほど|程度)?(?:でした|です|だった|っす|ありました|発生|出|起き)"
+    "(?:だけ|のみ|ほど|程度)?(?:でした|です|だった|っす|ありました|発生|出|起き|(?=\\s*[（(]))"
 )
 
 

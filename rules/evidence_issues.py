@@ -19,7 +19,8 @@ _ISSUE_BEFORE = re.compile(
 
 #: The reference called an issue just after it: "#4411 (the crash report issue)", 「#4411 で対応済み（…の issue）」.
 _ISSUE_AFTER = re.compile(
-    r"^[^.;。\n#]{0,30}?[(（][^)）]{0,40}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
+    r"^\s+(?:in|on) the [\w-]+ (?:tracker|backlog)\b"
+    r"|^[^.;。\n#]{0,30}?[(（][^)）]{0,40}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
     r"|課題)(?:[)）]|$)",
     re.I,
 )
@@ -36,7 +37,7 @@ def only_issues(text: str) -> str | None:
                 return None
             continue
         at = text.find(ref.text)
-        after = text[at + len(ref.text) : at + len(ref.text) + 40] if at >= 0 else ""
+        after = text[at + len(ref.text) : at + len(ref.text) + 70] if at >= 0 else ""
         if at < 0 or (_ISSUE_BEFORE.search(text[max(0, at - 14) : at]) is None and _ISSUE_AFTER.search(after) is None):
             return None
     return refs[0].text

@@ -53,7 +53,10 @@ _LATIN_SYMPTOM = re.compile(
 
 
 #: 「原因は…になったことです」: the cause named first, then a state reached (what was seen, not why).
-_CAUSE_IS = re.compile("原因は[、,]?\\s*([^。]{1,60}?(?:に|と|く)な(?:った|る))(?:こと|の)(?:です|だ|でした|である)")
+_CAUSE_IS = re.compile(
+    "原因は[、,]?\\s*([^。]{1,60}?(?:(?:に|と|く)な(?:った|る)|(?:落ち|止ま|固ま)(?:る|った)|(?:クラッシュ|ハング|フリーズ)(?:する|した)))"
+    "(?:こと|の)(?:です|だ|でした|である)"
+)
 
 
 #: 「プロセスが OOM killer に kill されたことが原因で」: being killed, named as the cause.

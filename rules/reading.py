@@ -34,8 +34,7 @@ _NOT_DONE_JA = any_of(
     "(?:確認|検証|テスト|試験|実験|計測|測定|再現)(?:は|も|を)?(?:特に|まだ|一度も)?(?:行|おこな)"
     "(?:って(?:い|お)?(?:ない|ません|らず)|わ(?:ない|なかった|ず)|いません)",
 )
-#: English: an experiment still going, or a report promised with the subject left out ("bisect still running
-#: (step 6 of 11), will update"; "once the env is free").
+#: English: an experiment still going, or a report promised with the subject left out ("…, will update").
 _ONGOING_EN = any_of(
     r"\bstill (?:running|going|in progress|underway|bisecting|building|pending|being (?:run|built|set up|bisected))\b",
     r"\b(?:at|on|reached|now at|currently at) step \d+ of \d+\b",
@@ -73,7 +72,9 @@ _HEARSAY_JA = any_of(
     "との(?:報告|連絡|話)",
     "(?:QA|サポート|顧客|お客様|ベンダー|担当者?|ユーザー?)(?:の)?談",
     # Someone's written word: 「…と書かれていた」「…と記載されている」「…との書き込み」.
-    "(?:と|って)(?:書かれ|書いて(?:あ|い)|記載され|報告され|言われ|書き込まれ|投稿され|指摘され)",
+    "(?:と|って)(?:書かれ|記載され|報告され|言われ|書き込まれ|投稿され|指摘され)",
+    # Not 「条件を `pv > sv - 0.5` と書いている」: the code's own text.
+    "(?<!Q  )(?<!Q )(?<!Q)(?:と|って)書いて(?:あ|い)",
     # 「保守担当の方が…毎回フリーズすると報告してくれています」: someone else's report, kindly passed on.
     "(?:と|って)(?:報告|連絡|共有|説明)(?:して|し)(?:くれ|もらっ|いただ)",
     "との(?:書き込み|投稿|記載|指摘|レビュー)",
@@ -94,11 +95,9 @@ _WATCHING_JA = any_of(
     "(?:で|では|を見|\\s*見)",
     # 「アラートは一回も出てないです」: the quiet after a deploy.
     "(?:アラート|警告|エラー)(?:は|が)?(?:一回|一度|1\\s*回|1\\s*件)?も(?:出て|鳴って|上がって|来て)(?:い)?(?:ない|ません)",
-    # The code read again: 「遷移表を読み直し…確認済み」 (an observation, not an experiment).
-    # Not 「…を毎回読み直すように変更した版」: what the changed code does.
+    # The code read again: 「遷移表を読み直し…確認済み」 (not 「…を毎回読み直すように変更した版」, the code's doing).
     "読み直(?!す(?:ように|よう|版|処理))|読み返(?!す(?:ように|よう))|(?:コード|ソース|実装)を(?:読ん|読み)",
-    # A profile or a heap histogram read: 「ヒーププロファイルで…を確認」 (an observation, not an experiment).
-    # Not a named setting run under: 「storm3 プロファイルで 200 回回して」 is a workload profile, not a profiler.
+    # A profile read: 「ヒーププロファイルで…を確認」 (not 「storm3 プロファイルで 200 回回して」, a workload profile).
     "(?<![A-Za-z0-9_] )(?<![A-Za-z0-9_])(?<!\\d )(?:プロファイル|プロファイラ|ヒストグラム|トレース|フレームグラフ)"
     "(?:の結果)?(?:で|では|を見)(?![^。、]{0,12}?\\d+\\s*回)",
     "(?:エラー率|失敗率|件数|アラート)(?:が|は)?\\s*[0０](?:\\s*%)?\\s*のまま",

@@ -32,6 +32,8 @@ SYMPTOM_CAUSE = re.compile(
     # Not coping, said of a part without saying how: "cannot handle the file", "not supported by the upload path".
     r"|\b(?:can't|cannot|can not|unable to|fails? to|failed to|doesn't|does not|didn't|did not|isn't able to"
     r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept)\b"
+    # What it cannot cope with is part of the symptom: "cannot handle berthing windows (that cross midnight)".
+    r"(?: (?:the |any |all |a |an |their |its )?(?:[\w-]+ ){0,2}?[\w-]+(?= that\b| which\b|\s*[.;,]|\s*$))?"
     r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
@@ -55,7 +57,7 @@ SYMPTOM_CAUSE = re.compile(
 
 #: When the symptom comes, naming no code: "when the belt speed changes mid-batch" says when, not why.
 PLAIN_CONDITION = re.compile(
-    r"\b(?:when|whenever|once|while|during)\b(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$", re.IGNORECASE
+    r"\b(?:when|whenever|once|while|during|that|which)\b(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$", re.IGNORECASE
 )
 #: A figure that moved, as measured: "throughput dropped from 14 bales an hour to 9" (the symptom, sized).
 MEASURED_CHANGE = re.compile(

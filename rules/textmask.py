@@ -122,6 +122,10 @@ _ABOUT_JA = r"(?:\s*(?:ほど|程度|くらい|ぐらい|位|前後|弱|強|近�
 _COUNTER_JA = r"(?:回|[\u4e00-\u9fff]|[\u30a1-\u30fa\u30fc]{1,8})"
 _RATE_RE = re.compile(
     r"(?=[\dOo])(?:"
+    # Not a label's numbers: "the berth 4/5 boundary", "page 2 of 10".
+    r"(?<!berth )(?<!lane )(?<!bay )(?<!gate )(?<!zone )(?<!track )(?<!platform )(?<!stand )"
+    r"(?<!dock )(?<!pier )(?<!aisle )(?<!sector )(?<!shelf )(?<!channel )(?<!page )(?<!step )"
+    r"(?<!slot )(?<!row )(?<!tray )(?<!level )(?<!stage )(?<!frame )"
     rf"(?<![\d.,]){_N}\s*(?:(?:runs?|times?|failures?|attempts?|iterations?|requests?|calls?)\s*)?"
     rf"(?:of|in|out of|/)\s*{_ABOUT_EN}{_N}(?!\.?\d)"
     r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"

@@ -130,6 +130,9 @@ KNOWN_GAPS: dict[str, str] = {
     " returned can be a wrong value, a mechanism)",
     "b70-133": "'2 of the 5 test reels …, which comes to 4 cartons out of the 3,000': a finer count of other failures"
     " (4, not 2), which the recount does not read as the same",
+    # Batch 71, after round 68 (tuned on it).
+    "b71-063": "'`gapless()` adds a ten-second pause …, and that pause is what the candidates hear': the symptom placed"
+    " in code, read as what it does wrong",
 }
 
 
