@@ -35,7 +35,7 @@ NOT_DONE = any_of(
     r"(?:yet |actually |really |ever ){0,2}(?:checked|verified|confirmed|tested|measured|tried|run|reproduced)\b",
     # "haven't had the rig back to re-run it", "haven't had an allocation to try it myself": not run by the writer.
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not)\b[^.;]{0,50}?\bto (?:re-?run|re-?test"
-    r"|re-?try|re-?check|verify|confirm)\b",
+    r"|re-?try|re-?check|verify|confirm|run (?:that|this|the|it))\b",
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not|never)\b[^.;]{0,60}?\bto (?:try|run"
     r"|test|reproduce|repro|check|verify|confirm) (?:it|this|that|them) (?:myself|ourselves)\b",
     r"\byet to\b|\b(?:was|were|got|has been|have been) (?:postponed|put off|called off|cancell?ed|pushed back)\b",

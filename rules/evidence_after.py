@@ -57,7 +57,7 @@ _BEFORE_LEFT = re.compile(
     r"|on main|revert\w*|down from|versus|vs\.?|compared (?:to|with)|was|were|used to|main|master|baseline"
     r"|previous (?:build|release|version)|without|(?:earlier|first|previous|initial) (?:fix|attempt|patch|version)"
     r"|parent commit|previous commit)\b"
-    r"|修正前|(?i:fix|patch)\s*前|元の(?:ビルド|コード|版)|戻した|外した|旧|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
+    r"|修正前|(?i:fix|patch)\s*前|(?<![\u4e00-\u9fff])(?:以)?前(?:は|[:：])|元の(?:ビルド|コード|版)|戻した|外した|旧(?:版|ビルド|バージョン|コード|ファーム)|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
     re.I | re.A,
 )
 _BEFORE_THE_FIX = re.compile(r"\bbefore the (?:fix|patch|change)\b|修正前|(?:fix|patch)\s*前", re.I)
@@ -113,6 +113,9 @@ STILL_FAILS = compile_guarded(
     r"|(?:成功率|合格率|通過率|\b(?:success|pass|passing) rate)[^\d。.;]{0,8}(?<![\d.])\d{1,2}(?:\.\d+)?"
     r"\s*(?:%|パーセント)"
     r"|(?:まだ|依然として?|相変わらず)[^。、]{0,24}?(?<!\d)[1-9]\d*\s*(?:回|件|度)\s*(?:出|発生|起き|見られ)(?:て|た|ま)"
+    # 「10 回中 2 回まだリセットします」「3 回まだ紙詰まりします」: counted, still happening.
+    r"|(?<!\d)[1-9]\d*\s*(?:回|件)\s*(?:は|が)?\s*(?:まだ|依然として?)[^。、]{0,10}?(?:リセット|失敗|落ち|止ま|発生|出|起き"
+    r"|します|しました|して(?:い|お))"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
     r"|(?:まだ|依然として?|相変わらず)[^。、]{0,6}?\d+\s*回中\s*[1-9]\d*\s*回"
     # Counted after the fix, not none: "Repro after the fix: 1 reversed-current frame in 50 replays".
@@ -221,7 +224,7 @@ def fails_after(clause: str) -> bool:
 
 #: A rate said after the fix, short of none: "After: 1 in 50", "with the fix, 2/100".
 _AFTER_RATE = re.compile(
-    r"\b(?:after(?: the fix)?|with the fix|patched|now)\s*[:：,]?\s*(?P<n>\d[\d,]*)\s*(?:in|of|/|out of)\s*"
+    r"\b(?:after(?: the fix| it| that)?|with the fix|patched|now)\s*[:：,]?\s*(?P<n>\d[\d,]*)\s*(?:in|of|/|out of)\s*"
     r"(?P<m>\d[\d,]*)(?!\s*(?:\w+\s+)?(?:green|pass\w*|succe\w*|ok|clean|good|correct))",
     re.IGNORECASE,
 )
@@ -254,7 +257,8 @@ FAILURE_WORD = re.compile(
     r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
     r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong)\b"
     r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま|未(?:起動|作動|点灯|応答|検知)|不発"
-    r"|(?:は|が)\s*[1-9]\d*\s*回(?=\s*[（(])",
+    r"|(?:は|が)\s*[1-9]\d*\s*回(?=\s*[（(])"
+    r"|\bafter(?: the fix| it| that)?\s*[:：,]?\s*[1-9]\d*\s*(?:in|of|/|out of)\s*\d",
     re.IGNORECASE,
 )
 

@@ -122,6 +122,9 @@ def mechanism(masked: str) -> Finding | None:
         if restated(sentence):
             claimed = True
             continue  # "it hangs because it stops responding": the symptom twice
+        when = _WHEN_FIRST.match(sentence) if claimed else None
+        if when is not None and only_symptoms(when.group(1) or when.group(2)):
+            continue  # 「制御基板が応答しない状態になると、弁の位置は前のまま」: what follows when the symptom comes
         if (correlated or claimed) and _CONSEQUENCE.match(sentence):
             # 「1.4.2 以降…。そのせいで `hal_read()` がタイムアウトしている」, 「…panic するのが原因です。panic のあとは
             # バルブが閉じたままになる」: the effect of a correlation or of a symptom given as the cause
@@ -161,6 +164,8 @@ def mechanism(masked: str) -> Finding | None:
     return ("no_mechanism", _clip(masked))
 
 
+#: A sentence that opens with a condition: "When the board stops answering, …", 「…状態になると、…」.
+_WHEN_FIRST = re.compile(r"\W*(?:when|once|if|whenever)\b([^,;]{1,120}),|([^。、]{1,80}?)(?:と|たら|ば)、", re.I)
 #: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.
 _CONSEQUENCE = re.compile(
     r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"

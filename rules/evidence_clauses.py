@@ -258,7 +258,8 @@ _NEEDS = any_of(
     r"\b(?:more|further|additional|a few more|several more|another) (?:\w+ )?(?:runs?|nights?|days?|testing|tests?"
     r"|soak|data|time|iterations?|cycles?|weeks?) (?:are |is |will be )?(?:needed|required|necessary)\b",
     r"\b(?:needs?|requires?) (?:the |a |an |access to |time on )?[\w -]{0,30}?\b(?:rig|bench|lab|device|hardware"
-    r"|cluster|board|environment|window|slot)\b|\b(?:booked|blocked|unavailable|busy) (?:until|till|through)\b",
+    r"|cluster|board|environment|window|slot|printer|machine|station)\b"
+    r"|\b(?:booked|blocked|unavailable|busy|reserved)\b[^.;]{0,40}?\b(?:until|till|through)\b",
     flags=EN_FLAGS,
 )
 

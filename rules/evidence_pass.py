@@ -121,7 +121,8 @@ PASSED = (
         r"|written|migrated|synced|sent|delivered|applied)\b"
         # Every one of a counted lot went through: "stored all 1,441 rows", "all 2,000 released the bike".
         r"|\b(?:stored|wrote|loaded|imported|processed|delivered|sent|printed|posted|indexed|read|parsed|decoded"
-        r"|rendered|synced|matched|released|unlocked|opened|closed) all (?:the |of the )?\d[\d,]*\b"
+        r"|rendered|synced|matched|released|unlocked|opened|closed|accepted|received|uploaded) all (?:the |of the )?"
+        r"\d[\d,]*\b"
         r"|\ball (?:the |of the )?\d[\d,]* (?:[\w-]+ ){0,2}(?:were |got )?(?:posted|printed|processed|imported|released"
         r"|unlocked|opened|closed|stored|played|ran|finished|worked"
         r"|delivered|synced|sent|settled|cleared|rendered|decoded|parsed|loaded|written|applied|migrated|uploaded"
@@ -155,7 +156,7 @@ PASSED = (
         "(?:なし|無し)(?!に|で(?!し|す))",  # 「文字化けなしでした」, not 「修正なしで」
         "一度も",
         "皆無",
-        "(?:は|が|も)(?:ゼロ|0)(?:件|回)?(?:で|だ|です|でした|。|$)",
+        "(?:は|が|も)(?:ゼロ|0)(?:件|回)?(?:で|だ|です|でした|っす|。|$)",
         "正常(?:に)?(?:終了|完了|動作|稼働)",
         # 「最後まで全部縫い切った」: to the end, every one, whatever the work is.
         "最後まで(?:全部|すべて|全て|ぜんぶ)?(?:終わ|完了|走|動|通|実行し|流し|回し|処理し|[^。、\\s]{1,3}(?:切|き)っ)",

@@ -35,6 +35,7 @@ UNPUBLISHED = (
         r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",
         r"\b(?:haven't|have not|hasn't|has not|didn't|did not|not|isn't|wasn't|yet to)\s+(?:yet\s+)?(?:been\s+)?"
         r"(?:push|pushed|upload|uploaded|publish|published|put (?:it )?up|submit|submitted)\b",
+        r"\b(?:push|pushing) (?:the )?branch\b[^.;]{0,80}?\b(?:tonight|later(?: today)?|tomorrow|once|when)\b",
         r"\b(?:push|pushing|upload|uploading|open|opening|publish|publishing) (?:it |this |the \w+ )?"
         r"(?:tonight|later(?: today)?|this (?:afternoon|evening)|tomorrow|after (?:lunch|the meeting)"
         r"|by (?:eod|end of (?:the )?(?:day|week)))\b",
@@ -53,7 +54,8 @@ UNPUBLISHED = (
         "手元の(?!(?:検証|試験|評価|テスト|実|開発)?(?:機|環境|端末|装置|ボード|基板|個体|ベンチ|リグ))",
         "ローカルの",
         # 「rebase 終わったら PR #456 に入れる〜」「rebase 後に出します」: plain non-past, casual or not.
-        "(?:たら|次第|後で|後に)[^。]{0,30}?(?:(?:積み|入れ|出し|上げ|載せ)ます|(?:積む|入れる|出す|上げる|載せる)(?![\u3040-\u30ff\u4e00-\u9fff]))",
+        "(?:たら|次第|後で|後に)[^。]{0,30}?(?:(?:積み|入れ|出し|上げ|載せ)ます|(?:積む|入れる|出す|上げる|載せる)(?![\u3040-\u30ff\u4e00-\u9fff]|つもり|予定))"
+        "|(?:たら|次第|後で|後に)[^。]{0,30}?(?:積む|入れる|出す|上げる|載せる)(?:つもり|予定)",
         "(?:上げ|出し|push し|プッシュし)ようとしたが",
         "(?:cherry-pick|チェリーピック|マージ|push|プッシュ)\\s*(?:します|する予定)",
         # 「今夜 push します」: still to come.

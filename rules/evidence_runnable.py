@@ -47,7 +47,8 @@ NOT_RUNNABLE = any_of(
     r"(?![^.;]{0,30}?\b(?:with|after|once) (?:the )?(?:fix|patch|change)\b)|"
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"
     r"(?!\s+(?:with|after|on|once) (?:the )?(?:fix|patch|patched|change))",
-    "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)",
+    "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)"
+    "|もう再現(?:しない|しません|できない|できません)",
     # Nothing the writer has to run it on: "we don't have that spooler/driver combo in house", "I haven't had a
     # board since the lab move, so this is from reading the code", "nobody has the old digest".
     r"\bwe (?:don't|do not|can't|cannot) (?:have|get|run|reproduce)\b[^.;]{0,50}?\b(?:in[- ]house|here|in the office"

@@ -70,8 +70,11 @@ _SCOPE_OBJECT = re.compile(
 
 #: A configuration named first, then not run: "ARM64 not re-run, no runner available", "- Windows: not tested".
 _NAMED_NOT_RUN = re.compile(
-    r"^\W*(?:[-*•]\s*)?(?:Q|[A-Za-z][\w.+-]*)(?:\s+[\w.+-]+)?\s*[:,]?\s*(?:was |were |is |has been )?(?:not|never)"
-    r"\s+(?:yet\s+)?(?:re-?run|run|tested|re-?tested|checked|verified|covered|tried)\b",
+    r"^\W*(?:[-*•]\s*)?(?:Q|[A-Za-z][\w.+-]*)(?:\s+[\w.+-]+){0,4}?\s*[:,]?\s*(?:was |were |is |has been )?(?:not|never)"
+    r"\s+(?:yet\s+)?(?:re-?run|run|tested|re-?tested|checked|verified|covered|tried)\b"
+    # "Not re-run on the older meteor camera …": another unit, named after the words.
+    r"|^\W*not (?:yet )?(?:re-?run|re-?tested|tested|tried|checked) (?:on|with|against|for) (?:the |our )?(?:older|old"
+    r"|other|newer|new|second|previous|remaining|spare)\b",
     re.IGNORECASE,
 )
 

@@ -37,12 +37,14 @@ _SINGLE = (
         r" (?:[\w-]+ ){0,4}?once\b(?! (?:more|again|every|per|in every|a|the|it|we|i|they)\b)",
         r"\b(?:tried|ran|re-?ran|tested|retried)\b[^.;]{1,80}?\bonce\s*(?:[;:,.]|(?:with|on|after|against|using|and)\b)",
         r"\bthe one time (?:i|we) (?:tried|ran|checked)\b|\bin the (?:one|single|only) (?:run|try|attempt|test)\b"
-        r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the (?:[\w-]+\s+){1,3}?)?(?:passed|was"
+        r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the (?:[\w-]+\s+){1,3}?"
+        r"|(?:every|each|all) (?:[\w-]+\s+){1,5}?)?(?:passed|came out|was"
         r" (?:fine|clean|green|ok|continuous|complete|intact|correct|right|normal|smooth|stable)"
         r"|worked|succeeded|went through|didn't (?:fail|crash|hang|reproduce)|did not|nothing|no(?:ne)?\b))"
         r"|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b"
         r"|\bno \w+ (?:that|this) (?:one )?(?:time|run|attempt|try)\b",
-        r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b",
+        r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b"
+        r"|\bonly (?:did|ran|tried|printed|tested|made) the one\b",
         # Not repeated: "I did not repeat it", "haven't re-run it since".
         r"\b(?:didn't|did not|haven't|have not|never|not yet) (?:repeat|repeated|re-?ran|re-?run|rerun|retried|retry"
         r"|tr(?:y|ied) (?:it )?again|run (?:it )?again)\b",

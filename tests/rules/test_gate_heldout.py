@@ -133,6 +133,16 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 71, after round 68 (tuned on it).
     "b71-063": "'`gapless()` adds a ten-second pause …, and that pause is what the candidates hear': the symptom placed"
     " in code, read as what it does wrong",
+    # Batch 72, after round 69 (tuned on it).
+    "b72-009": "'dropped off the map on 9 May … and again on 11 May …, two drops in three days': sightings by date,"
+    " read beside no steps as a rate",
+    "b72-064": "false refusal: a plain mechanism with an unrelated aside someone said (「…と言っていました」)",
+    "b72-095": "'Once the allocator fix is reverted, the bag weight should go back to 0 …': a revert not run, said as"
+    " what should happen",
+    "b72-149": "'The full term-start run … needs the big card printer, which is booked …': the workload ticked as"
+    " complete, its full run still to come",
+    "b72-165": "false refusal: 'Not re-run on the older meteor camera …, which never had the problem': a scope read as"
+    " the check not done",
 }
 
 
