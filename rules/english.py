@@ -38,7 +38,8 @@ NOT_DONE = any_of(
     r"|re-?try|re-?check|verify|confirm|run (?:that|this|the|it))\b",
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not|couldn't|could not|never)\b[^.;]{0,60}?\bto (?:try|run"
     r"|test|reproduce|repro|check|verify|confirm) (?:it|this|that|them) (?:myself|ourselves)\b",
-    r"\byet to\b|\b(?:was|were|got|has been|have been) (?:postponed|put off|called off|cancell?ed|pushed back)\b",
+    r"\byet to\b|\b(?:tests?|checks?|runs?|repro\w*|experiments?|soak|sessions?|trials?|jobs?|bisect|replays?|slot"
+    r"|it|this|that)\s+(?:was|were|got|has been|have been) (?:postponed|put off|called off|cancell?ed|pushed back)\b",
     # A past intention, so not carried out: "We had planned to revert …, but the station was taken".
     r"\b(?:had|'d) (?:originally |first )?(?:planned|meant|intended|hoped|wanted|been (?:going|planning|hoping)) to\b"
     r"|\b(?:we|i|they) (?:was|were) going to (?:re-?run|run|re-?test|test|try|check|revert|compare|measure)\b",

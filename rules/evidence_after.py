@@ -257,7 +257,7 @@ FAILURE_WORD = re.compile(
     r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
     r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong)\b"
     r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま|未(?:起動|作動|点灯|応答|検知)|不発"
-    r"|(?:は|が)\s*[1-9]\d*\s*回(?=\s*[（(])"
+    r"|(?:は|が)\s*[1-9]\d*\s*回(?:だけ|のみ)?(?=\s*[（(]|でした|です|っす|だった)"
     r"|\bafter(?: the fix| it| that)?\s*[:：,]?\s*[1-9]\d*\s*(?:in|of|/|out of)\s*\d",
     re.IGNORECASE,
 )

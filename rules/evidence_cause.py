@@ -156,8 +156,8 @@ def mechanism(masked: str) -> Finding | None:
                 continue  # "and that is what leaves the report without charts", "it surfaces as clicks": the symptom
             if _beside_the_mechanism(clause):
                 continue  # "Restarting `gate-agent` clears it", "we plan to add a watchdog": no mechanism either
-            # "`compile` takes ~40 ms per frame", "throughput dropped from 14 to 9": a size
-            measured = _what_the_kind_does(_DURATION.sub(" ", MEASURED_CHANGE.sub(" ", clause)))
+            sized = MEASURED_CHANGE.sub(" ", clause) if " from " in clause else clause  # "dropped from 14 to 9"
+            measured = _what_the_kind_does(_DURATION.sub(" ", sized))  # "`compile` takes ~40 ms per frame": a size
             verbs = english.action_verbs(measured) + japanese_verbs.action_verbs(measured)
             if [v for v in verbs if not _MAGNITUDE.fullmatch(v.lower())]:
                 return None  # "runs past 3 hours", 「3 時間を超える」 only measures the symptom
@@ -186,7 +186,7 @@ _PLACE_ONLY = re.compile(
     r"^\W*(?:and |so |but )?(?:the |this |that |our )?(?:regression|bug|problem|issue|fault|defect|error|culprit"
     r"|breakage)\s+(?:is|lies|must be|has to be|should be|sits)\s+(?:somewhere\s+|probably\s+)?(?:in|inside|within)"
     r"\s+(?:how|the way|what|where|whatever)\b(?![^:：;—]*[:：;—])"
-    r"|^\W*(?:and |so |but )?Q\s+is (?:where|what) (?:the |our )?[\w-]+ (?:comes?|are|is) (?:from|read|computed|made"
+    r"|^\W*(?:and |so |but )?Q\s+is (?:where|what) (?:the |our )?[\w-]+ (?:comes?|are|is) (?:from|in|read|computed|made"
     r"|produced|generated)\b[^:：;—]*$"
     # "`belt_drive.c` drives the motor": the part's role, nothing wrong in it.
     r"|^\W*Q\s+(?:drives|controls|handles|owns|manages|operates|runs|is responsible for|talks to|feeds) (?:the |all )?"

@@ -36,7 +36,9 @@ VAGUE_TIMING = (
         r"(?<!-)\beventually\b(?!-)|\b(?:after|for) a while\b|\bat some point\b|\bsooner or later\b|\bover time\b"
         r"|\bafter (?:a few|several|some|many) (?:hours|days|minutes|weeks)\b|\btakes a while\b"
         # A count per period: "roughly twice a quarter", "a few times a year".
-        r"|\b(?:once|twice|\d+ times|a (?:few|couple of) times) (?:a|per|every) (?:day|week|month|quarter|year|sprint"
+        r"|\b(?:once|twice|(?:\d+|two|three|four|five)(?: or (?:\d+|two|three|four|five|six))? times"
+        r"|a (?:few|couple of) times)"
+        r" (?:a|per|every) (?:day|week|month|quarter|year|sprint"
         r"|release)\b",
         flags=EN_FLAGS,
     ),
@@ -68,7 +70,7 @@ PASSED_BEFORE = (
     ),
     any_of(
         "(?:元々|もともと|修正前から|修正(?:前|なし)(?:の(?:ビルド|版|コード|ブランチ|ファーム(?:ウェア)?))?(?:で|に)?も|(?:修正|パッチ|変更)(?:を)?(?:当てる|入れる|適用する)前(?:から|も)"
-        "|以前から|最初から)[^。、]{0,20}(?:パス|通|成功|問題な|OK|(?:出|起き)て(?:い)?(?:ない|ません|なかった))"
+        "|以前から|最初から)[^。、]{0,20}(?:パス|(?i:pass)|通|成功|問題な|OK|(?:出|起き)て(?:い)?(?:ない|ません|なかった))"
     ),
 )
 #: A long or heavy run: on its own it does not show that the original repro or the failing test passes.

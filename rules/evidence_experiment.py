@@ -231,10 +231,10 @@ _ARTIFACT = re.compile(
     r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
     r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
-    r"|(?:出力|結果|ダンプ|ログ)を見(?:ると|たら|たところ|て)"
+    r"|(?:出力|結果|ダンプ|ログ)を(?:[^。、]{0,10}?)見(?:直し|返し)?(?:ると|たら|たところ|て)"
     # Reading the code: 「ソースを読んで」, "went through the source".
     r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追)"
-    r"|\b(?:read|reading|went through|looked through) (?:the )?(?:source|code)\b"
+    r"|\b(?:read|reading|went through|looked through) (?:the )?(?:source|code)\b|^\W*read through\b"
     # Logs counted or searched: 「本番ログ 3 か月分を集計して」, "grepped three months of logs".
     r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b",
     re.IGNORECASE,
@@ -244,8 +244,9 @@ _CHANGED = re.compile(
     r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|switch\w*|add(?:ed|ing)|chang(?:e|ed|es|ing)|disabl\w+|enabl\w+|inject\w*"
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
     r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
-    r"|put (?:\w+ ){0,3}?back|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|run|re-?ran|scripted"
-    r"|replay\w*|loop\w*"
+    r"|put (?:\w+ ){0,3}?back|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|(?<!'s )run|re-?ran"
+    r"|scripted"
+    r"|replay\w*|loop(?:ed|ing)|in a loop"
     r"|trigger\w*|induc\w+)\b"
     r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測"
     r"|変換|置き換え|切り替え|設定|固定|増や|減ら",

@@ -115,7 +115,8 @@ def single_trial(masked: str) -> Finding | None:
 
 #: A pass said once, with no count: "it passed", "went green on the first run", 「通りました」.
 _ONE_PASS = re.compile(
-    r"\b(?:it |that |this )?(?:passed|went green|was green|came back green|succeeded|was clean|ran clean)\b"
+    r"\b(?:it |that |this )?(?:passed(?! (?:through|along|to|on|over|back|in)\b)|went green|was green|came back green"
+    r"|succeeded|was clean|ran clean)\b"
     r"|\bon the first (?:run|try|attempt)\b|\bcame (?:back|out) (?:intact|fine|clean|right|correct)\b"
     r"|(?:通り|成功し|パスし)(?:ました|た)",
     re.IGNORECASE,

@@ -115,7 +115,7 @@ DURATION = re.compile(
 )
 #: A wrong value or choice in the code: "is `>` instead of `>=`", "uses X rather than Y", 「…ではなく…を使う」.
 _WRONG_CHOICE = re.compile(r"\b(?:instead of|rather than)\b(?!\s+~?\d)|の代わりに|ではなく", re.IGNORECASE)
-_CONSEQUENCE = re.compile(r",\s*(?:which|so|and then|after which)\b.*$", re.IGNORECASE | re.DOTALL)
+_CONSEQUENCE = re.compile(r",\s*(?:which|so|and then|after which|(?:and )?as a result)\b.*$", re.IGNORECASE | re.DOTALL)
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 

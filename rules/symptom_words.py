@@ -17,7 +17,8 @@ SYMPTOM_CAUSE = re.compile(
     r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover|releas|unlock|lets? go|letting go)\w*"
     # What it does not answer is part of the symptom: "stops responding to azimuth commands".
     r"(?: to (?:the |its |any |[\w-]+ ){0,3}?(?:Q|commands?|requests?|messages?|calls?|input|queries|pings?|events?))?"
-    r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|fail(?:s|ed|ing)?|deadlock\w*"
+    r"|\b(?:hangs?|hung|freez\w*|froze|crash\w*|lock(?:s|ed)? up|times? out|timed out|timing out|fail(?:s|ed|ing)?"
+    r"|deadlock\w*"
     r"|stall(?:s|ed|ing)?|jam(?:s|med|ming)?|seiz(?:es|ed)(?: up)?|stop(?:s|ped)? making progress|makes? no progress"
     r"|livelock\w*|stuck|wait\w* (?:forever|indefinitely)|spins? forever|(?:oom[- ]?)?killed|terminated|evicted"
     r"|exit(?:s|ed)? with|exit code|out of memory|oom|panic\w*|aborts?|aborted|segfault\w*"
