@@ -144,10 +144,8 @@ KNOWN_GAPS: dict[str, str] = {
     "b72-165": "false refusal: 'Not re-run on the older meteor camera …, which never had the problem': a scope read as"
     " the check not done",
     # Batch 73, after round 70 (tuned on it).
-    "b73-026": "'turns green … because the controller shows green even though the lane isn't clear': the colour"
-    " again",
-    "b73-033": "「999 分と出るのは、表示値が上限に張り付いているため」: the display stuck at its limit, the symptom"
-    " again",
+    "b73-026": "'turns green … because the controller shows green even though the lane isn't clear': one colour",
+    "b73-033": "「999 分と出るのは、表示値が上限に張り付いているため」: the display stuck at its limit, again",
     "b73-063": "false refusal: 'Not one light, across 200 confirms …, stayed lit': a negation far from its verb",
     "b73-141": "'two or three times a week …, always on level 9': 'always' names the place, read as every run",
 }
