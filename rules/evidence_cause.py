@@ -32,7 +32,7 @@ _VAGUE_SUBJECT = (
         r"|\bsome (?:code )?(?:path|place|function|call|component|handler|branch) [a-z]+s\b",
         flags=EN_FLAGS,
     ),
-    any_of("何か(?!ら)", "何らか", "どこか", "何かしら"),
+    any_of("何か(?!ら)", "何らか", "どこか", "何かしら", "その(?:辺|あたり|辺り)(?:が|に|の)"),
 )
 #: A cause named only by its kind: "because of a layout problem", タイミングの問題で.
 _VAGUE_CAUSE = (
@@ -169,8 +169,8 @@ _WHEN_FIRST = re.compile(r"\W*(?:when|once|if|whenever)\b([^,;]{1,120}),|([^。�
 #: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.
 _CONSEQUENCE = re.compile(
     r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"
-    r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b|[^、。\s]{1,12}\s*の(?:あと|後)(?:は|に|で)"
-    r"|after (?:that|this|it)\b)",
+    r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b|when (?:that|this|it) happens\b"
+    r"|[^、。\s]{1,12}\s*の(?:あと|後)(?:は|に|で)|after (?:that|this|it)\b)",
     re.IGNORECASE,
 )
 #: A kind of bug and where it is, and nothing it does: "A memory-ordering problem in the lock-free ring buffer".

@@ -48,7 +48,9 @@ NOT_RUNNABLE = any_of(
     r"\bno longer (?:re-?produces|reproducible|repros|happens|occurs|shows up)\b"
     r"(?!\s+(?:with|after|on|once) (?:the )?(?:fix|patch|patched|change))",
     "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)"
-    "|もう再現(?:しない|しません|できない|できません)",
+    "|もう再現(?:しない|しません|できない|できません)"
+    # 「秤の交換後は出なくなりました」: gone since a change, not by the fix.
+    "|(?:交換|入れ替え|更新|再起動|初期化)(?:後|して以来|してから)(?:は)?(?:出|発生し|起き|再現し)なくな(?:った|りました|って)",
     # Nothing the writer has to run it on: "we don't have that spooler/driver combo in house", "I haven't had a
     # board since the lab move, so this is from reading the code", "nobody has the old digest".
     r"\bwe (?:don't|do not|can't|cannot) (?:have|get|run|reproduce)\b[^.;]{0,50}?\b(?:in[- ]house|here|in the office"

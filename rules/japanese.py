@@ -152,7 +152,10 @@ def _hearsay(words: tuple[Morph, ...], i: int) -> Span | None:
 
 def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
     w, nxt = words[i], word_at(words, i + 1)
+    # Not 「影響が出ないよう、…実施しました」: よう before a comma is a purpose.
     if w.pos2 == "助動詞語幹" and w.lemma in ("様", "みたい", "そう") and _ends(words, i + 1, *_COPULA, "で"):
+        if w.lemma == "様" and _is(words, i + 1, "、"):
+            return None
         return ("appearance", i + 1)
     if w.lemma == "感じ" and _ends(words, i + 1, *_COPULA) and not (i and words[i - 1].surface in ("って", "という")):
         return ("appearance", i + 1)  # not 「なんで？って感じだけど」: a reaction quoted, not an impression

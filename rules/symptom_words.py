@@ -13,7 +13,7 @@ from rules import english, japanese_symptoms, japanese_verbs
 SYMPTOM_CAUSE = re.compile(
     r"\b(?:isn't|is not|aren't|are not|wasn't|weren't|doesn't|does not|didn't|did not|won't|never|no longer|stops?"
     r"|stopped) (?:\w+ )?(?:respond|work|load|start|finish|complet|return|connect|sync|match|updat|refresh|render"
-    r"|turning|spinning|rotating|moving|running"
+    r"|turning|spinning|rotating|moving|running|opening|closing"
     r"|answer|react|reply|progress|leav|exit|boot|come up|come back|recover|releas|unlock|lets? go|letting go)\w*"
     # What it does not answer is part of the symptom: "stops responding to azimuth commands".
     r"(?: to (?:the |its |any |[\w-]+ ){0,3}?(?:Q|commands?|requests?|messages?|calls?|input|queries|pings?|events?))?"
@@ -58,7 +58,7 @@ SYMPTOM_CAUSE = re.compile(
 
 #: When the symptom comes, naming no code: "when the belt speed changes mid-batch" says when, not why.
 PLAIN_CONDITION = re.compile(
-    r"\b(?:when|whenever|once|while|during|that|which)\b(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$", re.IGNORECASE
+    r"\b(?:when|whenever|once|while|during|after|that|which)\b(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$", re.IGNORECASE
 )
 #: A figure that moved, as measured: "throughput dropped from 14 bales an hour to 9" (the symptom, sized).
 MEASURED_CHANGE = re.compile(

@@ -148,6 +148,8 @@ KNOWN_GAPS: dict[str, str] = {
     "b73-033": "「999 分と出るのは、表示値が上限に張り付いているため」: the display stuck at its limit, again",
     "b73-063": "false refusal: 'Not one light, across 200 confirms …, stayed lit': a negation far from its verb",
     "b73-141": "'two or three times a week …, always on level 9': 'always' names the place, read as every run",
+    # Batch 74, after round 71 (tuned on it).
+    "b74-052": "'stops opening it after valve A fires', then 'packed away before lunch': an aside with a link word",
 }
 
 
