@@ -113,15 +113,12 @@ def check_text(field: str, text: str | None) -> Finding | None:
         failing = next((span for (rate, span), before in pasted if rate > 0 and not before), None)
         if failing is not None:
             return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
-        passed = pasted_pass(text)
-        problem = (
+        passed = pasted_pass(text)  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
+        return (
             checking.unchecked(masked, pasted=passed)
             or clauses.validation(masked, pasted=passed)
             or trials.single_trial(masked)
         )
-        if problem is not None and problem[0] == "no_pass" and passed:
-            return None  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
-        return problem
     if field == "root_cause":
         return _cause(masked, hedges=True) or cause.mechanism(masked)
     if field == "confirmed_by":

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from itertools import islice
 
 from rules import evidence_count_shapes as shapes
-from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB
+from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB, FAILURE_WORD
 from rules.regex_guard import compile_guarded
 
 _N = r"(?:[1-9]\d*|once|twice|one|two|three|four|five|a couple of|a few|several|a handful of|a dozen)"
@@ -251,15 +251,6 @@ _DOWN_TO = re.compile(
     r"\bfrom (?P<a>\d[\d,]*)(?: [a-z]+)?(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"
     r"|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
     r"(?!\s*(?:%|ms|s\b|sec|seconds?|minutes?|min\b|hours?|h\b|[KMG]i?B|x\b|fps|rps|qps))",
-    re.IGNORECASE,
-)
-#: A word for something going wrong, counted or named: one lexicon for every reader of failures after the fix.
-FAILURE_WORD = re.compile(
-    r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
-    r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong)\b"
-    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま|未(?:起動|作動|点灯|応答|検知)|不発"
-    r"|(?:は|が)\s*[1-9]\d*\s*回(?:だけ|のみ)?(?=\s*[（(]|でした|です|っす|だった)"
-    r"|\bafter(?: the fix| it| that)?\s*[:：,]?\s*[1-9]\d*\s*(?:in|of|/|out of)\s*\d",
     re.IGNORECASE,
 )
 

@@ -15,7 +15,7 @@ from rules.evidence_rates import stated
 from rules.evidence_scope import CORE_EVIDENCE, scope_only
 from rules.evidence_summaries import pasted_pass
 from rules.evidence_words import any_of, search
-from rules.textmask import mask
+from rules.textmask import FENCE_RE, mask
 
 Finding = tuple[str, str]
 
@@ -149,10 +149,9 @@ _TESTS_IN = re.compile(
     re.IGNORECASE,
 )
 _URL = re.compile(r"<?https?://\S+")
-#: A pasted block names no test by being code: "```\nran 212 tests in 48.1s - OK\n```".
-_FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-#: A command in a code span names no test: "(`make test`: 412 passed)".
-_COMMAND = re.compile(r"`(?:make|npm|yarn|pnpm|cargo|go|mvn|gradle|tox|nox|ctest|bazel|just|rake)\s[^`\n]*`")
+#: A command in a code span names no test unless it holds one: "(`make test`: 412 passed)", not "`pytest -k
+#: test_dst_rollover`".
+_COMMAND = re.compile(r"`(?![^`\n]*(?:test_\w|\w(?:Test|Spec|_test|_spec)\b|::))[^`\n]*\s[^`\n]*`")
 #: A negation before the test a clause names: "I didn't add a new test", "no regression test".
 _NEGATED = re.compile(r"\b(?:didn't|did not|haven't|have not|hasn't|has not|no|not|never|without)\b", re.IGNORECASE)
 
@@ -167,7 +166,8 @@ def generic_tests(text: str) -> Finding | None:
     if whole is None:
         return None
     # A test named in a clause that says it was not done ("I didn't add a new test for the DST case") names none.
-    for clause in reading.all_clauses(mask(_COMMAND.sub(" ", _FENCED.sub(" ", _URL.sub(" ", text))))):
+    # A pasted block names no test by being code: "```\nran 212 tests in 48.1s - OK\n```".
+    for clause in reading.all_clauses(mask(_COMMAND.sub(" ", FENCE_RE.sub(" ", _URL.sub(" ", text))))):
         one = _ONE_TEST.search(_TESTS_IN.sub(lambda m: " " * len(m.group()), clause))
         if one is not None and reading.not_done(clause) is None and not _NEGATED.search(clause, 0, one.start()):
             return None

@@ -16,10 +16,11 @@ from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
 from rules import japanese_verbs, reading
-from rules.evidence_after import BEFORE_ASIDE, FAILURE_WORD, NOT_THE_FIXS, still_before
+from rules.evidence_after import BEFORE_ASIDE, NOT_THE_FIXS, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_after_result import more_to_come
+from rules.evidence_count_words import FAILURE_WORD, failure_said
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 
@@ -151,11 +152,8 @@ def _all_good(clause: str) -> bool:
             japanese_verbs.BAD_OUTCOME_JA.search(clause) is None
             and re.search("修正前|元の(?:ビルド|版|コード)|戻[すし]|外[すし]", clause) is None
         )
-    counted = _ALL_N.search(clause) is not None
-    counted = counted or (
-        " one" in clause and _EVERY_ONE.search(clause) is not None and _DIGIT.search(clause) is not None
-    )
-    return counted and _BAD.search(clause) is None
+    every_one = " one" in clause and _EVERY_ONE.search(clause) is not None and _DIGIT.search(clause) is not None
+    return (_ALL_N.search(clause) is not None or every_one) and _BAD.search(clause) is None
 
 
 def plain(masked: str) -> tuple[list[str], list[Finding]]:
@@ -192,7 +190,7 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
     parts = [(c, _still_needs(c) if why is None else why) for c, why in parts]
     # 「『まだ落ちるかもしれない』と言われていた Q を全部流し、100 件すべて成功」: a doubt quoted, then one's own check.
     parts = [(c, None if _quoted_then_checked(c, why) else why) for c, why in parts]
-    failure = FAILURE_WORD.search(masked) is not None  # read once: a long paste has thousands of clauses
+    failure = failure_said(masked)  # read once: a long paste has thousands of clauses
     cursor = 0  # the clauses come in the order of the text: each is looked for from where the last one stood
     elsewhere: set[str] = set()  # clauses about another matter than the fix, by what follows them in the sentence
     for clause, why in parts:

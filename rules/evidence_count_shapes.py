@@ -11,18 +11,18 @@ from fractions import Fraction
 from rules.evidence_count_words import ABOUT as _ABOUT
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
+from rules.evidence_count_words import NOT_A_LABEL
 from rules.evidence_count_words import NUM as _NUM
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
 from rules.regex_guard import compile_guarded
 
+#: The words every `PAIR` holds: a cheap scan first, so a long text without them costs little.
+PAIR_WORD = re.compile(r"\b(?:of|in)\b|/", re.IGNORECASE)
 #: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
 PAIR = compile_guarded(
     # Not a label's number: "jams on page 2 in 12 of 12 attempts", "step 3 of 10".
-    r"(?<!page )(?<!step )(?<!line )(?<!frame )(?<!stage )(?<!slot )(?<!tray )(?<!level )(?<!row )(?<!column )"
-    r"(?<!berth )(?<!lane )(?<!bay )(?<!gate )(?<!zone )(?<!track )(?<!platform )(?<!stand )(?<!dock )(?<!pier )"
-    r"(?<!aisle )(?<!sector )(?<!shelf )(?<!channel )"
-    rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,3}}(?=out of))?"
+    NOT_A_LABEL + rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,3}}(?=out of))?"
     rf"(?:out of|of|in|/)\s*{_ABOUT}"
     rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
     r"|rows?|records?|items?|nodes?|threads?|cores?|ranks?|workers?|pods?|shards?|users?|files?|pages?"

@@ -1,8 +1,11 @@
 """The lexicon of counts (docs/rules.md#observed-rates): number words, how a count is written, the nouns that
-count runs and failures, and the verbs of failing. `rules.evidence_rates` builds its patterns from these.
+count runs and failures, the verbs of failing, the labels whose numbers count nothing, and the words that say
+something went wrong at all. `rules.evidence_rates` and the readers of failures after the fix build on these.
 """
 
 from __future__ import annotations
+
+import re
 
 #: More figures (rates, summaries) than any real text states: past them a text is a pasted blob of "1 in 1 in …",
 #: or a log, and is not read further. Every reader of figures stops there, so its work stays linear in the text.
@@ -87,4 +90,37 @@ FAIL_VERB = (
     r"|blew up|fell over|went down|died|exploded|misbehaved|failed over|wedged|locked up|stuck"
     r"|panicked|aborted|froze|stalled|reproduced|repro'd|tripped|fired|showed up|turned up|happened|occurred"
     r"|went red|were red|was red|came back|jammed|misfired|glitched|desynced|desynched|stopped short|overshot)"
+)
+
+
+#: The words a label's number follows, which then counts nothing: "jams on page 2 in 12 of 12 attempts", "step 3 of
+#: 10", "the berth 4/5 boundary", "dock 3/4".
+_LABELS = (
+    "page step line frame stage slot tray level row column berth lane bay gate zone track platform stand dock pier"
+)
+_LABELS += " aisle sector shelf channel"
+#: Lookbehinds, one per label, to put before a figure that must not be a label's.
+NOT_A_LABEL = "".join(f"(?<!{label} )" for label in _LABELS.split())
+
+
+#: A word for something going wrong, counted or named: one lexicon for every reader of failures after the fix.
+FAILURE_WORD = re.compile(
+    r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
+    r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong)\b"
+    r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま|未(?:起動|作動|点灯|応答|検知)|不発",
+    re.IGNORECASE,
+)
+
+
+def failure_said(text: str) -> bool:
+    """Whether the text says something went wrong at all, named ("2 failures") or only counted ("after it, 1 of 40",
+    「999 分の表示は 2 回でした」): read once, before the clauses are read for failures after the fix."""
+    return FAILURE_WORD.search(text) is not None or _COUNTED_ONLY.search(text) is not None
+
+
+#: A failure counted with no word for it: "after it, 1 of 40", 「999 分の表示は 2 回でした」「無音の混入は 2 回（…）」.
+_COUNTED_ONLY = re.compile(
+    r"\bafter(?: the fix| it| that)?\s*[:：,]?\s*[1-9]\d*\s*(?:in|of|/|out of)\s*\d"
+    r"|(?:は|が)\s*[1-9]\d*\s*回(?:だけ|のみ)?(?=\s*[（(]|でした|です|っす|だった)",
+    re.IGNORECASE,
 )

@@ -106,7 +106,7 @@ _RUN_IN_PAIR = re.compile(rf"\s{_REPEAT_NOUN}\s", re.IGNORECASE)
 
 #: Words each pattern needs somewhere in the sentence: a cheap scan first, so a long text without them costs little.
 _HINTS = (
-    (re.compile(r"\b(?:of|in)\b|/", re.I), "_PAIR"),
+    (shapes.PAIR_WORD, "_PAIR"),
     (re.compile(r"\b(?:per|every|each)\b", re.I), "_PER"),
     (re.compile("回|/|中|のうち|に|ところ|結果"), "_PAIR_JA"),
     (re.compile(r"\bout of\b", re.I), "_OUT_OF"),

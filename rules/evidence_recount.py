@@ -16,7 +16,6 @@ from rules.evidence_rates import HIGH_FREQUENCY, Rate, count_value, rate_of, run
 from rules.textmask import sentences
 
 #: Things a run handled, then a part of them: "loaded 4,800 files and exactly 2 of them came out truncated".
-_PAIR_WORD = re.compile(r"\b(?:of|in)\b|/", re.IGNORECASE)
 _ITEMS_THEN_PART = re.compile(
     rf"\b(?:loaded|processed|ingested|imported|handled|parsed|sent|wrote|read|merged|synced|uploaded|scanned|printed"
     rf"|rendered|decoded|encoded|converted) (?:about |around |~\s*)?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,2}}?[a-z-]+s\b"
@@ -32,7 +31,7 @@ def item_pairs(masked: str) -> tuple[Rate, ...]:
     """Pairs over the things a run handles, which are no rate of runs on their own ("12 of the 500 orders",
     "2 collisions out of ~4,800 goals"), for `recounted_rare`: the same failures counted again over finer units."""
     found: list[Rate] = []
-    if _PAIR_WORD.search(masked) is None:
+    if shapes.PAIR_WORD.search(masked) is None:
         return ()  # every pair says "of", "in" or "/": a cheap scan first
     if shapes.PAIR.search(masked) is None and _ITEMS_THEN_PART.search(masked) is None:
         return ()

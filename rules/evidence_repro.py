@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from rules import english, reading
 from rules import evidence_words as words
-from rules.evidence_after import FAILURE_WORD
 from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import another_matter, plain, sentence_around
+from rules.evidence_count_words import FAILURE_WORD
 from rules.evidence_rates import HIGH_FREQUENCY, stated
 from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, scope_only
 from rules.evidence_words import search

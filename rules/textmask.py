@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules.evidence_count_shapes import counts_passes
-from rules.evidence_count_words import ENOUGH
+from rules.evidence_count_words import ENOUGH, NOT_A_LABEL
 from rules.numerals import as_digits
 
 #: Characters that show nothing: zero-width spaces and joiners, the BOM, soft hyphens.
@@ -26,7 +26,8 @@ MASKED_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 
 #: An HTTP status in a code span: `409`, `504`.
 _STATUS_SPAN = re.compile(r"`([1-5]\d\d)`")
-_FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+#: A fenced block: pasted output or a command session.
+FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _INLINE_RE = re.compile(r"`[^`\n]*`")
 _URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
 
@@ -83,7 +84,7 @@ def mask(text: str | None) -> str:
     as figures."""
     out = _STATUS_SPAN.sub(r" \1 ", normalize(text))  # 「`409` を返す」: a status code is the symptom, said as such
     named = _hedges_named_in_code(out)
-    for pattern in (_FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
+    for pattern in (FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
         out = pattern.sub(MASK, out)
     if named:
         # "`if (likely(x))` … the update was only on the likely side": the code's name, said again in prose.
@@ -123,9 +124,7 @@ _COUNTER_JA = r"(?:回|[\u4e00-\u9fff]|[\u30a1-\u30fa\u30fc]{1,8})"
 _RATE_RE = re.compile(
     r"(?=[\dOo])(?:"
     # Not a label's numbers: "the berth 4/5 boundary", "page 2 of 10".
-    r"(?<!berth )(?<!lane )(?<!bay )(?<!gate )(?<!zone )(?<!track )(?<!platform )(?<!stand )"
-    r"(?<!dock )(?<!pier )(?<!aisle )(?<!sector )(?<!shelf )(?<!channel )(?<!page )(?<!step )"
-    r"(?<!slot )(?<!row )(?<!tray )(?<!level )(?<!stage )(?<!frame )"
+    f"{NOT_A_LABEL}"
     rf"(?<![\d.,]){_N}\s*(?:(?:runs?|times?|failures?|attempts?|iterations?|requests?|calls?)\s*)?"
     rf"(?:of|in|out of|/)\s*{_ABOUT_EN}{_N}(?!\.?\d)"
     r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"
