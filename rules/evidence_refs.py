@@ -240,10 +240,10 @@ def fix_ref(text: str) -> Finding | None:
         return ("placeholder", fake.group(1))  # "Landed as commit `abc123xyz`": no commit has that name
     refs = find_fix_refs(text)
     real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not names_the_repo(text, ref)]
-    for token in text.split():
+    for token in () if real else text.split():  # a fake beside a real reference is an old name, not the answer
         token = token.strip("`'\"()[]{},.;:")
-        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token) and not real:
-            return ("placeholder", token)  # a fake beside a real reference is an old name, not the answer
+        if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token):
+            return ("placeholder", token)
     if refs or _revision_with_its_place(text):
         return ref_pending(text)  # published, or what says it is not (shelved, local, still to come)
     shown = _PLACEHOLDER_TOKEN_RE.search(text)
