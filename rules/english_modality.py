@@ -35,6 +35,10 @@ HEARSAY = any_of(
     r"|sres?|support|qa|customers?|users?|vendors?|reporters?|maintainers?|on-?call|colleagues?|managers?|leads?"
     r"|operators?|testers?|analysts?|merchants?|sellers?|partners?|tenants?|hospitals?|banks?|carriers?|dealers?"
     r"|players?|clients?|field team|store|shop|reporters?)\b",
+    # "Per the auction house's IT contractor, they ran …": a hired hand's word (not "per the manufacturer's spec").
+    r"\b(?:as )?per (?:the |our |their |a |an )?(?:[\w'’-]+ ){0,3}?(?:contractors?|consultants?|integrators?"
+    r"|installers?|technicians?|techs?|mechanics?|suppliers?|manufacturers?|fitters?|electricians?|inspectors?"
+    r"|auditors?|staff|crew|contacts?|reps?|representatives?|fae)\b(?!['’]s)",
     r"\bsupposedly\b",
     # "Devi's team ran this twice on UAT and saw the reject": someone else's run.
     r"\b[\w-]+'s (?:team|crew|group|folks|people|colleagues?|engineers?|qa|testers?|ops) (?:ran|reproduced|saw|tried"

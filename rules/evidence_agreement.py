@@ -48,6 +48,14 @@ def not_every_run(masked: str) -> Finding | None:
 
 #: A soak named as such (a duration alone is not one: "the nightly batch completed in 4 h").
 _SOAK_NOUN = re.compile(r"\b(?:soak|burn-in|endurance)\b|ソーク|耐久|エージング|連続(?:稼働|運転)", re.IGNORECASE)
+#: A soak said by its shape, a service kept up under load for a while: "has been up on staging under a synthetic load
+#: of 5,000 saves an hour for 72 hours", 「負荷をかけたまま 3 日間稼働」.
+_SOAK_SHAPE = re.compile(
+    r"\b(?:under (?:a |an )?(?:[\w-]+ ){0,2}load|(?:has|have) been (?:up|running)"
+    r"|(?:stayed|kept (?:it )?) (?:up|running)|running continuously|uptime)\b"
+    r"|負荷(?:を)?かけ|(?:稼働|運転)(?:し)?(?:続け|させ続け)",
+    re.IGNORECASE,
+)
 #: What names the original check inside a soak's clause: "the original load test", 「元の負荷試験」, "20 runs".
 _NAMES_THE_CHECK = re.compile(
     r"\boriginal\b|元の|同じ(?:手順|条件)|[1-9]\d*\s*(?:runs|times)|[1-9]\d*\s*回(?:実行|流|試|繰り返|回し|やっ)"
@@ -93,7 +101,9 @@ def only_soak(text: str) -> Finding | None:
     # "Ran the auger for 36 hours …; … so the soak is what we have": the duration is the soak the text names.
     named = _SOAK_NOUN.search(masked) is not None
     for clause in clauses:
-        soaked = _SOAK_NOUN.search(clause) is not None or (named and search(checks.SOAK, clause) is not None)
+        soaked = _SOAK_NOUN.search(clause) is not None or (
+            (named or _SOAK_SHAPE.search(clause) is not None) and search(checks.SOAK, clause) is not None
+        )
         if alone and (soaked and _NAMES_THE_CHECK.search(clause) is None or _VERDICT.match(clause)):
             continue  # "… zero stalls stayed shut. Clean run.": the verdict is the soak's
         if (heard := reading.read(clause)) is not None and heard[0] == "hearsay":

@@ -16,11 +16,11 @@ from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
 from rules import japanese_verbs, reading
-from rules.evidence_after import BEFORE_ASIDE, NOT_THE_FIXS, still_before
+from rules.evidence_after import BEFORE_ASIDE, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_after_result import more_to_come
-from rules.evidence_count_words import FAILURE_WORD, failure_said
+from rules.evidence_count_words import FAILURE_WORD, GUESSED, NOT_THE_FIXS, failure_said
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 
@@ -203,7 +203,12 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
         if why is not None and why[0] == "not_done" and another_matter(masked, at, len(clause)):
             elsewhere.add(clause)  # 「PDF のレイアウト変更はまだですが、今回の修正とは別件です」
         # "… failed once; probably unrelated": a failure called unrelated only as a guess is still a failure.
-        unrelated = NOT_THE_FIXS.search(around) is not None and search(words.HYPOTHESIS, around) is None
+        excuse = NOT_THE_FIXS.search(around)  # "…, which we think is unrelated": a guess excuses nothing either
+        unrelated = (
+            excuse is not None
+            and search(words.HYPOTHESIS, around) is None
+            and not GUESSED.search(around, max(0, excuse.start() - 30), excuse.start())
+        )
         if failure and _fails_after(clause) and not unrelated:
             return (
                 "fails_after",

@@ -114,13 +114,47 @@ FAILURE_WORD = re.compile(
 
 def failure_said(text: str) -> bool:
     """Whether the text says something went wrong at all, named ("2 failures") or only counted ("after it, 1 of 40",
-    「999 分の表示は 2 回でした」): read once, before the clauses are read for failures after the fix."""
-    return FAILURE_WORD.search(text) is not None or _COUNTED_ONLY.search(text) is not None
+    「999 分の表示は 2 回でした」, "98 without a cutout, 2 tripped"): read once, before the clauses are read for
+    failures after the fix."""
+    return (
+        FAILURE_WORD.search(text) is not None
+        or _COUNTED_ONLY.search(text) is not None
+        or SPLIT_TALLY.search(text) is not None
+    )
+
+
+#: The runs told apart in two: the good ones, then the others in a verb of their own ("98 without a cutout, 2 tripped").
+SPLIT_TALLY = re.compile(
+    r"(?<![\d.,])(?P<a>\d[\d,]*) (?:without|with no|free of|clean|fine|ok|good|passed|normal)\b[^,;.]{0,40}[,;]\s*"
+    r"(?:and |but )?(?P<b>[1-9][\d,]*) (?!(?:passed|ok|fine|good|clean|normal)\b)"
+    r"(?:[a-z]+(?:ed|t)|[a-z]+ (?:out|up|off))\b",
+    re.IGNORECASE,
+)
 
 
 #: A failure counted with no word for it: "after it, 1 of 40", 「999 分の表示は 2 回でした」「無音の混入は 2 回（…）」.
 _COUNTED_ONLY = re.compile(
     r"\bafter(?: the fix| it| that)?\s*[:：,]?\s*[1-9]\d*\s*(?:in|of|/|out of)\s*\d"
     r"|(?:は|が)\s*[1-9]\d*\s*回(?:だけ|のみ)?(?=\s*[（(]|でした|です|っす|だった)",
+    re.IGNORECASE,
+)
+
+
+#: A failure that is not the fix's: "the unrelated `test_db` suite, which also fails on main", 「既知の不安定テスト」.
+NOT_THE_FIXS = re.compile(
+    r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
+    r"|\bfails? (?:\w+\s+){0,6}?without (?:the|this|my|our|that) (?:fix|patch|change)\b|\bpre-?existing\b"
+    r"|\bknown[- ](?:flaky|flake|failure|issue)"
+    r"|無関係|既知の|修正前から|既存の(?:問題|不具合|失敗|バグ|障害)|(?:修正|変更|パッチ)とは関係(?:が)?(?:ない|ありません|なく)"
+    r"|(?:main|master|trunk)(?:\s*ブランチ)?\s*(?:で|上で)も(?:同じく|同様に)?(?:落ち|失敗|赤)",
+    re.IGNORECASE,
+)
+#: A guess said just before such an excuse, which then excuses nothing: "probably unrelated", "which we think is
+#: unrelated", 「たぶん関係ない」.
+GUESSED = re.compile(
+    r"\b(?:probably|likely|maybe|perhaps|presumably|possibly|seems?|looks?|appears?"
+    r"|(?:i|we) (?:think|believe|reckon|suspect|assume|guess|feel))(?: (?:it|this|that|they|these|those))?"
+    r"(?: (?:is|are|was|were|to be)|'s|'re)?\s*(?:an? |to be |entirely |completely |totally )?$"
+    r"|(?:たぶん|多分|おそらく|恐らく)\s*$",
     re.IGNORECASE,
 )

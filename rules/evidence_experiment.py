@@ -13,7 +13,7 @@ from rules.evidence_after_result import ASIDE, done_later, more_to_come, other_p
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
-from rules.evidence_repro import expected_outcome
+from rules.evidence_repro import expected_label, expected_outcome
 from rules.evidence_scope import elsewhere, other_thing_named, set_aside
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -55,8 +55,9 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     clauses, found = plain(masked)
     clean = []
     for clause in clauses:
-        if (expected := expected_outcome(clause)) is not None:
-            found.append(("appearance", expected))  # "reverting it should bring the failure back": not run
+        if (expected := expected_outcome(clause) or expected_label(clause, masked)) is not None:
+            # "reverting it should bring the failure back", "Expected result: 0 swaps with the change": not run
+            found.append(("appearance", expected))
         else:
             clean.append(clause)
     # Each clause is weighed once (a long paste of clauses costs work in proportion to its length).

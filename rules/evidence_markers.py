@@ -14,6 +14,8 @@ from rules.evidence_run import ON_DEMAND
 #: Before a marker, a negation that governs it: "does not happen on every run".
 _DENIED_BEFORE = re.compile(
     r"\b(?:not|n't|never)\s+(?:\w+\s+){0,4}?(?:on |in |for |at |with )?$"
+    # The claim disowned: "I'm not going to pretend it does this every time".
+    r"|(?:\bnot|n't)\s+(?:going to |gonna )?(?:pretend|claim|say|promise|swear|guarantee)\b[^.;]{0,40}$"
     # "unlike the Chrome path which fails reliably": the marker said of something else.
     r"|\bunlike\b[^,;.]{0,60}$"
     # The structured answer named, not a rate: "Marking it every run because …", "I ticked every run".

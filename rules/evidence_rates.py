@@ -108,7 +108,7 @@ _RUN_IN_PAIR = re.compile(rf"\s{_REPEAT_NOUN}\s", re.IGNORECASE)
 _HINTS = (
     (shapes.PAIR_WORD, "_PAIR"),
     (re.compile(r"\b(?:per|every|each)\b", re.I), "_PER"),
-    (re.compile("回|/|中|のうち|に|ところ|結果"), "_PAIR_JA"),
+    (re.compile("回|/|中|のうち|に|ところ|結果|たら"), "_PAIR_JA"),
     (re.compile(r"\bout of\b", re.I), "_OUT_OF"),
 )
 _RUN_HINT = compile_guarded(
@@ -244,6 +244,8 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
             default=None,
         )
         rate = rate_of(hits, total)
+        if rate is not None and m.group("h") and shapes.counts_passes(sentence, m.start(), m.end()):
+            rate = 1 - rate  # "tried it 50 times and it went through cleanly in 48 of them": the runs that passed
         if rate is not None:
             found.append((rate, _span(sentence, m, [t for t, _ in totals if t.string == sentence])))
     if not found:

@@ -5,6 +5,7 @@ opened, cut or pushed, and not one that lives only on the author's machine (docs
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from rules import reading
@@ -13,7 +14,7 @@ from rules.evidence_asides import bracket_around
 from rules.evidence_issues import names_the_repo, only_issues
 from rules.evidence_ref_words import UNPUBLISHED
 from rules.evidence_words import search
-from rules.refs import find_fix_refs
+from rules.refs import FixRef, find_fix_refs
 
 Finding = tuple[str, str]
 
@@ -86,6 +87,8 @@ def ref_pending(text: str) -> Finding | None:
             ):
                 return ("ref_pending", local)
             if not refs(clause):
+                if _NO_PR.search(clause) and _a_commit(text, refs):
+                    continue  # 「r20417 で trunk にコミット済み。…PR はありません」: the commit is the reference
                 if not _AWAITING.search(clause):
                     why = why or reading.not_done(clause)
                 continue  # "PR #5120 - open, waiting on a second reviewer, not merged yet": still a reference
@@ -194,6 +197,21 @@ def _push_still_to_come(clauses: list[str]) -> str | None:
         if _PUSH.search(clause) and not _AWAITING.search(clause) and (later := reading.not_done(clause)) is not None:
             return later[1]
     return None
+
+
+#: No pull request, said of a change that is a commit: "there's no PR, it went straight to trunk", 「PR はありません」.
+_NO_PR = re.compile(
+    r"\b(?:there(?:'s| is| was) no|no|without an?|never opened an?|didn't open an?|did not open an?) "
+    r"(?:pr|mr|pull request|merge request|review request)s?\b"
+    r"|(?:PR|MR|プルリク(?:エスト)?|マージリクエスト)\s*(?:は|も)?\s*(?:まだ)?\s*(?:ありません|ない|無い|なし|作って(?:い)?(?:ません|ない)"
+    r"|出して(?:い)?(?:ません|ない))",
+    re.IGNORECASE,
+)
+
+
+def _a_commit(text: str, refs: Callable[[str], list[FixRef]]) -> bool:
+    """Whether the text names a commit, a change or a revision with where it lives."""
+    return any(r.kind in ("commit", "change") for r in refs(text)) or _revision_with_its_place(text)
 
 
 def _bare(clause: str) -> bool:

@@ -51,6 +51,24 @@ _EXPECTED_LABEL = re.compile(
 _ACTUAL_LABEL = re.compile(
     r"^\s*(?:actual(?: result| behaviou?r)?|observed|result|実際(?:の結果)?|結果)\s*[:：]", re.I | re.M
 )
+#: The expected label opening a clause anywhere ("… ten more. Expected result: 0 swaps with the change"), and an
+#: actual one anywhere in the text.
+_EXPECTED_OPENS = re.compile(
+    r"\W*(?:expected|predicted|anticipated)(?: (?:result|outcome|behaviou?r))?s?\s*[:：]"
+    r"|\W*(?:期待|想定|予想)(?:結果|値|される(?:結果|動作))?\s*[:：]",
+    re.I,
+)
+_ACTUAL_ANYWHERE = re.compile(
+    r"\b(?:actual(?: result| behaviou?r)?|observed|(?<!expected )(?<!predicted )(?<!anticipated )result)\s*[:：]"
+    r"|実際(?:の結果)?\s*[:：]|(?<!期待)(?<!想定)(?<!予想)結果\s*[:：]",
+    re.I,
+)
+
+
+def expected_label(clause: str, masked: str) -> str | None:
+    """A clause that opens with "Expected result:" when nothing in the text says what actually came out."""
+    m = _EXPECTED_OPENS.match(clause)
+    return m.group(0).strip() if m is not None and _ACTUAL_ANYWHERE.search(masked) is None else None
 
 
 #: An outcome of any kind, expected on every run: "this should black out the projector on every run".

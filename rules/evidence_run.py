@@ -49,6 +49,12 @@ NOT_ON_DEMAND = (
         r"(?:\b(?:doesn't|does not|didn't|did not|won't)(?:\s+|,[^.;]{1,80}?,\s*)|\b(?:isn't|is not),[^.;]{1,80}?,\s*"
         r"|\bnot (?:[\w-]+ ){1,4}?)(?:happen|occur|fail|reproduce|show up|trigger|crash|hang|repro|break)\w*\s+"
         r"(?:on |in |for |with |at )?(?:every|each|all)\b",
+        # Every run denied with "do" for the verb ("it doesn't do this every time"), or the claim disowned ("I'm not
+        # going to pretend it does this every time", "can't say it happens every run").
+        r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:do|repeat|show) (?:this|it|that)\b(?: \w+)?"
+        r" (?:on )?(?:every|each) (?:single )?(?:time|run|attempt|try|pass|cycle)\b",
+        r"\b(?:not (?:going to |gonna )?|(?:can't|cannot|won't|wouldn't) )(?:pretend|claim|say|promise|swear|guarantee)"
+        r"(?: that)? (?:it|this|that)\b[^.;]{0,30}?\b(?:every (?:single )?(?:time|run)|each time|always)\b",
         r"\bheisenbug\b",
         # A count per period of time is how often it happened, not a rate over runs.
         r"\btimes (?:a|per|each|every) (?:day|week|month|year|night|quarter|sprint|shift)\b",

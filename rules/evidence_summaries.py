@@ -7,17 +7,20 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rules.evidence_after import NOT_THE_FIXS
 from rules.evidence_count_shapes import HITS
 from rules.evidence_count_words import ENOUGH as _ENOUGH
+from rules.evidence_count_words import GUESSED, NOT_THE_FIXS
 from rules.evidence_rates import Rate, count_value, figure, rate_of
 from rules.regex_guard import compile_guarded
 
 #: A test runner's summary pasted as output (masked as code, so read on the raw text): pytest "2 failed, 498
 #: passed", JUnit "Tests run: 50, Failures: 1", cargo "12 passed; 1 failed", "PASS 49  FAIL 1", mocha "3 failing".
 _SUMMARY = compile_guarded(
-    r"(?<![\d,])(?P<f1>\d[\d,]*) (?:failed|failing)\b[^\n。`]{0,40}?\b(?P<p1>\d[\d,]*) (?:passed|passing)\b"
-    r"|(?<![\d,])(?P<p2>\d[\d,]*) (?:passed|passing)\b[^\n。`]{0,40}?\b(?P<f2>\d[\d,]*) (?:failed|failing)\b"
+    # "3 failed, 97 passed", "summary: 100 runs, 0 FAIL, 100 PASS".
+    r"(?<![\d,])(?P<f1>\d[\d,]*) (?:failed|failing|(?-i:FAIL(?:ED|S)?))\b[^\n。`]{0,40}?\b(?P<p1>\d[\d,]*)"
+    r" (?:passed|passing|(?-i:PASS(?:ED|ES)?))\b"
+    r"|(?<![\d,])(?P<p2>\d[\d,]*) (?:passed|passing|(?-i:PASS(?:ED|ES)?))\b[^\n。`]{0,40}?\b(?P<f2>\d[\d,]*)"
+    r" (?:failed|failing|(?-i:FAIL(?:ED|S)?))\b"
     # ctest's "100% tests passed, 0 tests failed out of 214".
     r"|\btests passed, (?P<f7>\d[\d,]*) tests? failed out of (?P<r7>\d[\d,]*)"
     r"|\bTests run:\s*(?P<r3>\d+),\s*Failures:\s*(?P<f3>\d+)"
@@ -58,14 +61,6 @@ _SUMMARY_AFTER = re.compile(r"\b(?:after|with the (?:fix|patch)|on the fix|patch
 #: tally next to it is not the whole outcome.
 STILL_FAILING = re.compile(
     r"\bstill (?:fail\w*|red|broken|crash\w*|hang\w*|flak\w*|erroring)\b|まだ(?:失敗|落ち|赤|エラー)",
-    re.IGNORECASE,
-)
-
-
-#: A guess said just before an excuse: "probably unrelated", 「たぶん関係ない」.
-_GUESSED = re.compile(
-    r"\b(?:probably|likely|maybe|perhaps|presumably|possibly|i think|we think|seems?|looks?)\s*(?:an? |to be )?$"
-    r"|(?:たぶん|多分|おそらく|恐らく)\s*$",
     re.IGNORECASE,
 )
 
@@ -111,7 +106,7 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
             excuse = NOT_THE_FIXS.search(raw, m.end(), m.end() + 160) if rate else None  # only failures need one
             # "Failures: 1 (testLocaleFallback, probably unrelated)": an excuse only guessed at excuses nothing.
             before = before or (
-                excuse is not None and not _GUESSED.search(raw, max(m.end(), excuse.start() - 20), excuse.start())
+                excuse is not None and not GUESSED.search(raw, max(m.end(), excuse.start() - 30), excuse.start())
             )
             found.append(((rate, m.group(0)), before))
         if len(found) >= _ENOUGH:

@@ -4,7 +4,6 @@
   counted runs around it) shows nothing about a failure that comes and goes;
 - a run cut short is not a completed workload: "got past the step … we stopped it there", 「途中で止めた」;
 - a with/without contrast is an experiment: "X …; without it …", 「あり…、なし…」「入れると…外すと…」.
-
 Read on masked text (`textmask.mask`); every pattern is linear.
 """
 
@@ -44,6 +43,8 @@ _SINGLE = (
         r"|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b"
         r"|\bno \w+ (?:that|this) (?:one )?(?:time|run|attempt|try)\b",
         r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b"
+        r"|\b(?:that|this|it) was (?:only |just )?(?:a single|one|the one|the only)"
+        r" (?:try|attempt|run|trial|pass|shot|go|playback|take|cycle|boot)\b"
         r"|\bonly (?:did|ran|tried|printed|tested|made) the one\b",
         # Not repeated: "I did not repeat it", "haven't re-run it since".
         r"\b(?:didn't|did not|haven't|have not|never|not yet) (?:repeat|repeated|re-?ran|re-?run|rerun|retried|retry"
@@ -51,13 +52,17 @@ _SINGLE = (
         flags=EN_FLAGS,
     ),
     any_of(
-        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回|一遍|ワンショット|(?:1|一)\\s*(?:晩|夜|日|本|ラン))(?:だけ|きり|のみ|しか)",
+        # Not what the code does once: 「CRC テーブルを起動時に 1 回だけ作るようにした版」.
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回|一遍|ワンショット|(?:1|一)\\s*(?:晩|夜|日|本|ラン))(?:だけ|きり|のみ|しか)"
+        "(?![^。、]{0,12}?よう(?:に|な))",
         "一発(?:で|だけ|のみ|目で|流|回|試|実行|通)",
         "(?:その|この)(?:回|時|とき|晩|夜|日)(?:は|だけ)",
         "(?:試|流|回|実行|走らせ)(?:した|しただけの|っただけの|った)\\s*(?:1|一)\\s*(?:回|度)(?:では|で|だけ|目)",
         "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:は)?(?:通|成功|動|消え|直|再現し|止ま)",
-        "(?:再実行|再試行|繰り返し|再現確認)(?:は)?(?:して|でき)(?:い)?(?:ない|ません|おらず)",
-        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:だけ)?(?:試|流|実行|回|走らせ|やっ)(?:し|して|した)(?:ら|ところ|だけ|、|て)",
+        "(?:再実行|再試行|繰り返し|再現確認)(?:は)?(?:して|でき)(?:い)?(?:ない|ません|おらず)|繰り返して(?:は|も)?(?:い)?(?:ない|ません)"
+        "|(?:もう一度|再度)(?:は)?(?:試|やっ|流)(?:して|て)(?:は)?(?:い)?(?:ない|ません)",
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:だけ)?(?:(?:試|流|実行|回|走らせ|やっ)(?:し|して|した)(?:ら|ところ|だけ|、|て)"
+        "|[^\\s。、\\d]{1,4}?(?:て|で)み(?:たら|たところ|ました|た))",  # 「一回走ってみたら」: tried once, to see
     ),
 )
 
@@ -79,8 +84,6 @@ _MANY = re.compile(
     r"|times|回|サイクル|件)",
     re.IGNORECASE,
 )
-
-
 _ONLY_THE = re.compile(r",\s*only (?:the|on|with|for)\b|、?[^。]{0,20}のみ(?:です|でした|実施|確認)", re.IGNORECASE)
 
 

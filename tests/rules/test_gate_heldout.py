@@ -150,6 +150,10 @@ KNOWN_GAPS: dict[str, str] = {
     "b73-141": "'two or three times a week …, always on level 9': 'always' names the place, read as every run",
     # Batch 74, after round 71 (tuned on it).
     "b74-052": "'stops opening it after valve A fires', then 'packed away before lunch': an aside with a link word",
+    # Batch 75, after round 72 (tuned on it).
+    "b75-036": "'`ClockTicker` stops advancing when the lot number rolls over … no longer responds': the symptom again",
+    "b75-045": "「`finalize()` が例外を投げ、それが握りつぶされて…」: an exception swallowed, read as a mechanism",
+    "b75-059": "'… faster than `fit_profile()` can fit them, and somewhere in the queue … a frame gets through': vague",
 }
 
 
