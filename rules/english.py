@@ -48,6 +48,9 @@ NOT_DONE = any_of(
     r"\blocal(?:ly)? only\b|\bonly (?:local(?:ly)?|on my (?:machine|laptop|box|branch))\b|\bnot (?:yet )?pushed\b",
     # Still open: "still investigating the gap", "still looking into why".
     r"\bstill (?:investigating|looking into|digging|trying to (?:figure|work|find) out|working out|unexplained)\b",
+    # "so that check is still to do", "the repro remains to be run".
+    r"\b(?:is|are|remains?|was) (?:still )?to (?:do|be done|be run|be re-?run|be checked|be tested|be confirmed)\b"
+    r"|\bremains? (?:to be )?(?:outstanding|undone)\b",
     flags=EN_FLAGS,
 )
 
@@ -107,13 +110,6 @@ WATCHING = any_of(
     r"|\b(?:has|have)(?:n't| not)? (?:fired|paged|alerted|recurred|come back) since\b",
     r"\bno (?:new|more|further) (?:\w+ )?(?:alerts?|errors?|deadlocks?|crash(?:es)?|incidents?|reports?"
     r"|occurrences?|failures?|pages?|tickets?)\b",
-    flags=EN_FLAGS,
-)
-
-#: A conclusion drawn, not observed: "so it must be that", "must have been the lock".
-CONJECTURE = any_of(
-    r"\bmust (?:be|have been) (?:that|it|this|the (?:cause|reason|culprit|problem))\b",
-    r"\bso it must\b",
     flags=EN_FLAGS,
 )
 

@@ -76,8 +76,10 @@ HEARSAY = any_of(
     r"\b(?:on-?call|sres?|ops|pms?|managers?|leads?|colleagues?|teammates?|coworkers?|co-workers?|engineers?"
     r"|developers?|devs?|testers?|reviewers?|vendors?|customers?|clients?|users?|reporters?|analysts?|admins?"
     r"|operators?|someone|somebody|everyone|people|folks|partners?|staff|owners?|maintainers?|upstream|nurses?"
-    r"|doctors?|clinicians?|traders?|drivers?|technicians?|field team|night shift|the team)"
+    r"|doctors?|clinicians?|traders?|drivers?|technicians?|field team|night shift|the team|riggers?|foreman|foremen"
+    r"|mechanics?|electricians?|contractors?|installers?|integrators?|crew|crew chief|stagehands?|fitters?)"
     r" (?:say|says|said|tell|tells|told|claims?|claimed|report|reports|reported|mentioned|think|thinks|believe|believes"
+    r"|reckons?|reckoned"
     r"|confirm|confirms|confirmed"
     r"|swears|swore|insists|insisted|assures?|assured|noted|verified|checked|tested)\b",
     # A person told us, not a thing: "the flame graph only told us where to look" is the writer's reading.
@@ -130,3 +132,11 @@ def close_aside(clause: str) -> str:
     """The clause with any aside after a negation taken out: "isn't, as of this morning, on the server" → "isn't on
     the server"."""
     return _ASIDE_AFTER_NOT.sub(r"\1 ", clause) if "," in clause else clause
+
+
+#: A conclusion drawn, not observed: "so it must be that", "must have been the lock".
+CONJECTURE = any_of(
+    r"\bmust (?:be|have been) (?:that|it|this|the (?:cause|reason|culprit|problem))\b",
+    r"\bso it must\b",
+    flags=EN_FLAGS,
+)

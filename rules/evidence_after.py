@@ -206,14 +206,19 @@ def fails_after(clause: str) -> bool:
     for m in shapes.RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True
-    for m in shapes.PASS_SHARE.finditer(clause):
+    return short_share(clause) or _short_part(clause) or _down_not_out(clause) or _after_rate(clause)
+
+
+def short_share(text: str) -> bool:
+    """A pass share short of all after the fix: "997/1000 green", 「1000 回…997 回は正常」, 「成功率は 99.5%」."""
+    for m in shapes.PASS_SHARE.finditer(text):
         passed = m.group("n") or m.group("jn") or m.group("rn") or m.group("kn") or m.group("gn") or m.group("un")
         runs = m.group("m") or m.group("jm") or m.group("rm") or m.group("km") or m.group("gm") or m.group("um")
         share = m.group("pct") or m.group("jpct")
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
-        if short and not _before(clause, m.start(), m.end()):
+        if short and not _before(text, m.start(), m.end()):
             return True
-    return _short_part(clause) or _down_not_out(clause) or _after_rate(clause)
+    return False
 
 
 #: A rate said after the fix, short of none: "After: 1 in 50", "with the fix, 2/100".

@@ -136,6 +136,7 @@ def soak_to_come(text: str) -> Finding | None:
 _GENERIC_TESTS = re.compile(
     r"\b(?:all|the|every|whole|full|entire|our|existing)\s+(?:\w+\s+)?(?:tests|test ?suites?|suites?|specs)\b"
     r"|\btests (?:pass|passed|are (?:green|passing))\b|\bci(?: is| was)? (?:green|passing|passes)\b"
+    r"|\b(?:every|each) (?:single )?test (?:passes|passed|is green|was green)\b"
     r"|全(?:て|部)?の?テスト|テスト(?:は|が|を)?(?:すべて|全て|全部|オール)|テストスイート|CI(?:は|が)?(?:グリーン|通過|緑)"
     r"|(?:夜間|定期|回帰|全体の?)テスト",
     re.IGNORECASE,
@@ -143,7 +144,8 @@ _GENERIC_TESTS = re.compile(
 #: One test named: an identifier or code span (masked to Q), "the failing test", "the new regression test",
 #: 「追加したテスト」.
 _ONE_TEST = re.compile(
-    r"(?<![A-Za-z])Q(?![A-Za-z])|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
+    # Not where the tests ran: "all tests pass on the `LockHub` CI pipeline".
+    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster)\b)|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
     r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)\s+(?:[\w-]+\s+)?"
     r"test\b(?!s)"
     r"|(?:失敗していた|落ちていた|追加した|回帰|該当の?|その|新しい|新規の?|単体|結合|元の)テスト(?!\s*(?:は|が)?(?:すべて|全て))",

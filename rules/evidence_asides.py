@@ -99,3 +99,35 @@ SEEN = re.compile(
     r"|\b(?:the )?(?:logs?|dmesg|syslog|journal) (?:shows?|showed|says|said|has|had|reads?)\b",
     re.IGNORECASE,
 )
+#: The fault placed, not said: "so the regression is in how `draw_next()` consumes the driver", "is where the
+#: numbers come from", 「問題は `f()` の…の仕方にある」.
+PLACE_ONLY = re.compile(
+    r"^\W*(?:and |so |but )?(?:the |this |that |our )?(?:regression|bug|problem|issue|fault|defect|error|culprit"
+    r"|breakage)\s+(?:is|lies|must be|has to be|should be|sits)\s+(?:somewhere\s+|probably\s+)?(?:in|inside|within)"
+    r"\s+(?:how|the way|what|where|whatever)\b(?![^:：;—]*[:：;—])"
+    r"|^\W*(?:and |so |but )?Q\s+is (?:where|what) (?:the |our )?[\w-]+ (?:comes?|are|is) (?:from|in|read|computed|made"
+    r"|produced|generated)\b[^:：;—]*$"
+    # "`belt_drive.c` drives the motor": the part's role, nothing wrong in it.
+    r"|^\W*Q\s+(?:drives|controls|handles|owns|manages|operates|runs|is responsible for|talks to|feeds) (?:the |all )?"
+    r"(?:[\w-]+ ){0,2}[\w-]+\W*$"
+    r"|^\W*Q\s+is (?:the )?(?:[\w-]+ )?(?:component|module|part|piece|function|class|service|code|library|driver)"
+    r" (?:involved|affected|at fault|responsible|in question|concerned)\b"
+    r"|^[^、。]{0,10}(?:問題|不具合|バグ|原因)は[^。]{0,40}?(?:の)?(?:仕方|やり方|扱い方|扱い|あたり|周り|辺り)に(?:ある|あります)"
+    r"(?:[。.]?\s*)$",
+    re.IGNORECASE,
+)
+#: The writer's own trial, not the code's doing: "We swapped the maglock for a spare and it still happened".
+OWN_TRIAL = re.compile(
+    r"^\W*(?:so |and |then |but )?(?:we|i) (?:also |then |first )?(?:swapped|replaced|tried|ran|re-?ran|restarted"
+    r"|rebooted|reseated|re-?flashed|moved|reinstalled|power-cycled|unplugged|checked|tested)\b"
+    r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)"
+    # 「二回目の加算のときに起きることは、三人で確認しました」: when it comes, and who confirmed that.
+    r"|(?:^|(?:とき|時|際|場合)に(?:は)?(?:必ず|毎回)?(?:発生|起き|起こ|再現|出)る(?:こと|の)(?:は|を)、?)\s*"
+    r"[^。、]{0,12}?(?:で|が|も)確認(?:しました|した|済みです|済み|できました|しています)[。.]?\s*$",
+    re.IGNORECASE,
+)
+#: Something ruled out, and nothing said of what goes wrong: "so it isn't the hardware", 「ハードの問題ではない」.
+RULES_OUT = re.compile(
+    r"^\W*(?:so |and |but )?(?:it|this|that)(?:'s| is| was)(?:n't| not) (?:the |a |an )?[\w-]+(?: [\w-]+)?\W*$",
+    re.IGNORECASE,
+)

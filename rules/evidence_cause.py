@@ -10,7 +10,18 @@ import re
 from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
 from rules.evidence_alternatives import alternatives
-from rules.evidence_asides import LINK, LOCATION, PROPOSAL, SEEN, WHEN_IT_HAPPENS, WORKAROUND, planned
+from rules.evidence_asides import (
+    LINK,
+    LOCATION,
+    OWN_TRIAL,
+    PLACE_ONLY,
+    PROPOSAL,
+    RULES_OUT,
+    SEEN,
+    WHEN_IT_HAPPENS,
+    WORKAROUND,
+    planned,
+)
 from rules.evidence_clauses import sentence_around
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
@@ -55,6 +66,12 @@ _UNCHECKED = re.compile(
     r"|再現",
     re.IGNORECASE,
 )
+#: The link not shown: "We have not, despite a week of trying, been able to show that this function is the one".
+_UNABLE_TO_SHOW = re.compile(
+    r"\b(?:not|n't|never)\b[^.;]{0,120}?\bbeen able to"
+    r" (?:show|prove|confirm|establish|demonstrate|tie|link|pin down)\b",
+    re.IGNORECASE,
+)
 #: What an engineer reads to find a cause, not read yet: 「ドライバのソースはまだ見ていない」, "haven't looked at the
 #: driver source".
 _NOT_LOOKED = re.compile(
@@ -85,7 +102,7 @@ _CONFIRMING_NEEDS = re.compile(
 #: Someone reporting the symptom ("users reported duplicated orders"): context for the cause, not the cause.
 _SYMPTOM_REPORT = re.compile(
     r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?"
-    r"|(?:only )?they|others|everyone)"
+    r"|(?:only )?they|others|everyone|crew|staff|audiences?|visitors?|guests?)"
     r" (?:reported|report|complained|noticed|saw|see|hit)\b"
     r"|(?:ユーザー|顧客|お客様|利用者|さん|様|氏|担当者?|の方)(?:から|より)",
     re.IGNORECASE,
@@ -109,7 +126,11 @@ def mechanism(masked: str) -> Finding | None:
             return why
         if why is not None and why[0] == "not_done" and _CODE_DOES_NOT.search(why[1]):
             continue  # 「`uart_isr()` は `RXFIFO_CNT` を再確認しない」: what the code does, not what the writer did
-        if why is not None and why[0] == "not_done" and (_UNCHECKED.search(why[1]) or _NOT_LOOKED.search(_clause)):
+        if (
+            why is not None
+            and why[0] == "not_done"
+            and (_UNCHECKED.search(why[1]) or _NOT_LOOKED.search(_clause) or _UNABLE_TO_SHOW.search(_clause))
+        ):
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
         if (needed := _CONFIRMING_NEEDS.search(_clause)) is not None:
             return ("not_done", needed.group(0))  # "Confirming it needs the TSAN build, which won't be ready"
@@ -180,35 +201,6 @@ _KIND_IN_PLACE = re.compile(
     r"|around|with|on|between)\b",
     re.IGNORECASE,
 )
-#: The fault placed, not said: "so the regression is in how `draw_next()` consumes the driver", "is where the
-#: numbers come from", 「問題は `f()` の…の仕方にある」.
-_PLACE_ONLY = re.compile(
-    r"^\W*(?:and |so |but )?(?:the |this |that |our )?(?:regression|bug|problem|issue|fault|defect|error|culprit"
-    r"|breakage)\s+(?:is|lies|must be|has to be|should be|sits)\s+(?:somewhere\s+|probably\s+)?(?:in|inside|within)"
-    r"\s+(?:how|the way|what|where|whatever)\b(?![^:：;—]*[:：;—])"
-    r"|^\W*(?:and |so |but )?Q\s+is (?:where|what) (?:the |our )?[\w-]+ (?:comes?|are|is) (?:from|in|read|computed|made"
-    r"|produced|generated)\b[^:：;—]*$"
-    # "`belt_drive.c` drives the motor": the part's role, nothing wrong in it.
-    r"|^\W*Q\s+(?:drives|controls|handles|owns|manages|operates|runs|is responsible for|talks to|feeds) (?:the |all )?"
-    r"(?:[\w-]+ ){0,2}[\w-]+\W*$"
-    r"|^\W*Q\s+is (?:the )?(?:[\w-]+ )?(?:component|module|part|piece|function|class|service|code|library|driver)"
-    r" (?:involved|affected|at fault|responsible|in question|concerned)\b"
-    r"|^[^、。]{0,10}(?:問題|不具合|バグ|原因)は[^。]{0,40}?(?:の)?(?:仕方|やり方|扱い方|扱い|あたり|周り|辺り)に(?:ある|あります)"
-    r"(?:[。.]?\s*)$",
-    re.IGNORECASE,
-)
-#: The writer's own trial, not the code's doing: "We swapped the maglock for a spare and it still happened".
-_OWN_TRIAL = re.compile(
-    r"^\W*(?:so |and |then |but )?(?:we|i) (?:also |then |first )?(?:swapped|replaced|tried|ran|re-?ran|restarted"
-    r"|rebooted|reseated|re-?flashed|moved|reinstalled|power-cycled|unplugged|checked|tested)\b"
-    r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)",
-    re.IGNORECASE,
-)
-#: Something ruled out, and nothing said of what goes wrong: "so it isn't the hardware", 「ハードの問題ではない」.
-_RULES_OUT = re.compile(
-    r"^\W*(?:so |and |but )?(?:it|this|that)(?:'s| is| was)(?:n't| not) (?:the |a |an )?[\w-]+(?: [\w-]+)?\W*$",
-    re.IGNORECASE,
-)
 #: A clause that says something works: "the same config on the 12.1 image trains fine" (a contrast seen, no element
 #: doing anything wrong).
 _FINE = re.compile(
@@ -252,7 +244,7 @@ _ACTUALLY = re.compile(
 
 
 #: Said beside a mechanism, none itself: a workaround, an idea, the fault placed, one's trial, a part ruled out, when.
-_BESIDE = (WORKAROUND, PROPOSAL, _PLACE_ONLY, _OWN_TRIAL, _RULES_OUT, SEEN, WHEN_IT_HAPPENS)
+_BESIDE = (WORKAROUND, PROPOSAL, PLACE_ONLY, OWN_TRIAL, RULES_OUT, SEEN, WHEN_IT_HAPPENS)
 
 
 def _beside_the_mechanism(clause: str) -> bool:

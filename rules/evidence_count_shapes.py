@@ -120,13 +120,14 @@ ALL = compile_guarded(
     r"|(?-i:[A-Z]{2,}s))\b"
     # "I ran it 12 times and it faulted on all 12": any verb, the runs just counted.
     rf"|\b(?:it|they) (?!(?:pass|succeed|work|complet|finish|clean|recover)\w*)[a-z]+ed (?:on|in) (?:all|each of"
-    rf"|every one of) (?:the\s+)?(?:{_NUM})(?=\s*(?:[.;,)]|$|{_RUN_NOUN}\b))"
+    rf"|every one of) (?:the\s+)?(?:{_NUM})(?=\s*(?:[.;,()]|$|{_RUN_NOUN}\b))"
     # "the central station lost the waveform on all 15": a verb and its object, then every run.
     r"|\b(?!(?:pass|succeed|work|complet|finish|clean|recover|show|reach|kept|held|match|stay|return|print|produc"
     r"|record|log|us|need|start)\w*)(?:[a-z]+ed|lost|broke|froze|fell|hung|stuck|threw|blew) (?:the |its |their |a )?"
-    rf"(?:[\w-]+ ){{0,2}}?(?:on|in) (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?=\s*(?:[.;,)]|$|{_RUN_NOUN}\b))"
+    rf"(?:[\w-]+ ){{0,2}}?(?:on|in) (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})"
+    rf"(?=\s*(?:[.;,()]|$|{_RUN_NOUN}\b))"
     # "… went NaN at step 211 in all 12": the runs just counted, not "in all 12 regions".
-    rf"|\bin (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?:\s+(?:{_RUN_NOUN})\b|(?=\s*(?:[.;,)]|$)))"
+    rf"|\bin (?:all|each of|every one of) (?:the\s+)?(?:{_NUM})(?:\s+(?:{_RUN_NOUN})\b|(?=\s*(?:[.;,()]|$)))"
     # Not the items of one run: 「出ると 2 件とも『最高入札者』になります」 (when it shows, both bids do).
     rf"|(?<![\d.,])(?:(?:{_NUM})\s*回|(?<!と)(?<!と )(?<!ら)(?<!ら )(?<!ば)(?<!ば )(?:{_NUM})\s*件)(?:とも|すべて|全て)"
     r"(?!\s*(?:が)?\s*(?:通|成功|パス|正常|問題な|OK))",
@@ -251,8 +252,9 @@ PASS_SHARE = re.compile(
     r"(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
-    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?(?:が|は)?"
-    r"(?:成功|通過|パス|OK|正常|正しく|問題なく)"
+    # 「1000 回流して、997 回は全スライスが正常」: what was fine may be named between.
+    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?"
+    r"(?:(?:が|は)?|(?:が|は)[^。、\d]{1,10}?(?:が|は|も))(?:成功|通過|パス|OK|正常|正しく|問題なく)"
     # 「1000 ロット中 997 ロットで正しい体重が確定」: any counter, the same on both sides.
     r"|(?<![\d.,])(?P<um>\d[\d,]*)\s*(?P<unit>[\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\s*(?P<un>\d[\d,]*)\s*"
     r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"

@@ -158,3 +158,17 @@ GUESSED = re.compile(
     r"|(?:たぶん|多分|おそらく|恐らく)\s*$",
     re.IGNORECASE,
 )
+
+
+#: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
+NONE_FAILED = re.compile(
+    r"\b(?:never|not once|didn't|did not|no|zero|has not|hasn't|have not|haven't)\s+(?:\w+\s+)?(?:failed|fail|fails"
+    r"|failures?|crash\w*|hung|hangs?|reproduc\w*|errors?|broke|shown up|showed up|happened|occurred|appeared|recurred"
+    r"|come back|came back)\b|一度も(?:失敗|落ち|再現|発生|エラー|起き|出て)"
+    # "at no point did the upload actually hang", "none of them failed".
+    r"|\bat no point did\b|\bnone of (?:them|those|the \w+) (?:\w+ )?(?:failed|crashed|hung|reproduced|broke)\b"
+    # "I've run those steps 12 times since then without the door sticking".
+    r"|\b(?:times|runs|tries|attempts)\b[^.;]{0,30}?\bwithout (?:the |a |an |any |it |them )?"
+    r"(?:[\w-]+ ){0,2}?[a-z]+ing\b",
+    re.IGNORECASE,
+)

@@ -17,6 +17,7 @@ from rules import evidence_count_shapes as shapes
 from rules.evidence_count_words import ENOUGH as _ENOUGH
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
+from rules.evidence_count_words import NONE_FAILED
 from rules.evidence_count_words import NUMBER_WORDS as _WORDS
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
@@ -199,17 +200,6 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
     return tuple(found)
 
 
-#: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
-_NONE = re.compile(
-    r"\b(?:never|not once|didn't|did not|no|zero|has not|hasn't|have not|haven't)\s+(?:\w+\s+)?(?:failed|fail|fails"
-    r"|failures?|crash\w*|hung|hangs?|reproduc\w*|errors?|broke|shown up|showed up|happened|occurred|appeared|recurred"
-    r"|come back|came back)\b|一度も(?:失敗|落ち|再現|発生|エラー|起き|出て)"
-    # "at no point did the upload actually hang", "none of them failed".
-    r"|\bat no point did\b|\bnone of (?:them|those|the \w+) (?:\w+ )?(?:failed|crashed|hung|reproduced|broke)\b",
-    re.IGNORECASE,
-)
-
-
 def figure(m: re.Match[str]) -> str:
     """The one figure a count shape matched, whichever of its alternatives did (`shapes.TOTAL`, `shapes.HITS`)."""
     return next((g for g in m.groups() if g is not None), "")
@@ -232,7 +222,7 @@ def _split(sentence: str, totals: list[tuple[re.Match[str], float]]) -> list[Rat
     found: list[Rate] = []
     if not totals:
         return found
-    if (none := _NONE.search(sentence)) is not None:
+    if (none := NONE_FAILED.search(sentence)) is not None:
         found.append((Fraction(0), _span(sentence, none, [t for t, _ in totals if t.string == sentence])))
     for m in _hits(sentence):
         hits = count_value(figure(m))

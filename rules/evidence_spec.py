@@ -1,7 +1,8 @@
 """What a specification, a standard or a contract allows is not the writer's guess (docs/rules.md#mechanism):
 "FIX 4.4 expects ExecID to be unique, and it might be reused only across days", "POSIX allows `read()` to
 return less; it may do so on a pipe", 「仕様上、ID は日をまたいで再利用される可能性がある」. A modal after a norm's
-reporting verb, in the same sentence, paraphrases the norm. Linear.
+reporting verb, in the same sentence, paraphrases the norm. Also words reported that state no fact: a request of the
+writer (「見てほしいと言われています」), or the report the clause explains (「…と言われたのはこのためです」). Linear.
 """
 
 from __future__ import annotations
@@ -52,3 +53,19 @@ def norm_cited_ja(clause: str) -> bool:
 def norm_cited(clause: str, at: int) -> bool:
     """Whether the hearsay marker at `at` cites a norm ("according to RFC 9110"), not a person."""
     return _NORM_CITED.match(clause[at : at + 60]) is not None
+
+
+#: A request reported, not a fact: 「GPU 版でも見てほしいと言われています」「確認するように言われた」.
+_REQUEST_BEFORE_JA = re.compile("(?:ほしい|欲しい|ください|下さい|ように|よう|てくれ|でくれ|もらいたい|べき|たい)\\s*$")
+
+
+def reported_no_fact(clause: str, phrase: str) -> bool:
+    """Whether the reported words are someone's request of the writer, which reports no fact; or the report is the
+    symptom the clause explains: 「観客から『シリウスがない』と言われたのはこのためです」."""
+    at = clause.find(phrase)
+    if at >= 0 and _EXPLAINED_JA.match(clause, at + len(phrase)):
+        return True
+    return at > 0 and _REQUEST_BEFORE_JA.search(clause, 0, at) is not None
+
+
+_EXPLAINED_JA = re.compile("[^。、]{0,4}?のは(?:この|その|これが|それが)?(?:ため|せい|理由|原因)")

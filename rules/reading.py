@@ -10,8 +10,8 @@ from functools import lru_cache
 
 from rules import english, english_modality, japanese
 from rules import evidence_words as words
-from rules.english_modality import APPEARANCE, HEARSAY
-from rules.evidence_spec import norm_cited, norm_cited_ja
+from rules.english_modality import APPEARANCE, CONJECTURE, HEARSAY
+from rules.evidence_spec import norm_cited, norm_cited_ja, reported_no_fact
 from rules.evidence_words import any_of
 from rules.japanese_promise import promise
 from rules.japanese_watch import names_a_thing
@@ -149,31 +149,27 @@ def _english(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
     return pattern.search(clause) if has_words(clause) else None
 
 
-#: A request reported, not a fact: 「GPU 版でも見てほしいと言われています」「確認するように言われた」.
-_REQUEST_BEFORE_JA = re.compile("(?:ほしい|欲しい|ください|下さい|ように|よう|てくれ|でくれ|もらいたい|べき|たい)\\s*$")
-
-
-def _asked(clause: str, phrase: str) -> bool:
-    """Whether the reported words are someone's request of the writer, which reports no fact."""
-    at = clause.find(phrase)
-    return at > 0 and _REQUEST_BEFORE_JA.search(clause, 0, at) is not None
-
-
 @lru_cache(maxsize=512)
 def modality(clause: str) -> Reading | None:
     """Hearsay, an appearance or a conjecture, marked by grammar (ja) or by the clause's wording (en)."""
     found = japanese.modality(clause)
-    if found is not None and not (found[0] == "hearsay" and (norm_cited_ja(clause) or _asked(clause, found[1]))):
+    if found is not None and not (
+        found[0] == "hearsay" and (norm_cited_ja(clause) or reported_no_fact(clause, found[1]))
+    ):
         return found
     heard = _HEARSAY_JA.search(clause)
-    if heard is not None and not _CODE_WORDS_JA.search(clause, 0, heard.start()) and not _asked(clause, heard.group(0)):
+    if (
+        heard is not None
+        and not _CODE_WORDS_JA.search(clause, 0, heard.start())
+        and not reported_no_fact(clause, heard.group(0))
+    ):
         return ("hearsay", heard.group(0))
     if (should := _guess_should(clause)) is not None:
         return ("conjecture", should)
     for hedged in (_english(_HEDGED_READING_EN, clause), _HEDGED_READING_JA.search(clause)):
         if hedged is not None:
             return ("conjecture", hedged.group(0))
-    kinds = (("hearsay", HEARSAY), ("appearance", APPEARANCE), ("conjecture", english.CONJECTURE))
+    kinds = (("hearsay", HEARSAY), ("appearance", APPEARANCE), ("conjecture", CONJECTURE))
     for kind, pattern in kinds:
         m = _english(pattern, clause)
         if m is not None and not (kind == "hearsay" and norm_cited(clause, m.start())):

@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 
 from rules import english, japanese, japanese_symptoms, japanese_verbs
-from rules.symptom_words import PLAIN_CONDITION, SYMPTOM_CAUSE, not_produced_again, only_symptoms
+from rules.symptom_words import (
+    EXHAUSTED,
+    HITTING,
+    PLAIN_CONDITION,
+    SYMPTOM_CAUSE,
+    not_produced_again,
+    only_symptoms,
+)
 
 #: "EFFECT because CAUSE" (en); 「EFFECT のは、CAUSE ため」 and 「CAUSE ため、EFFECT」 (ja).
 _BECAUSE_EN = re.compile(r"^(?P<effect>.+?)\b(?:because|since)\b(?P<cause>.+)$", re.IGNORECASE | re.ASCII)
@@ -213,26 +220,17 @@ def symptom_cause(sentence: str) -> bool:
     return only_symptoms(rest) or only_symptoms(PLAIN_CONDITION.sub("", rest))
 
 
-#: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".
-_HITTING = re.compile(
-    r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?"
-    # An error met, or a time limit run into: "hitting the 30 s request timeout" is what failed, not why.
-    r"(?:Q|(?:[\d.]+\s*(?:ms|s|sec|seconds?|minutes?)\s+)?(?:[\w-]+\s+)?(?:timeout|time limit|deadline)\b)",
-    re.I,
-)
 #: "Root cause is X getting OOM-killed": the cause declared, in a sentence of its own.
 _DECLARED = re.compile(
     r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)"
     # 「原因は `ffmpeg` のプロセスがタイムアウトし、…504 を返していたことです」
-    r"|原因は[、,]?\s*(?P<cause_ja>[^。]{1,120}?)(?:こと|の)(?:です|だ|でした|である|[。.]|$)",
+    r"|原因は[、,]?\s*(?P<cause_ja>[^。]{1,120}?)(?:こと|の)(?:です|だ|でした|である|[。.]|$)"
+    # 「- 原因: `DmxMerge` が frame を受け取れなくなっているため」: a label, then the cause.
+    r"|原因\s*[:：]\s*(?P<labelled_ja>[^。\n]{1,120}?)(?:ため|から|こと)?(?:です|だ|でした)?\s*(?:[。.\n]|$)",
     re.IGNORECASE,
 )
 
 
-#: A resource running out: what holds it or uses it up is the mechanism, and a size or time it happens at is not.
-_EXHAUSTED = re.compile(
-    r"\b(?:oom[- ]?kill\w*|out of memory|runs? out of|ran out of|running out of)\b|メモリ不足", re.I
-)
 _WHEN = re.compile(r"when|whenever|once|after|if|場合|とき|時に|たら|れば", re.I)
 _DECLARATION_END = re.compile(r"\s*[:：—–]\s*|\s+-\s+")
 #: What the failing part was doing at the time: "while parsing the 2 GB CSV", "during the nightly import".
@@ -247,12 +245,14 @@ def declared_symptom(masked: str) -> str | None:
     for m in _DECLARED.finditer(masked):
         # The declaration ends at a colon or a dash: what follows it is the explanation, which does not make a
         # symptom declared the cause into a mechanism ("Root cause is X getting OOM-killed: `f` loads …").
-        cause = _CONSEQUENCE.sub("", _DECLARATION_END.split(m.group("cause") or m.group("cause_ja"), maxsplit=1)[0])
-        if _HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
+        cause = _CONSEQUENCE.sub(
+            "", _DECLARATION_END.split(m.group("cause") or m.group("cause_ja") or m.group("labelled_ja"), maxsplit=1)[0]
+        )
+        if HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
         cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong
         condition = _CONDITION.search(cause)
-        if condition is not None and _EXHAUSTED.search(cause, 0, condition.start()) and _WHEN.match(condition.group(0)):
+        if condition is not None and EXHAUSTED.search(cause, 0, condition.start()) and _WHEN.match(condition.group(0)):
             cause = cause[: condition.start()]  # memory running out "once a flight passes 40,000 samples": when it
             condition = None  # runs out, not what holds it
         if SYMPTOM_CAUSE.search(cause) is None or condition is not None:

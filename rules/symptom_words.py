@@ -50,6 +50,8 @@ SYMPTOM_CAUSE = re.compile(
     r"|(?:応答|レスポンス|返事|結果|返り値)(?:が)?(?:返って|戻って|帰って)(?:こない|来ない|きません|こなかった|こず)"
     r"|(?:から)?(?:戻って|返って)(?:こ|来)(?:ない|なく|ず)|戻らな(?:い|く)|(?:応答|レスポンス|返事|結果)(?:を)?返さ(?:ない|なく|ず)"
     r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)"
+    # Unable to, said of a part without why: 「frame を受け取れなくなっている」「設定を読めない」.
+    r"|(?:受け取れ|受信でき|読み取れ|読め|書け|送れ|取得でき|認識でき|検出でき)(?:ない|ず|なかった|なくな|ません)"
     # An HTTP error status returned: 「ゲートウェイが 504 を返していた」.
     r"|(?<![\d.])[45]\d\d\s*(?:エラー)?を返|\breturn(?:s|ed|ing)? (?:an? |the )?[45]\d\d\b",
     re.IGNORECASE,
@@ -93,3 +95,14 @@ def not_produced_again(effect: str, cause: str) -> bool:
         return False
     what = {w.lower() for w in re.findall(r"[A-Za-z]+", m.group("what"))} - _SMALL_WORDS
     return len(what) >= 2 and what <= {w.lower() for w in re.findall(r"[A-Za-z]+", effect)}
+
+
+#: An error met, said of a part: "hitting `OutOfMemoryError`", "throwing `EPIPE`".
+HITTING = re.compile(
+    r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?"
+    # An error met, or a time limit run into: "hitting the 30 s request timeout" is what failed, not why.
+    r"(?:Q|(?:[\d.]+\s*(?:ms|s|sec|seconds?|minutes?)\s+)?(?:[\w-]+\s+)?(?:timeout|time limit|deadline)\b)",
+    re.I,
+)
+#: A resource running out: what holds it or uses it up is the mechanism, and a size or time it happens at is not.
+EXHAUSTED = re.compile(r"\b(?:oom[- ]?kill\w*|out of memory|runs? out of|ran out of|running out of)\b|メモリ不足", re.I)

@@ -154,6 +154,9 @@ KNOWN_GAPS: dict[str, str] = {
     "b75-036": "'`ClockTicker` stops advancing when the lot number rolls over … no longer responds': the symptom again",
     "b75-045": "「`finalize()` が例外を投げ、それが握りつぶされて…」: an exception swallowed, read as a mechanism",
     "b75-059": "'… faster than `fit_profile()` can fit them, and somewhere in the queue … a frame gets through': vague",
+    # Batch 76, after round 73 (tuned on it).
+    "b76-118": "'Root cause is `LockHub` throwing `RelockTimeout` after the reset button is pressed': when, not why",
+    "b76-167": "'stops … because the steering controller halts the drive when it cannot follow the arc': again",
 }
 
 
