@@ -9,6 +9,7 @@ import re
 
 from rules import english, japanese_verbs, reading
 from rules import evidence_words as words
+from rules.declared_cause import declared_symptom
 from rules.evidence_alternatives import alternatives
 from rules.evidence_asides import (
     LINK,
@@ -27,7 +28,7 @@ from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.restatement import DURATION as _DURATION
-from rules.restatement import declared_symptom, restated, symptom_cause
+from rules.restatement import error_before_effect, restated, symptom_cause
 from rules.symptom_words import MEASURED_CHANGE, only_symptoms
 from rules.textmask import MASKED_CODE
 
@@ -138,7 +139,8 @@ def mechanism(masked: str) -> Finding | None:
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
     correlated = False
     claimed = False  # the text has given a symptom or a correlation as its cause
-    for sentence, parts in reading.by_sentence(masked):
+    said = reading.by_sentence(masked)
+    for n, (sentence, parts) in enumerate(said):
         claimed = claimed or correlated  # a correlation in the sentence before is a cause given too
         if restated(sentence):
             claimed = True
@@ -150,7 +152,7 @@ def mechanism(masked: str) -> Finding | None:
             # 「1.4.2 以降…。そのせいで `hal_read()` がタイムアウトしている」, 「…panic するのが原因です。panic のあとは
             # バルブが閉じたままになる」: the effect of a correlation or of a symptom given as the cause
             continue
-        if symptom_cause(sentence):
+        if symptom_cause(sentence) or (n + 1 < len(said) and error_before_effect(sentence, said[n + 1][0])):
             # 「不整合が起きているため、古い値が表示される」: a symptom as the cause; the effect's verbs do not count.
             claimed = True
             continue

@@ -109,7 +109,7 @@ _ALL_N = re.compile(
 _EVERY_ONE = re.compile(r"\b(?:on|in|for|across|through) (?:every|each) one\b", re.I)
 _DIGIT = re.compile(r"\d")
 #: The words every `_ALL_N_JA` match holds: a plain scan first, so a long text without them costs little.
-_ALL_N_JA_WORDS = ("とも", "すべて", "全て", "全部", "中", "のうち")
+_ALL_N_JA_WORDS = ("とも", "すべて", "全て", "全部", "中", "のうち", "全数", "全件", "全枚", "全台", "全本", "全個")
 _BAD = re.compile(
     r"\b(?:fail\w*|crash\w*|hang\w*|hung|error\w*|broke\w*|stuck|still|timeout\w*|timed out|wrong|lost|drop\w*"
     r"|reproduc\w*|bugs?|exceptions?|stale|duplicat\w*|leak\w*|corrupt\w*|mismatch\w*|unpatched"
@@ -132,6 +132,8 @@ _SHIPPED = re.compile(
 #: 「10 回とも 1 通だった」「50 件すべて照合に成功」: every one of a counted set, in Japanese.
 _ALL_N_JA = re.compile(
     r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人|パターン|ケース|通り|種類|項目)(?:とも|すべて|全て|全部)"
+    # 「12,000 枚を最後まで刷りました。…全数でインクの乗りは正常」: every one of a counted set, said as 全数.
+    r"|(?<=\d)[^。]{0,40}?全(?:数|件|枚|台|本|個)(?:で|とも|が)"
     # 「240 台中 240 台で正しい重量」: all of a counted set, said as a pair.
     "|(?<![\\d.,])(\\d+)\\s*([\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\\s*\\1\\s*\\2(?!\\d)"
 )
@@ -142,6 +144,8 @@ _ALL_N_SPLIT = re.compile(
     r"(?<!\d)\d+\s*(?:回|件|台|本|枚|個|人|巻)[^。]{0,16}?(?:けど|が|て)[、,]?\s*(?:全部|すべて|全て|ぜんぶ|どれも"
     # 「50 回解いたけど、再施錠は一回もなかった」: the runs, then not once the failure.
     r"|[^。、]{1,12}?(?:は|が)(?:一回|一度|1\s*回|1\s*度)も(?:なかっ|ありませ|出な|起きな|発生しな))"
+    # 「3,000 個を最後まで充填しました」/「…全数で重量は規格内でした」: the count, then all of them.
+    r"|(?<!\d)\d+\s*(?:回|件|台|本|枚|個|人|巻)[^。]{0,20}?(?:しました|した|ました)[^。]{0,30}?全(?:数|件|枚|台|本|個)(?:で|とも|が)"
 )
 
 

@@ -115,7 +115,8 @@ ALL = compile_guarded(
     rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
     # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
     r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b[^.;]{0,40}?(?:[,;:]|\band\b)\s*(?:all\s+)?(?P=t)\s+"
-    r"(?:of them\s+)?"
+    # "25 times: 25 double doses": a word may qualify what happened.
+    r"(?:of them\s+)?(?:(?!(?:pass|success|succeed|clean|green|fine|good|correct|normal|ok)\w*)[a-z-]+\s+(?=[a-z]))?"
     rf"(?:(?!(?:pass|success|succeed|clean|green|fine|good|correct|normal)\w*)[a-z]+(?:ed|t|s)|{_FAIL_NOUN}"
     r"|(?-i:[A-Z]{2,}s))\b"
     # "I ran it 12 times and it faulted on all 12": any verb, the runs just counted.

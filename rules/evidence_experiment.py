@@ -61,7 +61,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         else:
             clean.append(clause)
     # Each clause is weighed once (a long paste of clauses costs work in proportion to its length).
-    outcomes = Counter(c for c in clean if _outcome(c))
+    outcomes = Counter(c for c in clean if _outcome(c) and not _QUIET.search(c))  # "no reports since": no result
     own = any(_FIRST_PERSON.search(c) for c in outcomes)
     contrast = with_without(masked)
     # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": what was watched is the
@@ -117,7 +117,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         if (why := reading.inference(clause)) is not None and contrast is None:
             # No outcome stated but in the inference itself ("Field season starts in two weeks" is none), and no run
             # with and without to show one.
-            if not any(c != clause and (_DIGIT.search(c) or concrete_pass(c)) for c in outcomes):
+            if not any(c != clause and (_FIGURE.search(c) or concrete_pass(c)) for c in outcomes):
                 return why
     if search(_TIMES_AGREE, masked) is not None and contrast is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
@@ -138,7 +138,6 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
 
 
 _KANA = re.compile("[\u3040-\u30ff]")
-_DIGIT = re.compile(r"\d")
 #: Runs or things counted: "in 40 fills", "3 of 10", 「20 回」 (not the 12 of "zone 12").
 _COUNTED = re.compile(
     rf"(?<![A-Za-z0-9_.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚|つ)",
@@ -166,10 +165,18 @@ _QUIET = re.compile(
     # "watched Grafana for two days; no overflow errors showed up": nothing seen while watching, no result.
     r"|\bno (?:\w+ ){0,3}?(?:showed up|appeared|fired|came in|popped up|turned up"
     r"|were (?:seen|logged|reported|raised))\b"
-    r"|再発(?:して)?(?:いない|いません|なし|しなかった|しませんでした)",
+    r"|再発(?:して)?(?:いない|いません|なし|しなかった|しませんでした)"
+    # 「…と出た件は一件も報告されていません」「2 週間が経ちました」: no report came, time passed.
+    r"|報告(?:され|が上が)(?:て)?(?:い)?(?:ない|ません|なかった)|(?:問い合わせ|クレーム|苦情)(?:は|が|も)?(?:なく|ない|ありません)"
+    r"|(?<![\d.])\d+\s*(?:日|週間|か月|ヶ月|カ月)(?:間)?(?:が|ほど)?(?:経ち|経過し|たち|経っ)",
     re.IGNORECASE,
 )
 #: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
+#: A figure, not a label's number: 「ライン 3 の担当者」 and "bay 4" name a place.
+_FIGURE = re.compile(
+    r"(?<!ライン)(?<!ライン )(?<!レーン)(?<!レーン )(?<!号機 )(?i:(?<!line )(?<!lane )(?<!bay )(?<!step )(?<!no\. ))"
+    r"\d(?![\d,.]*\s*(?:番|号|階))"
+)
 _COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
 #: A check still going: "the replay is running now", 「リプレイを実行中」. A condition ("while the job is running")
 #: is a step of a repro, not a check.

@@ -15,7 +15,8 @@ _GROWTH = any_of(
     r"[^.;:]{0,40}?\b(?:climbs?|climbing|grows?|growing|increases?|increasing|rises?|rising|balloons?|creeps? up"
     r"|keeps? (?:growing|rising|climbing)|goes up)\b",
     r"\b(?:runs?|ran) out of (?:memory|heap|disk|handles|file descriptors|connections)\b",
-    "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?|(?i:rss)|常駐)[^。]{0,20}?"
+    # 「メモリ使用量が、稼働中に 1 時間あたり約 200 MB ずつ増え続け」: a rate may stand between.
+    "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?|(?i:rss)|常駐)[^。]{0,40}?"
     "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加|(?:徐々に|どんどん|少しずつ|次第に|だんだん)(?:増え|増加|上が))",
     flags=re.IGNORECASE,
 )

@@ -58,6 +58,10 @@ PASSED = (
         r"以内に収ま(?:り|っ|る)|規格内に収ま|許容(?:範囲|誤差)内|\bwithin (?:spec|tolerance)\b",
         r"\bsucceed(?:s|ed)?\b",
         r"\bsuccessful(?:ly)?\b",
+        # "320 posts, start to finish, and not one couched stack slid".
+        r"\b(?:from )?start to finish\b|\b(?:from )?(?:beginning|end) to end\b|\bto completion\b"
+        r"|\bnot (?:one|a single)\b(?: [\w-]+){0,3}?"
+        r" (?:[a-z]+ed|slid|broke|tore|froze|fell|stuck|hung|blew|sank|split)\b",
         r"\bcomplete[sd]\b",
         r"\b(?:to completion|finished|finishes)\b",
         r"\bgreen\b",

@@ -13,12 +13,18 @@ from rules.regex_guard import compile_guarded
 
 #: What the validation's check is about: the repro, a test, a workload (a not-done clause naming it is no scope).
 CORE_EVIDENCE = (
-    any_of(r"\b(?:repro\w*|tests?|workloads?|steps)\b", flags=EN_FLAGS),
+    any_of(
+        r"\b(?:repro\w*|tests?|workloads?|steps)\b"
+        r"|\bthe original\s+(?:[\w-]+\s+){0,2}?(?:job|run|case|capture|sequence)\b",
+        flags=EN_FLAGS,
+    ),
     any_of("再現", "(?<!再)(?<!ソーク)(?<!負荷)(?<!ストレス)(?<!耐久)テスト(?!環境)", "ワークロード", "手順(?!書)"),
 )
 #: "on mine", "locally": the author's own environment is where the check belongs, not a stated scope.
 _OWN_PLACE = re.compile(
     r"\b(?:on|in) (?:mine|my \w+|our \w+)\b|\blocally\b|\bhere\b|こちら|手元"
+    # The one machine the check runs on, named by its kind alone: "not re-run on the machine yet".
+    r"|\b(?:on|in) the (?:machine|rig|bench|press|line|unit|device|hardware|floor|site)\b"
     r"|(?:私|自分|僕|うち)の(?:環境|手元|机|PC|マシン)",
     re.I,
 )
@@ -213,6 +219,8 @@ def scope_only(clause: str) -> bool:
         return True
     if (_LATIN_TOPIC_JA.match(clause) or _VERSION_TOPIC.match(clause)) and not search(CORE_EVIDENCE, clause):
         return True  # 「aarch64 ランナーは今回は回していません」: another configuration, named as the topic
+    if _OTHER_CONFIG_JA.search(clause):
+        return True  # 「ほかの組織では再開手順は試してない」: the same check, on another configuration
     if OUT_OF_SCOPE.search(clause):
         return True  # 「iOS は対象外なので未確認」: outside what this fix covers
     if _SCOPE_OBJECT.search(clause) is not None and search(CORE_EVIDENCE, clause) is None:
@@ -223,6 +231,10 @@ def scope_only(clause: str) -> bool:
     return bool(_SCOPE_ON.search(clause)) and not _OWN_PLACE.search(clause) and not search(CORE_EVIDENCE, clause)
 
 
+#: Another configuration opening the clause as its topic: 「ほかの組織では」「旧型の筐体には」.
+_OTHER_CONFIG_JA = re.compile(
+    "(?:^|、)\\W*[^。、]{0,10}?(?:ほかの|他の|別の|旧型の?)[^。、]{1,15}?(?:では|には|で(?:は|も))"
+)
 #: A check named by where it runs: "the check on the ARM board", 「ARM 版の制御盤での確認は」.
 _CHECK_ON = re.compile(
     r"\b(?:check|test|run|verification|confirmation)s? (?:on|with|against|for) (?:the |a |an )?(?:[\w.+-]+ ){0,3}"

@@ -70,7 +70,9 @@ _WORDS = re.compile(
     rf"|(?:(?<=\bcounted )|(?<=\ball )|(?<=\bAll )){_NUMBER}\b"
     # "over twenty gloved slides", "across forty boards": a count after a preposition, before a plural.
     rf"|(?:(?<=\bover )|(?<=\bacross )|(?<=\bafter )|(?<=\bfor )){_NUMBER}\b(?=\s+(?:[a-z-]+\s+)?[a-z-]+s\b)"
-    rf"{_NOT_A_DURATION})",
+    rf"{_NOT_A_DURATION}"
+    # "three hundred and twenty posts": a number with hundreds or thousands is a count wherever it stands.
+    rf"|\b(?:a|one|{_UNIT}) (?:hundred|thousand)(?:(?: and)? {_BELOW_100})?\b{_NOT_A_DURATION})",
     re.IGNORECASE,
 )
 

@@ -9,8 +9,6 @@ import re
 
 from rules import english, japanese, japanese_symptoms, japanese_verbs
 from rules.symptom_words import (
-    EXHAUSTED,
-    HITTING,
     PLAIN_CONDITION,
     SYMPTOM_CAUSE,
     not_produced_again,
@@ -107,7 +105,7 @@ _THROWS = re.compile(
     r"|(?:\btimes? out|\btimed out|タイムアウトして)(?:[^.。]{0,30}?(?:\breturns?\b(?:\s+Q)?|を返(?:す|し|た)))?",
     re.IGNORECASE,
 )
-_CONDITION = re.compile(
+CONDITION = re.compile(
     r"\b(?:when|whenever|if|unless|while|because|since|after|before|once|whose|where|for (?:a|an|any|every|each"
     r"|all|[a-z]+s)"
     r"|with (?:a|an|no|null|empty))\b|場合|とき|時に|たら|れば|なら|のに|ないと",
@@ -122,7 +120,7 @@ DURATION = re.compile(
 )
 #: A wrong value or choice in the code: "is `>` instead of `>=`", "uses X rather than Y", 「…ではなく…を使う」.
 _WRONG_CHOICE = re.compile(r"\b(?:instead of|rather than)\b(?!\s+~?\d)|の代わりに|ではなく", re.IGNORECASE)
-_CONSEQUENCE = re.compile(r",\s*(?:which|so|and then|after which|(?:and )?as a result)\b.*$", re.IGNORECASE | re.DOTALL)
+CONSEQUENCE = re.compile(r",\s*(?:which|so|and then|after which|(?:and )?as a result)\b.*$", re.IGNORECASE | re.DOTALL)
 _WORD = re.compile(r"[a-z0-9']+", re.IGNORECASE)
 
 
@@ -143,7 +141,7 @@ def restated(sentence: str) -> bool:
         return True  # "because the tracker turns them to the wrong side": wrong, said of no element's working
     effect_states = {_state(m.group(0)) for m in _STATE.finditer(effect)}
     same = any(_state(m.group(0)) in effect_states for m in _STATE.finditer(cause))
-    if same and (not _CONDITION.search(cause) or (_SHOWN.search(effect) and _SHOWN.search(cause))):
+    if same and (not CONDITION.search(cause) or (_SHOWN.search(effect) and _SHOWN.search(cause))):
         # "the files come out empty because `flush()` writes empty row groups": the state twice; "shows the old
         # flight because it keeps displaying the previous `flight_id` after …": what is shown, twice
         return True
@@ -182,10 +180,21 @@ _SO_EN = re.compile(r"^(?P<cause>[^,;]+?),\s*(?:and )?so\b(?P<effect>.+)$", re.I
 def _only_an_error(cause: str) -> bool:
     """Whether the cause half only says an error was thrown or returned, with no condition and no other action:
     "X throws Y on page 3, which is why …" says what failed, not why."""
-    if not _THROWS.search(cause) or _CONDITION.search(cause):
+    if not _THROWS.search(cause) or CONDITION.search(cause):
         return False
-    rest = _CONSEQUENCE.sub("", _THROWS.sub(" 、 ", cause))
+    rest = CONSEQUENCE.sub("", _THROWS.sub(" 、 ", cause))
     return not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest)
+
+
+def error_before_effect(sentence: str, following: str) -> bool:
+    """ "`roller_sync()` throws `TimeoutError` on roller 3 while priming. That is why the labels come out blank": an
+    error met, its effect in the next sentence; nothing says why the error came."""
+    return _EFFECT_NEXT.match(following) is not None and _only_an_error(WHILE_DOING.sub(" ", sentence))
+
+
+_EFFECT_NEXT = re.compile(
+    r"\W*(?:that(?:'s| is) why|this is why|which is why|hence|as a result|それが|そのため|このため)", re.IGNORECASE
+)
 
 
 def symptom_cause(sentence: str) -> bool:
@@ -200,75 +209,28 @@ def symptom_cause(sentence: str) -> bool:
     cause = parts[1]
     if _WRONG_CHOICE.search(cause):
         return False  # "because the check is `>` instead of `>=`": a wrong choice in the code is a mechanism
-    if _THROWS.search(cause) and not _CONDITION.search(cause):
+    if _THROWS.search(cause) and not CONDITION.search(cause):
         if _only_an_error(cause):
             return True
-        cause = _CONSEQUENCE.sub("", _THROWS.sub(" 、 ", cause))  # the rest, read for the other symptoms below
-    if DURATION.search(cause) and not _CONDITION.search(DURATION.sub(" ", cause)):
+        cause = CONSEQUENCE.sub("", _THROWS.sub(" 、 ", cause))  # the rest, read for the other symptoms below
+    if DURATION.search(cause) and not CONDITION.search(DURATION.sub(" ", cause)):
         rest = DURATION.sub(" 、 ", cause)  # "misses its SLA because the step takes over 3 hours": slowness, measured
         rest = _TO_ANSWER.sub(" ", rest)  # "takes longer than the gateway's 30 s limit to answer": still the time
         if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
             return True
-    if not _CONDITION.search(cause) and japanese_symptoms.slowness_only(cause):
+    if not CONDITION.search(cause) and japanese_symptoms.slowness_only(cause):
         return True  # 「応答が遅くなって 500 ms を超えるため」: slowness, measured
     if (stale := japanese_symptoms.not_updated(cause)) is not None:
         # 「値が 7.0 で張り付くのは、読み取り値が更新されないため」: nothing updating, of no element, is the symptom
         if not english.action_verbs(stale) and not japanese_verbs.action_verbs(stale):
             return True
     # ", which leaves the job stuck": what follows, not why; "stops turning when the belt speed changes": when, not why
-    rest = _CONSEQUENCE.sub("", cause)
+    rest = CONSEQUENCE.sub("", cause)
     return only_symptoms(rest) or only_symptoms(PLAIN_CONDITION.sub("", rest))
 
 
-#: "Root cause is X getting OOM-killed": the cause declared, in a sentence of its own.
-_DECLARED = re.compile(
-    r"\b(?:the )?(?:root[- ]?cause|cause)\s*(?:is|was|:)\s*(?P<cause>[^.;。]+)"
-    # 「原因は `ffmpeg` のプロセスがタイムアウトし、…504 を返していたことです」
-    r"|原因は[、,]?\s*(?P<cause_ja>[^。]{1,120}?)(?:こと|の)(?:です|だ|でした|である|[。.]|$)"
-    # 「- 原因: `DmxMerge` が frame を受け取れなくなっているため」: a label, then the cause.
-    r"|原因\s*[:：]\s*(?P<labelled_ja>[^。\n]{1,120}?)(?:ため|から|こと)?(?:です|だ|でした)?\s*(?:[。.\n]|$)",
-    re.IGNORECASE,
-)
-
-
-_WHEN = re.compile(r"when|whenever|once|after|if|場合|とき|時に|たら|れば", re.I)
-_DECLARATION_END = re.compile(r"\s*[:：—–]\s*|\s+-\s+")
 #: What the failing part was doing at the time: "while parsing the 2 GB CSV", "during the nightly import".
-_WHILE_DOING = re.compile(r"\b(?:while|during|when) [a-z]+ing\b[^,;.]*|\bduring (?:the|a|an)\b[^,;.]*", re.I)
-
-
-def declared_symptom(masked: str) -> str | None:
-    """The words when the text declares the root cause to be a symptom ("Root cause is `bwa mem` getting
-    OOM-killed"), with no element doing anything in that declaration: what follows from it is not the cause."""
-    if (named := japanese_symptoms.cause_named_symptom(masked)) is not None:
-        return named
-    for m in _DECLARED.finditer(masked):
-        # The declaration ends at a colon or a dash: what follows it is the explanation, which does not make a
-        # symptom declared the cause into a mechanism ("Root cause is X getting OOM-killed: `f` loads …").
-        cause = _CONSEQUENCE.sub(
-            "", _DECLARATION_END.split(m.group("cause") or m.group("cause_ja") or m.group("labelled_ja"), maxsplit=1)[0]
-        )
-        if HITTING.search(cause) and not _CONDITION.search(cause.split(",")[0]):
-            return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met
-        cause = _WHILE_DOING.sub(" ", cause)  # "while parsing the 2 GB CSV": what it was doing, not what went wrong
-        condition = _CONDITION.search(cause)
-        if condition is not None and EXHAUSTED.search(cause, 0, condition.start()) and _WHEN.match(condition.group(0)):
-            cause = cause[: condition.start()]  # memory running out "once a flight passes 40,000 samples": when it
-            condition = None  # runs out, not what holds it
-        if SYMPTOM_CAUSE.search(cause) is None or condition is not None:
-            continue  # "… `parse()` failing when the header is empty": a condition names when
-        rest = _WHERE_IT_HAPPENED.sub(" ", SYMPTOM_CAUSE.sub(" 、 ", cause))
-        if not english.action_verbs(rest) and not japanese_verbs.action_verbs(rest):
-            return m.group(0).strip()
-    return None
-
-
-#: Where or on what the declared symptom happened ("getting OOM-killed on the 8k print layouts"): no verb is read.
-_WHERE_IT_HAPPENED = re.compile(
-    r"、\s*(?:on|in|at|for|with|under|during|across|over|from|inside|by (?:the|a|an|its|their|our))\s"
-    r"(?:(?!\b(?:because|since|as|when|whenever|if|that|which|who|and|but|so|while|by|once|until)\b)[^,;、])*",
-    re.I,
-)
+WHILE_DOING = re.compile(r"\b(?:while|during|when) [a-z]+ing\b[^,;.]*|\bduring (?:the|a|an)\b[^,;.]*", re.I)
 
 
 def halves(sentence: str) -> tuple[str, str] | None:
