@@ -17,7 +17,9 @@ _DECLARED = re.compile(
     # 「原因は `ffmpeg` のプロセスがタイムアウトし、…504 を返していたことです」
     r"|原因は[、,]?\s*(?P<cause_ja>[^。]{1,120}?)(?:こと|の)(?:です|だ|でした|である|[。.]|$)"
     # 「- 原因: `DmxMerge` が frame を受け取れなくなっているため」: a label, then the cause.
-    r"|原因\s*[:：]\s*(?P<labelled_ja>[^。\n]{1,120}?)(?:ため|から|こと)?(?:です|だ|でした)?\s*(?:[。.\n]|$)",
+    r"|原因\s*[:：]\s*(?P<labelled_ja>[^。\n]{1,120}?)(?:ため|から|こと)?(?:です|だ|でした)?\s*(?:[。.\n]|$)"
+    # 「…のは、`LegManager` が例外を投げるのが原因です」: the cause named, then declared.
+    r"|(?:^|(?<=のは、)|(?<=。))\s*(?P<named_ja>[^。、]{1,80}?)(?:の|こと)が(?:根本)?原因(?:です|でした|だ)",
     re.IGNORECASE,
 )
 
@@ -35,7 +37,10 @@ def declared_symptom(masked: str) -> str | None:
         # The declaration ends at a colon or a dash: what follows it is the explanation, which does not make a
         # symptom declared the cause into a mechanism ("Root cause is X getting OOM-killed: `f` loads …").
         cause = CONSEQUENCE.sub(
-            "", _DECLARATION_END.split(m.group("cause") or m.group("cause_ja") or m.group("labelled_ja"), maxsplit=1)[0]
+            "",
+            _DECLARATION_END.split(
+                m.group("cause") or m.group("cause_ja") or m.group("labelled_ja") or m.group("named_ja"), maxsplit=1
+            )[0],
         )
         if HITTING.search(cause) and not CONDITION.search(cause.split(",")[0]):
             return m.group(0).strip()  # "Root cause is the driver hitting `OutOfMemoryError`": an error met

@@ -24,7 +24,8 @@ NOT_DONE = any_of(
     r"\b(?<!could )(?<!can )(?:haven't|have not|hasn't|has not|didn't|did not|never|not)\s+"
     r"(?:(?:yet|been|even|actually)\s+){0,2}(?:gotten|got|get|managed|able|had (?:a|the|any|much|enough) chance)\b",
     r"\b(?:could|can) not get (?:to|around|a chance|the chance|time)\b",
-    r"\b(?:isn't|aren't|wasn't|weren't|not|hasn't been|haven't been|has not been|have not been)\s+(?:yet\s+)?"
+    r"\b(?:isn't|aren't|wasn't|weren't|not|was never|were never|hasn't been|haven't been|has not been|have not been)\s+"
+    r"(?:yet\s+|actually\s+)?"
     r"(?:written|pushed|opened|created|(?:re-?)?run|tried|added|landed|merged|filed|raised|published|gone through"
     r"|repeated|redone)\b",
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not)\s+(?:yet\s+|actually\s+|even\s+|really\s+){0,2}(?:re-?)?"

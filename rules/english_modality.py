@@ -130,8 +130,15 @@ _ASIDE_AFTER_NOT = re.compile(
 
 def close_aside(clause: str) -> str:
     """The clause with any aside after a negation taken out: "isn't, as of this morning, on the server" → "isn't on
-    the server"."""
-    return _ASIDE_AFTER_NOT.sub(r"\1 ", clause) if "," in clause else clause
+    the server"; or before it: "was, despite several attempts …, not actually run" → "was not actually run"."""
+    if "," not in clause:
+        return clause
+    return _ASIDE_BEFORE_NOT.sub(r"\1 \2", _ASIDE_AFTER_NOT.sub(r"\1 ", clause))
+
+
+_ASIDE_BEFORE_NOT = re.compile(
+    r"\b(is|are|was|were|has been|have been|had been),\s[^,.;:]{1,140},\s(not|never)\b", re.IGNORECASE
+)
 
 
 #: A conclusion drawn, not observed: "so it must be that", "must have been the lock".

@@ -161,6 +161,10 @@ _TESTS_IN = re.compile(
     re.IGNORECASE,
 )
 _URL = re.compile(r"<?https?://\S+")
+#: Where a thing was looked at, not a test: "looks right on the gym's `iPad`".
+_ON_A_DEVICE = re.compile(
+    r"\b(?:on|at)\s+(?:(?:the|a|an|my|our|their)\s+)?(?:[\w'-]+\s+){0,2}Q(?![A-Za-z])(?!\s*(?:suite|tests?|specs?)\b)"
+)
 #: A command in a code span names no test unless it holds one: "(`make test`: 412 passed)", not "`pytest -k
 #: test_dst_rollover`".
 _COMMAND = re.compile(r"`(?![^`\n]*(?:test_\w|\w(?:Test|Spec|_test|_spec)\b|::))[^`\n]*\s[^`\n]*`")
@@ -180,7 +184,7 @@ def generic_tests(text: str) -> Finding | None:
     # A test named in a clause that says it was not done ("I didn't add a new test for the DST case") names none.
     # A pasted block names no test by being code: "```\nran 212 tests in 48.1s - OK\n```".
     for clause in reading.all_clauses(mask(_COMMAND.sub(" ", FENCE_RE.sub(" ", _URL.sub(" ", text))))):
-        one = _ONE_TEST.search(_TESTS_IN.sub(lambda m: " " * len(m.group()), clause))
+        one = _ONE_TEST.search(_TESTS_IN.sub(lambda m: " " * len(m.group()), _ON_A_DEVICE.sub(" ", clause)))
         if one is not None and reading.not_done(clause) is None and not _NEGATED.search(clause, 0, one.start()):
             return None
     return ("generic_tests", whole.group(0))

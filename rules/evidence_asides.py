@@ -86,7 +86,8 @@ WHEN_IT_HAPPENS = re.compile(
     r"(?:とき|時|際|と|たら|後)に?(?:は)?(?:必ず|毎回)?(?:発生|起き|起こ|再現|出)(?:します|する|ます|る|ました|ています)[。.]?\s*$"
     r"|(?:多発|頻発|続発|集中)(?:し(?:ました|ます|た|ている|ています|ていました)|する)[。.]?\s*$"
     rf"|{_THE_BUG}(?:only |mostly |mainly |often |usually )?(?:happens|occurs|shows up|appears|recurs) (?:when"
-    rf"|whenever|after|if|on)\b|{_THE_BUG}(?:mostly |mainly |often )?(?:happened|occurred|showed up|peaked|clustered)"
+    rf"|whenever|after|if|on|around|near|at|during)\b"
+    rf"|{_THE_BUG}(?:mostly |mainly |often )?(?:happened|occurred|showed up|peaked|clustered)"
     r" (?:during|in|around|over)\b",
     re.IGNORECASE,
 )

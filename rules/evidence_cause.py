@@ -193,7 +193,7 @@ _WHEN_FIRST = re.compile(r"\W*(?:when|once|if|whenever)\b([^,;]{1,120}),|([^。�
 _CONSEQUENCE = re.compile(
     r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"
     r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b|when (?:that|this|it) happens\b"
-    r"|[^、。\s]{1,12}\s*の(?:あと|後)(?:は|に|で)|after (?:that|this|it)\b)",
+    r"|[^、。\s]{1,12}\s*の(?:あと|後)(?:は|に|で|、)|after (?:that|this|it)\b)",
     re.IGNORECASE,
 )
 #: A kind of bug and where it is, and nothing it does: "A memory-ordering problem in the lock-free ring buffer".

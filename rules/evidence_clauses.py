@@ -243,7 +243,7 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
     return None if passed else ("no_pass", _clip(masked))
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]|\n")  # 「。」 needs no space after it
 
 
 def another_matter(masked: str, at: int, length: int) -> bool:

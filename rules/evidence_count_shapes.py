@@ -84,7 +84,9 @@ _NEUTRAL = (
     "|reached|returned|matched|printed|produced|cleared|held|kept|stayed|landed|survived|recorded|logged|seemed"
 )
 HITS = compile_guarded(
-    rf"(?<![\w.,/])(?<!of )(?<!of the )(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
+    # Not a model's number after its name: "My own `PulseBand` 3 dropped its stream" (the name masked as Q).
+    rf"(?<![\w.,/])(?<!of )(?<!of the )(?<!Q )(?<!Q  )(?P<a>{_NUM})\s*(?:of them\s+|times?\s+)?"
+    rf"(?:{_FAIL_NOUN}\b|{_FAIL_VERB}\b)"
     rf"|\b{_FAIL_VERB}\s+(?:it\s+)?(?:in\s+(?=\d+\s*(?:[.;,)]|$|of\b)))?(?:only\s+|just\s+|exactly\s+)?(?P<b>{_NUM})"
     r"(?:\s*times?)?\b"
     r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"

@@ -232,7 +232,8 @@ _COMMAND = re.compile(
 
 #: What is looked at: a dump, a trace, a profile, logs, a dashboard, timestamps.
 _ARTIFACT = re.compile(
-    r"\b(?:core ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?|timestamps?)\b"
+    r"\b(?:core ?dumps?|heap ?dumps?|thread ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?"
+    r"|timestamps?)\b"
     r"|\bof (?:the )?(?:samples|cycles|cpu time|wall time)\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
     # "The changer's motion trace from last night shows the gripper opening at 198 mm": a recording read.
     r"|\b(?:traces?|recordings?|captures?|logs?|readings?) (?:from [\w ]{1,30}? )?(?:shows?|showed)\b"
@@ -251,7 +252,8 @@ _ARTIFACT = re.compile(
 _CHANGED = re.compile(
     r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|switch\w*|add(?:ed|ing)|chang(?:e|ed|es|ing)|disabl\w+|enabl\w+|inject\w*"
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
-    r"|limit\w*|throttl\w+|delay\w*|kill\w*|restart\w*|downgrad\w+|upgrad\w+|rolled back|commented out|hard-?cod\w+"
+    r"|limit\w*|throttl\w+|delay\w*|(?<!was )(?<!were )(?<!got )kill\w*|restart\w*|downgrad\w+|upgrad\w+"
+    r"|rolled back|commented out|hard-?cod\w+"
     r"|put (?:\w+ ){0,3}?back|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|(?<!'s )run|re-?ran"
     r"|scripted"
     r"|replay\w*|loop(?:ed|ing)|in a loop"

@@ -19,7 +19,7 @@ _PLACEHOLDER_RE = compile_guarded(
 )
 #: A placeholder left inside a text that must state facts: "Steps: <fill in from the ticket>", 【要記入】, TBD.
 PLACEHOLDER_INSIDE = compile_guarded(
-    r"<[^<>\n]{0,40}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^<>\n]{0,40}>"
+    r"<(?=[A-Za-z])[^<>\n]{0,40}?\b(?:fill|insert|add|paste|describe|tbd|todo|placeholder|link|url)\b[^<>\n]{0,120}>"
     # A slot with a promise to fill it: "<copy from NET-2231 once Marco sends the topology>", "<steps after the call>".
     r"|<(?=[^<>\n]*\s)[^<>\n=\"]{0,60}?\b(?:once|until|later|pending|copy|tbd|to come|to follow"
     r"|will)\b[^<>\n=\"]{0,60}>"

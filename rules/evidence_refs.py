@@ -54,6 +54,9 @@ def ref_pending(text: str) -> Finding | None:
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
     for s, (_sentence, parts) in enumerate(sentences):
         for i, clause in enumerate(parts):
+            others = [c for c in clauses if c != clause]
+            if _EARLIER_ONE.search(clause) and (any(map(refs, others)) or _revision_with_its_place(" ".join(others))):
+                continue  # "An earlier change, 20390, was abandoned …": history
             if _MERGED.search(clause) and reading.read(clause) is None and _unpublished(clause) is None:
                 return None  # "…既にマージ済み": whatever is still to come, the fix is in (not "committed on my PC")
             if (dead := _DEAD.search(clause)) is not None:
@@ -199,6 +202,14 @@ def _push_still_to_come(clauses: list[str]) -> str | None:
     return None
 
 
+#: Another reference than the fix, said to come before it: "an earlier change", "a previous attempt", 「以前の PR」.
+_EARLIER_ONE = re.compile(
+    r"\b(?:an? |the )?(?:earlier|previous|prior|older|first|original) (?:change(?: ?list)?|attempt|try|pr|mr|cl"
+    r"|patch(?:set)?|shelf|shelve|version|branch|pull request|merge request)\b"
+    r"|\bwas an? (?:earlier|previous|first) attempt\b"
+    r"|(?:以前|前回|最初|先)の(?:PR|MR|変更|修正|試み|ブランチ|プルリク)",
+    re.IGNORECASE,
+)
 #: No pull request, said of a change that is a commit: "there's no PR, it went straight to trunk", 「PR はありません」.
 _NO_PR = re.compile(
     r"\b(?:there(?:'s| is| was) no|no|without an?|never opened an?|didn't open an?|did not open an?) "

@@ -37,7 +37,8 @@ NOT_ON_DEMAND = (
         # The rest of the adverbs of rarity: "now and again", "at times", "on occasion", "off and on", "the odd run".
         r"\b(?:now and again|at times|on occasion|off and on|on and off|here and there|in rare cases"
         r"|some of the time|more often than not|in some runs|some runs)\b",
-        r"\bthe odd (?:run|time|build|night|attempt|boot|job|request)\b",
+        r"\bthe odd (?:run|time|build|night|attempt|boot|job|request)\b",  # and "some evenings", "most mornings":
+        r"\b(?:some|most|many|other) (?:mornings|evenings|nights|days|afternoons|weekends|sessions|shifts)\b",
         r"\bhit[- ]or[- ]miss\b",
         RUN_UNTIL_EN,
         r"\bhard to (?:reproduce|repro|trigger|hit)\b",

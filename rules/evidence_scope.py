@@ -233,7 +233,7 @@ def scope_only(clause: str) -> bool:
 
 #: Another configuration opening the clause as its topic: 「ほかの組織では」「旧型の筐体には」.
 _OTHER_CONFIG_JA = re.compile(
-    "(?:^|、)\\W*[^。、]{0,10}?(?:ほかの|他の|別の|旧型の?)[^。、]{1,15}?(?:では|には|で(?:は|も))"
+    "(?:^|、)\\W*[^。、]{0,10}?(?:ほかの|他の|別の|旧型の?)[^。、]{1,15}?(?:では|には|で(?:は|も)|も|は)"
 )
 #: A check named by where it runs: "the check on the ARM board", 「ARM 版の制御盤での確認は」.
 _CHECK_ON = re.compile(

@@ -52,6 +52,8 @@ SYMPTOM_CAUSE = re.compile(
     r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)"
     # Unable to, said of a part without why: 「frame を受け取れなくなっている」「設定を読めない」.
     r"|(?:受け取れ|受信でき|読み取れ|読め|書け|送れ|取得でき|認識でき|検出でき)(?:ない|ず|なかった|なくな|ません)"
+    # A state not reached, said without why: 「リレーが ON にならない」.
+    r"|(?:ON|オン|OFF|オフ|有効|無効|点灯|消灯)\s*(?:に|と)?なら(?:ない|ず|なかった|なく)"
     # An HTTP error status returned: 「ゲートウェイが 504 を返していた」.
     r"|(?<![\d.])[45]\d\d\s*(?:エラー)?を返|\breturn(?:s|ed|ing)? (?:an? |the )?[45]\d\d\b",
     re.IGNORECASE,
@@ -60,7 +62,10 @@ SYMPTOM_CAUSE = re.compile(
 
 #: When the symptom comes, naming no code: "when the belt speed changes mid-batch" says when, not why.
 PLAIN_CONDITION = re.compile(
-    r"\b(?:when|whenever|once|while|during|after|that|which)\b(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$", re.IGNORECASE
+    r"\b(?:when|whenever|once|while|during|after|that|which)\b(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$"
+    # 「ドアを閉めたあとに」: when, in Japanese, naming no code (it leads the clause).
+    r"|^[^。、Q]{1,20}?(?:た|る)(?:あと|後|とき|時|際)に(?:は)?",
+    re.IGNORECASE,
 )
 #: A figure that moved, as measured: "throughput dropped from 14 bales an hour to 9" (the symptom, sized).
 MEASURED_CHANGE = re.compile(
@@ -101,7 +106,8 @@ def not_produced_again(effect: str, cause: str) -> bool:
 HITTING = re.compile(
     r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?"
     # An error met, or a time limit run into: "hitting the 30 s request timeout" is what failed, not why.
-    r"(?:Q|(?:[\d.]+\s*(?:ms|s|sec|seconds?|minutes?)\s+)?(?:[\w-]+\s+)?(?:timeout|time limit|deadline)\b)",
+    r"(?:Q|(?:[\d.]+\s*(?:ms|s|sec|seconds?|minutes?)\s+)?(?:[\w-]+\s+)?(?:timeout|time limit|deadline)\b)"
+    r"|例外(?:を|が)?(?:投げ|発生|送出|スロー)",
     re.I,
 )
 #: A resource running out: what holds it or uses it up is the mechanism, and a size or time it happens at is not.

@@ -176,12 +176,13 @@ _LEVEL_BEFORE = re.compile(
     r"(?:\b(?:to|at|by|up to|down to|above|below|over|under|past|beyond|exceeds?|exceeded|filled|reached|hit|hits"
     r"|utili[sz]ation|usage|load|cpu"
     r"|memory|disk|battery|capacity|coverage)\s*(?:about\s+|~\s*)?|(?:使用率|利用率|負荷|容量|残量|CPU|メモリ|ディスク"
-    r"|カバレッジ)(?:は|が|を|:|：)?\s*(?:約\s*)?)$",
+    r"|カバレッジ|強さ|出力|音量|速度|濃度|湿度|開度|明るさ|輝度)(?:は|が|を|:|：)?\s*(?:約\s*)?)$",
     re.IGNORECASE,
 )
 _LEVEL_AFTER = re.compile(
     r"\s*(?:full|cpu|memory|mem|disk|load|usage|utili[sz]ation|capacity|coverage|battery|volume|brightness|duty"
-    r"|of (?:the )?(?:cpu|memory|disk|heap|capacity|quota|budget|bandwidth))\b|\s*(?:まで|の(?:使用率|負荷|容量))",
+    r"|of (?:the )?(?:cpu|memory|disk|heap|capacity|quota|budget|bandwidth))\b|\s*(?:まで|の(?:使用率|負荷|容量))"
+    r"|\s*(?:に|へ)(?:設定|変更|固定|下げ|上げ)",
     re.IGNORECASE,
 )
 
