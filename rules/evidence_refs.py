@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 
 from rules import reading
 from rules.english_modality import close_aside
@@ -54,8 +54,7 @@ def ref_pending(text: str) -> Finding | None:
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
     for s, (_sentence, parts) in enumerate(sentences):
         for i, clause in enumerate(parts):
-            others = [c for c in clauses if c != clause]
-            if _EARLIER_ONE.search(clause) and (any(map(refs, others)) or _revision_with_its_place(" ".join(others))):
+            if _EARLIER_ONE.search(clause) and _named_elsewhere(text, clause, refs):
                 continue  # "An earlier change, 20390, was abandoned …": history
             if _MERGED.search(clause) and reading.read(clause) is None and _unpublished(clause) is None:
                 return None  # "…既にマージ済み": whatever is still to come, the fix is in (not "committed on my PC")
@@ -202,6 +201,15 @@ def _push_still_to_come(clauses: list[str]) -> str | None:
     return None
 
 
+def _named_elsewhere(text: str, clause: str, refs: Callable[[str], list[FixRef]]) -> bool:
+    """Whether the text names a reference outside `clause` (or a revision with where it lives): each text's references
+    are found once, so a paste of many such clauses stays linear."""
+    every = refs(text)
+    if len(set(every)) > len(set(refs(clause)) & set(every)):
+        return True
+    return _revision_with_its_place(text) and not _revision_with_its_place(clause)
+
+
 #: Another reference than the fix, said to come before it: "an earlier change", "a previous attempt", 「以前の PR」.
 _EARLIER_ONE = re.compile(
     r"\b(?:an? |the )?(?:earlier|previous|prior|older|first|original) (?:change(?: ?list)?|attempt|try|pr|mr|cl"
@@ -252,6 +260,7 @@ _P4_CHANGE = re.compile(r"\b(?:change ?list|changelist|CL|change)\s*#?\s*\d{3,9}
 _P4_PLACE = re.compile(r"\bperforce\b|\bp4\b|\bhelix\b|(?<![:\w/])//[\w-]+/", re.IGNORECASE)
 
 
+@lru_cache(maxsize=64)
 def _revision_with_its_place(text: str) -> bool:
     """A Subversion revision or a Perforce change named with where it lives ("r48213 on trunk", "change list
     884213 in //games/…"): a commit of those systems, which `find_fix_refs` does not name on its own."""
