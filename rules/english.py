@@ -127,7 +127,8 @@ INFERENCE = any_of(
     r"\bin the (?:source|code|diff|implementation)\b",
     r"\bstack ?traces? (?:\w+ )?(?:match\w*|(?:is|are|was|were) (?:identical|the same)|lines? up)\b"
     r"|\bmatch\w* (?:the |our )?(?:stack ?trace|backtrace|crash dump)\b",
-    r"\bon paper\b|\b(?:arithmetic|math|maths|numbers) (?:works?|worked|checks?|checked) out\b",
+    r"\bon paper\b|\b(?:arithmetic|math|maths|numbers) (?:works?|worked|checks?|checked) out\b"
+    r"|\b(?:the )?(?:arithmetic|calculation|maths?) (?:gives|gave|says|shows|comes to)\b|\bconcurs?\b|\bline by line\b",
     r"\b(?:agreed|agrees?|consensus|signed off|everyone (?:thinks|says|believes))\b",
     # A coincidence in time is a correlation, not an experiment.
     r"\b(?:correlat\w+|coincides? with|coincided with|timestamps? (?:match|line up|overlap)\w*"

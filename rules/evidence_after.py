@@ -94,6 +94,8 @@ STILL_FAILS = compile_guarded(
     r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the|freez\w*|froze|stalls?"
     r"|stalled|locks up|locked up|resets|reboots|jumps|skips|drops|overshoots|misses|missed|slips|slipped|sticks"
     r"|jams|jammed|leaks|drifts|drifted|loses|lost)\b"
+    r"|\bstill (?:produces|gives|shows|logs|reports|raises|throws)\b[^.;]{0,30}?\b(?:faults?|errors?|failures?|crash\w*"
+    r"|exceptions?|alarms?)\b"
     # Some of them still wrong after the fix: "Two readings still came back off by more than delta E 1".
     r"|\b(?:[1-9]\d*|two|three|four|five|six|seven|eight|nine|ten|a few|several|some) (?:[\w-]+ )?[a-z]+s still"
     r" (?!(?:pass|succeed|work|complet|finish|run|clean|match|agree|look|read|show|came back (?:clean|fine|ok))\w*)"

@@ -75,12 +75,14 @@ def more_to_come(sentence: str) -> bool:
         return True
     if _SEPARATELY.search(sentence):
         return True  # 「料金計算の確認は別途行います」: a check of something else, done apart from this one
-    if _SAME_AGAIN.search(sentence) and _MORE.search(sentence):
-        return True  # 「来週、池 2 でも同じ確認をする予定です」: the same check again, on another one
+    if (_SAME_AGAIN.search(sentence) and _MORE.search(sentence)) or _ALSO_ON.search(sentence):
+        return True  # 「来週、池 2 でも同じ確認をする予定です」「本番機でも確認する予定」: the same check, elsewhere
     more = any(p.search(sentence) is not None for p in (_MORE, AFTER_THE_FIX, ANOTHER_MATTER))
     return more and _STILL_OPEN.search(sentence) is None
 
 
+#: The check on another machine too: 「本番機でも確認する」.
+_ALSO_ON = re.compile("[^。、\\s]{1,6}?(?:機|台|環境|号機|ライン)(?:で|に)も(?:同じ)?(?:確認|検証|試|テスト)")
 #: The same work once more: 「同じ確認」, "the same test".
 _SAME_AGAIN = re.compile(
     r"同じ(?:確認|試験|テスト|実験|手順|計測|測定|比較)"

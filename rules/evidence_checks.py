@@ -1,6 +1,6 @@
 """What a check was, beyond passing or failing, en and ja: vague timing instead of steps, a test that passed
-before the fix as well, a soak run standing alone. Each is an (English, Japanese) pair of linear patterns,
-read by `rules.evidence` and `rules.evidence_clauses` (docs/rules.md#what-each-input-must-state).
+before the fix as well, a soak run standing alone, a check still going. Each is an (English, Japanese) pair of
+linear patterns, read by `rules.evidence` and `rules.evidence_clauses` (docs/rules.md#what-each-input-must-state).
 """
 
 from __future__ import annotations
@@ -92,5 +92,41 @@ SOAK = (
         "ストレス(?:テスト|試験)?",
         "負荷(?:テスト|試験)",
         "\\d+\\s*(?:時間|日間)",
+    ),
+)
+
+
+#: A check still going: "the replay is running now", 「リプレイを実行中」. A condition ("while the job is running")
+#: is a step of a repro, not a check.
+RUNNING = (
+    any_of(
+        r"(?<!while )(?<!when )(?<!whenever )(?<!as )\b(?:is|are) (?:still |currently |now )?"
+        r"(?:running|under ?way|in flight|being (?:run|replayed|tested))\b"
+        r"(?! (?:fine|normally|smoothly|ok|okay|well|again|correctly|stabl[ey])\b)",
+        # A bisect or a search still going: "is narrowing it down: step 7 of 12", "currently pointing at".
+        r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently (?:pointing|bisecting|at step)\b"
+        r"|\bstep \d+ of \d+ as of\b"
+        r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
+        r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",
+        # Decided, not done: "we decided that we would revert `c0ffee12` … and run it 60 times".
+        r"\b(?:decided|agreed|planned|arranged) (?:that )?(?:we|i|they|the team) (?:would|will|should|'d)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "(?:実行|検証|テスト|試験|リプレイ|再生|計測|測定|構築|準備|作成|用意|セットアップ|(?i:bisect)|二分探索|切り分け|集計|解析"
+        "|分析|整理)"
+        "(?:を)?(?:実施)?\\s*中"
+        "(?:です|だ|。|で(?!は)|、|$)",
+        # A run still going, counted so far: 「昨晩から流していて、現在 12 回目まで終わっています」.
+        "(?:流し|回し|走らせ|実行し|続け)ていて|現在\\s*\\d+\\s*(?:回目|周目|本目|件目)|(?:ここ|今)まで(?:の)?\\s*\\d+\\s*回",
+        "(?:今夜|今晩|今日|昨晩|昨夜|今朝|先ほど)から(?:流し|回し|走らせ|実行し)てい(?:ます|る)",
+        "結果は[^。]{0,10}(?:追記|共有|報告)(?:します|する予定)",
+        "(?:終わ|完了し|済ん)(?:ったら|だら|次第)[^。]{0,20}?(?:結果|報告|共有|追記|書き)",
+        "(?:回して|流して|走らせて|実行して|進めて)(?:いるところ|い?る最中)|残り\\s*\\d+\\s*(?:ステップ|回|件|本)"
+        "|(?<!\\d)\\d+\\s*(?:ステップ|回|件)中\\s*\\d+\\s*(?:ステップ|回|件)?まで(?:来|進ん|終わっ)",
+        # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
+        "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
+        # Decided, not done: 「100 回ずつ試すことにしました」.
+        "(?:(?:試|確かめ|流|回)(?:す|る)|[\u4e00-\u9fff]{2}(?:を)?する)ことに(?:しました|した|なりました|なった)",
     ),
 )

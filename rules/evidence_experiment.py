@@ -10,11 +10,13 @@ from collections import Counter
 
 from rules import reading
 from rules.evidence_after_result import ASIDE, done_later, more_to_come, other_plan
+from rules.evidence_checks import RUNNING
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_label, expected_outcome
 from rules.evidence_scope import elsewhere, other_thing_named, set_aside
+from rules.evidence_summaries import summaries
 from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
@@ -50,7 +52,7 @@ _WATCH_JA = re.compile(
 def experiment(masked: str, raw: str = "") -> Finding | None:
     """A confirming experiment the author ran, stated plainly, and what it showed (`raw`, the text before masking,
     shows the commands and settings that masking hides)."""
-    if (running := search(_RUNNING, masked)) is not None:
+    if (running := search(RUNNING, masked)) is not None:
         return ("not_done", running)
     clauses, found = plain(masked)
     clean = []
@@ -63,7 +65,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     # Each clause is weighed once (a long paste of clauses costs work in proportion to its length).
     outcomes = Counter(c for c in clean if _outcome(c) and not _QUIET.search(c))  # "no reports since": no result
     own = any(_FIRST_PERSON.search(c) for c in outcomes)
-    contrast = with_without(masked)
+    contrast = with_without(masked) or _two_outcomes(raw)
     # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": what was watched is the
     # counted outcome of a contrast, so the watching clause holds the result.
     counted = _COUNT.search(masked) is not None or ("```" in raw and _COUNT.search(raw) is not None)  # a pasted run
@@ -117,7 +119,11 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         if (why := reading.inference(clause)) is not None and contrast is None:
             # No outcome stated but in the inference itself ("Field season starts in two weeks" is none), and no run
             # with and without to show one.
-            if not any(c != clause and (_FIGURE.search(c) or concrete_pass(c)) for c in outcomes):
+            # "The arithmetic gives an 18 ms delay": a figure worked out is no outcome either.
+            if not any(
+                c != clause and reading.inference(c) is None and (_FIGURE.search(c) or concrete_pass(c))
+                for c in outcomes
+            ):
                 return why
     if search(_TIMES_AGREE, masked) is not None and contrast is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
@@ -138,6 +144,15 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
 
 
 _KANA = re.compile("[\u3040-\u30ff]")
+
+
+def _two_outcomes(raw: str) -> str | None:
+    """Two runner summaries pasted that disagree ("25 runs, 0 failed" with the flag off, "25 runs, 25 failed" with
+    the default): the same run both ways, an experiment."""
+    found = summaries(raw) if raw else ()
+    return found[0][0][1] if len({rate for (rate, _), _before in found}) >= 2 else None
+
+
 #: Runs or things counted: "in 40 fills", "3 of 10", 「20 回」 (not the 12 of "zone 12").
 _COUNTED = re.compile(
     rf"(?<![A-Za-z0-9_.])\d[\d,]*\s*(?:{RUN_NOUN}\b|[a-z]+s\b|(?:of|out of|/|in)\s*\d|回|件|台|個|本|枚|つ)",
@@ -171,49 +186,13 @@ _QUIET = re.compile(
     r"|(?<![\d.])\d+\s*(?:日|週間|か月|ヶ月|カ月)(?:間)?(?:が|ほど)?(?:経ち|経過し|たち|経っ)",
     re.IGNORECASE,
 )
-#: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
 #: A figure, not a label's number: 「ライン 3 の担当者」 and "bay 4" name a place.
 _FIGURE = re.compile(
     r"(?<!ライン)(?<!ライン )(?<!レーン)(?<!レーン )(?<!号機 )(?i:(?<!line )(?<!lane )(?<!bay )(?<!step )(?<!no\. ))"
     r"\d(?![\d,.]*\s*(?:番|号|階))"
 )
+#: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
 _COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
-#: A check still going: "the replay is running now", 「リプレイを実行中」. A condition ("while the job is running")
-#: is a step of a repro, not a check.
-_RUNNING = (
-    any_of(
-        r"(?<!while )(?<!when )(?<!whenever )(?<!as )\b(?:is|are) (?:still |currently |now )?"
-        r"(?:running|under ?way|in flight|being (?:run|replayed|tested))\b"
-        r"(?! (?:fine|normally|smoothly|ok|okay|well|again|correctly|stabl[ey])\b)",
-        # A bisect or a search still going: "is narrowing it down: step 7 of 12", "currently pointing at".
-        r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently (?:pointing|bisecting|at step)\b"
-        r"|\bstep \d+ of \d+ as of\b"
-        r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
-        r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",
-        # Decided, not done: "we decided that we would revert `c0ffee12` … and run it 60 times".
-        r"\b(?:decided|agreed|planned|arranged) (?:that )?(?:we|i|they|the team) (?:would|will|should|'d)\b",
-        flags=EN_FLAGS,
-    ),
-    any_of(
-        "(?:実行|検証|テスト|試験|リプレイ|再生|計測|測定|構築|準備|作成|用意|セットアップ|(?i:bisect)|二分探索|切り分け|集計|解析"
-        "|分析|整理)"
-        "(?:を)?(?:実施)?\\s*中"
-        "(?:です|だ|。|で(?!は)|、|$)",
-        # A run still going, counted so far: 「昨晩から流していて、現在 12 回目まで終わっています」.
-        "(?:流し|回し|走らせ|実行し|続け)ていて|現在\\s*\\d+\\s*(?:回目|周目|本目|件目)|(?:ここ|今)まで(?:の)?\\s*\\d+\\s*回",
-        "(?:今夜|今晩|今日|昨晩|昨夜|今朝|先ほど)から(?:流し|回し|走らせ|実行し)てい(?:ます|る)",
-        "結果は[^。]{0,10}(?:追記|共有|報告)(?:します|する予定)",
-        "(?:終わ|完了し|済ん)(?:ったら|だら|次第)[^。]{0,20}?(?:結果|報告|共有|追記|書き)",
-        "(?:回して|流して|走らせて|実行して|進めて)(?:いるところ|い?る最中)|残り\\s*\\d+\\s*(?:ステップ|回|件|本)"
-        "|(?<!\\d)\\d+\\s*(?:ステップ|回|件)中\\s*\\d+\\s*(?:ステップ|回|件)?まで(?:来|進ん|終わっ)",
-        # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
-        "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
-        # Decided, not done: 「100 回ずつ試すことにしました」.
-        "(?:(?:試|確かめ|流|回)(?:す|る)|[\u4e00-\u9fff]{2}(?:を)?する)ことに(?:しました|した|なりました|なった)",
-    ),
-)
-
-
 #: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`, `git bisect run …`,
 #: `rr record`.
 _COMMAND = re.compile(

@@ -12,7 +12,7 @@ from rules.refs import FixRef, find_fix_refs
 #: A problem report, not a change: "issue #4411", "ticket 812", 「チケット #12」.
 _ISSUE_BEFORE = re.compile(
     r"(?:issues?|tickets?|bugs?|incidents?|jira|problem|redmine|backlog|youtrack|linear|bugzilla|trac|asana|trello"
-    r"|zendesk|servicenow|チケット|課題|イシュー|不具合)\s*(?:no\.?\s*)?$",
+    r"|zendesk|servicenow|チケット|課題|イシュー|不具合)(?:管理(?:システム)?の?|トラッカーの?)?\s*(?:no\.?\s*)?$",
     re.I,
 )
 

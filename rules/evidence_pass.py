@@ -21,7 +21,8 @@ STAND_IN = (
         r"\bmerged?\b",
         r"\bdeploy(?:ed|ment|s)?\b",
         r"\bshipped\b",
-        r"\breleased\b",
+        # Not a part letting go: "the sounder relay released every time".
+        r"\breleased\b(?!\s+(?:every|each|on every|cleanly|fully|properly|normally|as expected|within|in \d))",
         r"\brolled out\b",
         r"\blanded\b",
         r"\bpushed to (?:prod|production|main|master)\b",

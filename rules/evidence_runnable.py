@@ -86,6 +86,9 @@ GUESSED_RATE = any_of(
     r"(?<!\bnot )(?<!\bthan )(?<!\bof )(?<!n't )\b(?:feels like|by feel|gut feel\w*|eyeball\w*|ballpark|from memory"
     r"|off the top of my head|in my experience"
     r"|my gut (?:says|tells me)|i(?:'d| would) (?:guess|say|estimate)|i reckon)\b"
-    r"|\b(?:didn't|did not|never) (?:keep|kept) (?:a |any )?(?:tally|count|record)\b",
+    r"|\b(?:didn't|did not|never) (?:keep|kept) (?:a |any )?(?:tally|count|record)\b"
+    # "My estimate is that it happens in about half of the attempts, though I never counted them".
+    r"|\b(?:my|our) (?:estimate|guess|impression|feeling) is\b|\b(?:never|didn't|did not) (?:actually )?counted?"
+    r" (?:them|it|the (?:runs|attempts|tries|times))\b",
     flags=re.IGNORECASE,
 )

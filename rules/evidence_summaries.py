@@ -41,6 +41,9 @@ _SUMMARY = compile_guarded(
     # "200 lifts, 197 within ±20 kg, 3 out of tolerance": the runs, the good ones, the bad ones.
     r"|(?<![\d,.])(?P<r12>\d[\d,]*) [a-z][\w-]*s?\s*[,;]\s*\d[\d,]* (?:within|ok|passed|good|in (?:spec|tolerance))\b"
     r"[^,;\n]{0,30}[,;]\s*(?P<f12>\d[\d,]*) (?:out of|outside|failed|bad|over|under|rejected)\b"
+    # A script's "25 runs, 0 failed": the runs, then the failures.
+    r"|(?<![\d,.])(?P<r13>\d[\d,]*) (?:runs?|tests?|iterations?|attempts?|cases?|cycles?),\s*(?P<f13>\d[\d,]*)"
+    r" (?:failed|failures?|errors?|fail)\b"
     # A runner's line per test: "test_stitch_odd_width ........ PASSED".
     r"|(?:^|(?<=\n))[ \t]*[\w./:\[\]-]+[ \t]*\.{3,}[ \t]*(?P<pv>PASSED|FAILED|ERROR)\b"
     # go test's line per package: "ok  \tgasdet/alarm\t3.118s", "FAIL\tgasdet/alarm\t0.2s".
@@ -82,7 +85,7 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
         return ()
     for m in _SUMMARY.finditer(raw):
         g = m.groupdict()
-        failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"] or g["f12"])
+        failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"] or g["f12"] or g["f13"])
         if g["r8"] is not None:
             runs, failed = _int(g["r8"]), _int(g["r8"]) - _int(g["p8"])
         elif g["r9"] is not None or g["r10"] is not None:
@@ -91,8 +94,8 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
             runs, failed = 1, int((g["go"] or g["pv"]).lower() not in ("ok", "passed"))
         elif g["r11"] is not None:
             runs, failed = _int(g["r11"]), 0
-        elif g["r3"] is not None or g["r7"] is not None or g["r12"] is not None:
-            runs = _int(g["r3"] or g["r7"] or g["r12"])
+        elif g["r3"] is not None or g["r7"] is not None or g["r12"] is not None or g["r13"] is not None:
+            runs = _int(g["r3"] or g["r7"] or g["r12"] or g["r13"])
         else:
             runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or g["p6"])
         rate = rate_of(float(failed), float(runs))

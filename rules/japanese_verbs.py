@@ -1,13 +1,13 @@
 """What Japanese verbs say, read by the analyser (`rules.japanese`): whether a clause has an element doing
-something (a mechanism) or only a symptom, whether a failure is said not to happen, and whether a person is
-named and blamed without an honorific.
+something (a mechanism) or only a symptom, and whether a failure is said not to happen. A person named and blamed is
+read by rules/japanese_blame.py.
 """
 
 from __future__ import annotations
 
 import re
 
-from rules.japanese import JA_RE, Morph, analyse, near, pieces, word_at
+from rules.japanese import JA_RE, Morph, analyse, near, pieces
 
 #: Verbs that describe a failure from outside, or only link a cause to its effect: not a mechanism.
 _SYMPTOM_JA = frozenset(
@@ -233,9 +233,21 @@ def _verbs(words: tuple[Morph, ...]) -> list[str]:
         lemma = w.lemma
         if lemma == "為る" and i > 0 and words[i - 1].pos in ("名詞", "接尾辞"):
             lemma = words[i - 1].lemma
+        elif _names_a_thing(words, i):
+            continue  # 「仕分けプロセス」: a verb's stem joined to a noun names a thing, it does nothing
         if lemma not in _SYMPTOM_JA and not _produces_symptom(words, i, lemma):
             found.append(lemma)
     return found
+
+
+_KATAKANA = frozenset(chr(c) for c in range(0x30A1, 0x30FB))
+
+
+def _names_a_thing(words: tuple[Morph, ...], i: int) -> bool:
+    """A verb with no object of its own, its stem joined to a katakana noun: 「仕分けプロセス」 (not 「データを読み込み
+    キャッシュに入れる」)."""
+    joined = i + 1 < len(words) and words[i + 1].pos == "名詞" and words[i + 1].surface[:1] in _KATAKANA
+    return joined and not (i > 0 and words[i - 1].surface == "を")
 
 
 #: Verbs that only hand out what is seen: 500 エラーを返す, 例外を投げる, 空のデータを出力する.
@@ -251,40 +263,6 @@ def _produces_symptom(words: tuple[Morph, ...], i: int, lemma: str) -> bool:
     before = "".join(w.surface for w in words[max(0, start - 6) : start])
     obj = before.rsplit("を", 1)
     return len(obj) == 2 and obj[1] == "" and _SHOWN_JA.search(obj[0][-8:]) is not None
-
-
-#: Blame words: forgetting, overlooking, a mistake, someone's fault.
-_BLAME_WORDS = ("忘れ", "見落と", "見逃", "ミス", "せい", "責任", "不注意", "怠", "壊し", "混入", "落ち度")
-#: Honorifics and titles after a name: with one, the existing person-blame rule applies (rules/tone.py).
-_HONORIFICS = frozenset({"さん", "様", "氏", "くん", "君", "ちゃん", "先生", "殿"})
-
-
-def blamed_person(text: str) -> str | None:
-    """A person named without an honorific and blamed in the same clause (田中が見落とした, 佐藤のミス)."""
-    for words in near(text, _BLAME_HINT, before=30, after=4):
-        found = _blamed(words)
-        if found is not None:
-            return found
-    return None
-
-
-_BLAME_HINT = re.compile("|".join(_BLAME_WORDS))
-
-
-def _blamed(words: tuple[Morph, ...]) -> str | None:
-    for i, w in enumerate(words):
-        if w.pos3 != "人名" or (nxt := word_at(words, i + 1)) is None or nxt.surface in _HONORIFICS:
-            continue
-        if nxt.surface not in ("が", "は", "の"):
-            continue
-        rest = ""
-        for v in words[i + 2 : i + 14]:
-            if v.pos == "補助記号" and v.surface in ("。", "、"):
-                break
-            rest += v.surface
-        if any(word in rest for word in _BLAME_WORDS):
-            return w.surface + nxt.surface + rest
-    return None
 
 
 #: The lexicons above, for rules/japanese_symptoms.py.

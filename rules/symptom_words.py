@@ -52,6 +52,8 @@ SYMPTOM_CAUSE = re.compile(
     r"|(?:処理|対応|扱)(?:でき|え|し)(?:ない|ません|なかった|ず)"
     # Unable to, said of a part without why: 「frame を受け取れなくなっている」「設定を読めない」.
     r"|(?:受け取れ|受信でき|読み取れ|読め|書け|送れ|取得でき|認識でき|検出でき)(?:ない|ず|なかった|なくな|ません)"
+    # A resource running short, said without what holds it: 「メモリが足りなくなる」.
+    r"|(?:メモリ|容量|ディスク|リソース|バッファ|スレッド|コネクション)(?:が|の)?(?:足りなく|不足(?:し|する)|枯渇|尽き)"
     # A state not reached, said without why: 「リレーが ON にならない」.
     r"|(?:ON|オン|OFF|オフ|有効|無効|点灯|消灯)\s*(?:に|と)?なら(?:ない|ず|なかった|なく)"
     # An HTTP error status returned: 「ゲートウェイが 504 を返していた」.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from rules import evidence_words as words
-from rules import japanese, japanese_verbs, phrases
+from rules import japanese, japanese_blame, phrases
 from rules.textmask import mask, normalize, sentences
 
 _EN = re.IGNORECASE | re.ASCII
@@ -188,7 +188,7 @@ def blames(text: str) -> list[str]:
     for m in _PERSON_BLAME_JA.finditer(masked):
         _add(found, m.group(0))
     for sentence in sentences(masked):
-        if (named := japanese_verbs.blamed_person(sentence)) is not None:
+        if (named := japanese_blame.blamed_person(sentence)) is not None:
             _add(found, named)
     for m in phrases.BLAME.finditer(masked):
         if not _PROCESS_SUBJECT.search(masked[max(0, m.start() - 30) : m.start()]):

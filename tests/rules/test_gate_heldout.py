@@ -161,6 +161,9 @@ KNOWN_GAPS: dict[str, str] = {
     "b77-028": "'… because the trim after that change is skipped. `trim_after_change()` does not trim there': again",
     # Batch 78, after round 75 (tuned on it).
     "b78-037": "'The pump stays off after a backwash because `DosingLoop` never resumes dosing once it ends': again",
+    # Batch 79, after round 76 (tuned on it).
+    "b79-054": "'Books end up in the next bin because `route_book()` sends them to the wrong diverter': again",
+    "b79-100": "false refusal: '… 200 times and the sounder relay released every time': a pass in the trade's words",
 }
 
 
