@@ -68,7 +68,7 @@ PLANNED = any_of(
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"
     r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat"
     r"|find out|figure out|work out|investigate|dig into|look into|go through|read through|review|audit|inspect"
-    r"|post|share|report back|write (?:it|this|that) up)\b",
+    r"|post|share|report back|write (?:it|this|that) up|log|trace|dump|monitor)\b",
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
     r"|measured|confirmed)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
@@ -131,7 +131,8 @@ INFERENCE = any_of(
     r"|\b(?:the )?(?:arithmetic|calculation|maths?) (?:gives|gave|says|shows|comes to)\b|\bconcurs?\b|\bline by line\b",
     r"\b(?:agreed|agrees?|consensus|signed off|everyone (?:thinks|says|believes))\b",
     # A coincidence in time is a correlation, not an experiment.
-    r"\b(?:correlat\w+|coincides? with|coincided with|timestamps? (?:match|line up|overlap)\w*"
+    r"^\W*(?:that|this|it) (?:holds|is true|applies) (?:for|to) (?:both|all|each|every)\b"
+    r"|\b(?:correlat\w+|coincides? with|coincided with|timestamps? (?:match|line up|overlap)\w*|timestamps? within"
     r"|lines? up (?:in time|with the (?:time|timing|timestamps?|deploy\w*|spikes?|pauses?|restarts?)))\b",
     flags=EN_FLAGS,
 )

@@ -24,7 +24,8 @@ _MODIFIED = (
 #: Failures counted: "failed 1 time in 20", "2 crashes", "3 of 50 runs hung", "two more timeouts", "3 runs hung".
 _FAIL_COUNT = re.compile(
     rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
-    rf"|panicked|aborted|froze|deadlocked|(?:went|goes|turned|came) (?:flat|dark|silent|blank|dead|missing|negative"
+    rf"|panicked|aborted|froze|deadlocked|showed up|turned up|came up|popped up"
+    rf"|(?:went|goes|turned|came) (?:flat|dark|silent|blank|dead|missing|negative"
     rf"|wrong))\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     # Not the number in a name: "the bed-2 repro", "R2 errors".

@@ -100,7 +100,7 @@ _DONE_LATER = re.compile(
     r"|\b(?:we|i) (?:went ahead|did it anyway|ran it anyway|did it regardless)\b"
     r"|\b(?:that's|that is|this is|it's|it is|which is|both are) (?:all |now )?done\b|^\W*(?:done|did (?:it|that))\b"
     # 「来週まとめて検証するつもりでしたが、今日評価機が空いたので実施しました」: the plan overtaken.
-    r"|(?:つもり|予定)(?:でした|だった)(?:が|けど)[^。]{0,60}?(?:実施|実行|検証|確認|試|流|やり|回|確かめ|測)"
+    r"|(?:つもり|予定)(?:でした|だった)(?:が|けど)[^。]{0,60}?(?:実施|実行|検証|確認|試|流|やり|回|確かめ|測|済ませ|終え)"
     r"(?:しました|ました|した)",
     re.IGNORECASE,
 )

@@ -66,7 +66,8 @@ def alternatives(masked: str) -> str | None:
         return None
     alt = search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked)
     if alt is not None and alt.lower().startswith("either") and (at := masked.find(alt)) >= 0:
-        alt = None if _OR_CONDITION.search(masked, max(0, at - 80), at) else alt
+        start = max(0, at - 80, masked.rfind(". ", 0, at) + 1, masked.rfind("。", 0, at) + 1)  # in its own sentence
+        alt = None if _OR_CONDITION.search(masked, start, at) else alt
     return alt or _two_causes(masked)
 
 

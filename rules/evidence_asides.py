@@ -113,6 +113,7 @@ PLACE_ONLY = re.compile(
     r"(?:[\w-]+ ){0,2}[\w-]+\W*$"
     r"|^\W*Q\s+is (?:the )?(?:[\w-]+ )?(?:component|module|part|piece|function|class|service|code|library|driver)"
     r" (?:involved|affected|at fault|responsible|in question|concerned)\b"
+    r"|^\W*the (?:code|module|component|file|function|part) (?:involved|affected|in question) is Q\b"
     r"|^[^、。]{0,10}(?:問題|不具合|バグ|原因)は[^。]{0,40}?(?:の)?(?:仕方|やり方|扱い方|扱い|あたり|周り|辺り)に(?:ある|あります)"
     r"(?:[。.]?\s*)$",
     re.IGNORECASE,
@@ -122,6 +123,8 @@ OWN_TRIAL = re.compile(
     r"^\W*(?:so |and |then |but )?(?:we|i) (?:also |then |first )?(?:swapped|replaced|tried|ran|re-?ran|restarted"
     r"|rebooted|reseated|re-?flashed|moved|reinstalled|power-cycled|unplugged|checked|tested)\b"
     r"(?![^.;]*\b(?:that|which|because|showed|shows|found)\b)"
+    # 「ドライバ IC を交換しても症状が変わらなかった」: a part swapped, the symptom the same.
+    r"|(?:交換|入れ替え|差し替え|取り替え)(?:し)?ても[^。]{0,20}?(?:変わらな|同じ|直らな)"
     # 「二回目の加算のときに起きることは、三人で確認しました」: when it comes, and who confirmed that.
     r"|(?:^|(?:とき|時|際|場合)に(?:は)?(?:必ず|毎回)?(?:発生|起き|起こ|再現|出)る(?:こと|の)(?:は|を)、?)\s*"
     r"[^。、]{0,12}?(?:で|が|も)確認(?:しました|した|済みです|済み|できました|しています)[。.]?\s*$",

@@ -115,6 +115,8 @@ HITS = compile_guarded(
 ALL = compile_guarded(
     rf"\b{_FAIL_VERB}\s+(?:in\s+|on\s+)?(?:all|every one of|each of)\s+(?:the\s+)?(?:{_NUM})\b"
     rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
+    # "it was rejected all 15 times I tried": a verb, then every run counted.
+    rf"|\b(?!(?:pass|succeed|work|complet|finish|clean|accept)\w*)[a-z]+ed all (?:{_NUM}) times\b"
     # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
     r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b[^.;]{0,40}?(?:[,;:]|\band\b)\s*(?:all\s+)?(?P=t)\s+"
     # "25 times: 25 double doses": a word may qualify what happened.

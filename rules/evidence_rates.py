@@ -33,7 +33,10 @@ HIGH_FREQUENCY = Fraction(1, 10)
 #: The first failure after a run of passes: "went red on iteration 143", "failed on attempt 57".
 _ON_ITERATION = re.compile(
     r"\b(?:went red|failed|crashed|hung|broke|tripped|deadlocked|fired|reproduced|hit it) (?:on|at|after) "
-    r"(?:iteration|run|attempt|try|loop|pass|cycle)\s*#?(\d{2,7})\b",
+    r"(?:iteration|run|attempt|try|loop|pass|cycle)\s*#?(\d{2,7})\b"
+    # "fine on the first 499 attempts; on the 500th it froze": once, in that many.
+    r"|\b(?:on|at) the (\d{2,7})(?:st|nd|rd|th)(?: (?:attempt|run|try|time|boot|iteration|cycle|pass))?,? (?:it |the "
+    r"[\w-]+ )?(?:froze|failed|crashed|hung|broke|stalled|locked up|reset|rebooted|jammed|stuck|went blank)\b",
     re.IGNORECASE,
 )
 
@@ -172,7 +175,7 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
         if value <= 10:
             found.append((value / 10, m.group(0)))
     if (first := _ON_ITERATION.search(sentence)) is not None:
-        rate = rate_of(1.0, count_value(first.group(1)))
+        rate = rate_of(1.0, count_value(first.group(1) or first.group(2)))
         if rate is not None:
             found.append((rate, first.group(0)))  # "--repeat until-fail:200 … went red on iteration 143"
     if (every := shapes.ALL.search(sentence)) is not None:

@@ -92,7 +92,8 @@ def other_configuration(clause: str) -> bool:
 
 #: The writer's own doing: what is not done is the check itself.
 _MYSELF = re.compile(
-    r"\b(?:it|this|the repro|the steps|them|anything|any of it) (?:\w+ )?(?:myself|ourselves)\b|自分(?:で|では|自身で)",
+    r"\b(?:it|this|the repro|the steps|them|anything|any of it) (?:\w+ )?(?:myself|ourselves)\b|自分(?:で|では|自身で)"
+    r"|(?:私|自分|僕|こちら)の(?:ほう|方)(?:で|では|でも)",
     re.IGNORECASE,
 )
 #: A labelled list of what was not covered: "Not verified: ARM64 nodes", 「未検証：ARM64 ノード」.
@@ -106,7 +107,7 @@ _SCOPE_LABEL = re.compile(
 
 #: 「X は未検証」: a topic that was not checked.
 _SCOPE_TOPIC_JA = re.compile(
-    "([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:[^。、]{0,20}?(?:ので|ため|から)、?)?(?:まだ|今回(?:は)?)?"
+    "([^。、\\s]{1,30}?)\\s*(?:は|では|でも|について)\\s*(?:[^。、]{0,20}?(?:ので|ため|から|なく)、?)?(?:まだ|今回(?:は)?)?"
     "(?:未(?:検証|確認|テスト|実施)"
     # 「大型錠は試していません」「冬場の条件は再現できていません」: something else, named as the topic, not run.
     "|再?(?:試|流|回|走らせ|確認|検証|再テスト|テスト|再試験|試験|再現|測っ|計っ|計測し|測定し)(?:し|でき)?て(?:い)?(?:ない|ません))"

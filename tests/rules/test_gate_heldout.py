@@ -164,6 +164,12 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 79, after round 76 (tuned on it).
     "b79-054": "'Books end up in the next bin because `route_book()` sends them to the wrong diverter': again",
     "b79-100": "false refusal: '… 200 times and the sounder relay released every time': a pass in the trade's words",
+    # Batch 80, after round 77 (tuned on it).
+    "b80-006": "「yuge/kettle-fw の issue #219 を参照」: the repository's name reads as a branch beside the issue",
+    "b80-048": "「タンク再装着時に `level_task` がウォッチドッグでリセットされるのが原因」: when, read as why",
+    "b80-094": "'Root cause is `fan_ctrl_set_mode(SLEEP)` returning `ERR_BUSY`': an error code declared (as b70-056)",
+    "b80-108": "「ロジックアナライザで…取りました…一致します」: a capture read; batch 7 (b7-090) accepts the same",
+    "b80-115": "'stops … because the motor controller stops responding … The code involved is `motor_link.c`': again",
 }
 
 
