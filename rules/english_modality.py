@@ -72,7 +72,9 @@ HEARSAY = any_of(
     r"\b(?:their|the customer's|the merchant's|the vendor's|the client's) (?:[\w-]+ ){0,2}(?:sent|shared"
     r"|forwarded|posted"
     r"|attached|uploaded) (?:us |over )?(?:a |an |the )?(?:video|screenshot|recording|log|report|capture|clip)\b",
-    # A person's word, whoever it is: "the on-call says", "a teammate reported", "our SRE confirmed".
+    # A person's word, whoever it is: "the on-call says", "a teammate reported", "our SRE confirmed" (not "whatever
+    # the drivers say": the word dismissed).
+    r"(?<!whatever )(?<!whatever the )(?<!matter what the )"
     r"\b(?:on-?call|sres?|ops|pms?|managers?|leads?|colleagues?|teammates?|coworkers?|co-workers?|engineers?"
     r"|developers?|devs?|testers?|reviewers?|vendors?|customers?|clients?|users?|reporters?|analysts?|admins?"
     r"|operators?|someone|somebody|everyone|people|folks|partners?|staff|owners?|maintainers?|upstream|nurses?"

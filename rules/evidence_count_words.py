@@ -143,6 +143,7 @@ _COUNTED_ONLY = re.compile(
 #: A failure that is not the fix's: "the unrelated `test_db` suite, which also fails on main", 「既知の不安定テスト」.
 NOT_THE_FIXS = re.compile(
     r"\bunrelated\b|\b(?:fails?|failing|red|broken) (?:\w+ ){0,3}on (?:main|master|trunk)\b"
+    r"|\bwithout (?:the|this|my|our|that) (?:fix|patch|change),? (?:as well|too)\b"
     r"|\bfails? (?:\w+\s+){0,6}?without (?:the|this|my|our|that) (?:fix|patch|change)\b|\bpre-?existing\b"
     r"|\bknown[- ](?:flaky|flake|failure|issue)"
     r"|無関係|既知の|修正前から|既存の(?:問題|不具合|失敗|バグ|障害)|(?:修正|変更|パッチ)とは関係(?:が)?(?:ない|ありません|なく)"

@@ -12,12 +12,12 @@ from rules import reading
 from rules.evidence_after_result import ASIDE, done_later, more_to_come, other_plan
 from rules.evidence_checks import RUNNING
 from rules.evidence_clauses import concrete_pass, plain
+from rules.evidence_contrast import with_without
 from rules.evidence_count_words import RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_label, expected_outcome
 from rules.evidence_scope import elsewhere, other_thing_named, set_aside
 from rules.evidence_summaries import summaries
-from rules.evidence_trials import with_without
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.textmask import sentences
 

@@ -244,7 +244,7 @@ _PLACEHOLDER_TOKEN_RE = re.compile(
 )
 _FAKE_REF_RE = re.compile(
     r"(?:^|[/#!=:])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
-    r"(?=$|[/#!:?])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>"
+    r"(?=$|[/#!:?（(])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>"
     # A number that is not digits, a SHA that is not hex: `pull/○○○`, `merge_requests/NNN`, `commit/<sha>`.
     r"|/(?:pull|pulls|merge_requests|pull-requests|issues|changes|diffs?|requests)/(?!\d+(?:$|[/#?.]))(?:[^/#?\s]+|#+)"
     r"|/commit/(?![0-9a-f]{7,40}(?:$|[/#?.]))[^/#?\s]+",

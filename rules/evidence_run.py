@@ -50,8 +50,7 @@ NOT_ON_DEMAND = (
         r"(?:\b(?:doesn't|does not|didn't|did not|won't)(?:\s+|,[^.;]{1,80}?,\s*)|\b(?:isn't|is not),[^.;]{1,80}?,\s*"
         r"|\bnot (?:[\w-]+ ){1,4}?)(?:happen|occur|fail|reproduce|show up|trigger|crash|hang|repro|break)\w*\s+"
         r"(?:on |in |for |with |at )?(?:every|each|all)\b",
-        # Every run denied with "do" for the verb ("it doesn't do this every time"), or the claim disowned ("I'm not
-        # going to pretend it does this every time", "can't say it happens every run").
+        # "it doesn't do this every time", "I'm not going to pretend it does this every time": denied, disowned.
         r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:do|repeat|show) (?:this|it|that)\b(?: \w+)?"
         r" (?:on )?(?:every|each) (?:single )?(?:time|run|attempt|try|pass|cycle)\b",
         r"\b(?:not (?:going to |gonna )?|(?:can't|cannot|won't|wouldn't) )(?:pretend|claim|say|promise|swear|guarantee)"
@@ -62,7 +61,8 @@ NOT_ON_DEMAND = (
         # Failures counted per period from telemetry: "about a dozen crashes a week", "40 errors per day" (the noun
         # first: a pattern led by a digit would be tried at every figure of a long text).
         r"\b(?:crash(?:es)?|errors?|failures?|reports?|incidents?|hangs?|tickets?|occurrences?|exceptions?)"
-        r" (?:a|per|each|every) (?:day|week|month|night|hour|quarter)\b",
+        r" (?:a|per|each|every) (?:day|week|month|night|hour|quarter)\b"
+        r"|\b[a-z][\w-]*s (?:a|per|each|every) (?:day|week|month|shift)\b",  # "… transactions a week"
         r"\b(?:not sure|unclear|unknown|no idea|(?:don't|do not|didn't) know) (?:what|which|how|when|why)\b"
         r"|\b(?:conditions?|triggers?) (?:is |are )?(?:unclear|unknown|not (?:clear|known))\b",
         r"\bnot (?:every time|always|consistently|reliably)\b",

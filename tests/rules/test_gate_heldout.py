@@ -170,6 +170,14 @@ KNOWN_GAPS: dict[str, str] = {
     "b80-094": "'Root cause is `fan_ctrl_set_mode(SLEEP)` returning `ERR_BUSY`': an error code declared (as b70-056)",
     "b80-108": "「ロジックアナライザで…取りました…一致します」: a capture read; batch 7 (b7-090) accepts the same",
     "b80-115": "'stops … because the motor controller stops responding … The code involved is `motor_link.c`': again",
+    # Batch 81, after round 78 (tuned on it).
+    "b81-040": "false refusal: 'three simulator cabs each drove the loop for four hours …, with no freeze': a pass",
+    "b81-058": "false refusal: 'that \"probably\" is the tool's own guess printed in a log line': the hedge explained",
+    "b81-068": "'stalls … because the motor stops delivering torque once the load gets heavy': the symptom again",
+    "b81-079": "「…応答が返ってこないため」 with 「ポンプ制御ユニット」: 制御 read as a doing",
+    "b81-145": "'Profiled … with the tracer attached: `pcu_reply()` sits 140 ms blocked …': a profile, read as found",
+    "b81-149": "「PR #47 …クローズされ、マージはされていません」: マージ read as merged",
+    "b81-156": "false refusal: 'The stack trace matched the theory, but a match proves nothing, so I changed …'",
 }
 
 

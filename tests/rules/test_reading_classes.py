@@ -9,9 +9,10 @@ import pytest
 from rules.evidence import check_text
 from rules.evidence_after import fails_after
 from rules.evidence_agreement import not_every_run
+from rules.evidence_contrast import with_without
 from rules.evidence_sighting import sighting
 from rules.evidence_spec import norm_says
-from rules.evidence_trials import cut_short, single_trial, with_without
+from rules.evidence_trials import cut_short, single_trial
 from rules.reading import watching
 from rules.textmask import mask
 
