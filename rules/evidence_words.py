@@ -27,7 +27,7 @@ Pair = tuple[re.Pattern[str], re.Pattern[str]]
 
 def any_of(*parts: str, flags: int = 0) -> re.Pattern[str]:
     """One alternation of the parts, behind a first-character guard (rules/regex_guard.py)."""
-    return compile_guarded(alternation(parts), flags)
+    return compile_guarded(alternation(parts, flags), flags)
 
 
 @lru_cache(maxsize=1024)

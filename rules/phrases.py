@@ -255,7 +255,7 @@ PLACEHOLDERS: frozenset[str] = frozenset(
 
 
 def _compile(*lists: Iterable[str]) -> re.Pattern[str]:
-    return compile_guarded(alternation(p for group in lists for p in group), _FLAGS)
+    return compile_guarded(alternation((p for group in lists for p in group), _FLAGS), _FLAGS)
 
 
 HEDGING = _compile(HEDGING_EN, HEDGING_JA)

@@ -31,14 +31,69 @@ def compile_guarded(source: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(f"{guard}(?:{source})", flags)
 
 
-def alternation(parts: Iterable[str]) -> str:
+def alternation(parts: Iterable[str], flags: int = 0) -> str:
     """The parts as one alternation, `(?:a)|(?:b)|…`. When every part begins with `\\b`, the boundary is tested
     once before them all, `\\b(?:(?:a)|(?:b)|…)`, which matches the same: a position inside a word then costs one
-    test instead of one per part."""
+    test instead of one per part. Parts are grouped behind a guard of the letters they begin with (`_grouped`)."""
     parts = list(parts)
     if parts and all(_boundary_first(part) for part in parts):
-        return _BOUNDARY + "(?:" + "|".join(f"(?:{part[len(_BOUNDARY) :]})" for part in parts) + ")"
-    return "|".join(f"(?:{part})" for part in parts)
+        return _BOUNDARY + "(?:" + "|".join(_grouped([part[len(_BOUNDARY) :] for part in parts], flags)) + ")"
+    return "|".join(_grouped(parts, flags))
+
+
+def _grouped(parts: list[str], flags: int) -> list[str]:
+    """The alternatives, with the parts that begin with the same letters gathered behind one guard,
+    `(?=[ab])(?:(?:a…)|(?:b…))`: a position that begins with none of them costs one test for the group, not one
+    per part. Two parts that begin with no letter in common never match at the same position, so only the order
+    of parts that share a letter is kept (each group keeps its parts in order); a part whose first letters are
+    not plain characters (a class, a category, a group that captures) keeps its place against every other."""
+    out: list[str] = []
+    groups: list[tuple[set[str], list[str], set[str]]] = []  # (letters, parts, guard items) of one run of parts
+
+    def flush() -> None:
+        for _letters, members, items in groups:
+            body = "|".join(f"(?:{member})" for member in members)
+            out.append(body if len(members) == 1 else f"(?=[{''.join(sorted(items))}])(?:{body})")
+        groups.clear()
+
+    for part in parts:
+        items = None if _CAPTURING.search(part) else _items(part, flags)
+        letters = _plain_letters(items)
+        if items is None or letters is None:
+            flush()
+            out.append(f"(?:{part})")
+            continue
+        joined = [g for g in groups if g[0] & letters]
+        for g in joined:
+            groups.remove(g)
+        groups.append(
+            (
+                letters.union(*(g[0] for g in joined)),
+                [m for g in joined for m in g[1]] + [part],
+                items.union(*(g[2] for g in joined)),
+            )
+        )
+    flush()
+    return out
+
+
+def _plain_letters(items: set[str] | None) -> set[str] | None:
+    """The characters of class items that are each one character (escaped or not), case folded; None otherwise."""
+    if items is None or _START in items:
+        return None
+    letters = set()
+    for item in items:
+        if len(item) == 1:
+            letters.add(item.casefold())
+        elif len(item) == 2 and item[0] == "\\" and not item[1].isalnum():
+            letters.add(item[1])
+        else:
+            return None
+    return letters
+
+
+#: A group that captures, named or not: its number would move with the part.
+_CAPTURING = re.compile(r"(?<!\\)\((?!\?)|\(\?P<")
 
 
 def _boundary_first(part: str) -> bool:

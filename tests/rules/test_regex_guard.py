@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import regex_guard
 from tests.helpers import ROOT
@@ -85,3 +87,45 @@ def test_a_part_that_matches_only_at_the_start_lets_the_start_through() -> None:
 def test_a_caseless_group_in_a_cased_pattern_gets_no_guard() -> None:
     pattern = regex_guard.compile_guarded("監視|(?i:grafana)", 0)
     assert pattern.search("Grafana で見ていた") is not None
+
+
+#: Pieces of phrase patterns: words that share first letters in either case, a class, a capture, a lookbehind, a
+#: Japanese word, a part that may begin with a space.
+_PIECES = [
+    r"\bin\b",
+    r"\bin the\b",
+    r"\bIt\b",
+    r"\bit's\b",
+    r"\b(?:i|we) heard\b",
+    r"\bwe\b",
+    r"\bWe think\b",
+    r"[a-c]x",
+    r"\bb(\w)",
+    r"(?<!x)bar",
+    r"ba",
+    r"\s+or\b",
+    "推定",
+    "推",
+    r"\d+ in",
+]
+_TEXTS = st.text(alphabet=list("inItwWeh'sabcrxoBAR 推定1.\n"), max_size=60)
+
+
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8), st.lists(_TEXTS, min_size=1, max_size=5))
+@settings(max_examples=300, deadline=None)
+def test_parts_grouped_by_their_first_letters_find_the_same_matches(parts: list[str], texts: list[str]) -> None:
+    """Grouping reorders only parts that cannot begin at the same character: every match, and its text, stays."""
+    text = " ".join(texts) + " we heard it's in the bar, We think 推定 12 in"
+    for flags in (re.IGNORECASE, 0, re.IGNORECASE | re.ASCII):
+        grouped = re.compile(regex_guard.alternation(parts, flags), flags)
+        plain = re.compile("|".join(f"(?:{part})" for part in parts), flags)
+        assert [(m.span(), m.group(0)) for m in grouped.finditer(text)] == [
+            (m.span(), m.group(0)) for m in plain.finditer(text)
+        ]
+
+
+def test_parts_that_begin_with_the_same_letter_share_one_guard() -> None:
+    joined = regex_guard.alternation([r"\bin the\b", r"\bwe\b", r"\bit's\b", r"\bI heard\b"], re.IGNORECASE)
+    assert joined.count("(?=[") == 1  # in / it's / I heard: one group; we alone
+    found = re.search(joined, "so I heard", re.IGNORECASE)
+    assert found is not None and found.group(0) == "I heard"
