@@ -14,7 +14,8 @@ from rules.regex_guard import compile_guarded
 
 #: Where one clause ends and the next begins inside a sentence: a semicolon, a contrast, a dash.
 _CLAUSE_RE = re.compile(
-    r";|\s[—–-]\s|,?\s+(?=(?:but|however|although|though|whereas|yet)\b)|,\s+(?=(?:and|so|then|while)\b)",
+    # "yet" starts a clause only after a comma: "I have not yet managed to run them" is one clause.
+    r";|\s[—–-]\s|,?\s+(?=(?:but|however|although|though|whereas)\b)|,\s+(?=(?:and|so|then|while|yet)\b)",
     re.IGNORECASE,
 )
 
@@ -26,8 +27,12 @@ NOT_DONE = any_of(
     r"\b(?:could|can) not get (?:to|around|a chance|the chance|time)\b",
     r"\b(?:isn't|aren't|wasn't|weren't|not|was never|were never|hasn't been|haven't been|has not been|have not been)\s+"
     r"(?:yet\s+|actually\s+)?"
-    r"(?:written|pushed|opened|created|(?:re-?)?run|tried|added|landed|merged|filed|raised|published|gone through"
+    r"(?:written|pushed|opened|created|(?:re-?)?run|tried|added|landed|merged|filed|published|gone through"
     r"|repeated|redone)\b",
+    # A change or ticket not raised; an alarm "not raised" is what a run showed ("`LAMP_FAIL` was not raised").
+    r"\b(?:PRs?|pull requests?|MRs?|merge requests?|tickets?|issues?|bugs?|change requests?|CRs?|it|this|that|one)\s+"
+    r"(?:isn't|aren't|wasn't|weren't|not|was never|were never|hasn't been|haven't been|has not been|have not been)\s+"
+    r"(?:yet\s+)?raised\b",
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not)\s+(?:yet\s+|actually\s+|even\s+|really\s+){0,2}(?:re-?)?"
     r"(?:run|ran|tried|tested|verified|checked|confirmed|measured|written|pushed|opened|reproduced|repro'd|hit"
     r"|triggered|count|counted|timed|tracked)\b",
@@ -133,28 +138,8 @@ INFERENCE = any_of(
     # A coincidence in time is a correlation, not an experiment.
     r"^\W*(?:that|this|it) (?:holds|is true|applies) (?:for|to) (?:both|all|each|every)\b"
     r"|\b(?:correlat\w+|coincides? with|coincided with|timestamps? (?:match|line up|overlap)\w*|timestamps? within"
-    r"|lines? up (?:in time|with the (?:time|timing|timestamps?|deploy\w*|spikes?|pauses?|restarts?)))\b",
-    flags=EN_FLAGS,
-)
-
-#: Two causes offered where one is needed: "either … or …", "both fit".
-ALTERNATIVES = any_of(
-    r"\beither\b[^.;]{1,200}\bor\b",
-    r"\bboth (?:fit|match|explain|are consistent|are possible|are plausible)\b",
-    r"\bone of (?:two|these|the following|several)\b",
-    r"\bor (?:maybe|possibly|perhaps|alternatively)\b",
-    # "The other explanation that fits the dumps equally well is …": a second candidate kept open.
-    r"\b(?:the other|another|an alternative|a second) (?:explanation|candidate|theory|hypothesis|suspect)\b"
-    r"|\bfits? (?:\w+ ){0,4}(?:equally|just as) well\b"
-    r"|\b(?:haven't|have not|not yet|can't|cannot|couldn't|could not) (?:\w+ )?(?:separated|told apart|distinguished)"
-    r" (?:the two|them|both|between)\b",
-    # "Two candidates, and the heap dump fits both": candidates counted, or evidence that fits each.
-    r"\b(?:two|2|three|3|several|multiple|a couple of|competing) (?:candidates|suspects|possible causes|theories"
-    r"|hypotheses|explanations|culprits)\b",
-    r"\b(?:fits?|match(?:es)?|explains?|is consistent with|are consistent with|supports?) (?:both|either|all three)\b",
-    r"\b(?:haven't|have not|not yet|can't|cannot|couldn't|could not) (?:\w+ )?(?:separated|told apart"
-    r"|distinguished|isolated)"
-    r" which\b",
+    r"|lines? up (?:in time|with the (?:time|timing|timestamps?|deploy\w*|spikes?|pauses?|restarts?))"
+    r"|lines? up (?:to the (?:second|minute|millisecond|microsecond)|exactly|precisely|one[- ]to[- ]one))\b",
     flags=EN_FLAGS,
 )
 

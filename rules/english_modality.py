@@ -60,7 +60,7 @@ HEARSAY = any_of(
     r"(?:(?!Hypothesis|Jenkins|Valgrind|Buildkite|Travis|Sentry|Datadog|Grafana|Prometheus|Github|Gitlab)"
     r"(?-i:[A-Z][a-z]+)(?! (?:test|suite|script|job|run|tool)\b)|qa|support|ops|sres?|on-?call|customers?|vendors?"
     r"|reporters?|team|users?|colleagues?|someone|somebody|another (?:team|engineer)|the other team"
-    r"|[\w-]+ (?:team|group|folks|crew)"
+    r"|(?:[\w-]+ ){1,2}(?:team|group|folks|crew|shift)|crew|(?:night|day|late|early) shift|operators?"
     # "It was confirmed by the clerk's office that …": an office or a trade, not the writer.
     r"|(?:[\w-]+'s )?(?:[\w-]+ )?(?:office|desk|department|clerks?|staff|inspectors?|auditors?|suppliers?"
     r"|manufacturers?|contractors?|partners?|registrar|council|authority|landlord|techs?|technicians?|mechanics?"

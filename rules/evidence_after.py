@@ -1,9 +1,6 @@
-"""Failures counted after the fix are not a pass, whatever the verb or noun that counts them
-(docs/rules.md#completed-check): "2 failures", "3 runs hung", "failed twice", "two more timeouts". A count is
-before the fix only when a before-word governs it: the nearest marker to its left says before ("down from 30",
-"before the fix it failed 12") and no after-word comes between, or a before-word follows it directly ("12 of 20
-on the old build"); "2 failures (before: 60)" puts the 60 before the fix, not the 2. Linear.
-"""
+"""Failures counted after the fix are not a pass (docs/rules.md#completed-check): "2 failures", "3 runs hung",
+"failed twice". A count is before the fix only when a before-word governs it: the nearest marker to its left says
+before ("down from 30") and no after-word comes between, or a before-word follows it ("12 of 20 on the old build")."""
 
 from __future__ import annotations
 
@@ -12,7 +9,7 @@ from collections.abc import Iterable
 from itertools import islice
 
 from rules import evidence_count_shapes as shapes
-from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB, FAILURE_WORD, SPLIT_TALLY
+from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB, FAILURE_WORD, NOT_A_UNIT, SPLIT_TALLY, STIMULUS
 from rules.regex_guard import compile_guarded
 
 _N = r"(?:[1-9]\d*|once|twice|one|two|three|four|five|a couple of|a few|several|a handful of|a dozen)"
@@ -24,12 +21,12 @@ _MODIFIED = (
 #: Failures counted: "failed 1 time in 20", "2 crashes", "3 of 50 runs hung", "two more timeouts", "3 runs hung".
 _FAIL_COUNT = re.compile(
     rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
-    rf"|panicked|aborted|froze|deadlocked|showed up|turned up|came up|popped up"
-    rf"|(?:went|goes|turned|came) (?:flat|dark|silent|blank|dead|missing|negative"
-    rf"|wrong))\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
+    rf"|panicked|aborted|froze|deadlocked|showed up|turned up|came up|popped up|tripped|jammed|misfired|glitched"
+    rf"|desynced|wedged|locked up|went red|blew up|fell over|died|(?:went|goes|turned|came) (?:flat|dark|silent"
+    rf"|blank|dead|missing|negative|wrong))\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     # Not the number in a name: "the bed-2 repro", "R2 errors".
-    rf"|(?<![/\d])(?<![\w-])(?<!\bnot )(?<!\bnever )(?<!\ball )\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
+    rf"|(?<![/\d])(?<![\w-])(?<!\bnot )(?<!\bnever )(?<!\ball )\b{_N}\s+{NOT_A_UNIT}(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
     rf"(?![ -](?:{_MODIFIED})\b)"
     # "2 NaN runs, down from 19", "3 red builds": runs counted by what went wrong in them.
     rf"|(?<![/\d.])\b{_N}\s+(?:NaN|Q|failed|failing|red|broken|bad|crashed|hung|flaky|diverged)\s+(?:runs?|builds?|jobs?"
@@ -206,7 +203,10 @@ def still_before(clause: str) -> bool:
 def fails_after(clause: str) -> bool:
     """A failure counted after the fix: "it failed 1 time in 20, versus 12 in 20 before" is not a pass; nor is a
     pass count or a success rate short of all ("997/1000 green", 「成功率は 99.5%」)."""
-    if any(not _before(clause, m.start(), m.end()) for m in _FAIL_COUNT.finditer(clause)):
+    if any(
+        not _before(clause, m.start(), m.end()) and not STIMULUS.search(clause, max(0, m.start() - 60), m.start())
+        for m in _FAIL_COUNT.finditer(clause)
+    ):
         return True
     for m in shapes.THEN_COUNTED_JA.finditer(clause):  # 「修正後…1,000 回流し、ストローク飛びは 1 回でした」
         if int(m.group("n")) > 0 and not _before(clause, m.start(), m.end()):

@@ -29,7 +29,8 @@ _HEDGED_ALWAYS = any_of(
     # Negated: "not every time", 「毎回ではありません」「必ずしも」.
     r"\b(?:not|isn't|doesn't happen|doesn't fail) (?:every (?:single )?(?:time|run)|always|each time"
     r"|(?:on |in |with )?every (?:single )?[a-z]+)\b",
-    "(?:毎回|いつも|常に|必ず)(?:で|じゃ)(?:は|も)?(?:ない|ありません|なく)|必ずしも",
+    # 「毎回では、少なくとも私が試した範囲では、ありません」: the negation far from it, after an aside.
+    "(?:毎回|いつも|常に|必ず)(?:で|じゃ)(?:は|も)?(?:[、,][^。]{0,40}?[、,]\\s*)?(?:ない|ありません|なく)|必ずしも",
     "(?:必ず|毎回|いつも|すべて|全て|全部)[^。]{0,14}わけ(?:では|じゃ)(?:ない|ありません|なく)",
     flags=re.IGNORECASE,
 )

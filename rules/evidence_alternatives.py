@@ -8,9 +8,30 @@ from __future__ import annotations
 
 import re
 
-from rules import english, reading
 from rules import evidence_words as words
+from rules import reading
 from rules.evidence_words import any_of, search
+
+#: Two causes offered where one is needed: "either … or …", "both fit".
+_ALTERNATIVES_EN = any_of(
+    r"\beither\b[^.;]{1,200}\bor\b",
+    r"\bboth (?:fit|match|explain|are consistent|are possible|are plausible)\b",
+    r"\bone of (?:two|these|the following|several)\b",
+    r"\bor (?:maybe|possibly|perhaps|alternatively)\b",
+    # "The other explanation that fits the dumps equally well is …": a second candidate kept open.
+    r"\b(?:the other|another|an alternative|a second) (?:explanation|candidate|theory|hypothesis|suspect)\b"
+    r"|\bfits? (?:\w+ ){0,4}(?:equally|just as) well\b"
+    r"|\b(?:haven't|have not|not yet|can't|cannot|couldn't|could not) (?:\w+ )?(?:separated|told apart|distinguished)"
+    r" (?:the two|them|both|between)\b",
+    # "Two candidates, and the heap dump fits both": candidates counted, or evidence that fits each.
+    r"\b(?:two|2|three|3|several|multiple|a couple of|competing) (?:candidates|suspects|possible causes|theories"
+    r"|hypotheses|explanations|culprits)\b",
+    r"\b(?:fits?|match(?:es)?|explains?|is consistent with|are consistent with|supports?) (?:both|either|all three)\b",
+    r"\b(?:haven't|have not|not yet|can't|cannot|couldn't|could not) (?:\w+ )?(?:separated|told apart"
+    r"|distinguished|isolated)"
+    r" which\b",
+    flags=words.EN_FLAGS,
+)
 
 #: When the code acts on either condition: 「満杯、または 1 秒経過のどちらかで書き出す」 is a rule of the code.
 _WHEN_EITHER_ACTS = (
@@ -37,6 +58,8 @@ _OR = re.compile(
 )
 _OR_CONDITION = re.compile(
     r"\b(?:when|whenever|if|unless|while|once|whether|after|before|until|where|each|every|any|either|neither|nor)\b"
+    # What the code is meant to do on either: "is supposed to reset on a strike within 10 km or …", 「本来…べき」.
+    r"|\b(?:supposed|meant|designed|specified|required) to\b|本来"
     r"|場合|とき|時に|時は|たら|れば|なら|と、|ごとに|たびに|際に|いずれの|どちらの|どの",
     re.IGNORECASE,
 )
@@ -64,7 +87,7 @@ def alternatives(masked: str) -> str | None:
     "either … or" inside a condition ("when … and either the gate is set or …": a rule of the code)."""
     if search(words.REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
         return None
-    alt = search((english.ALTERNATIVES, _ALTERNATIVES_JA), masked)
+    alt = search((_ALTERNATIVES_EN, _ALTERNATIVES_JA), masked)
     if alt is not None and alt.lower().startswith("either") and (at := masked.find(alt)) >= 0:
         start = max(0, at - 80, masked.rfind(". ", 0, at) + 1, masked.rfind("。", 0, at) + 1)  # in its own sentence
         alt = None if _OR_CONDITION.search(masked, start, at) else alt

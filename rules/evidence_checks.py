@@ -19,6 +19,9 @@ RUN_UNTIL_EN = (
     # "keep cycling racks until the turner skips a shelf", "if you keep going long enough".
     r"|\bkeep(?:s|ing)? (?:\w+ing|going|at it)\b(?=[^.;]{0,60}?\buntil\b)|\bif you keep (?:\w+ing|going|at it)\b"
     r"|\blong enough\b"
+    # "Leave it running until the siren sounds the all-clear": run on, waiting for the failure to come.
+    r"|\b(?:leave|let|keep|have) (?:it|them|the [\w-]+(?: [\w-]+)?) (?:running|run|going|on|soaking|cycling)\b"
+    r"(?=[^.;]{0,30}?\b(?:until|till|til)\b)"
     r"|\bwithin (?:an? |a few |some |several )?(?:hours?|minutes?|days?|nights?) or so\b"
 )
 RUN_UNTIL_JA = (
@@ -45,7 +48,8 @@ VAGUE_TIMING = (
         flags=EN_FLAGS,
     ),
     any_of(
-        "そのうち",
+        # 「そのうち 7 回で」 is "of those, 7": a count, not "some day".
+        "そのうち(?!の?\\s*(?:\\d|[一二三四五六七八九十何数半]))",
         "いつの間にか",
         "いつか",
         "しばらく(?:使|操作|触|動かし|放置)",

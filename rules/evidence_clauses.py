@@ -47,6 +47,12 @@ _NONE_WORD = re.compile(r"\b(?:none|zero|no|nothing|never|without)\b|なし|ゼ�
 _IN_PROGRESS_STATE = re.compile(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", re.I | re.A)
 
 
+def _split_pass(a: str, b: str) -> bool:
+    """A count or a test named in one clause and the pass in the next, which together show a check passing."""
+    named = " Q " in a and passing.GOES_ON.search(a) is not None and search(passing.PASSED, b) is not None
+    return bool(passing.ALL_N_SPLIT.search(a + b) or named) and concrete_pass(a + b)
+
+
 @lru_cache(maxsize=512)
 def concrete_pass(clause: str) -> bool:
     """A clause that shows something passing: a test, the repro, a workload, or a number or code beside it."""
@@ -139,16 +145,6 @@ _ALL_N_JA = re.compile(
 )
 
 
-#: A count, then "all of them" opening the next clause: 「20 本彫ったけど全部最後までいけた」.
-_ALL_N_SPLIT = re.compile(
-    r"(?<!\d)\d+\s*(?:回|件|台|本|枚|個|人|巻)[^。]{0,16}?(?:けど|が|て)[、,]?\s*(?:全部|すべて|全て|ぜんぶ|どれも"
-    # 「50 回解いたけど、再施錠は一回もなかった」: the runs, then not once the failure.
-    r"|[^。、]{1,12}?(?:は|が)(?:一回|一度|1\s*回|1\s*度)も(?:なかっ|ありませ|出な|起きな|発生しな))"
-    # 「3,000 個を最後まで充填しました」/「…全数で重量は規格内でした」: the count, then all of them.
-    r"|(?<!\d)\d+\s*(?:回|件|台|本|枚|個|人|巻)[^。]{0,20}?(?:しました|した|ました)[^。]{0,30}?全(?:数|件|枚|台|本|個)(?:で|とも|が)"
-)
-
-
 def _all_good(clause: str) -> bool:
     clause = BEFORE_ASIDE.sub(" ", clause)
     if _SHIPPED.search(clause) is not None:
@@ -224,10 +220,9 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
     passed = pasted or any(
         concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts
     )
-    # 「20 本彫ったけど / 全部最後までいけた」: the count in one clause, the outcome in the next.
+    # 「20 本彫ったけど / 全部最後までいけた」「`Q` は修正前は赤でしたが / 修正後は緑に」: one check over two clauses.
     passed = passed or any(
-        a[1] is None and b[1] is None and _ALL_N_SPLIT.search(a[0] + b[0]) and concrete_pass(a[0] + b[0])
-        for a, b in zip(parts, parts[1:], strict=False)
+        _split_pass(a, b) for (a, x), (b, y) in zip(parts, parts[1:], strict=False) if x is None and y is None
     )
     for clause, why in parts:
         if why is None:
@@ -279,7 +274,9 @@ _NEEDS = any_of(
     r"|soak|data|time|iterations?|cycles?|weeks?) (?:are |is |will be )?(?:needed|required|necessary)\b",
     r"\b(?:needs?|requires?) (?:the |a |an |access to |time on )?[\w -]{0,30}?\b(?:rig|bench|lab|device|hardware"
     r"|cluster|board|environment|window|slot|printer|machine|station)\b"
-    r"|\b(?:booked|blocked|unavailable|busy|reserved)\b[^.;]{0,40}?\b(?:until|till|through)\b",
+    # Not "booked through the ops calendar": "through" a time, not through a channel.
+    r"|\b(?:booked|blocked|unavailable|busy|reserved)\b[^.;]{0,40}?\b(?:until|till|through (?:the )?(?:end|next"
+    r"|\w+day|week|weekend|month|tomorrow|\d))\b",
     flags=EN_FLAGS,
 )
 

@@ -18,6 +18,8 @@ _WITH = re.compile(
 #: The element's absent state: "off", "removed", "unset", "bypassed".
 _OFF = r"(?:off|disabled|bypassed|removed|absent|unset|reverted|dropped|skipped|released|not held|taken out|left out)"
 _WITHOUT = re.compile(
+    # Not "on the days without them": days sorted by what happened on them, nothing taken away.
+    r"(?<!days )(?<!nights )(?<!weeks )(?<!hours )(?<!shifts )(?<!months )"
     r"\bwithout (?:it|them|that|this|one|the \w+|a \w+)\b|\bun(?:pinned|patched|guarded|locked|fixed)\b"
     # "With the cap: RSS flat. Without: OOM after 2 h": the other run as a label.
     r"|(?:^|[.;]\s*|\n\s*)without(?: (?:it|them|that|this|the \w+|a \w+))?\s*[:：]"

@@ -16,9 +16,13 @@ CORRELATION = (
         r"|mov|migrat|chang|went|port|releas)\w*",
         r"\b(?:started|began|appeared|showed up) (?:\w+ )?(?:after|since|once|with|when)\b",
         # "regressed with the move to SDK 1.3", "since then …": the change in time, not what in it goes wrong.
-        r"\b(?:regressed|broke|degraded|got (?:slower|worse)) (?:with|after|since|in) (?:the )?(?:move|upgrade"
-        r"|update|bump"
-        r"|switch|migration|release|deploy\w*|version|v?\d)",
+        r"\b(?:regressed|broke|degraded|got (?:slower|worse)) (?:with|after|since|in) (?:the |that |this )?(?:move"
+        r"|upgrade|update|bump|switch|migration|release|deploy\w*|version|firmware|build|v?\d)",
+        # "started dropping from red to yellow with radio firmware 2.8.1": a symptom dated by a release.
+        r"\b(?:started|began) (?:[\w-]+ ){1,6}?(?:after|since|with|once) (?:the |that |a )?(?:[\w-]+ )?(?:firmware"
+        r"|version|release|build|update|upgrade|v?\d+\.\d)"
+        r"|\b\w+s (?:still |left )(?:on|running) (?:v|version |firmware |release )?\d+(?:\.\d+)*"
+        r" (?:don't|do not|never|doesn't|does not)\b",
         r"(?:^|[.;]\s*)(?:ever )?since then\b",
         # "…; before the upgrade the replays matched frame for frame": the other side of the same change in time.
         r"\b(?:before|until|prior to) (?:the |our |that |this )?(?:upgrade|update|move|migration|bump|switch|release"
@@ -44,15 +48,19 @@ CORRELATION = (
         # "Version 2.3 never did this", "the 2.4 diff touches the ADC driver": the versions compared, not a mechanism.
         r"\b(?:version |release |firmware |v)?\d+(?:\.\d+)+ (?:never|didn't|did not|doesn't|does not) (?:do|did|have"
         r"|show|had)\b"
-        r"|\b(?:the )?(?:v?\d+(?:\.\d+)+ )?(?:diff|changelog|change ?set|release notes?|upgrade|update)"
-        r" (?:touches|touched|changes|changed|modifies|modified|includes|included|mentions|mentioned)\b",
+        r"|\b(?:the )?(?:v?\d+(?:\.\d+)+ )?(?:diff|change ?log|change ?set|release notes?|upgrade|update)"
+        r" (?:touches|touched|changes|changed|modifies|modified|includes|included|mentions|mentioned|lists|listed"
+        r"|says|said|notes|noted)\b",
         # "all three affected races ran on 3.0": the failures share a version, nothing said of what goes wrong.
         r"\b(?:all|every|each|both|the) (?:\w+ ){0,2}?(?:affected|failing|failed|broken|bad|faulty) [\w-]+ (?:\w+ )?"
         r"(?:ran|run|were|was|are|is) (?:all )?(?:on|with|using) (?:v|version |firmware |release |build )?\d",
         # "Every station that took 5.1 shows it …; the ones still on 5.0 don't": units grouped by version.
         r"\b(?:every|each|all|any|the) (?:\w+ ){0,2}?(?:that|which|who) (?:took|got|has|have|had|runs?|ran|received"
         r"|installed|updated to|moved to) (?:the )?(?:v|version |firmware |release |build )?\d+(?:\.\d+)+"
-        r"|\bthe ones (?:still |left )?(?:on|running|with) (?:v|version |firmware |release )?\d+(?:\.\d+)+\b",
+        r"|\bthe ones (?:still |left )?(?:on|running|with) (?:v|version |firmware |release )?\d+(?:\.\d+)+\b"
+        # "Every mis-tinted can since then came from a machine on 5.1": the failures sorted by version.
+        r"|\b(?:came|come|comes) from (?:a |the |one )?(?:[\w-]+ ){0,2}?(?:on|running|with) (?:v|version |firmware"
+        r" |release )?\d+(?:\.\d+)+\b",
         # "`axle_group()` is the only module that changed in that release": a change named, not what it does wrong.
         r"\b(?:is|was|were|are) the (?:only|one|sole) (?:\w+ )?(?:module|file|part|component|function|thing|code|change"
         r"|library|driver|package)s? (?:that |which )?(?:changed|was touched|was modified|moved|differs)\b",

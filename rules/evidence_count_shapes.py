@@ -47,22 +47,32 @@ PAIR_JA = re.compile(
     rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
     # 「30 回やって 7 回、カウントが 91 になりました」: the runs, then how many of them went wrong.
     rf"|(?<![\d.,])(?P<total3>{_NUM})\s*回(?:やって|流して|試して|実行して|回して|繰り返して|(?:流|試|実行|繰り返)した(?:ところ|結果)|(?:実行|試行)し(?=[、,])"
-    r"|(?!目|中)[\u3040-\u30ff\u4e00-\u9fff]{1,4}?(?:いて|って|して|んで)(?=[、,]))"
+    r"|(?!目|中)[\u3040-\u30ff\u4e00-\u9fff]{1,4}?(?:いて|って|して|んで)(?=[、,]|\s*(?:うち\s*)?\d))"
     rf"[、,]?\s*(?:うち\s*)?(?P<hits3>{_NUM})\s*回(?!\s*(?:とも|すべて|全て|(?:は|が|で)?\s*(?:正常|成功|問題な|OK|通|パス)))"
     # 「棋譜 1000 局を … で流したところ、手番がずれたのは 4 局でした」「25 人分続けて通したら 7 人分でずれてた」: the
     # things run, then how many went wrong.
     rf"|(?<![\d.,])(?P<total4>{_NUM})\s*(?!月|年|時|分|秒)(?P<unit4>[\u4e00-\u9fff]{{1,2}}|[\u30a1-\u30fa\u30fc]{{1,6}})"
     rf"(?:分を?|を)[^。]{{0,40}}?(?:流|試|実行|回|通|処理)"
     rf"(?:した(?:ところ|結果)[、,]|したら[、,]?)[^。\d]{{0,30}}?(?P<hits4>{_NUM})\s*(?P=unit4)(?!\s*(?:とも|すべて|全て))"
+    # 「1000 通中 2 通」「5 バッチ中 2 バッチ」: any counter, the same on both sides.
+    rf"|(?<![\d.,])(?P<total5>{_NUM})\s*(?P<unit5>[\u4e00-\u9fff]|[\u30a1-\u30fa\u30fc]{{2,6}})(?:中|のうち)\s*"
+    rf"(?P<hits5>{_NUM})\s*(?P=unit5)(?!\s*(?:とも|すべて|全て|(?:は|が|で)?\s*(?:正常|成功|問題な|OK|通|パス|正し)))"
 )
 #: 「3割」「5割」: tenths.
 TENTHS_JA = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*割")
 PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|パーセント|percent)")
+#: A verb of doing, in its te-form, right after a count: 「20 回送って」「10 回押して」 (not 「3 回止まって」).
+RUN_TE_JA = (
+    "(?!目|失敗|落|止|固|停|再現|発生|壊|死|起|出|ずれ)[\u4e00-\u9fff][\u3040-\u309f]{0,2}?(?:って|いて|して|んで|った|いた|した|んだ"
+    "|[えけげせてねべめれ][てた])"
+)
 #: A total: "ran it 500 times", "1000 replays", "over 2,000 iterations", 「1000 回流した」「30 回実行」.
 TOTAL = compile_guarded(
     rf"(?<![\w.,/])(?P<n>{_NUM})\s*(?:-\s*)?(?:(?:\w+\s+)?{_REPEAT_NOUN})\b(?!\s*(?:{_FAIL_VERB})\b)"
     rf"|(?<![\d.,])(?P<ja>{_NUM})\s*(?:回|度|サイクル|本)(?:ほど|程度|くらい|ぐらい|前後|近く|以上|連続)?(?:の)?\s*"
-    r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生)"
+    r"(?:実行|試行|試験|テスト|実施|回|流|繰り返|やっ|行|走らせ|ループ|起動|再起動|ビルド|リトライ|再送|送信|リプレイ|再生"
+    # 「20 回送って」「10 回押して」: any verb in its te-form right after the count.
+    rf"|{RUN_TE_JA})"
     # Each thing replayed is a run: "replayed the 2,400 captured FIX sessions", 「合計 1000 回のうち」.
     rf"|\b(?:replayed|re-?played|played back|re-?ran|reran) (?:the |all |all the |each of the )?(?P<rp>{_NUM})\s+"
     r"(?:[\w-]+\s+){0,3}?[\w-]+s\b"
@@ -104,9 +114,9 @@ HITS = compile_guarded(
     r"|(?:(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|停止|不一致|破損)(?:した|したの|たの|件数|回数)?"
     r"|(?:NaN|nan|エラー|異常|不一致|ゼロ|空)\s*に(?:なった|なる)の)(?:は|が)\s*"
     rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"
-    rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件)"
+    rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件|本)"
     # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.
-    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?!\s*(?:の)?(?:うち|中|も))(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
+    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?!\s*(?:の)?(?:うち|中|も)|\s*{RUN_TE_JA})(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
     r"(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|止ま|停止|固ま|出[たてるま]|起き|ずれ|壊れ|破損|リセット"
     r"|ダウン|死|異常)",
     re.IGNORECASE,
@@ -184,8 +194,9 @@ THEN_COUNTED = re.compile(
 
 #: 「50 回流して、二重引き落としは 21 回でした」: what the runs did, named any way, then how many times.
 THEN_COUNTED_JA = re.compile(
-    "(?:、|^)(?![^。、]{0,40}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,40}?(?:は|が)\\s*(?P<n>\\d{1,6})\\s*回"
-    "(?:だけ|のみ|ほど|程度)?(?:でした|です|だった|っす|ありました|発生|出|起き|(?=\\s*[（(]))"
+    # 「20 回送って停止したのは 6 回で、…」: right after the runs' verb, too.
+    "(?:、|^|(?<=[てで]))(?![^。、]{0,40}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,40}?(?:は|が)\\s*(?P<n>\\d{1,6})"
+    "\\s*回(?:だけ|のみ|ほど|程度)?(?:でした|です|だった|っす|ありました|発生|出|起き|(?=\\s*[（(])|で(?=[、,]|\\s*$))"
 )
 
 
@@ -219,6 +230,11 @@ SHARES = {
     "tenth": Fraction(1, 10),
     "most": Fraction(2, 3),
 }
+
+
+#: Every run said after a pair: "… in 0 of 8 attempts and the lantern stayed dark each time".
+EACH_TIME = re.compile(r"\b(?:each|every) (?:single )?(?:time|run|attempt)\b|毎回|いずれも", re.IGNORECASE)
+FAILED_WORD = re.compile(rf"\b(?:{_FAIL_VERB}|{_FAIL_NOUN})\b", re.IGNORECASE)
 
 
 #: A pass verb governing a pair: "finishes cleanly in 20 tries out of 20", "20 of 20 imports went through".
@@ -265,7 +281,9 @@ PASS_SHARE = re.compile(
     r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"
     # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
     r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?[a-z][\w-]*s\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+"
-    r"(?:completed|passed|succeeded|ok|finished|matched|arrived|landed|got through|made it|went through|delivered)\b"
+    r"(?:completed|passed|succeeded|ok|finished|matched|arrived|landed|got through|made it|went through|delivered"
+    # "… with the fix: 997 opened the barrier": what each did, in the trade's own verb.
+    rf"|(?!{_FAIL_VERB}\b)[a-z]+ed (?:the|a|an|its|their|on|in|at)\b)\b"
     # "1000 runs: 997 completed": the runs, then how many came through.
     r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
     r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"

@@ -93,6 +93,15 @@ FAIL_VERB = (
 )
 
 
+#: Not a setting's size: "the 300 ms vacuum timeout".
+NOT_A_UNIT = r"(?!(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|h|us|ns|mm|cm|kb|mb|gb)\b)"
+#: A failure made on purpose, then counted: "pulled J3 to simulate a filament failure eight times".
+STIMULUS = re.compile(
+    r"\b(?:simulat|inject|forc|induc|provok|introduc|emulat|fak)\w*\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}$",
+    re.IGNORECASE,
+)
+
+
 #: The words a label's number follows, which then counts nothing: "jams on page 2 in 12 of 12 attempts", "step 3 of
 #: 10", "the berth 4/5 boundary", "dock 3/4".
 _LABELS = (
@@ -106,7 +115,8 @@ NOT_A_LABEL = "".join(f"(?<!{label} )" for label in _LABELS.split())
 #: A word for something going wrong, counted or named: one lexicon for every reader of failures after the fix.
 FAILURE_WORD = re.compile(
     r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
-    r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong)\b"
+    r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong"
+    r"|jam\w*)\b"
     r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま|未(?:起動|作動|点灯|応答|検知)|不発",
     re.IGNORECASE,
 )

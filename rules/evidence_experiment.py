@@ -90,7 +90,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         if (
             kind == "not_done"
             and outcomes
-            and any(phrase in s and (set_aside(s) or other_thing_named(s)) for s in said)
+            and any(phrase in s and (set_aside(s) or other_thing_named(s) or more_to_come(s)) for s in said)
         ):
             continue  # "… removed 0 times. Haven't tried the ARM build yet, but that is a separate build"
         if kind == "watching":
@@ -121,7 +121,9 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
             # with and without to show one.
             # "The arithmetic gives an 18 ms delay": a figure worked out is no outcome either.
             if not any(
-                c != clause and reading.inference(c) is None and (_FIGURE.search(c) or concrete_pass(c))
+                c != clause
+                and reading.inference(c) is None
+                and (_FIGURE.search(_CODE_SIZE.sub(" ", c)) or concrete_pass(c))
                 for c in outcomes
             ):
                 return why
@@ -183,7 +185,11 @@ _QUIET = re.compile(
     r"|再発(?:して)?(?:いない|いません|なし|しなかった|しませんでした)"
     # 「…と出た件は一件も報告されていません」「2 週間が経ちました」: no report came, time passed.
     r"|報告(?:され|が上が)(?:て)?(?:い)?(?:ない|ません|なかった)|(?:問い合わせ|クレーム|苦情)(?:は|が|も)?(?:なく|ない|ありません)"
-    r"|(?<![\d.])\d+\s*(?:日|週間|か月|ヶ月|カ月)(?:間)?(?:が|ほど)?(?:経ち|経過し|たち|経っ)",
+    r"|(?<![\d.])\d+\s*(?:日|週間|か月|ヶ月|カ月)(?:間)?(?:が|ほど)?(?:経ち|経過し|たち|経っ)"
+    # 「その間、FAULT の取りこぼしは 0 件です」, "since then, zero misses": none seen while time passed.
+    r"|(?:その間|それ以来)(?:に|も)?[、,]?[^。]{0,40}?(?<![\d.])(?:0|ゼロ|一度も|なし|ありません)"
+    r"|\b(?:since then|in that time|during that time|over that period|in the meantime)\b[^.;]{0,40}?\b(?:0|zero|no"
+    r"|none|nothing)\b",
     re.IGNORECASE,
 )
 #: A figure, not a label's number: 「ライン 3 の担当者」 and "bay 4" name a place.
@@ -192,6 +198,8 @@ _FIGURE = re.compile(
     r"\d(?![\d,.]*\s*(?:番|号|階))"
 )
 #: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
+#: The size of the code read, which no run measured: "the path is short, about 40 lines".
+_CODE_SIZE = re.compile(r"\d[\d,]*\s*(?:lines?|LOC|functions?|files?|branches?|行)\b", re.IGNORECASE)
 _COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
 #: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`, `git bisect run …`,
 #: `rr record`.
@@ -237,7 +245,7 @@ _CHANGED = re.compile(
     r"|scripted"
     r"|replay\w*|loop(?:ed|ing)|in a loop"
     r"|trigger\w*|induc\w+)\b"
-    r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|起動|投入|流し|回し|計測"
+    r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|(?<!が再)(?<!が)起動|投入|流し|回し|計測"
     r"|変換|置き換え|切り替え|設定|固定|増や|減ら",
     re.IGNORECASE,
 )
@@ -249,7 +257,8 @@ _OBSERVER = re.compile(
 #: Two times found to agree, across a whole sentence: 「dmesg の時刻と、…切り替えた時刻が、…一致していました」.
 _TIMES_AGREE = (
     any_of(
-        r"\btimestamps?\b[^.;]{0,80}\b(?:match\w*|line(?:s|d)? up|agree\w*|coincid\w+)\b",
+        r"\btimestamps?\b[^.;]{0,80}\b(?:match\w*|line(?:s|d)? up|agree\w*|coincid\w+)\b"
+        r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely) with\b",
         flags=EN_FLAGS,
     ),
     # Not 「タイムスタンプの一致は根拠にしていません」 (the writer sets it aside), nor 「1 時間…一致」 (a duration).

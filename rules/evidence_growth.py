@@ -27,7 +27,10 @@ _RETAINER = any_of(
     r"|buffer(?:s|ing)? (?:every|each|all|the whole|the entire)"
     r"|loads? (?:the )?(?:whole|entire|all)|reads? (?:the )?(?:whole|entire|all)|into memory|references?"
     r"|without (?:freeing|releasing|closing|evicting|clearing)|not (?:freed|released|closed|evicted|cleared)"
-    r"|unbounded|no (?:limit|bound|cap|eviction))\b",
+    r"|unbounded|no (?:limit|bound|cap|eviction)"
+    # "`ack_handler()` never removes an entry", "each duplicate ACK leaves one entry behind".
+    r"|(?:never|not|n't|fails? to) (?:free|release|close|evict|remove|clear|delete|drop|trim|purge|prune|pop)s?"
+    r"|leaves? (?:[\w-]+ ){1,3}behind)\b",
     "保持|キャッシュ|解放(?:され|し)(?:ない|ず|ません)|閉じ(?:ない|ず|られ)|溜ま|溜め|蓄積|全件|丸ごと|一括(?:で)?読|参照"
     "|上限(?:が)?な",
     flags=re.IGNORECASE,

@@ -62,6 +62,8 @@ def their_label_denied(sentence: str, text: str) -> bool:
 
 #: A negation anywhere in the marker's clause: "is not, going by my own runs, something that happens each time".
 _NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n't\b|(?:では|じゃ)(?:ない|なく)", re.IGNORECASE)
+#: 「毎回では、少なくとも私が試した範囲では、ありません」: the negation after the marker, far from it.
+_DENIED_AFTER_JA = re.compile(r"\s*(?:では|じゃ|とは)[^。]{0,60}?(?:ありません|ない|なく|なかった)")
 _CLAUSE_START = re.compile(r"[.;:!?\n。]|\bbut\b", re.IGNORECASE)
 
 
@@ -71,5 +73,6 @@ def marker_stands(masked: str) -> bool:
         starts = [b.end() for b in _CLAUSE_START.finditer(masked, max(0, m.start() - 300), m.start())]
         head = masked[starts[-1] if starts else max(0, m.start() - 300) : m.start()]
         if _NEGATION.search(head) is None and not marker_set_aside(head, masked, m.end()):
-            return True
+            if _DENIED_AFTER_JA.match(masked, m.end()) is None:
+                return True
     return False

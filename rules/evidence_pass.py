@@ -5,6 +5,8 @@ linear patterns, read by `rules.evidence` and `rules.evidence_clauses`.
 
 from __future__ import annotations
 
+import re
+
 from rules.evidence_words import EN_FLAGS, any_of
 
 #: A review, a merge, a deploy or a build standing in for a verification.
@@ -88,7 +90,7 @@ PASSED = (
         r"|\bnot (?:a single|one)\s+Q\b"
         # "10 of 10 times without an error": runs counted, none of the bad kind.
         r"|\bwithout (?:an? |any |a single )?(?:errors?|failures?|crash(?:es)?|hangs?|exceptions?|timeouts?|problems?"
-        r"|issues?|retries|drops?)\b"
+        r"|issues?|retries|drops?)\b|\bwithout (?:an? |any |a single )?Q\b"
         r"|\bnever (?:once )?(?:hung|failed|crashed|errored|stalled|deadlocked|reset)\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
         r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b"
@@ -105,7 +107,10 @@ PASSED = (
         r"|corrupt\w*|failed|bad|broken|orphan\w*)\b",
         # Every run good, stated as a full rate: "kept the reward 15/15", "50/50 matched".
         r"\b(?:kept|held|matched|correct|succeeded|worked|ok|right|clean)\b(?: \w+){0,3} (?P<all1>\d+) ?/ ?(?P=all1)\b"
-        r"|\b(?P<all2>\d+) ?/ ?(?P=all2) (?:\w+ ){0,2}(?:matched|kept|held|correct|succeeded|worked|ok|right|clean)\b",
+        r"|\b(?P<all2>\d+) ?/ ?(?P=all2) (?:\w+ ){0,2}(?:matched|kept|held|correct|succeeded|worked|ok|right|clean)\b"
+        # "20 of 20 reached 180°": every run got where it should.
+        r"|\b(?P<all3>\d[\d,]*) (?:of|out of) (?:the )?(?P=all3) (?:\w+ ){0,2}(?:reached|finished|completed|made it"
+        r"|got (?:to|through)|held|kept|worked|matched)\b",
         r"\b0\s*(?:/|of|out of|in)\s*\d+",
         # None of the symptom over many units, whatever the symptom is called: "0 clicks in 2,000 buffer wraps".
         r"\b(?:0|zero) [a-z][a-z-]*s (?:in|across|over|during|out of) (?:all |the )?\d[\d,]*\b",
@@ -118,7 +123,9 @@ PASSED = (
         r"\bback (?:to|under|below|within)\b",
         r"\b(?:verified|validated)\b",
         r"\bexactly (?:once|one|as expected)\b",
-        r"\ball (?:\d+ )?(?:of them )?(?:passed|ok|green|succeeded|completed)\b",
+        r"\ball (?:\d+ )?(?:of them )?(?:passed|ok|green|succeeded|completed|correct|right|fine|good|clean)\b"
+        # "every recall stopped at the right slot": each run ended where it should.
+        r"|\b(?:every|each) [\w-]+ (?:[\w-]+ ){0,3}?(?:at|to|in|on|into) the (?:right|correct|expected|proper) \w+",
         r"\bnow (?:[a-z]+s|returns|reports|receives|shows|holds|keeps|reads|writes)\b",
         # Agreement with a reference, or the workload getting past where it failed.
         r"\b(?:all|every|each) (?:\w+ ){0,3}match(?:es|ed)?\b|\bmatch(?:es|ed)? (?:the )?(?:source|reference|expected"
@@ -148,6 +155,8 @@ PASSED = (
         # 「クラッシュ 0」「エラーは 0 件」「失敗: 0」: none of the bad kind.
         "(?:クラッシュ|エラー|失敗|ハング|タイムアウト|落ち|NG)(?:は|が|数|件数|回数)?\\s*[:：]?\\s*(?:0|０|ゼロ|なし)\\s*(?:回|件)?(?![\\d.])",
         "問題なく",
+        # 「赤だったのが緑になったっす」: the test went green.
+        "(?:緑|グリーン)(?:色)?に(?:なっ|なり|変わ)",
         "解消",
         "なくなり",
         "(?:発生|再現)しなく",
@@ -198,3 +207,15 @@ EVIDENCE_NOUN = (
         "ケース",
     ),
 )
+
+
+#: A count, then "all of them" opening the next clause: 「20 本彫ったけど全部最後までいけた」.
+ALL_N_SPLIT = re.compile(
+    r"(?<!\d)\d+\s*(?:回|件|台|本|枚|個|人|巻)[^。]{0,16}?(?:けど|が|て)[、,]?\s*(?:全部|すべて|全て|ぜんぶ|どれも"
+    # 「50 回解いたけど、再施錠は一回もなかった」: the runs, then not once the failure.
+    r"|[^。、]{1,12}?(?:は|が)(?:一回|一度|1\s*回|1\s*度)も(?:なかっ|ありませ|出な|起きな|発生しな))"
+    # 「3,000 個を最後まで充填しました」/「…全数で重量は規格内でした」: the count, then all of them.
+    r"|(?<!\d)\d+\s*(?:回|件|台|本|枚|個|人|巻)[^。]{0,20}?(?:しました|した|ました)[^。]{0,30}?全(?:数|件|枚|台|本|個)(?:で|とも|が)"
+)
+#: A clause that goes on into the next: 「…赤でしたが、」, "…, but".
+GOES_ON = re.compile(r"(?:が|けど|けれど|のに|ものの|て|で)[、,]?\s*$|\bbut\s*$")

@@ -146,8 +146,8 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
         pattern = patterns[name]
         for m in pattern.finditer(sentence):
             groups = m.groupdict()
-            hits = groups.get("hits") or groups.get("hits2") or groups.get("hits3") or groups.get("hits4")
-            total = groups.get("total") or groups.get("total2") or groups.get("total3") or groups.get("total4")
+            hits = next((groups[g] for g in ("hits", "hits2", "hits3", "hits4", "hits5") if groups.get(g)), None)
+            total = next((groups[g] for g in ("total", "total2", "total3", "total4", "total5") if groups.get(g)), None)
             if pattern is shapes.PAIR and not run_pair(sentence, m):
                 continue  # "12 of the 500 orders": a share of things; "one deploy in five" counts runs
             words_only = not (_DIGIT.search(hits or "") and _DIGIT.search(total or ""))
@@ -157,9 +157,13 @@ def _direct(sentence: str) -> tuple[Rate, ...]:
                     continue  # "one of two": a number word counts runs only with a noun that says so
             rate = rate_of(count_value(hits or ""), count_value(total or ""))
             if rate is not None:
-                found.append(
-                    (1 - rate if shapes.counts_passes(sentence, m.start(), m.end()) else rate, m.group(0).strip())
+                # "rotated to the spare in 0 of 8 attempts and stayed dark each time": none of them came through
+                passes = shapes.counts_passes(sentence, m.start(), m.end()) or (
+                    rate == 0
+                    and shapes.EACH_TIME.search(sentence, m.end()) is not None
+                    and shapes.FAILED_WORD.search(sentence, max(0, m.start() - 40), m.start()) is None
                 )
+                found.append((1 - rate if passes else rate, m.group(0).strip()))
             if len(found) >= _ENOUGH:
                 return tuple(found)
     for m in shapes.PERCENT.finditer(sentence):

@@ -75,7 +75,7 @@ def _first_number(span: str) -> str | None:
     """The failure count of a pair: its first figure ("2 of 5"), or the hits of a Japanese pair, which names the
     total first (「5 バッチ中 2 バッチ」)."""
     ja = shapes.PAIR_JA.search(span)
-    if ja is not None and (hits := ja.group("hits") or ja.group("hits2")) is not None:
+    if ja is not None and (hits := ja.group("hits") or ja.group("hits2") or ja.group("hits5")) is not None:
         return hits
     if (part := _ITEMS_THEN_PART.match(span)) is not None:
         return part.group("hits") or part.group("hits2")  # "loaded 4,800 files and exactly 2 of them": the 2

@@ -257,7 +257,7 @@ _SVN_REVISION = re.compile(r"\br\d{3,9}\b|\brevision \d{3,9}\b|リビジョン\s
 _SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
 #: A Perforce change, named with its depot or the tool: "change list 884213", "CL 884213 in //depot/…".
 _P4_CHANGE = re.compile(r"\b(?:change ?list|changelist|CL|change)\s*#?\s*\d{3,9}\b", re.IGNORECASE)
-_P4_PLACE = re.compile(r"\bperforce\b|\bp4\b|\bhelix\b|(?<![:\w/])//[\w-]+/", re.IGNORECASE)
+_P4_PLACE = re.compile(r"\bperforce\b|\bp4\b|\bhelix\b|(?<![:\w/])//[\w-]+/|\bsubmitted\b|サブミット", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -269,6 +269,13 @@ def _revision_with_its_place(text: str) -> bool:
     )
 
 
+#: A link to a CI run, job or build ("CI run https://ci.example/relay/jobs/5521 is green"): where the change was
+#: tested, not the change.
+_CI_RUN = re.compile(
+    r"/actions/runs/\d|/-/(?:jobs|pipelines)/\d|/(?:jobs?|builds?|pipelines?|runs?|workflows?)/\d+(?:[/?#]|$)"
+    r"|/job/[^/\s]+/\d+|/_build/|^https?://(?:ci|jenkins|buildkite|circleci|travis|drone|teamcity)[.-]",
+    re.IGNORECASE,
+)
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 
 
@@ -276,7 +283,7 @@ def fix_ref(text: str) -> Finding | None:
     """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
     if (fake := _NOT_A_SHA.search(text)) is not None:
         return ("placeholder", fake.group(1))  # "Landed as commit `abc123xyz`": no commit has that name
-    refs = find_fix_refs(text)
+    refs = [ref for ref in find_fix_refs(text) if not _CI_RUN.search(ref.text)]  # a CI run is not the change
     real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not names_the_repo(text, ref)]
     for token in () if real else text.split():  # a fake beside a real reference is an old name, not the answer
         token = token.strip("`'\"()[]{},.;:")

@@ -241,6 +241,9 @@ REJECTED = (
         r"|was (?:right|correct|confirmed)|(?:is|was) the one)"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed)"
         r"|changed nothing|made no difference|had no effect|(?:didn't|did not) help"
+        # "There was also a theory that the NAS was slow, so I moved the output to a local SSD": a guess put to a test.
+        r"|(?:theory|hypothesis|suspicion)\b[^.;]{0,80}?,? so (?:i|we) (?:\w+ )?(?:moved|changed|swapped|ran|tried"
+        r"|replaced|disabled|removed|pinned|forced|reran|re-ran|tested|switched)"
         r"|expected (?:\w+ ){0,4}to (?:matter|help|fix|change \w+)\b[^.;]{0,30}\b(?:didn't|did not|wasn't|weren't))\b",
         flags=EN_FLAGS,
     ),
@@ -271,6 +274,9 @@ REJECTED = (
         # 「『…はず』という仮説を立て、…のパッチで 10 試合回したところ」: a guess set up to be tested, then run.
         "仮説を立て[^。]{0,80}?(?:回し|流し|実行し|試し|計測し|測っ|入れ|外し|無効化し|戻し)(?:た|て)",
         "予想(?:どおり|通り)",
+        # 「『NAS が遅いだけかも』という仮説もあったので、保存先を変えて一晩撮影したところ」: a guess, then a test.
+        "(?:仮説|説|疑い)(?:も|が)(?:あった|出た|あり)(?:ので|から|ため)[^。]{0,80}?(?:回し|流し|実行し|試し|変え|替え|入れ"
+        "|外し|無効化し|戻し|撮影し|計測し|測っ)(?:た|て)",
     ),
 )
 

@@ -147,7 +147,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b73-026": "'turns green … because the controller shows green even though the lane isn't clear': one colour",
     "b73-033": "「999 分と出るのは、表示値が上限に張り付いているため」: the display stuck at its limit, again",
     "b73-063": "false refusal: 'Not one light, across 200 confirms …, stayed lit': a negation far from its verb",
-    "b73-141": "'two or three times a week …, always on level 9': 'always' names the place, read as every run",
     # Batch 74, after round 71 (tuned on it).
     "b74-052": "'stops opening it after valve A fires', then 'packed away before lunch': an aside with a link word",
     # Batch 75, after round 72 (tuned on it).
@@ -177,7 +176,10 @@ KNOWN_GAPS: dict[str, str] = {
     "b81-079": "「…応答が返ってこないため」 with 「ポンプ制御ユニット」: 制御 read as a doing",
     "b81-145": "'Profiled … with the tracer attached: `pcu_reply()` sits 140 ms blocked …': a profile, read as found",
     "b81-149": "「PR #47 …クローズされ、マージはされていません」: マージ read as merged",
-    "b81-156": "false refusal: 'The stack trace matched the theory, but a match proves nothing, so I changed …'",
+    "b82-141": "'captured a trace … the salinity term is exactly 0.0 on every NaN sample': a trace, read as a run",
+    "b82-164": "「タイムアウトして `tank_ctl` が `ERR_SENSOR` を返すことです」: an error returned, declared the cause",
+    "b82-165": "'stops mid-delivery because the controller switches the pump motor off': the symptom again",
+    "b83-016": "'because of memory corruption in the glyph cache' with canary bytes: a kind of bug, not a mechanism",
 }
 
 
