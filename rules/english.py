@@ -36,7 +36,7 @@ NOT_DONE = any_of(
     r"\b(?:haven't|have not|hasn't|has not|didn't|did not)\s+(?:yet\s+|actually\s+|even\s+|really\s+){0,2}(?:re-?)?"
     r"(?:run|ran|tried|tested|verified|checked|confirmed|measured|written|pushed|opened|reproduced|repro'd|hit"
     r"|triggered|count|counted|timed|tracked)\b",
-    r"n't (?:[a-z-]+ ){1,5}yet\b",
+    r"n't (?:[a-z-]+ ){1,8}yet\b",
     # "Not something we have actually checked against the IR dump": the check denied through its object.
     r"\bnot (?:something|anything|a thing|one) (?:we|i|anyone|they|someone)(?:'ve| have| has| had|'d)? "
     r"(?:yet |actually |really |ever ){0,2}(?:checked|verified|confirmed|tested|measured|tried|run|reproduced)\b",
@@ -63,6 +63,8 @@ NOT_DONE = any_of(
 
 #: The action is ahead: an intention or a plan, also told in the past ("we decided to … and see whether …").
 PLANNED = any_of(
+    # "rolling back is the plan if the fix doesn't land": a plan named as such.
+    r"\b(?:is|was) (?:the|our) (?:plan|fallback|backup plan|next step)\b",
     # A person's intention; "you will see it fail" in a repro is what the steps show, not a plan.
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
     r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)"

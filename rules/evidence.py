@@ -25,6 +25,7 @@ from rules import evidence_sighting as sightings
 from rules import evidence_trials as trials
 from rules import evidence_validation as checking
 from rules import evidence_words as words
+from rules.evidence_count_words import excused
 from rules.evidence_markers import marker_set_aside, their_label_denied
 from rules.evidence_placeholder import PLACEHOLDER_IN_CODE, PLACEHOLDER_INSIDE, is_placeholder
 from rules.evidence_repro import repro
@@ -111,7 +112,7 @@ def check_text(field: str, text: str | None) -> Finding | None:
     if field == "validation":
         pasted = summaries(text)
         failing = next((span for (rate, span), before in pasted if rate > 0 and not before), None)
-        if failing is not None:
+        if failing is not None and not excused(masked):
             return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
         passed = pasted_pass(text)  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
         return (

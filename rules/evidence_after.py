@@ -92,7 +92,7 @@ STILL_FAILS = compile_guarded(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
     r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the|freez\w*|froze|stalls?"
     r"|stalled|locks up|locked up|resets|reboots|jumps|skips|drops|overshoots|misses|missed|slips|slipped|sticks"
-    r"|jams|jammed|leaks|drifts|drifted|loses|lost)\b"
+    r"|jams|jammed|leaks|drifts|drifted|loses|lost|overruns|overflows|overheats|undershoots|sags|stutters)\b"
     r"|\bstill (?:produces|gives|shows|logs|reports|raises|throws)\b[^.;]{0,30}?\b(?:faults?|errors?|failures?|crash\w*"
     r"|exceptions?|alarms?)\b"
     r"|\b(?:[1-9]\d*|two|three|four|five|six|seven|eight|nine|ten|a few|several|some) (?:[\w-]+ )?[a-z]+s still"

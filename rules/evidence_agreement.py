@@ -154,6 +154,10 @@ _ONE_TEST = re.compile(
 )
 
 
+#: One test run by a pasted command: "$ pytest tests/x.py::test_rollup", "$ go test -run TestRollup".
+_ONE_TEST_RUN = re.compile(r"^\s*\$ [^\n]*(?:::test\w*|\s-(?:k|run)\s+['\"]?\w*test\w*)", re.M | re.I)
+
+
 #: A group of tests by where they live: "including the ones in `tests/dosing/`", "every spec under Q".
 _TESTS_IN = re.compile(
     r"\b(?:ones|tests|specs|suites?|everything|all|(?:every|each|any) (?:test|spec))\s+(?:in|under|from|inside)\s+"
@@ -180,8 +184,8 @@ def generic_tests(text: str) -> Finding | None:
     if (already := search(checks.PASSED_BEFORE, masked)) is not None:
         return ("generic_tests", already)
     whole = _GENERIC_TESTS.search(masked)
-    if whole is None:
-        return None
+    if whole is None or _ONE_TEST_RUN.search(text):
+        return None  # "$ pytest tests/awb/test_split.py::test_rollup --count 50": one test run, pasted
     # A test named in a clause that says it was not done ("I didn't add a new test for the DST case") names none.
     # A pasted block names no test by being code: "```\nran 212 tests in 48.1s - OK\n```".
     for clause in reading.all_clauses(mask(_COMMAND.sub(" ", FENCE_RE.sub(" ", _URL.sub(" ", text))))):

@@ -49,6 +49,9 @@ _ALTERNATIVES_JA = any_of(
     + ")",
     # 「`sd_write()` のリトライか、あるいは RTC のドリフトで」: one cause or another, said in words.
     "か[、,]?\\s*(?:あるいは|もしくは|それとも)",
+    # 「…ため、あるいは…ためです。どちらもログの形と合っています」: both candidates said to fit.
+    "(?:どちらも|両方とも|いずれも)[^。]{0,12}?(?:ログ|症状|データ|挙動|波形|ダンプ|観測|現象)[^。]{0,8}?(?:合って|合う|合い"
+    "|説明でき|説明がつ|矛盾し(?:な|ませ)|当てはま)|(?:どちらも|両方とも|いずれも)(?:あり得|ありう|考えられ)",
 )
 _OR = re.compile(
     r"(?<!\bone )(?<!\bzero )(?<!\bthan )(?<!and/)(?<!\d )(?<!\btwo )\bor\b(?! (?:not|more|less|fewer|later|earlier"

@@ -26,6 +26,9 @@ LOCATION = re.compile(
     r"|computed|implemented|done|set|configured|defined|read|loaded) (?:in|by|inside|from|within)\b[^,;]*[.。]?\s*$"
     # "The reassignment itself goes through `assign_flight()` on the ops console": the route, no wrong in it.
     r"|^\W*(?:the |all |our )?(?:[\w-]+ ){0,3}(?:goes|go|passes|runs|is routed) (?:through|via)\b[^,;]*[.。]?\s*$"
+    # "The rounding code lives in `level_cfg.c`": where the code is, no wrong in it.
+    r"|^\W*(?:the |all |our )?(?:[\w-]+ ){0,3}(?:lives?|sits?|resides?|is located) (?:in|inside|under)\b"
+    r"[^,;]*[.。]?\s*$"
     r"|^[^、。]{0,40}(?:は|が)[^、。]{0,30}(?:で|に)(?:保持|管理|保存|実装|処理|設定)(?:されて|して)(?:い)?(?:ます|る)[。]?\s*$"
     # 「`height_calc()` の入力はヘッドから来ています」: where a value comes from, no wrong in it.
     r"|^[^、。]{0,40}(?:入力|出力|値|データ)(?:は|が)[^、。]{0,20}?から(?:来|渡され|入っ)て(?:い)?(?:ます|る)[。]?\s*$",

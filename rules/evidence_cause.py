@@ -164,8 +164,8 @@ def mechanism(masked: str) -> Finding | None:
         correlated = False
         gestured = False  # an element only gestured at ("somewhere in", "some lock in")
         for clause in parts:
-            if after_none and (LOCATION.search(clause) or not MASKED_CODE.search(clause)):
-                continue
+            if (after_none and not MASKED_CODE.search(clause)) or (claimed and LOCATION.search(clause)):
+                continue  # after a cause that is none, a place, or a remark that names no code, adds none
             only_gestured = search(_VAGUE_SUBJECT, clause) is not None
             if only_gestured or search(CORRELATION, clause):
                 correlated = True

@@ -42,8 +42,8 @@ VAGUE_TIMING = (
         r"|\bafter (?:a few|several|some|many) (?:hours|days|minutes|weeks)\b|\btakes a while\b"
         # A count per period: "roughly twice a quarter", "a few times a year".
         r"|\b(?:once|twice|(?:\d+|two|three|four|five)(?: or (?:\d+|two|three|four|five|six))? times"
-        r"|a (?:few|couple of) times)"
-        r" (?:a|per|every) (?:day|week|month|quarter|year|sprint"
+        r"|a (?:few|couple of|handful of) times)"
+        r" (?:a|per|every|this|last) (?:day|week|month|quarter|year|sprint|shift"
         r"|release)\b",
         flags=EN_FLAGS,
     ),
@@ -70,6 +70,8 @@ PASSED_BEFORE = (
         r"(?: too| as well| before)?\b"
         r"|\bpass\w* (?:on|against|with) (?:main|master|trunk|the old (?:code|build|version)|the base(?:line)?)"
         r" (?:too|as well)\b|\bpass\w* (?:on|against) (?:main|master|trunk) before\b"
+        # "it was green throughout the incident period as well": passing while the bug was there.
+        r"|\b(?:green|passing|passed|fine) (?:throughout|during|all through) the (?:incident|outage|regression)\b"
         r"|\b(?:pass\w*|green|succeed\w*|fine) (?:even|also|already) (?:before|without) (?:the|this)"
         r" (?:fix|change|patch)\b",
         flags=EN_FLAGS,
@@ -114,9 +116,17 @@ RUNNING = (
         r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",
         # Decided, not done: "we decided that we would revert `c0ffee12` … and run it 60 times".
         r"\b(?:decided|agreed|planned|arranged) (?:that )?(?:we|i|they|the team) (?:would|will|should|'d)\b",
+        # The runs done, their outcome still being worked out: "the results are being collated".
+        r"\bresults? (?:is|are) (?:still )?being (?:collated|compiled|tallied|analy[sz]ed|written up|counted)\b"
+        r"|\b(?:waiting|still waiting) (?:on|for) the (?:results|numbers|tally|counts)\b"
+        r"|\b(?:ran|did|completed) (?:0|zero|none of the) (?:runs|sets|cycles|trials|times)\b",
         flags=EN_FLAGS,
     ),
     any_of(
+        # 「結果は集計担当がまとめています」: the runs done, their outcome still being worked out.
+        "結果は[^。]{0,20}?(?:まとめて(?:います|いる|る)|集計(?:中|して(?:います|いる))|待ち|確認中|これから)",
+        # 「実際に流したのは 0 セット」: the runs set up, none done.
+        "(?:流し|回し|実行し|試し|やっ)たのは\\s*(?:0|ゼロ)\\s*(?:回|セット|件|本|サイクル)",
         "(?:実行|検証|テスト|試験|リプレイ|再生|計測|測定|構築|準備|作成|用意|セットアップ|(?i:bisect)|二分探索|切り分け|集計|解析"
         "|分析|整理)"
         "(?:を)?(?:実施)?\\s*中"

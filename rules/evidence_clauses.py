@@ -85,6 +85,7 @@ def concrete_pass(clause: str) -> bool:
 #: A merge, a deploy or a release as a point in time: "after the merge", 「マージ後に」.
 _AFTER_THE_EVENT = re.compile(
     r"\b(?:after|since|post)[- ](?:the |our |this )?(?:merge|deploy\w*|release|rollout)\b"
+    r"|\b(?:on|in|with|against) the (?:merged|deployed|released) (?:commit|build|branch|code|version|image)\b"
     r"|(?:マージ|デプロイ|リリース)(?:後|以降)",
     re.IGNORECASE,
 )

@@ -58,6 +58,9 @@ CORRELATION = (
         r"\b(?:every|each|all|any|the) (?:\w+ ){0,2}?(?:that|which|who) (?:took|got|has|have|had|runs?|ran|received"
         r"|installed|updated to|moved to) (?:the )?(?:v|version |firmware |release |build )?\d+(?:\.\d+)+"
         r"|\bthe ones (?:still |left )?(?:on|running|with) (?:v|version |firmware |release )?\d+(?:\.\d+)+\b"
+        # "Every affected image was taken after the linac moved to 6 MeV, and none before": sorted by time.
+        r"|\b(?:every|each|all) (?:[\w-]+ ){0,2}?(?:affected|bad|failing|failed|broken|faulty|wrong) [\w-]+ "
+        r"(?:[\w-]+ ){0,2}?(?:was|were|came|happened|started) (?:\w+ )?(?:after|since)\b|\band none before\b"
         # "Every mis-tinted can since then came from a machine on 5.1": the failures sorted by version.
         r"|\b(?:came|come|comes) from (?:a |the |one )?(?:[\w-]+ ){0,2}?(?:on|running|with) (?:v|version |firmware"
         r" |release )?\d+(?:\.\d+)+\b",

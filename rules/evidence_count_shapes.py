@@ -46,9 +46,9 @@ PAIR_JA = re.compile(
     rf"(?:中|のうち|では|に|の[^\s、。\d]{{1,10}}?のうち)\s*(?:約\s*)?(?P<hits>{_NUM}|一|二|三)\s*{COUNTER_JA}"
     rf"|(?<![\d.,])(?P<hits2>{_NUM})\s*/\s*(?P<total2>{_NUM})\s*(?:回|件|本|台)"
     # 「30 回やって 7 回、カウントが 91 になりました」: the runs, then how many of them went wrong.
-    rf"|(?<![\d.,])(?P<total3>{_NUM})\s*回(?:やって|流して|試して|実行して|回して|繰り返して|(?:流|試|実行|繰り返)した(?:ところ|結果)|(?:実行|試行)し(?=[、,])"
+    rf"|(?<![\d.,])(?P<total3>{_NUM})\s*(?P<unit3>回|サイクル|バッチ|ロット|ショット|ジョブ|本)(?:やって|流して|試して|実行して|回して|繰り返して|(?:流|試|実行|繰り返)した(?:ところ|結果)|(?:実行|試行)し(?=[、,])"
     r"|(?!目|中)[\u3040-\u30ff\u4e00-\u9fff]{1,4}?(?:いて|って|して|んで)(?=[、,]|\s*(?:うち\s*)?\d))"
-    rf"[、,]?\s*(?:うち\s*)?(?P<hits3>{_NUM})\s*回(?!\s*(?:とも|すべて|全て|(?:は|が|で)?\s*(?:正常|成功|問題な|OK|通|パス)))"
+    rf"[、,]?\s*(?:(?:その)?うち\s*)?(?P<hits3>{_NUM})\s*(?P=unit3)(?!\s*(?:とも|すべて|全て|(?:は|が|で)?\s*(?:正常|成功|問題な|OK|通|パス)))"
     # 「棋譜 1000 局を … で流したところ、手番がずれたのは 4 局でした」「25 人分続けて通したら 7 人分でずれてた」: the
     # things run, then how many went wrong.
     rf"|(?<![\d.,])(?P<total4>{_NUM})\s*(?!月|年|時|分|秒)(?P<unit4>[\u4e00-\u9fff]{{1,2}}|[\u30a1-\u30fa\u30fc]{{1,6}})"
@@ -102,6 +102,11 @@ HITS = compile_guarded(
     r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"
     r"|\b(?:got|saw|see|seen|observed|had|hit|recorded|counted|caught)\s+(?:only\s+|just\s+|exactly\s+)?"
     rf"(?P<c>{_NUM})\s*(?:{_FAIL_NOUN})\b"
+    # "I did this 12 times …; all 12 latched": every one of the runs did the thing, in the trade's verb.
+    rf"|\ball (?P<al>\d+) (?!{_NEUTRAL}\b)(?!pass|succeed|clean|fine|print|post|process|open|clos|releas|deliver)"
+    r"[a-z]+ed\b"
+    # "Out of the 500 replays it did that once": the failure said by a pro-verb, then how often.
+    r"|\b(?:it|which|the \w+) (?:did|does) (?:that|this|it|so) (?P<dd>once|twice|\d+\s*times)\b"
     # "got the double charge twice", "saw the hang 3 times": what happened, then how often.
     r"|\b(?:got|saw|seen|observed|had|hit|caught|triggered)\s+(?:it\s+|the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?P<g>twice|\d+\s*times)\b"
@@ -128,7 +133,9 @@ ALL = compile_guarded(
     # "it was rejected all 15 times I tried": a verb, then every run counted.
     rf"|\b(?!(?:pass|succeed|work|complet|finish|clean|accept)\w*)[a-z]+ed all (?:{_NUM}) times\b"
     # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
-    r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b[^.;]{0,40}?(?:[,;:]|\band\b)\s*(?:all\s+)?(?P=t)\s+"
+    # A version's dots between are no sentence end: "twelve times … against firmware 3.8.1; all twelve latched".
+    r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b(?:[^.;]|\.(?=\d)){0,40}?(?:[,;:]|\band\b)\s*"
+    r"(?:all\s+)?(?P=t)\s+"
     # "25 times: 25 double doses": a word may qualify what happened.
     r"(?:of them\s+)?(?:(?!(?:pass|success|succeed|clean|green|fine|good|correct|normal|ok)\w*)[a-z-]+\s+(?=[a-z]))?"
     rf"(?:(?!(?:pass|success|succeed|clean|green|fine|good|correct|normal)\w*)[a-z]+(?:ed|t|s)|{_FAIL_NOUN}"
@@ -287,6 +294,7 @@ PASS_SHARE = re.compile(
     # "1000 runs: 997 completed": the runs, then how many came through.
     r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
     r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"
-    r"|(?:成功率|通過率|合格率)(?:は|が|:|：)?\s*(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",
+    # 「読取率は 20 セット合計で 99.5%」: the share that came through, whatever the trade calls it.
+    r"|(?:成功|通過|合格|読取|読み取り|認識|検出|正答|到達)率(?:は|が|:|：)?[^。%]{0,16}?(?<![\d.])(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",
     re.I | re.A,
 )

@@ -183,3 +183,10 @@ NONE_FAILED = re.compile(
     r"(?:[\w-]+ ){0,2}?[a-z]+ing\b",
     re.IGNORECASE,
 )
+
+
+def excused(masked: str) -> bool:
+    """A failure said, in so many words, not to be the fix's ("fails the same way on `main` without the fix"), and not
+    only guessed so ("probably unrelated")."""
+    excuse = NOT_THE_FIXS.search(masked)
+    return excuse is not None and not GUESSED.search(masked, max(0, excuse.start() - 30), excuse.start())

@@ -226,7 +226,7 @@ _ARTIFACT = re.compile(
     r"|\b(?:traces?|recordings?|captures?|logs?|readings?) (?:from [\w ]{1,30}? )?(?:shows?|showed)\b"
     r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
     r"(?:core|dump|crash dump|minidump)\b"
-    r"|コアダンプ|バックトレース|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
+    r"|コアダンプ|バックトレース|トレース(?:を取|は|で|から)|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
     r"|(?:出力|結果|ダンプ|ログ)を(?:[^。、]{0,10}?)見(?:直し|返し)?(?:ると|たら|たところ|て)"
     # Reading the code: 「ソースを読んで」, "went through the source".
     r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追)"
@@ -241,12 +241,13 @@ _CHANGED = re.compile(
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
     r"|limit\w*|throttl\w+|delay\w*|(?<!was )(?<!were )(?<!got )kill\w*|restart\w*|downgrad\w+|upgrad\w+"
     r"|rolled back|commented out|hard-?cod\w+"
-    r"|put (?:\w+ ){0,3}?back|instrument\w*|without|with the (?:fix|patch|change)|logg\w+|ran|(?<!'s )run|re-?ran"
+    r"|put (?:\w+ ){0,3}?back|instrument\w*|without(?! (?:ever|once|any|a single|errors?|failures?)\b)"
+    r"|with the (?:fix|patch|change)|logg\w+|ran|(?<!'s )run|re-?ran"
     r"|scripted"
     r"|replay\w*|loop(?:ed|ing)|in a loop"
     r"|trigger\w*|induc\w+)\b"
-    r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行|(?<!が再)(?<!が)起動|投入|流し|回し|計測"
-    r"|変換|置き換え|切り替え|設定|固定|増や|減ら",
+    r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行(?!中)|(?<!が再)(?<!が)起動|投入|流し|回し|計測"
+    r"|変換|置き換え|切り替え|設定|固定|増や|減ら|延ば|縮め|短くし|長くし",
     re.IGNORECASE,
 )
 #: A tool that only watches a run: profilers, tracers, packet captures.
@@ -258,7 +259,8 @@ _OBSERVER = re.compile(
 _TIMES_AGREE = (
     any_of(
         r"\btimestamps?\b[^.;]{0,80}\b(?:match\w*|line(?:s|d)? up|agree\w*|coincid\w+)\b"
-        r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely) with\b",
+        r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely) with\b"
+        r"|\blines? up with\b[^.;:]{0,40}?\bto the (?:second|minute|millisecond)\b",
         flags=EN_FLAGS,
     ),
     # Not 「タイムスタンプの一致は根拠にしていません」 (the writer sets it aside), nor 「1 時間…一致」 (a duration).

@@ -17,7 +17,9 @@ _GROWTH = any_of(
     r"\b(?:runs?|ran) out of (?:memory|heap|disk|handles|file descriptors|connections)\b",
     # 「メモリ使用量が、稼働中に 1 時間あたり約 200 MB ずつ増え続け」: a rate may stand between.
     "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?|(?i:rss)|常駐)[^。]{0,40}?"
-    "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加|(?:徐々に|どんどん|少しずつ|次第に|だんだん)(?:増え|増加|上が))",
+    "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加|(?:徐々に|どんどん|少しずつ|次第に|だんだん)(?:増え|増加|上が))"
+    # 「…取り込むたびにメモリが増え、夕方になるとメモリが足りなくなって」: growing, then running short.
+    "|(?:メモリ|ヒープ|使用量)(?:が|は)増え[、て][^。]{0,40}?(?:足りなく|不足|尽き|OOM|(?i:out of memory))",
     flags=re.IGNORECASE,
 )
 #: What holds the resource, or why it is not given back.

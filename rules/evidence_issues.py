@@ -58,7 +58,7 @@ def names_the_repo(text: str, ref: FixRef) -> bool:
     return (
         ref.kind == "branch"
         and at > 0
-        and re.search(r"\b(?:in|of|on|at|from)\s+`?$|#\d+\s*\($", text[max(0, at - 14) : at]) is not None
+        and re.search(r"\b(?:in|of|on|at|from)\s+`?$|#\d+\s*[(（]\s*`?$", text[max(0, at - 14) : at]) is not None
     )
 
 
@@ -66,7 +66,9 @@ def names_the_repo(text: str, ref: FixRef) -> bool:
 #: of two branches, a CI run or pipeline.
 _NOT_A_CHANGE_URL = re.compile(
     r"^https?://[^/\s]+(?:/[^?#\s]*)?/(?:(?:-/)?issues/\d+|browse/[A-Z][A-Z0-9_]+-\d+|actions/runs/\d+"
-    r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines|runs?)/\d+|job/[^/\s]+/\d+)(?:[/?#]\S*)?$"
+    r"|-/(?:pipelines|jobs)/\d+|(?:builds?|pipelines?|runs?|jobs?|workflows?)/\d+|job/[^/\s]+/\d+|_build/\S*)(?:[/?#]\S*)?$"
+    # A CI server's own host: "https://ci.hutnet.example/relay/…", "https://jenkins.example.com/…".
+    r"|^https?://(?:ci|jenkins|buildkite|circleci|travis|drone|teamcity)[.-]\S*$"
     # A compare of two branches, whatever follows it: "…/compare/main...mk/physics-substep".
     r"|^https?://[^/\s]+(?:/[^?#\s]*)?/(?:-/)?compare/\S*$"
     r"|^https?://[^/\s]+/\S*[?&]selectedIssue=[A-Z][A-Z0-9_]+-\d+"

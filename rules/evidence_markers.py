@@ -32,7 +32,9 @@ _THEIR_LABEL = re.compile(
     re.IGNORECASE,
 )
 _DENIED_LATER = re.compile(
-    r"\b(?:it is|it's|it isn't|is) not (?:occasional|rare|intermittent|random|sporadic|flaky)\b", re.I
+    r"\b(?:it is|it's|it isn't|is) (?:not|far from|anything but) (?:occasional|rare|intermittent|random|sporadic|flaky"
+    r"|sometimes|seldom|rarely)\b",
+    re.I,
 )
 #: After a marker, what it picks out rather than how often: "is always the test that failed".
 _WHICH_NOT_HOW_OFTEN = re.compile(r"\s+(?:the|a|an) (?:same )?(?:test|one|step|error|thing|frame|line|case)\b", re.I)

@@ -125,7 +125,7 @@ _PUBLISHED_NOW = re.compile(
     r"(?:push|プッシュ)\s*(?:しました|済み?|して(?:あ(?:ります|る|り)|(?:い|お)(?:ます|る)|おり(?:ます)?))(?!か)"
     r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
     # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
-    r"|(?:push|プッシュ)\s*し[、,][^。]{0,40}?(?:しました|済み)"
+    r"|(?:push|プッシュ)\s*(?:し[、,]|して(?!い(?:ない|ません)|な))[^。]{0,40}?(?:ました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
     r"|(?<!nothing )\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
     # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.
@@ -269,13 +269,6 @@ def _revision_with_its_place(text: str) -> bool:
     )
 
 
-#: A link to a CI run, job or build ("CI run https://ci.example/relay/jobs/5521 is green"): where the change was
-#: tested, not the change.
-_CI_RUN = re.compile(
-    r"/actions/runs/\d|/-/(?:jobs|pipelines)/\d|/(?:jobs?|builds?|pipelines?|runs?|workflows?)/\d+(?:[/?#]|$)"
-    r"|/job/[^/\s]+/\d+|/_build/|^https?://(?:ci|jenkins|buildkite|circleci|travis|drone|teamcity)[.-]",
-    re.IGNORECASE,
-)
 _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 
 
@@ -283,7 +276,7 @@ def fix_ref(text: str) -> Finding | None:
     """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
     if (fake := _NOT_A_SHA.search(text)) is not None:
         return ("placeholder", fake.group(1))  # "Landed as commit `abc123xyz`": no commit has that name
-    refs = [ref for ref in find_fix_refs(text) if not _CI_RUN.search(ref.text)]  # a CI run is not the change
+    refs = find_fix_refs(text)
     real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not names_the_repo(text, ref)]
     for token in () if real else text.split():  # a fake beside a real reference is an old name, not the answer
         token = token.strip("`'\"()[]{},.;:")

@@ -1,7 +1,5 @@
-"""The phrases of the evidence gate about what was run, en and ja: a repro that does not reproduce on
-demand, and a validation that is pending or only hoped for (what stands in for one and what a passing one
-reads as are in `rules.evidence_pass`). Each is an (English, Japanese) pair of linear patterns.
-"""
+"""The phrases of the evidence gate about what was run, en and ja: a repro that does not reproduce on demand, and a
+validation that is pending or only hoped for (what stands in for one and what passes: `rules.evidence_pass`)."""
 
 from __future__ import annotations
 
@@ -66,7 +64,8 @@ NOT_ON_DEMAND = (
         r"\b(?:not sure|unclear|unknown|no idea|(?:don't|do not|didn't) know) (?:what|which|how|when|why)\b"
         r"|\b(?:conditions?|triggers?) (?:is |are )?(?:unclear|unknown|not (?:clear|known))\b",
         r"\bnot (?:every time|always|consistently|reliably)\b",
-        r"\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b" + _USED_EN,
+        # Not "how seldom anyone flips the interlock": how often the trigger is done, not how often it fails.
+        r"(?<!how )\b(?:rare|rarely|seldom|hardly ever|almost never|infrequent(?:ly)?)\b" + _USED_EN,
         r"\b(?:once|twice|a few times|several times|a couple of times) (?:a|per|every) (?:few |couple of )?"
         r"(?:hours?|days?|weeks?|months?|years?|nights?|shifts?|(?:[\w-]+ )?sessions?)\b",
         r"\bevery (?:few |couple of |other )?(?:days?|weeks?|months?|nights?)\b",

@@ -15,7 +15,9 @@ from rules.regex_guard import compile_guarded
 CORE_EVIDENCE = (
     any_of(
         r"\b(?:repro\w*|tests?|workloads?|steps)\b"
-        r"|\bthe original\s+(?:[\w-]+\s+){0,2}?(?:job|run|case|capture|sequence)\b",
+        r"|\bthe original\s+(?:[\w-]+\s+){0,2}?(?:job|run|case|capture|sequence)\b"
+        # "The bench run with the hydraulic jig hasn't been repeated": the check on the bench is the repro.
+        r"|\bthe (?:bench|rig|jig|hil) (?:run|check)\b",
         flags=EN_FLAGS,
     ),
     any_of("再現", "(?<!再)(?<!ソーク)(?<!負荷)(?<!ストレス)(?<!耐久)テスト(?!環境)", "ワークロード", "手順(?!書)"),
@@ -48,8 +50,9 @@ _SCOPE_SUBJECT = re.compile(
 )
 #: Anything but the check itself as the subject of "was not re-run": "The 10 km race file was not re-run".
 _OTHER_SUBJECT = re.compile(
-    r"^\W*(?:the |our |their |that |this )?(?:[\w.+-]+ ){0,7}?[\w.+-]+\s+(?:was|were|has|have)(?: not|n't)(?: been)?"
-    r" (?:re-?run|re-?tested|tested|tried|checked|covered|measured|looked at|reviewed)\b",
+    r"^\W*(?:the |our |their |that |this )?(?:[\w.,/+-]+\s+){0,7}?[\w.,/+-]+\s+(?:was|were|has|have)(?: not|n't)"
+    r"(?: been)? (?:re-?run|re-?tested|tested|re-?tried|tried|re-?checked|checked|re-?verified|verified|covered"
+    r"|re-?measured|measured|looked at|reviewed)\b",
     re.IGNORECASE,
 )
 #: A configuration named in Latin letters as the topic of a Japanese clause: 「aarch64 ランナーは」「iOS 17 では」.
@@ -130,6 +133,8 @@ ANOTHER_MATTER = compile_guarded(
     r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|change|build"
     r"|bug|task|story|piece of work|project|feature|request|item|topic|question)\b"
     r"|\bunrelated to (?:the|this|our) (?:fix|bug|change|patch|issue)\b|\b(?:has|have|had) nothing to do with\b"
+    r"|\b(?:is|are|was|were) not (?:a )?part of (?:this|the|our) (?:check|fix|change|validation|verification|test"
+    r"|scope)\b"
     # Not affected in the first place: "the summer scenario wasn't re-run; it never failed in the first place".
     r"|\b(?:it|they|that|those|which) (?:never|didn't|did not|doesn't|does not|don't|do not) (?:\w+ )?"
     r"(?:fail|failed|break|broke|crash|crashed|hang|hung|show(?:ed)? (?:it|the bug)"
@@ -202,6 +207,17 @@ def named_first(clause: str) -> bool:
     return topic is not None and not _NOT_A_SCOPE_JA.search(topic.group(1))
 
 
+def other_subject(clause: str, *, named: bool = False) -> bool:
+    """ "The 6-row canapé template wasn't re-checked": something other than the repro, test or workload, not run
+    (`named`: the thing itself the subject, not "we")."""
+    if named and _PERSON_FIRST.match(clause):
+        return False  # "We have not re-run the integration suite": the writer's own check, not done
+    return _OTHER_SUBJECT.match(clause) is not None and not search(CORE_EVIDENCE, clause)
+
+
+_PERSON_FIRST = re.compile(r"^\W*(?:i|we|they|you|he|she|nobody|no one)\b", re.IGNORECASE)
+
+
 def other_thing_named(clause: str) -> bool:
     """ "The parcel line was not checked", 「タンク 7 の実機では試していません」: something else than the experiment
     named first, not run."""
@@ -214,7 +230,7 @@ def scope_only(clause: str) -> bool:
         return False  # "I haven't been on site to try it myself": the check itself, not done
     if SCOPE_STATED.search(clause) or _SCOPE_LABEL.match(clause) or _SCOPE_SUBJECT.match(clause):
         return True
-    if _OTHER_SUBJECT.match(clause) and not search(CORE_EVIDENCE, clause):
+    if other_subject(clause):
         return True  # "The 10 km race file was not re-run": something else than the repro, test or workload
     if _NAMED_NOT_RUN.match(clause) and not search(CORE_EVIDENCE, clause):
         return True

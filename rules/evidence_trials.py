@@ -25,6 +25,9 @@ Finding = tuple[str, str]
 _SINGLE = (
     any_of(
         r"\b(?:only|just)\s+(?:once|one time|a single (?:time|run|try|attempt|pass)|one (?:run|try|attempt|pass))\b",
+        # "I did that once on the bench and it behaved; … I couldn't repeat it": one trial, not repeated.
+        r"\b(?:i|we) did (?:that|this|it) (?:only |just )?once\b(?=[^.]{0,120}?\b(?:couldn't|could not|didn't|did not"
+        r"|wasn't able to|haven't|have not) (?:get to )?(?:repeat|redo|re-?run)\b)",
         r"\b(?:on|in|for|after)\s+(?:only\s+|just\s+)?(?:a single|one single)\s+(?:run|try|attempt|pass|trial"
         r"|iteration|execution|boot|build|replay)\b",
         r"\b(?:tried|ran|run|re-?ran|retried|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:only\s+|just\s+)?"

@@ -15,7 +15,7 @@ from rules.evidence_after import still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import concrete_pass
 from rules.evidence_contrast import with_without
-from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, other_thing_named
+from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, other_subject, other_thing_named
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
 from rules.textmask import MASKED_CODE, mask, rates, sentences
@@ -70,7 +70,9 @@ _LATER = re.compile(
     r"\b(?:tonight|tomorrow|next (?:week|sprint|run|window|cycle|night)|later|this (?:weekend|evening|afternoon)"
     r"|over the weekend|overnight|let (?:the rest|it|them) run"
     r"|(?:is|are) (?:queued|scheduled|pending)|not yet|to follow)\b"
-    r"|来週|明日|明後日|あとで|後で|今夜|今晩|週明け|来月|次回|これから|まだ|予定",
+    r"|来週|明日|明後日|あとで|後で|今夜|今晩|週明け|来月|次回|これから|まだ|予定"
+    # 「ラインが空くのが来週火曜なので、残りはそこで流す」: the time named before, then "there".
+    r"|そこで(?:流|回|やり|実施|確認|試)",
     re.IGNORECASE,
 )
 
@@ -157,6 +159,8 @@ def scope_or_condition(sentence: str) -> bool:
     """A stated scope ("not re-tested on ARM") or "while a compaction is in progress" is not pending."""
     return (
         bool(SCOPE_STATED.search(sentence))
+        # "The 6-row canapé template wasn't re-checked since it never reaches the limit": another thing named.
+        or (other_subject(sentence, named=True) and _REPRO_ITSELF.search(sentence) is None)
         or OUT_OF_SCOPE.search(sentence) is not None
         # "Haven't tried the ARM build yet, but that is a separate build of the same code": another matter.
         or (ANOTHER_MATTER.search(sentence) is not None and search(CORE_EVIDENCE, sentence) is None)

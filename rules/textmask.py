@@ -174,6 +174,7 @@ _TIMES_JA_RE = re.compile(
 #: 「ディスク使用率 97%」.
 _LEVEL_BEFORE = re.compile(
     r"(?:\b(?:to|at|by|up to|down to|above|below|over|under|past|beyond|exceeds?|exceeded|filled|reached|hit|hits"
+    r"|between|between \d[\d.]*\s*% and"
     r"|utili[sz]ation|usage|load|cpu"
     r"|memory|disk|battery|capacity|coverage)\s*(?:about\s+|~\s*)?|(?:使用率|利用率|負荷|容量|残量|CPU|メモリ|ディスク"
     r"|カバレッジ|強さ|出力|音量|速度|濃度|湿度|開度|明るさ|輝度)(?:は|が|を|:|：)?\s*(?:約\s*)?)$",
