@@ -13,9 +13,11 @@ HEARSAY = any_of(
     r"\baccording to\b",
     # Someone else's word carried by a noun: "per the maintainer's comment", "going by the vendor's note".
     r"\b(?:per|from|going by|based on) (?:the |a |an |our |their |his |her )?[\w' -]{0,40}?\b(?:comments?|reports?"
-    r"|notes?|messages?|replies|reply|emails?|answers?|word|statements?|analysis|post|advisory)\b"
-    r"(?! (?:field|table|queue|id)\b)",
+    r"|notes?|messages?|replies|reply|emails?|answers?|(?<!high )(?<!low )(?<!upper )(?<!lower )(?<!status )word"
+    r"|statements?|analysis|post|advisory)\b(?! (?:field|table|queue|id)\b)",
     r"\breportedly\b",
+    # "Reprocessing QA ran the test … and let us know that every cycle is now recorded as `ABORTED`".
+    r"\b(?:let|letting) (?:us|me) know\b|\b(?:informed|notified) (?:us|me) (?:that|of)\b",
     # Someone else's engineer ran it: "the GPU vendor's engineer ran our capture … and reported back".
     r"\b(?:vendor|partner|customer|client|supplier|their|the other team)'?s? (?:[\w-]+ ){0,2}(?:engineers?|fae|support"
     r"|team|admins?|folks)\b[^.;]{0,80}?\b(?:reported|said|told|confirmed|came back)\b",

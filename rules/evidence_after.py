@@ -101,8 +101,8 @@ STILL_FAILS = compile_guarded(
     # Still wrong in some runs, whatever the symptom is called: "on the ARM node it still shifts in 2 of 10".
     r"|\bstill \w+ (?:[\w-]+ ){0,3}?(?:in|on) [1-9]\d* ?(?:of|in|out of|/) ?\d+"
     # Still happening, counted, whatever it is called: "it still blanked twice", 「まだ早期解除が 2 回出ています」.
-    r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|ran|clean)\w*)(?:[a-z]+ed|got|hit|threw|saw|had|showed)"
-    r"\s+(?:[\w-]+\s+){0,3}?(?:once|twice|thrice"
+    r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|ran|clean)\w*)(?:[a-z]+ed|got|hit|threw|saw|had|showed|put"
+    r"|sent)\s+(?:[\w-]+\s+){0,3}?(?:once|twice|thrice|[1-9]\d* (?!of\b)[a-z-]+s\b"
     r"|(?:[1-9]\d*|two|three|four|five|six|seven|eight|nine|ten|several|a few) times)\b"
     # Still doing it on the same steps: "bay 3 still starts the cycle … on the same steps", 「同じ手順でまだ…」.
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? [^.;]{0,80}?"

@@ -146,7 +146,7 @@ _GENERIC_TESTS = re.compile(
 #: 「追加したテスト」.
 _ONE_TEST = re.compile(
     # Not where the tests ran: "all tests pass on the `LockHub` CI pipeline".
-    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster)\b)|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
+    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster)\b|\s*(?:周り|まわり|付近|関連))|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
     r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)\s+(?:[\w-]+\s+)?"
     r"test\b(?!s)"
     r"|(?:失敗していた|落ちていた|追加した|回帰|該当の?|その|新しい|新規の?|単体|結合|元の)テスト(?!\s*(?:は|が)?(?:すべて|全て))",

@@ -65,7 +65,7 @@ PASSED_BEFORE = (
         r"|were) (?:already )?passing before (?:too|as well)\b"
         r"|\bpass\w* (?:even |also )?(?:before the fix|without the fix|on the old (?:code|build|version))\b"
         r"|\b(?:pass\w*|green) before (?:the (?:fix|change|patch) )?(?:too|as well)\b"
-        r"|\b(?:was|were) (?:also |already )?(?:passing|green|fine|ok) (?:on|against)\s+Q\s+(?:too|as well)\b"
+        r"|\b(?:was|were) (?:also |already )?(?:passing|green|fine|ok) (?:on|against)\s+Q\s+(?:too|as well|before)\b"
         r"|\b(?:was|were|is|are) (?:also |already )?(?:passing|green|fine|ok) (?:on|against) (?:main|master|trunk)"
         r"(?: too| as well| before)?\b"
         r"|\bpass\w* (?:on|against|with) (?:main|master|trunk|the old (?:code|build|version)|the base(?:line)?)"
@@ -110,7 +110,7 @@ RUNNING = (
         r"(?:running|under ?way|in flight|being (?:run|replayed|tested))\b"
         r"(?! (?:fine|normally|smoothly|ok|okay|well|again|correctly|stabl[ey])\b)",
         # A bisect or a search still going: "is narrowing it down: step 7 of 12", "currently pointing at".
-        r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently (?:pointing|bisecting|at step)\b"
+        r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently\s+(?:pointing|bisecting|at\s+step)\b"
         r"|\bstep \d+ of \d+ as of\b"
         r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
         r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",

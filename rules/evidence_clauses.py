@@ -47,6 +47,16 @@ _NONE_WORD = re.compile(r"\b(?:none|zero|no|nothing|never|without)\b|なし|ゼ�
 _IN_PROGRESS_STATE = re.compile(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", re.I | re.A)
 
 
+def _unrelated(around: str) -> bool:
+    """A failure said not to be the fix's, not only guessed so ("…, which we think is unrelated", "probably")."""
+    excuse = NOT_THE_FIXS.search(around)
+    return (
+        excuse is not None
+        and search(words.HYPOTHESIS, around) is None
+        and not GUESSED.search(around, max(0, excuse.start() - 30), excuse.start())
+    )
+
+
 def _split_pass(a: str, b: str) -> bool:
     """A count or a test named in one clause and the pass in the next, which together show a check passing."""
     named = " Q " in a and passing.GOES_ON.search(a) is not None and search(passing.PASSED, b) is not None
@@ -190,7 +200,8 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
     """A completed check with its observed outcome; a not-done clause about the check itself refuses
     (docs/rules.md#completed-check). `pasted`: a runner's summary with no failure is pasted (read on the raw text)."""
     parts = [(c, why) for c, why in reading.readings(masked) if why is None or why[0] != reading.TESTED]
-    parts = [(c, _still_needs(c) if why is None else why) for c, why in parts]
+    # What a check still needs outranks a plan in the same clause: 「判定にはあと数晩必要で、予約が取れ次第続ける」.
+    parts = [(c, (_still_needs(c) or why) if why is None or why[0] == "planned" else why) for c, why in parts]
     # 「『まだ落ちるかもしれない』と言われていた Q を全部流し、100 件すべて成功」: a doubt quoted, then one's own check.
     parts = [(c, None if _quoted_then_checked(c, why) else why) for c, why in parts]
     # Read once (a long paste has thousands of clauses): a failure named or counted, or a pass share (short of all?).
@@ -206,18 +217,8 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
         if why is not None and why[0] == "not_done" and another_matter(masked, at, len(clause)):
             elsewhere.add(clause)  # 「PDF のレイアウト変更はまだですが、今回の修正とは別件です」
-        # "… failed once; probably unrelated": a failure called unrelated only as a guess is still a failure.
-        excuse = NOT_THE_FIXS.search(around)  # "…, which we think is unrelated": a guess excuses nothing either
-        unrelated = (
-            excuse is not None
-            and search(words.HYPOTHESIS, around) is None
-            and not GUESSED.search(around, max(0, excuse.start() - 30), excuse.start())
-        )
-        if failure and _fails_after(clause) and not unrelated:
-            return (
-                "fails_after",
-                _clip(clause),
-            )  # 「e2e-checkout: 4 回赤になった」: failures after the fix, whatever passed
+        if failure and _fails_after(clause) and not _unrelated(around):
+            return ("fails_after", _clip(clause))  # 「e2e-checkout: 4 回赤になった」: failures after the fix
     passed = pasted or any(
         concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts
     )
@@ -282,8 +283,14 @@ _NEEDS = any_of(
 )
 
 
+#: 「判定にはあと数晩必要で、予約が取れ次第続ける」: more runs needed before the check can judge.
+_NEEDS_JA = any_of(
+    "(?:判定|確認|結論|評価|検証)には(?:あと|さらに|もう)[^。]{0,12}?必要|(?:取れ|空き|空い|戻り)次第(?:続け|再開|実施|回)"
+)
+
+
 def _still_needs(clause: str) -> tuple[str, str] | None:
-    found = search((_NEEDS, _NEEDS), clause)
+    found = search((_NEEDS, _NEEDS_JA), clause)
     return None if found is None else ("not_done", found)
 
 

@@ -203,7 +203,7 @@ THEN_COUNTED = re.compile(
 THEN_COUNTED_JA = re.compile(
     # 「20 回送って停止したのは 6 回で、…」: right after the runs' verb, too.
     "(?:、|^|(?<=[てで]))(?![^。、]{0,40}?(?:正常|成功|問題な|OK|通過|パス|通っ))[^。、]{1,40}?(?:は|が)\\s*(?P<n>\\d{1,6})"
-    "\\s*回(?:だけ|のみ|ほど|程度)?(?:でした|です|だった|っす|ありました|発生|出|起き|(?=\\s*[（(])|で(?=[、,]|\\s*$))"
+    "\\s*回(?:だけ|のみ|ほど|程度)?(?:でした|です|だった|っす|ありました|発生|出|起き|(?=\\s*[（(]|。|\\s*$)|で(?=[、,]|\\s*$))"
 )
 
 
@@ -239,11 +239,9 @@ SHARES = {
 }
 
 
-#: Every run said after a pair: "… in 0 of 8 attempts and the lantern stayed dark each time".
+#: Every run said after a pair ("… in 0 of 8 attempts and stayed dark each time"); a failure word before it.
 EACH_TIME = re.compile(r"\b(?:each|every) (?:single )?(?:time|run|attempt)\b|毎回|いずれも", re.IGNORECASE)
 FAILED_WORD = re.compile(rf"\b(?:{_FAIL_VERB}|{_FAIL_NOUN})\b", re.IGNORECASE)
-
-
 #: A pass verb governing a pair: "finishes cleanly in 20 tries out of 20", "20 of 20 imports went through".
 _PASS_BEFORE = re.compile(
     r"\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|(?:finish|complet)(?:ed|es)? (?:the [\w-]+ |it )?(?:cleanly|fine|normally|ok"
@@ -276,8 +274,9 @@ PASS_SHARE = re.compile(
     r"(?<![\d.,])(?P<n>\d[\d,]*)\s*(?:/|of|out of)\s*(?P<m>\d[\d,]*)\s+(?:\w+\s+)?"
     r"(?:green|pass(?:ed|es)?|succeed(?:ed|s)?|ok|clean|completed?|matched|went through|came out (?:right|fine|clean)"
     r"|(?:were|was) (?:fine|correct|right)|(?:committed|got|gave|showed|printed|read|recorded) the (?:right|correct))\b"
-    r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*(?:/|of|out of)\s*"
-    r"(?P<jm>\d[\d,]*)"
+    # "passed the weight check in 9 of the 10 batches": what passed may stand between.
+    r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:(?:the\s+)?[\w-]+\s+[\w-]+\s+)?(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*"
+    r"(?:/|of|out of)\s*(?:the\s+)?(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
     # 「1000 回流して、997 回は全スライスが正常」: what was fine may be named between.

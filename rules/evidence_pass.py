@@ -68,7 +68,8 @@ PASSED = (
         r"\bcomplete[sd]\b",
         r"\b(?:to completion|finished|finishes)\b",
         r"\bgreen\b",
-        r"\bno longer\b",
+        r"\bno longer\b|\ball (?:arrived|landed|matched|came through|got through)\b",
+        r"\b(?:did not|didn't|never) (?:appear|show up|come up|recur|fire|trigger)(?: (?:once|again|at all))?\b",
         r"\b(?:now works|works (?:now|again|correctly))\b",
         r"\b(?:right|correct|expected) (?:results?|reports?|values?|outputs?|answers?|responses?|data)\b",
         r"\b(?:0|zero|no) (?:[A-Z][\w-]* )?(?:failures?|hangs?|errors?|crash(?:es)?|regressions?|timeouts?|stalls?"
@@ -156,7 +157,7 @@ PASSED = (
         "(?:クラッシュ|エラー|失敗|ハング|タイムアウト|落ち|NG)(?:は|が|数|件数|回数)?\\s*[:：]?\\s*(?:0|０|ゼロ|なし)\\s*(?:回|件)?(?![\\d.])",
         "問題なく",
         # 「赤だったのが緑になったっす」: the test went green.
-        "(?:緑|グリーン)(?:色)?に(?:なっ|なり|変わ)",
+        "(?:緑|グリーン)(?:色)?に(?:なっ|なり|変わ)|(?:後|今)は(?:緑|グリーン)(?:。|$|です|でした|で、|、)",
         "解消",
         "なくなり",
         "(?:発生|再現)しなく",

@@ -148,7 +148,7 @@ _DEAD = re.compile(
     r"\bclosed without merg\w*|\b(?:abandon(?:ed)?|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
     r"|\((?:was |got )?closed\b"
     r"|作り直し中|Abandon\s*済み"
-    r"|マージせず(?:に)?(?:クローズ|閉じ)"
+    r"|マージせず(?:に)?(?:クローズ|閉じ)|クローズ\s*[（(]\s*マージなし"
     # Not 「issue #4411 をクローズした PR」: the PR that closed the issue.
     r"|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て|ちゃ)(?!\s*(?:PR|MR|プルリク|コミット|変更))"
     r"|\bclose\s*(?:しました|した)(?!\s*(?:PR|MR|プルリク|コミット|変更))",
@@ -256,7 +256,9 @@ _NOT_A_SHA = re.compile(r"\bcommit\s+`(?=[0-9a-z]*\d)(?=[0-9a-z]*[g-z])([0-9a-z]
 _SVN_REVISION = re.compile(r"\br\d{3,9}\b|\brevision \d{3,9}\b|リビジョン\s*\d{3,9}", re.IGNORECASE)
 _SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
 #: A Perforce change, named with its depot or the tool: "change list 884213", "CL 884213 in //depot/…".
-_P4_CHANGE = re.compile(r"\b(?:change ?list|changelist|CL|change)\s*#?\s*\d{3,9}\b", re.IGNORECASE)
+_P4_CHANGE = re.compile(
+    r"(?:\b(?:change ?list|changelist|CL|change)|変更リスト|チェンジリスト)\s*#?\s*\d{3,9}\b", re.IGNORECASE
+)
 _P4_PLACE = re.compile(r"\bperforce\b|\bp4\b|\bhelix\b|(?<![:\w/])//[\w-]+/|\bsubmitted\b|サブミット", re.IGNORECASE)
 
 

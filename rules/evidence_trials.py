@@ -155,7 +155,8 @@ def _one_pass_of_a_flake(masked: str) -> str | None:
 _CUT_SHORT = (
     any_of(
         r"\b(?:we|i|they|someone)\s+(?:then\s+)?(?:stopped|killed|aborted|interrupted|cancell?ed|halted|terminated"
-        r"|cut|ended|paused)\s+(?:it|the (?:run|job|workload|training|test|replay|soak|load))\b"
+        r"|cut|ended|paused)\s+(?:it|the (?:run|job|workload|training|test|replay|soak|load|session|batch|import"
+        r"|scan))\b"
         r"(?!\s+(?:after it|once it|when it)\s+(?:finished|completed|ended|succeeded)\b)",
         r"\b(?:shut|took|brought|wound) (?:it|the (?:run|job|workload|training|test|replay|soak|load)) down\b",
         r"\b(?:stopped|killed|aborted|interrupted|cancell?ed|cut short|halted|terminated) (?:it )?(?:there|early"

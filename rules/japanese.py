@@ -152,9 +152,10 @@ def _hearsay(words: tuple[Morph, ...], i: int) -> Span | None:
 
 def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
     w, nxt = words[i], word_at(words, i + 1)
-    # Not 「影響が出ないよう、…実施しました」: よう before a comma is a purpose.
+    # Not 「影響が出ないよう、…」 (よう before a comma is a purpose), nor 「10 回ともそう」 ("so, every time").
     if w.pos2 == "助動詞語幹" and w.lemma in ("様", "みたい", "そう") and _ends(words, i + 1, *_COPULA, "で"):
-        if w.lemma == "様" and _is(words, i + 1, "、"):
+        purpose = w.lemma == "様" and _is(words, i + 1, "、")
+        if purpose or (w.surface == "そう" and _is(words, i - 1, "とも", "も")):
             return None
         return ("appearance", i + 1)
     if w.lemma == "感じ" and _ends(words, i + 1, *_COPULA) and not (i and words[i - 1].surface in ("って", "という")):

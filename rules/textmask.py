@@ -64,6 +64,30 @@ _NAME_RE = re.compile(
     r"(?=[A-Za-z0-9_]*(?:[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9_]+)"
 )
 
+#: A line break inside a sentence, between two Japanese characters or two lower-case words: a wrap, not an end.
+_SOFT_WRAP = re.compile(
+    "(?<=[\u3040-\u30fa\u30fc\u4e00-\u9fff、])\n(?=[\u3040-\u30fa\u30fc\u4e00-\u9fff])"
+    r"|(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])"
+)
+#: A line that is an item or a label of its own: "1. …", "- …", 「・…」, 「未検証：…」.
+_OWN_LINE = re.compile(r"\s*(?:\d+[.)]|[-*•・●■◆※]|[^\s:：。]{1,12}[:：])")
+
+
+def _unwrapped(text: str) -> str:
+    """「…毎回⏎ではありません」, "in nine of⏎the ten batches": a sentence wrapped onto the next line read as one line;
+    a list item or a labelled line stays a line of its own."""
+    if "\n" not in text:
+        return text
+
+    def join(m: re.Match[str]) -> str:
+        start = text.rfind("\n", 0, m.start()) + 1
+        if _OWN_LINE.match(text, start) or _OWN_LINE.match(text, m.end()):
+            return m.group(0)
+        return "" if m.group(0) == "\n" and not text[m.start() - 1].isascii() else " "
+
+    return _SOFT_WRAP.sub(join, text)
+
+
 #: Sentence ends; a 「！」 folded to "!" ends one too before Japanese: 「全部いけた!(前は…)行書は…」.
 _SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+|(?<=[!?])(?=[(\u3040-\u30ff\u4e00-\u9fff])")
 
@@ -83,6 +107,7 @@ def mask(text: str | None) -> str:
     """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`; counts in words
     as figures."""
     out = _STATUS_SPAN.sub(r" \1 ", normalize(text))  # 「`409` を返す」: a status code is the symptom, said as such
+    out = _unwrapped(out)
     named = _hedges_named_in_code(out)
     for pattern in (FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
         out = pattern.sub(MASK, out)

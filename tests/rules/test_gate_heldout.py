@@ -200,6 +200,19 @@ KNOWN_GAPS: dict[str, str] = {
     "b85-138": "'Ran the test loop in continuous mode for 36 hours …': a soak, the repro itself not named",
     "b85-146": "'the whole `ct9-recon` test suite passes' beside '`DB-3` gain-table fix': the code span read as a test",
     "b85-152": "「本番機での確認は、…荷役前に行う予定」: the real loader's run planned, read as another configuration",
+    "b86-010": "'From the siphon arithmetic this trips the false occlusion alarm on every run': worked out, not run",
+    "b86-011": "'3 cycles of 100 aspirations each. It failed twice overall': 2 of 300, read as 2 of 3",
+    "b86-013": "'Steps, as the reprocessing lead ran them … She says …; I haven't done it here': her run, read as mine",
+    "b86-017": "'Twenty tries, twenty clean exports': none failed, beside the value only seen on her PC",
+    "b86-044": "'fires because the line pressure reading crosses the occlusion limit at low rates': the symptom again",
+    "b86-046": "'began with `route_rules=v12`, … every misroute since': a correlation, with the function named",
+    "b86-047": "'a timing problem in the vacuum state machine (`vac_sm.c`)': a kind of bug in a file",
+    "b86-061": "「圧力が規定値まで下がらないため」: the symptom again",
+    "b86-067": "「メモリが夜間にじわじわ増え、朝のピーク時に上限に達して」: growth with nothing holding it",
+    "b86-068": "「…届かないからで、`AlarmPauseTimer` 周辺に問題がある」: the symptom, then a vague place",
+    "b86-082": "'180 ms apart in every stuck case … (14 of 14)': a timing seen in logs, read as a result",
+    "b86-098": "「圧力センサのトレースを 3 サイクル分取得し…確認した」: a trace, read as a run",
+    "b86-140": "false refusal: '20 resets within 300 ms, 20 dome lights cleared': a pass in the trade's words",
 }
 
 
