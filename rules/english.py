@@ -140,8 +140,7 @@ INFERENCE = any_of(
     # A coincidence in time is a correlation, not an experiment.
     r"^\W*(?:that|this|it) (?:holds|is true|applies) (?:for|to) (?:both|all|each|every)\b"
     r"|\b(?:correlat\w+|coincides? with|coincided with|timestamps? (?:match|line up|overlap)\w*|timestamps? within"
-    r"|lines? up (?:in time|with the (?:time|timing|timestamps?|deploy\w*|spikes?|pauses?|restarts?))"
-    r"|lines? up (?:to the (?:second|minute|millisecond|microsecond)|exactly|precisely|one[- ]to[- ]one))\b",
+    r"|lines? up (?:in time|with the (?:time|timing|timestamps?|deploy\w*|spikes?|pauses?|restarts?)))\b",
     flags=EN_FLAGS,
 )
 

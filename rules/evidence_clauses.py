@@ -20,7 +20,7 @@ from rules.evidence_after import BEFORE_ASIDE, short_share, still_before
 from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_after_result import more_to_come
-from rules.evidence_count_words import FAILURE_WORD, GUESSED, NOT_THE_FIXS, failure_said
+from rules.evidence_count_words import FAILURE_WORD, excused, failure_said
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 
@@ -45,16 +45,6 @@ _MEASURE = re.compile(
 _NONE_WORD = re.compile(r"\b(?:none|zero|no|nothing|never|without)\b|なし|ゼロ|なく|ない|ません|消え", re.IGNORECASE)
 #: "with compactions in progress": a state during the check, not a check still in progress.
 _IN_PROGRESS_STATE = re.compile(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", re.I | re.A)
-
-
-def _unrelated(around: str) -> bool:
-    """A failure said not to be the fix's, not only guessed so ("…, which we think is unrelated", "probably")."""
-    excuse = NOT_THE_FIXS.search(around)
-    return (
-        excuse is not None
-        and search(words.HYPOTHESIS, around) is None
-        and not GUESSED.search(around, max(0, excuse.start() - 30), excuse.start())
-    )
 
 
 def _split_pass(a: str, b: str) -> bool:
@@ -217,7 +207,8 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
         around = masked[at : at + len(clause) + 160] if at >= 0 else clause
         if why is not None and why[0] == "not_done" and another_matter(masked, at, len(clause)):
             elsewhere.add(clause)  # 「PDF のレイアウト変更はまだですが、今回の修正とは別件です」
-        if failure and _fails_after(clause) and not _unrelated(around):
+        # "… failed once; probably unrelated": a failure called unrelated only as a guess is still a failure.
+        if failure and _fails_after(clause) and not (excused(around) and search(words.HYPOTHESIS, around) is None):
             return ("fails_after", _clip(clause))  # 「e2e-checkout: 4 回赤になった」: failures after the fix
     passed = pasted or any(
         concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts

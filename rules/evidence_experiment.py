@@ -259,7 +259,8 @@ _OBSERVER = re.compile(
 _TIMES_AGREE = (
     any_of(
         r"\btimestamps?\b[^.;]{0,80}\b(?:match\w*|line(?:s|d)? up|agree\w*|coincid\w+)\b"
-        r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely) with\b"
+        # "lines up to the second with …", "lines up with the switch to 6 MeV to the minute".
+        r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely|one[- ]to[- ]one) with\b"
         r"|\blines? up with\b[^.;:]{0,40}?\bto the (?:second|minute|millisecond)\b",
         flags=EN_FLAGS,
     ),
