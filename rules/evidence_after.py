@@ -26,16 +26,17 @@ _FAIL_COUNT = re.compile(
     rf"|blank|dead|missing|negative|wrong))\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     # Not the number in a name: "the bed-2 repro", "R2 errors".
-    rf"|(?<![/\d])(?<![\w-])(?<!\bnot )(?<!\bnever )(?<!\ball )\b{_N}\s+{NOT_A_UNIT}(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
+    rf"|(?<![/\d])(?<![\w-])(?<!\d[,.])(?<!\d of )(?<!\d out of )(?<!\bnot )(?<!\bnever )(?<!\ball )"
+    rf"\b{_N}\s+{NOT_A_UNIT}(?:[a-z-]+\s+){{0,2}}?{FAIL_NOUN}\b"
     rf"(?![ -](?:{_MODIFIED})\b)"
     # "2 NaN runs, down from 19", "3 red builds": runs counted by what went wrong in them.
-    rf"|(?<![/\d.])\b{_N}\s+(?:NaN|Q|failed|failing|red|broken|bad|crashed|hung|flaky|diverged)\s+(?:runs?|builds?|jobs?"
-    r"|tests?|iterations?|seeds?|boots?|replays?)\b"
+    rf"|(?<![/\d.])(?<!\d,)\b{_N}\s+(?:NaN|Q|failed|failing|red|broken|bad|crashed|hung|flaky|diverged)\s+"
+    r"(?:runs?|builds?|jobs?|tests?|iterations?|seeds?|boots?|replays?)\b"
     # "2 pockets came out unsealed": things counted by how they came out.
-    rf"|(?<![/\d.])\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?(?:came out|were left|ended up|went out)\s+(?:un[a-z]+ed|wrong|bad"
-    r"|broken|blank|empty|torn|crooked|short|open|missing)\b"
+    rf"|(?<![/\d.])(?<!\d,)\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?(?:came out|were left|ended up|went out)\s+"
+    r"(?:un[a-z]+ed|wrong|bad|broken|blank|empty|torn|crooked|short|open|missing)\b"
     # "40 runs: 3 hung": the count as the subject of a failing verb.
-    rf"|(?<![/\d.])\b{_N}\s+(?:of them\s+)?(?:hung|crashed|failed|froze|timed out|errored|deadlocked"
+    rf"|(?<![/\d.])(?<!\d,)\b{_N}\s+(?:of them\s+)?(?:hung|crashed|failed|froze|timed out|errored|deadlocked"
     rf"|panicked|stalled)\b"
     rf"|\b{_N}\s+(?:of (?:them|those|these)\s+|(?:[a-z-]+\s+)?(?:runs?|iterations?|attempts?|tries|boots?|jobs?"
     rf"|builds?|replays?|cycles?|nights?)\s+)(?:still\s+)?{FAIL_VERB}\b"
@@ -54,16 +55,15 @@ _BEFORE_LEFT = re.compile(
     r"\b(?:before|previously|prior|without the (?:fix|patch|change)|unpatched|old (?:build|code|version)|original build"
     r"|on main|revert\w*|down from|versus|vs\.?|compared (?:to|with)|was|were|used to|main|master|baseline"
     r"|previous (?:build|release|version)|without|(?:earlier|first|previous|initial) (?:fix|attempt|patch|version)"
-    r"|parent commit|previous commit)\b"
-    r"|修正前|(?i:fix|patch)\s*前|(?<![\u4e00-\u9fff])(?:以)?前(?:は|[:：])|元の(?:ビルド|コード|版)|戻した|外した|旧(?:版|ビルド|バージョン|コード|ファーム)|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
+    r"|parent commit|previous commit|(?:buggy|faulty|affected) (?:build|firmware|version|code|release))\b"
+    r"|不具合(?:の)?(?:ある|あった|入りの|を含む)(?:ファーム|版|ビルド|コード|バージョン)|修正前|(?i:fix|patch)\s*前|(?<![\u4e00-\u9fff])(?:以)?前(?:は|[:：])|元の(?:ビルド|コード|版)|戻した|外した|旧(?:版|ビルド|バージョン|コード|ファーム)|(?:最初|前|初回|当初)の(?:修正|対応|パッチ|案)",
     re.I | re.A,
 )
 _BEFORE_THE_FIX = re.compile(r"\bbefore the (?:fix|patch|change)\b|修正前|(?:fix|patch)\s*前", re.I)
 #: Words that put what follows after the fix: "after the fix", "now", "down from 60 to 2", "60 → 2".
 _AFTER_LEFT = re.compile(
     r"\b(?:after|afterwards|now|with the (?:fix|patch|change)|patched|fixed (?:build|version)|(?<!used )to)\b|→"
-    r"|->|修正後"
-    r"|適用後",
+    r"|->|修正後|適用後",
     re.I | re.A,
 )
 #: A before-word just after the count, with no other figure between: "12 of 20 on the old build".
@@ -77,13 +77,10 @@ _BEFORE_RIGHT = re.compile(
     r"|^(?:てい(?:た|ました)|てた)"
     # "the job that failed 12 nights in a row … has completed on each of the 5 nights since the fix".
     r"|^[^.;]{0,60}?\b(?:has|have|now) (?:\w+ )?(?:completed|passed|succeeded|finished|run clean"
-    r"|been green)\b[^.;]{0,40}?"
-    r"\b(?:since|after) the (?:fix|patch|change)\b",
+    r"|been green)\b[^.;]{0,40}?\b(?:since|after) the (?:fix|patch|change)\b",
     re.I | re.A,
 )
-_NOW_RIGHT = re.compile(
-    r"^\s*(?:[a-z]+\s+){0,2}?now\s+(?!fails|crashes|hangs|errors|times)[a-z]+(?:s|ed)\b", re.I | re.A
-)
+_NOW_RIGHT = re.compile(r"^\s*(?:[a-z]+\s+){0,2}?now\s+(?!fails|crash|hangs|errors|times)[a-z]+(?:s|ed)\b", re.I | re.A)
 _FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
 
 #: A failure that outlived the fix: "still fails", 「まだ失敗している」, 「今も…出ます」; some of them still wrong
@@ -140,8 +137,7 @@ STILL_FAILS = compile_guarded(
     r"|(?:まだ|依然として?|相変わらず)\s*[1-9]\d*\s*(?:[\u4e00-\u9fff]|[\u30a1-\u30fa\u30fc]{1,6})(?:が|は|も|ほど|程度)"
     # A rate lowered but not to zero: "from 5 in 30 to 2 in 50", 「30 回中 5 回から 50 回中 2 回に」.
     r"|\bfrom \d+ (?:[a-z]+ )?(?:of|in|out of|/) ?\d[\d,]* (?:[a-z-]+ ){0,3}(?:down )?to (?:[1-9]\d*|one|a single) ?"
-    r"(?:[a-z]+ )?"
-    r"(?:of|in|out of|/) ?\d[\d,]*"
+    r"(?:[a-z]+ )?(?:of|in|out of|/) ?\d[\d,]*"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回"
     # The rate after the fix, then the one before: "now crashes in 1 of 50 runs, down from 25 of 25".
     r"|(?:(?<![\d.,])[1-9]\d*|\bone|\ba single) ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? \(?(?:down|reduced|dropped"
@@ -226,7 +222,11 @@ def short_share(text: str) -> bool:
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(text, m.start(), m.end()):
             return True
-    return False
+    # 「100 回中 3 回跳ねた」: some of the runs, not all and not none, in whatever verb: not every run passed.
+    return any(
+        0 < int(m.group(2)) < int(m.group(1)) and not _before(text, m.start(), m.end())
+        for m in shapes.RATE_JA.finditer(text)
+    )
 
 
 #: A rate said after the fix, short of none: "After: 1 in 50", "with the fix, 2/100".

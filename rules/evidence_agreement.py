@@ -23,8 +23,9 @@ Finding = tuple[str, str]
 #: An every-run marker hedged: "almost always", "nearly every time", 「ほぼ毎回」 is a high rate, not every run.
 _HEDGED_ALWAYS = any_of(
     r"\b(?:almost|nearly|virtually|practically|mostly|usually|generally|typically|often|pretty much|more or less"
-    r"|just about)\s+(?:always|every (?:single )?"
-    r"(?:time|run|attempt|build|boot|night)|each time|consistently|reliably|deterministic\w*)\b",
+    r"|just about)\s+(?:always|every (?:single )?[a-z]+|each time|consistently|reliably|deterministic\w*)\b",
+    # "nearly all of them", "almost all passes": a share short of every run, with no count.
+    r"\b(?:almost|nearly|virtually|practically) all(?: of (?:them|the (?:time|runs|passes|attempts)))?\b",
     "(?:ほぼ|ほとんど|大体|だいたい|たいてい|大抵|概ね|おおむね)(?:の場合)?(?:は)?(?:毎回|必ず|いつも|常に)",
     # Negated: "not every time", 「毎回ではありません」「必ずしも」.
     r"\b(?:not|isn't|doesn't happen|doesn't fail) (?:every (?:single )?(?:time|run)|always|each time"
@@ -32,6 +33,8 @@ _HEDGED_ALWAYS = any_of(
     # 「毎回では、少なくとも私が試した範囲では、ありません」: the negation far from it, after an aside.
     "(?:毎回|いつも|常に|必ず)(?:で|じゃ)(?:は|も)?(?:[、,][^。]{0,40}?[、,]\\s*)?(?:ない|ありません|なく)|必ずしも",
     "(?:必ず|毎回|いつも|すべて|全て|全部)[^。]{0,14}わけ(?:では|じゃ)(?:ない|ありません|なく)",
+    # 「まったく出ない日もある」: some days (runs, times) it does not happen at all.
+    "[^\\s、。！？]{1,6}(?:ない|なかった)(?:日|こと|とき|時|回|夜|週)も(?:ある|あります|あった|ありました)",
     flags=re.IGNORECASE,
 )
 

@@ -137,6 +137,8 @@ _SHIPPED = re.compile(
     re.IGNORECASE,
 )
 #: 「10 回とも 1 通だった」「50 件すべて照合に成功」: every one of a counted set, in Japanese.
+#: The stimulus opening a clause, done to the system: 「二重登録の条件を 30 回流し、」.
+_STIMULUS_JA = re.compile("^[^。、]{0,60}?を[^。、]{0,20}?(?:流し|実行し|回し|試し|かけ|入れ|送り|行い|繰り返し)[、,]")
 _ALL_N_JA = re.compile(
     r"(?<!\d)\d+\s*(?:回|件|台|本|枚|人|パターン|ケース|通り|種類|項目)(?:とも|すべて|全て|全部)"
     # 「12,000 枚を最後まで刷りました。…全数でインクの乗りは正常」: every one of a counted set, said as 全数.
@@ -151,8 +153,9 @@ def _all_good(clause: str) -> bool:
     if _SHIPPED.search(clause) is not None:
         return False  # "Rolled the fix out to all 24 lanes": where it went, not what came out right
     if any(word in clause for word in _ALL_N_JA_WORDS) and _ALL_N_JA.search(clause) is not None:
+        outcome = _STIMULUS_JA.sub("", clause, count=1)  # 「…の条件を 30 回流し、」: what was done, not its outcome
         return (
-            japanese_verbs.BAD_OUTCOME_JA.search(clause) is None
+            japanese_verbs.BAD_OUTCOME_JA.search(outcome) is None
             and re.search("修正前|元の(?:ビルド|版|コード)|戻[すし]|外[すし]", clause) is None
         )
     every_one = " one" in clause and _EVERY_ONE.search(clause) is not None and _DIGIT.search(clause) is not None

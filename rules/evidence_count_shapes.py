@@ -291,7 +291,8 @@ PASS_SHARE = re.compile(
     # "… with the fix: 997 opened the barrier": what each did, in the trade's own verb.
     rf"|(?!{_FAIL_VERB}\b)[a-z]+ed (?:the|a|an|its|their|on|in|at)\b)\b"
     # "1000 runs: 997 completed": the runs, then how many came through.
-    r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\s*[:,;]\s*(?P<rn>\d[\d,]*)\s+"
+    r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\b[^.;:\d]{0,60}?[:,;]\s*"
+    r"(?P<rn>\d[\d,]*)\s+"
     r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"
     # 「読取率は 20 セット合計で 99.5%」: the share that came through, whatever the trade calls it.
     r"|(?:成功|通過|合格|読取|読み取り|認識|検出|正答|到達)率(?:は|が|:|：)?[^。%]{0,16}?(?<![\d.])(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",

@@ -105,13 +105,15 @@ PASSED = (
         r"\b(?:0|zero|no) (?:\w+ )?(?:un[a-z]+ed|mis[a-z]+|false|stale|wrong|duplicated?|lost|missing|dropped"
         r"|leftover|left-over|rejected|refused|bounced|aborted|evicted|rolled back|reverted|requeued|re-queued"
         r"|remaining|residual|dangling|leaked|repeated|doubled?|spurious|skipped|overlapping|early|late"
-        r"|corrupt\w*|failed|bad|broken|orphan\w*)\b",
+        r"|corrupt\w*|failed|bad|broken|orphan\w*|truncated|clipped|chopped|torn|cracked|jammed|stuck|stalled|frozen"
+        r"|tripped|garbled|mangled|scrambled|swapped|shifted|skewed|over-?(?:filled|dosed|run)|short)\b",
         # Every run good, stated as a full rate: "kept the reward 15/15", "50/50 matched".
         r"\b(?:kept|held|matched|correct|succeeded|worked|ok|right|clean)\b(?: \w+){0,3} (?P<all1>\d+) ?/ ?(?P=all1)\b"
         r"|\b(?P<all2>\d+) ?/ ?(?P=all2) (?:\w+ ){0,2}(?:matched|kept|held|correct|succeeded|worked|ok|right|clean)\b"
         # "20 of 20 reached 180°": every run got where it should.
-        r"|\b(?P<all3>\d[\d,]*) (?:of|out of) (?:the )?(?P=all3) (?:\w+ ){0,2}(?:reached|finished|completed|made it"
-        r"|got (?:to|through)|held|kept|worked|matched)\b",
+        r"|\b(?P<all3>\d[\d,]*) (?:of|out of) (?:the )?(?P=all3) (?:\w+ ){0,6}?(?:reached|finished|completed|made it"
+        r"|got (?:to|through)|held|kept|worked|matched|came back (?:correct|clean|right|fine|ok|good)"
+        r"|(?:were|was) (?:correct|right|good|clean))\b",
         r"\b0\s*(?:/|of|out of|in)\s*\d+",
         # None of the symptom over many units, whatever the symptom is called: "0 clicks in 2,000 buffer wraps".
         r"\b(?:0|zero) [a-z][a-z-]*s (?:in|across|over|during|out of) (?:all |the )?\d[\d,]*\b",

@@ -122,7 +122,8 @@ def ref_pending(text: str) -> Finding | None:
 
 #: Pushed, in the past tense: 「…を昨日 push しました」, "pushed it to origin".
 _PUBLISHED_NOW = re.compile(
-    r"(?:push|プッシュ)\s*(?:しました|済み?|して(?:あ(?:ります|る|り)|(?:い|お)(?:ます|る)|おり(?:ます)?))(?!か)"
+    r"(?:push|プッシュ)\s*(?:しました|済み?|して(?:あ(?:ります|る|り)|(?:い|お)(?:ます|る)|おり(?:ます)?)"
+    r"|した(?:ので|から|ため|あと|後))(?!か)"
     r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
     # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
     r"|(?:push|プッシュ)\s*(?:し[、,]|して(?!い(?:ない|ません)|な))[^。]{0,40}?(?:ました|済み)"

@@ -26,7 +26,9 @@ NOT_RUNNABLE = any_of(
     r"\b(?:none of us|nobody|no one|neither of us) (?:can|could|has been able to|have been able to|managed to)"
     r" (?:get it to|reproduce|repro|trigger|make it)\b",
     r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to)\s+get (?:it|this|the \w+) to (?:fail|crash|hang|break"
-    r"|happen|reproduce|repro|trigger)\b(?=[^.;]{0,20}?\b(?:at all|any ?more|any longer|since|on any)\b)",
+    r"|happen|reproduce|repro|trigger|do (?:it|that|this))\b"
+    r"(?=[^.;]{0,20}?\b(?:at all|any ?more|any longer|since|on any|again)\b)"
+    r"(?![^.;]{0,40}?\b(?:with|after|once) (?:the )?(?:fix|patch|change)\b)",
     # The rig still being built, the steps to be fixed later: 「HIL ラックを組んでいるところで、手順は…確定させます」.
     "(?:組んで|作って|構築して|用意して|準備して|セットアップして|組み立てて)(?:いる|います)(?:ところ|最中)",
     "手順(?:は|を)[^。]{0,30}?(?:確定させ|決め|まとめ|固め)(?:ます|る予定|ていきます)",

@@ -30,10 +30,17 @@ _OWN_PLACE = re.compile(
     r"|(?:私|自分|僕|うち)の(?:環境|手元|机|PC|マシン)",
     re.I,
 )
+#: A time, not a configuration, after "on", "in" or "for": "the rig is back on Monday", "for now", "in a week".
+_WHEN = (
+    r"(?i:(?:next |this |last )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|month|weekend)\b"
+    r"|(?:now|today|tonight|tomorrow|time|the (?:moment|time being|morning|afternoon|evening|weekend))\b"
+    r"|(?:a|an|one|two|a few|\d+) (?:day|week|hour|month|minute)s?\b)"
+)
 _SCOPE_ON = re.compile(
     # A configuration named in Latin letters as the topic: 「Android は未検証」「iOS 16 では未確認」.
     r"(?<![A-Za-z])[A-Za-z][\w.+-]*(?:\s*\d[\w.]*)?\s*(?:は|では|でも|について)(?=\s*(?:まだ)?未)|"
-    r"\b(?:on|with|in|under|against|for)\s+\S+|\b(?:other|spare|backup|second|secondary|legacy|older|different)\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ|実機)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|以外の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
+    r"\b(?:on|with|in|under|against|for)\s+(?!" + _WHEN + r")\S+|"
+    r"\b(?:other|spare|backup|second|secondary|legacy|older|different)\b|(?:環境|機種|端末|構成|OS|版|規模|サイズ|台数|件数|データ量|モデル|基板|ボード|ロット|個体|機体|車両|拠点|店舗|リージョン|ブラウザ|実機)(?:\([^()]{0,30}\))?(?:は|で|では|でも|での)|での(?:確認|検証|テスト|試験)(?:は|も)|他の|ほかの|その他|別の|以外の|(?<![\u4e00-\u9fff])[他別](?=[\u30a0-\u30ff\u4e00-\u9fff])"
     r"|(?:旧|新)(?:型|モデル|機種|世代)"
     # Another place or thing as the topic, not yet: 「本番の窯ではまだ流していません」「西区のデータではまだ」.
     r"|[\u30a0-\u30ff\u4e00-\u9fff]{1,8}(?:では|でも)(?:まだ|今回は)"

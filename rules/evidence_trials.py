@@ -87,6 +87,13 @@ _MANY = re.compile(
     r"|times|回|サイクル|件)",
     re.IGNORECASE,
 )
+#: The one trial followed by counted ones: 「回数を増やして数え直した」, "so I ran it 50 more times".
+_RECOUNTED = re.compile(
+    r"回数を増やして|数え直し|(?:もう|さらに)\s*[1-9][\d,]*\s*回(?:流|実行|試|回)"
+    r"|\b(?:then|so) (?:i|we) (?:re-?ran|ran|repeated|tried) (?:it|that|this) (?:another |a further )?[1-9][\d,]* "
+    r"(?:more )?times\b|\bcounted (?:it )?properly\b",
+    re.IGNORECASE,
+)
 _ONLY_THE = re.compile(r",\s*only (?:the|on|with|for)\b|、?[^。]{0,20}のみ(?:です|でした|実施|確認)", re.IGNORECASE)
 
 
@@ -103,6 +110,8 @@ def single_trial(masked: str) -> Finding | None:
         if _OTHER.search(masked[start:at]):
             return None  # 「他テーブルのバックフィルは再実行していません」: another thing not repeated, a scope
         said = masked[start : end if end >= 0 else len(masked)]
+        if _RECOUNTED.search(masked, at, end if end >= 0 else len(masked)):
+            return None  # 「一度だけ試して通ったので、回数を増やして数え直した」: one trial, then counted runs
         # "We haven't re-run the freestyle tables, only the grand prix path": what was left out, beside what ran.
         if set_aside(said) or ASIDE.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):
             # "We did not re-run the aarch64 build", "… the SMS gateway integration, which the change doesn't touch":

@@ -146,7 +146,6 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 73, after round 70 (tuned on it).
     "b73-026": "'turns green … because the controller shows green even though the lane isn't clear': one colour",
     "b73-033": "「999 分と出るのは、表示値が上限に張り付いているため」: the display stuck at its limit, again",
-    "b73-063": "false refusal: 'Not one light, across 200 confirms …, stayed lit': a negation far from its verb",
     # Batch 74, after round 71 (tuned on it).
     "b74-052": "'stops opening it after valve A fires', then 'packed away before lunch': an aside with a link word",
     # Batch 75, after round 72 (tuned on it).
@@ -213,6 +212,17 @@ KNOWN_GAPS: dict[str, str] = {
     "b86-082": "'180 ms apart in every stuck case … (14 of 14)': a timing seen in logs, read as a result",
     "b86-098": "「圧力センサのトレースを 3 サイクル分取得し…確認した」: a trace, read as a run",
     "b86-140": "false refusal: '20 resets within 300 ms, 20 dome lights cleared': a pass in the trade's words",
+    "b87-007": "'Root cause is `vent_ctl` getting stuck at 100% open after the probe drops out': the symptom again",
+    "b87-034": "'one jump of 255 in that time, against nine … before the fix': a failure in the trade's noun, counted",
+    "b87-046": "false refusal: '(two feeds a day)': a setting's frequency, read as how often it fails",
+    "b87-072": "'the metering roll will stall on every single run … booked it for Thursday': predicted, not run",
+    "b87-085": "'went through `endgun_update()` line by line … we both agree', then logs of the failure: no experiment",
+    "b87-093": "'Dan … walked through it on every animal …; none of this has been through my hands': his run, not mine",
+    "b87-113": "'because `endgun_relay` is never de-energised once the last tower leaves the window': the symptom",
+    "b87-139": "'The `ATTACH_TIMEOUT` on teat 3 is the root cause': a timeout is what failed, not why",
+    "b87-140": "「コードを読み…確かめた。ずれ量の 5 mm とも一致する」: reading and arithmetic as a result",
+    "b87-141": "「`stop_judge()` が 2 回目の測定のときに停止判定を返してしまうため」: the symptom again, in code",
+    "b87-160": "'2 of the 6 replayed sessions … 2 jams across roughly 1,900 dose cycles': the finer recount unread",
 }
 
 
