@@ -43,6 +43,10 @@ SCHEDULER_STALE_SECONDS = 10
 REDIS_WAIT_SECONDS = 2.0
 
 
+#: How long the listener for RQ's worker commands waits for a message before it looks again (RQ's is 60 s).
+#: A stop joins that listener, and one waiting after the unsubscribe was answered held the worker's exit for
+#: up to that long.
+PUBSUB_WAIT_SECONDS = 1.0
 #: RQ's worker TTL. Its wait for a job lasts this minus 15 s (3 s here, RQ's default is 405 s), so an idle
 #: worker sees a stop within that, and RQ's own socket timeout (wait + 10 s) stays short.
 WORKER_TTL_SECONDS = 18
@@ -82,6 +86,17 @@ class StoppableWorker(SimpleWorker):
     def _shutdown(self) -> None:
         STOP.set()
         self._stop_requested = True
+
+    def subscribe(self) -> None:
+        """RQ's subscription to its worker commands, with a listener that looks again every PUBSUB_WAIT_SECONDS:
+        RQ's listener waits 60 s at a time, and redis-py's `stop()` joins it, so a stop could wait a minute."""
+        self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        # RQ declares the attribute as None (its value until the worker subscribes).
+        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]
+            sleep_time=PUBSUB_WAIT_SECONDS, daemon=True, exception_handler=self._pubsub_exception_handler
+        )
 
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
         if STOP.is_set() and pipeline is None and not _HOLDING.is_set() and self.get_state() != WorkerStatus.BUSY:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -137,3 +138,25 @@ def test_the_work_loop_stops_when_the_signal_lands_in_its_redis_work(
     monkeypatch.setattr(StoppableWorker, "heartbeat", heartbeat_then_signal)
     worker.work(burst=False)
     assert raised == [] and worker_module.STOP.is_set()
+
+
+@pytest.mark.timeout(30)
+def test_a_stop_does_not_wait_on_the_command_listener(worker: StoppableWorker) -> None:
+    """RQ's listener for worker commands waits 60 s at a time, and redis-py's `stop()` joins it: once the
+    unsubscribe was answered, the listener sat in a wait for a subscription and the worker's exit waited with it
+    (a worker signalled while idle took a minute to stop). The listener here looks again every second."""
+    worker.subscribe()
+    pubsub = worker.pubsub
+    assert pubsub is not None
+    pubsub.unsubscribe()  # the listener reads the answer and then waits for a subscription that never comes
+    answered = threading.Event()
+    for _ in range(1000):
+        if not pubsub.subscribed:
+            answered.set()
+            break
+        answered.wait(0.01)  # polling the listener's state, with a bound of 10 s
+    assert answered.is_set(), "the listener never read the unsubscribe"
+    start = time.monotonic()
+    worker.unsubscribe()  # type: ignore[no-untyped-call]
+    assert time.monotonic() - start < 10 * worker_module.PUBSUB_WAIT_SECONDS
+    assert worker.pubsub_thread is not None and not worker.pubsub_thread.is_alive()
