@@ -77,7 +77,7 @@ PLANNED = any_of(
     r"|find out|figure out|work out|investigate|dig into|look into|go through|read through|review|audit|inspect"
     r"|post|share|report back|write (?:it|this|that) up|log|trace|dump|monitor)\b",
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
-    r"|measured|confirmed)\b",
+    r"|measured|confirmed|done|tried|repeated|redone)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
     r"\bplanned to (?:confirm|verify|check|test|prove|run|try)\b|\b(?:plan|next steps?|to ?do)\s*:"
     r"|\b(?:the |my |our )?plan (?:\w+ ){0,3}?(?:is|was) to\b",

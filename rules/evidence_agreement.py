@@ -149,9 +149,9 @@ _GENERIC_TESTS = re.compile(
 #: 「追加したテスト」.
 _ONE_TEST = re.compile(
     # Not where the tests ran: "all tests pass on the `LockHub` CI pipeline".
-    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster)\b|\s*(?:周り|まわり|付近|関連))|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
+    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster|change|fix|patch|commit|diff)\b|\s*(?:周り|まわり|付近|関連))|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
     r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)\s+(?:[\w-]+\s+)?"
-    r"test\b(?!s)"
+    r"test\b(?!s)(?!\s+(?:suites?|benches|bench|beds?|rigs?|stands?|plans?)\b)"
     r"|(?:失敗していた|落ちていた|追加した|回帰|該当の?|その|新しい|新規の?|単体|結合|元の)テスト(?!\s*(?:は|が)?(?:すべて|全て))",
     re.IGNORECASE,
 )
@@ -224,4 +224,36 @@ def perf_unmeasured(text: str) -> Finding | None:
             _PERF_WORD.search(sentence) or not scope_only(sentence)
         ):
             return ("perf_unmeasured", found.group(0))  # not "the ARM build was not measured": another build
+    return None
+
+
+#: Another configuration besides: "also on the spare", "a different gearbox", 「60 km/h でも」.
+_ALSO = re.compile(r"\b(?:also|as well|too|another|different|other|second)\b|でも|別の|他の|ほかの", re.IGNORECASE)
+#: A configuration named: "the 33 kV variant", 「新型ラック」.
+_CONFIG = re.compile(
+    r"\b(?:variants?|models?|versions?|hardware|boards?|platforms?|configs?|configurations?|rigs?|sites?|firmware)\b"
+    r"|機種|構成|環境|モデル|ラック|(?:旧|新)型",
+    re.IGNORECASE,
+)
+#: A workload named: "the production-like load", 「本番相当の負荷」.
+_WORKLOAD = re.compile(
+    r"\b(?:workloads?|load tests?|production(?:-like| load| traffic)|full (?:run|day|batch|shift|load))\b"
+    r"|負荷|本番相当|ワークロード|全量",
+    re.IGNORECASE,
+)
+
+
+def ticked_to_come(text: str, kinds: list[str]) -> Finding | None:
+    """A ticked kind whose check the text puts in the future: other configurations "will be done in the next
+    window" beside `other_configs`, 「本番相当の負荷での確認は…空き次第実施します」 beside `workload_completes`."""
+    read = reading.readings(mask(text))
+    # 「球速 60 km/h でも各 10 回…すべて再開」, "I also flashed the spare controller …": another one was checked.
+    another = any(why is None and _ALSO.search(clause) for clause, why in read)
+    for clause, why in read:
+        if why is None or why[0] != "planned":
+            continue
+        if "other_configs" in kinds and not another and (scope_only(clause) or _CONFIG.search(clause)):
+            return ("configs_to_come", why[1])
+        if "workload_completes" in kinds and _WORKLOAD.search(clause):
+            return ("workload_to_come", why[1])
     return None

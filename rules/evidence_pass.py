@@ -94,7 +94,7 @@ PASSED = (
         r"|issues?|retries|drops?)\b|\bwithout (?:an? |any |a single )?Q\b"
         r"|\bnever (?:once )?(?:hung|failed|crashed|errored|stalled|deadlocked|reset)\b",
         # Nothing past the limit: "no frame over 16 ms in any of the 40", "none of the 40 runs hung".
-        r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\bnone of the \d+\b"
+        r"\bno \w+(?: \w+)? (?:over|above|longer than|exceeded|past)\b|\b(?:none|not one|not a single one) of the \d+\b"
         # "was run 60 times on the fixed firmware with zero exits": the runs counted, none of the bad kind.
         r"|\b\d[\d,]* times (?:[\w-]+ ){0,6}?with (?:0|zero|no) [a-z][a-z-]*\b"
         # "no tamper flag on any of the 36": none of the bad kind across a counted lot.

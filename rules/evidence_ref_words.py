@@ -17,6 +17,7 @@ UNPUBLISHED = (
         r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
         # Still to come: "will be in PR #456 once I rebase", "a new one is coming", closed without merging.
         r"\bwill be (?:in|part of|included in|up|available|ready|opened|pushed|merged|pr|mr|pull request)\b",
+        r"\b(?:will|'ll|(?:is|are) going to) (?:cut|branch off)\b",  # "a branch they will cut Monday"
         r"\b(?:yet )?to be (?:cut|created|opened|pushed|made|branched|raised|filed|written|submitted|published"
         r"|tagged)\b",
         r"\b(?:once|after|when|as soon as) (?:i|we|they|someone|the team) (?:have |get |am |are )?(?!\w+ed\b|(?:got|did"

@@ -10,7 +10,14 @@ from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.as_typed import as_typed
 from rules.evidence import check_text
-from rules.evidence_agreement import generic_tests, not_every_run, only_soak, perf_unmeasured, soak_to_come
+from rules.evidence_agreement import (
+    generic_tests,
+    not_every_run,
+    only_soak,
+    perf_unmeasured,
+    soak_to_come,
+    ticked_to_come,
+)
 from rules.evidence_steps import has_steps
 from rules.evidence_trials import cut_short
 from rules.textmask import mask
@@ -71,7 +78,16 @@ _DENIES: dict[str, frozenset[str]] = {
 
 #: What only the text against its answer shows (rules.evidence_agreement, rules.evidence_trials).
 _CONTRADICTIONS = frozenset(
-    {"not_every_run", "only_soak", "cut_short", "generic_tests", "perf_unmeasured", "soak_pending"}
+    {
+        "not_every_run",
+        "only_soak",
+        "cut_short",
+        "generic_tests",
+        "perf_unmeasured",
+        "soak_pending",
+        "configs_to_come",
+        "workload_to_come",
+    }
 )
 #: The one ticked kind such a text denies.
 _THE_ONE_KIND = {
@@ -79,6 +95,8 @@ _THE_ONE_KIND = {
     "perf_unmeasured": "perf_restored",
     "cut_short": "workload_completes",
     "soak_pending": "stress_soak",
+    "configs_to_come": "other_configs",
+    "workload_to_come": "workload_completes",
 }
 
 
@@ -110,6 +128,8 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
         found = soak_to_come(text or "")  # 「1 週間の連続運転が必要で、これは来週の予約です」: the soak is to come
     if found is None and field == "validation" and "perf_restored" in (answer or ()):
         found = perf_unmeasured(text or "")  # 「昇温時間は今回計測していません」: the performance was not measured
+    if found is None and field == "validation":
+        found = ticked_to_come(text or "", list(answer or ()))  # "the 132 kV variant will be done next window"
     if found is None or found[0] not in _DENIES[field] | _CONTRADICTIONS:
         return None
     if found[0] in _THE_ONE_KIND:  # "all tests pass" denies the failing test ticked, not the other kinds

@@ -70,7 +70,7 @@ _SOFT_WRAP = re.compile(
     r"|(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])"
 )
 #: A line that is an item or a label of its own: "1. …", "- …", 「・…」, 「未検証：…」.
-_OWN_LINE = re.compile(r"\s*(?:\d+[.)]|[-*•・●■◆※]|[^\s:：。]{1,12}[:：])")
+_OWN_LINE = re.compile(r"\s*(?:\d+[.)]|[-*•・●■◆※]|[^\s:：。]{1,12}[:：](?!\d))")  # not a time: "04:10 …"
 
 
 def _unwrapped(text: str) -> str:

@@ -223,6 +223,15 @@ KNOWN_GAPS: dict[str, str] = {
     "b87-140": "「コードを読み…確かめた。ずれ量の 5 mm とも一致する」: reading and arithmetic as a result",
     "b87-141": "「`stop_judge()` が 2 回目の測定のときに停止判定を返してしまうため」: the symptom again, in code",
     "b87-160": "'2 of the 6 replayed sessions … 2 jams across roughly 1,900 dose cycles': the finer recount unread",
+    "b88-035": "false refusal: 'The wrapped delta looks like a re-sync': what the code sees, read as a hedge",
+    "b88-036": "'stays clamped at 60 % because the … register is not updated back to 100': the symptom again",
+    "b88-038": "「P1 と P3 が同時に起動するのは、…両ポンプの運転指令が同時に立ってしまうため」: the symptom again",
+    "b88-040": "'started with `gfx-dispatch` 3.8.0 … so the regression sits there': a release correlation and a place",
+    "b88-046": "「…`SERVO_TIMEOUT` を返して制御ループを抜けるため」: a timeout returned, not why",
+    "b88-052": "'because the … bypass valve `XV-215` stays shut when HPP-2B trips': the symptom again",
+    "b88-066": "「…データの不整合が起きているため」: a fault happening, the symptom again",
+    "b88-068": "「ガスメーターの DLMS 応答が返ってこないため」: the symptom again, then the retry it causes",
+    "b88-070": "'Walked through the … handler … we agree', a capture that matches: no experiment",
 }
 
 
