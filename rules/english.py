@@ -74,7 +74,8 @@ PLANNED = any_of(
     r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"
     r"|record|reproduce|repro|roll back|install|swap|pin|force|toggle|benchmark|soak|retest|re-?test|repeat"
-    r"|find out|figure out|work out|investigate|dig into|look into|go through|read through|review|audit|inspect"
+    r"|find out|figure out|work out|investigate|dig into|look into|go through|read through|review|audit|inspect|reboot"
+    r"|restart|power-cycle|retry|redo"
     r"|post|share|report back|write (?:it|this|that) up|log|trace|dump|monitor)\b",
     r"\bwill be (?:opened|created|pushed|merged|tested|verified|validated|run|re-?run|checked|added|written|filed"
     r"|measured|confirmed|done|tried|repeated|redone)\b",

@@ -149,7 +149,7 @@ _GENERIC_TESTS = re.compile(
 #: 「追加したテスト」.
 _ONE_TEST = re.compile(
     # Not where the tests ran: "all tests pass on the `LockHub` CI pipeline".
-    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster|change|fix|patch|commit|diff)\b|\s*(?:周り|まわり|付近|関連))|\btest_\w+|\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
+    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster|change|fix|patch|commit|diff)\b|\s*(?:周り|まわり|付近|関連))|\btest_\w+|\b(?!(?:py|unit|g|c|vi|next|doc)test\b)\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
     r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)\s+(?:[\w-]+\s+)?"
     r"test\b(?!s)(?!\s+(?:suites?|benches|bench|beds?|rigs?|stands?|plans?)\b)"
     r"|(?:失敗していた|落ちていた|追加した|回帰|該当の?|その|新しい|新規の?|単体|結合|元の)テスト(?!\s*(?:は|が)?(?:すべて|全て))",
@@ -238,7 +238,7 @@ _CONFIG = re.compile(
 #: A workload named: "the production-like load", 「本番相当の負荷」.
 _WORKLOAD = re.compile(
     r"\b(?:workloads?|load tests?|production(?:-like| load| traffic)|full (?:run|day|batch|shift|load))\b"
-    r"|負荷|本番相当|ワークロード|全量",
+    r"|\b(?:week|day|night)-long\b|負荷|本番相当|ワークロード|全量|連続(?:収録|運転|稼働|測定|観測|運用)",
     re.IGNORECASE,
 )
 

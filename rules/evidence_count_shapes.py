@@ -87,8 +87,7 @@ TOTAL = compile_guarded(
     r"(?:sessions|captures|recordings|traces|inputs|samples|fixtures|seeds|scenarios|games|replays|corpora|files)\b",
     re.IGNORECASE,
 )
-#: Failures counted: "3 dropped", "exactly two crashes", "failed 4 times", 「失敗は 4 回」「うち 9 回で」.
-#: What runs do that is no failure: "20 runs finished", "3 runs showed the new log line".
+#: Failures counted: "3 dropped", "failed 4 times", 「失敗は 4 回」; not what runs do ("20 runs finished").
 _NEUTRAL = (
     "passed|succeeded|worked|went|ran|were|was|finished|completed|came|got|had|took|did|showed|used|needed|started"
     "|reached|returned|matched|printed|produced|cleared|held|kept|stayed|landed|survived|recorded|logged|seemed"
@@ -181,8 +180,7 @@ PASSES = compile_guarded(
 
 #: Past tenses not in -ed or -t: "Out of 500 imports, one came back with the liner zeroed".
 _IRREGULAR = "came|went|gave|broke|threw|froze|fell|showed|blew|stuck|took|had|ran|tore|wrote|drew|slid|shook|rang|sank"
-#: A share of runs said as "out of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate",
-#: "Out of 500 imports, one came back".
+#: A share of runs said as "out of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate".
 OUT_OF = compile_guarded(
     rf"\bout of (?:the |all |my |our )?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b[^,;.]{{0,40}}?,\s*"
     rf"(?:only |just |exactly )?(?P<hits>{_NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?(?:[a-z]+(?:ed|t)|{_IRREGULAR})\b",
@@ -273,7 +271,9 @@ RATE_JA = re.compile(
 PASS_SHARE = re.compile(
     r"(?<![\d.,])(?P<n>\d[\d,]*)\s*(?:/|of|out of)\s*(?P<m>\d[\d,]*)\s+(?:\w+\s+)?"
     r"(?:green|pass(?:ed|es)?|succeed(?:ed|s)?|ok|clean|completed?|matched|went through|came out (?:right|fine|clean)"
-    r"|(?:were|was) (?:fine|correct|right)|(?:committed|got|gave|showed|printed|read|recorded) the (?:right|correct))\b"
+    r"|(?:were|was) (?:fine|correct|right)"
+    r"|(?:committed|got|gave|showed|printed|read|recorded) the (?:right|correct)"
+    r"|(?:read|ran|worked|behaved|reported|finished) (?:correctly|cleanly|properly|fine))\b"
     # "passed the weight check in 9 of the 10 batches": what passed may stand between.
     r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:(?:the\s+)?[\w-]+\s+[\w-]+\s+)?(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*"
     r"(?:/|of|out of)\s*(?:the\s+)?(?P<jm>\d[\d,]*)"

@@ -31,6 +31,7 @@ UNPUBLISHED = (
         # "was supposed to go up on Friday as #455, … nothing has been pushed since": a PR that never came.
         r"\bnothing (?:has been|was|is|got) (?:pushed|uploaded|opened|published)\b"
         r"|\b(?:was|were) (?:supposed|meant|due) to (?:go up|be (?:opened|pushed|up|posted))\b",
+        r"\b(?:gets?|will (?:get|be)) (?:mirrored|synced|copied|uploaded|pushed)\b[^.;]{0,60}?\b(?:when|once|after)\b",
         r"\bunpushed\b|(?:\bnot|n't) (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
         # A Perforce change kept back: "still shelved for review", "pending in my workspace".
         r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",

@@ -258,9 +258,11 @@ _SVN_REVISION = re.compile(r"\br\d{3,9}\b|\brevision \d{3,9}\b|リビジョン\s
 _SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
 #: A Perforce change, named with its depot or the tool: "change list 884213", "CL 884213 in //depot/…".
 _P4_CHANGE = re.compile(
-    r"(?:\b(?:change ?list|changelist|CL|change)|変更リスト|チェンジリスト)\s*#?\s*\d{3,9}\b", re.IGNORECASE
+    r"(?:\b(?:change ?list|changelist|CL|change)|変更リスト|チェンジリスト|変更番号)\s*#?\s*\d{3,9}\b", re.IGNORECASE
 )
-_P4_PLACE = re.compile(r"\bperforce\b|\bp4\b|\bhelix\b|(?<![:\w/])//[\w-]+/|\bsubmitted\b|サブミット", re.IGNORECASE)
+_P4_PLACE = re.compile(
+    r"\bperforce\b|\bp4\b|\bhelix\b|\bgerrit\b|(?<![:\w/])//[\w-]+/|\bsubmitted\b|サブミット|submit\s*済", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=64)

@@ -273,7 +273,7 @@ HOPE = (
         r"\bno (?:one|body) (?:has )?(?:complained|reported)\b",
         r"\bno (?:more |new |further )?(?:complaints|reports"
         r"|tickets)\b",
-        r"\bso far so good\b",
+        r"\bso far so good\b|\b(?:mostly|almost|largely|nearly) (?:fixed|gone|resolved|solved)\b",
         flags=EN_FLAGS,
     ),
     any_of(
@@ -283,7 +283,7 @@ HOPE = (
         "と思(?:われ|い|う)",
         "でしょう",
         "だろう",
-        "見込み",
+        "見込み|(?:ほぼ|ほとんど|大体|だいたい|おおむね|概ね)(?:解消|直|治|なくな|出なくな|収ま)",
         "期待して(?:い|お)",
         "期待しています",
         "期待できます",

@@ -232,6 +232,17 @@ KNOWN_GAPS: dict[str, str] = {
     "b88-066": "「…データの不整合が起きているため」: a fault happening, the symptom again",
     "b88-068": "「ガスメーターの DLMS 応答が返ってこないため」: the symptom again, then the retry it causes",
     "b88-070": "'Walked through the … handler … we agree', a capture that matches: no experiment",
+    "b90-015": "'According to the field technician … she did it five times on her visit': her run, read as mine",
+    "b90-026": "'in what felt like about half of them': a felt share, read as a counted rate",
+    "b90-038": "「…パケットのデータが壊れていることです」: the symptom again",
+    "b90-042": "'a timing issue in the level meter firmware, in the interplay between …': a kind of bug, code named",
+    "b90-044": "'started with the dome controller firmware 3.1 upgrade … release notes mention …': a correlation",
+    "b90-050": "'the logs also fit `gnss_init()` timing out first': a second cause that fits, read as a detail",
+    "b90-054": "「…3708 型に入れ替えてからです」: a correlation with a swap",
+    "b90-075": "「RS-485 アナライザで記録し…確認しました」: a capture, read as an experiment",
+    "b90-098": "「マニュアルと…コードを突き合わせて確認…レビューしてもらい」: a reading and a review",
+    "b90-156": "false refusal: 'We still plan to try it on the science camera path next month, but …': another path",
+    "b90-165": "「1 週間の連続収録は…来月に行います」: the workload to come, in the plain non-past",
 }
 
 
