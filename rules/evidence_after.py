@@ -22,7 +22,7 @@ _MODIFIED = (
 _FAIL_COUNT = re.compile(
     rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
     rf"|panicked|aborted|froze|deadlocked|showed up|turned up|came up|popped up|tripped|jammed|misfired|glitched"
-    rf"|desynced|wedged|locked up|went red|blew up|fell over|died|(?:went|goes|turned|came) (?:flat|dark|silent"
+    rf"|desynced|wedged|locked up|went red|blew up|fell over|died|(?:went|goes|turned|came(?: up)?) (?:flat|dark|silent"
     rf"|blank|dead|missing|negative|wrong))\s+(?:again\s+)?(?:only\s+|just\s+)?{_N}\b"
     r"(?:\s*(?:/|of|in|out of)\s*\d[\d,]*)?"
     # Not the number in a name: "the bed-2 repro", "R2 errors".

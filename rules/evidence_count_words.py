@@ -166,7 +166,7 @@ GUESSED = re.compile(
     r"\b(?:probably|likely|maybe|perhaps|presumably|possibly|seems?|looks?|appears?"
     r"|(?:i|we) (?:think|believe|reckon|suspect|assume|guess|feel))(?: (?:it|this|that|they|these|those))?"
     r"(?: (?:is|are|was|were|to be)|'s|'re)?\s*(?:an? |to be |entirely |completely |totally )?$"
-    r"|(?:たぶん|多分|おそらく|恐らく)\s*$",
+    r"|(?:たぶん|多分|おそらく|恐らく)[^。、]{0,15}$",  # 「おそらく今回の変更とは無関係」
     re.IGNORECASE,
 )
 

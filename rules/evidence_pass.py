@@ -100,7 +100,8 @@ PASSED = (
         # "no tamper flag on any of the 36": none of the bad kind across a counted lot.
         r"|\bno (?:[\w-]+ ){1,3}(?:on|in|for|across) any of the \d[\d,]*\b",
         # Every run got to the end: "every run reached step 300", "all 12 jobs finished".
-        r"\b(?:every|each|all) (?:\w+ ){0,2}(?:reached|finished|completed|got to|made it to|ran to)\b",
+        r"\b(?:every|each|all) (?:\w+ ){0,2}(?:reached|finished|completed|got to|made it to|ran to)\b"
+        r"|(?:^|[.;:]\s*)(?:not once|never once|at no point)\b[^.;]{0,120}?\bdid\b",  # "Not once, in 50 pulls, did …"
         # None of the bad kind: "no unmatched orders", "0 stale points", "0 false rest violations".
         r"\b(?:0|zero|no) (?:\w+ )?(?:un[a-z]+ed|mis[a-z]+|false|stale|wrong|duplicated?|lost|missing|dropped"
         r"|leftover|left-over|rejected|refused|bounced|aborted|evicted|rolled back|reverted|requeued|re-queued"

@@ -20,7 +20,8 @@ Finding = tuple[str, str]
 
 #: The fix already in: merged, landed, committed (not "will be merged", which `reading.read` refuses).
 _MERGED = re.compile(
-    r"\b(?:already |been )?(?:merged|landed|committed(?! (?:on|to|in) my\b| locally\b| local\b))\b"
+    r"(?<!never )(?<!not )\b(?:already |been )?(?:merged|landed"
+    r"|committed(?! (?:on|to|in) my\b| locally\b| local\b))\b"
     r"|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み"
     # Published now, whatever it was before: "it's pushed to origin/main now", 「プッシュ済み」.
     r"|\b(?:it's|it is|is|was|been|now) (?:now )?pushed\b|\bpushed (?:to \S+ )?now\b|(?:プッシュ|push)済み"
@@ -146,7 +147,8 @@ _AWAITING = re.compile(
 )
 #: A change that will not land: closed unmerged, abandoned, declined (ja: 「マージせずにクローズ」「差し戻し」).
 _DEAD = re.compile(
-    r"\bclosed without merg\w*|\b(?:abandon(?:ed)?|declined|rejected)\b|\bclosed (?:it|the pr|the mr)\b"
+    r"\bclosed (?:without merg\w*|unmerged|and (?:not |never )merged)|\b(?:abandon(?:ed)?|declined|rejected)\b"
+    r"|\bclosed (?:it|the pr|the mr)\b"
     r"|\((?:was |got )?closed\b"
     r"|作り直し中|Abandon\s*済み"
     r"|マージせず(?:に)?(?:クローズ|閉じ)|クローズ\s*[（(]\s*マージなし"

@@ -193,7 +193,7 @@ PENDING = (
         r"|intend to|should)|'ll) (?:\w+ )?"
         r"(?:test|verify|validate|check|confirm|run|re-?run|try|monitor|watch|measure|see|soak|benchmark)\w*\b",
         # "with `uart_isr` pending", "interrupt pending": the state of a named thing, not a check to come.
-        r"(?<!\d )(?<!Q  )(?<!Q )(?<!interrupt )(?<!irq )(?<!signal )\bpending\b"
+        r"(?<!\d )(?<!Q  )(?<!Q )(?<!interrupt )(?<!irq )(?<!signal )(?<!nothing )(?<!none )\bpending\b"
         r"(?!\s+(?:requests?|writes?|reads?|jobs?|tasks?|operations?|ops|i/?o|items?|messages?"
         r"|events?|callbacks?|transactions?|entries|queue|work|changes?|connections?|acks?|signals?|interrupts?"
         r"|futures?|promises?|batches?|state|flag|bit|count)\b"

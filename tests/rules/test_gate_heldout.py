@@ -243,6 +243,20 @@ KNOWN_GAPS: dict[str, str] = {
     "b90-098": "「マニュアルと…コードを突き合わせて確認…レビューしてもらい」: a reading and a review",
     "b90-156": "false refusal: 'We still plan to try it on the science camera path next month, but …': another path",
     "b90-165": "「1 週間の連続収録は…来月に行います」: the workload to come, in the plain non-past",
+    "b91-005": "'folds back … because the VSWR protection trips when the reflected power gets too high': the symptom",
+    "b91-024": "「二分探索を進めています。現在 11 ステップ中 6 ステップ目」: a bisect running",
+    "b91-030": "「…受信装置がストリームを受け取れなくなったため」: the symptom again",
+    "b91-059": "「10 本中 3 本…セグメント数で数えると、一万八千本中の三本」: the finer recount unread",
+    "b91-076": "false refusal: 'it sent every `roStoryReplace` for 6 hours, 9,800 edits': a pass in trade words",
+    "b91-084": "'3 of the 8 batches … across the 2,400 files in those batches comes to 3 files': the recount unread",
+    "b91-085": "false refusal: 'The \"should we trust the dashboard\" question came up first': a quoted question",
+    "b91-094": "false refusal: 「30 本の audio stream すべてで offset 0」: a zero offset, not read as a pass",
+    "b91-098": "'… did not drop once - that is what the measurement company's engineer wrote back': their word",
+    "b91-130": "'a timing problem between the silence detector and the embedder … somewhere in the resync path'",
+    "b91-132": "「1 週間、監視ツールで…推移を見ていますが、…一度も出ていません」: watching, read as a result",
+    "b91-148": "'captured the SDI output … That matches `de_align()`': a capture that fits, read as an experiment",
+    "b91-151": "false refusal: 「営業部からは…とのことでしたが、…20 回行い、7 回」: hearsay, then my count",
+    "b91-161": "「CCU ソフト 1.14 へのアップデートから始まった現象です」: a correlation with a release",
 }
 
 
