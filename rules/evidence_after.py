@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from itertools import islice
 
 from rules import evidence_count_shapes as shapes
+from rules import evidence_count_words as counts
 from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB, FAILURE_WORD, NOT_A_UNIT, SPLIT_TALLY, STIMULUS
 from rules.regex_guard import compile_guarded
 
@@ -96,6 +97,7 @@ STILL_FAILS = compile_guarded(
     r" (?!(?:pass|succeed|work|complet|finish|run|clean|match|agree|look|read|show|came back (?:clean|fine|ok))\w*)"
     r"(?:[a-z]+ed|came|went|got|fell|broke|froze|hit|stuck|threw)\b"
     # Still wrong in some runs, whatever the symptom is called: "on the ARM node it still shifts in 2 of 10".
+    r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|match)\w*)[a-z]+s [1-9]\d* (?:of|out of) (?:the )?\d+"
     r"|\bstill \w+ (?:[\w-]+ ){0,3}?(?:in|on) [1-9]\d* ?(?:of|in|out of|/) ?\d+"
     # Still happening, counted, whatever it is called: "it still blanked twice", 「まだ早期解除が 2 回出ています」.
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|ran|clean)\w*)(?:[a-z]+ed|got|hit|threw|saw|had|showed|put"
@@ -140,8 +142,8 @@ STILL_FAILS = compile_guarded(
     r"(?:[a-z]+ )?(?:of|in|out of|/) ?\d[\d,]*"
     r"|(?<!\d)\d+\s*回中\s*\d+\s*回から\s*\d+\s*回中\s*[1-9]\d*\s*回"
     # The rate after the fix, then the one before: "now crashes in 1 of 50 runs, down from 25 of 25".
-    r"|(?:(?<![\d.,])[1-9]\d*|\bone|\ba single) ?(?:of|in|out of|/) ?\d+(?: [a-z]+)?,? \(?(?:down|reduced|dropped"
-    r"|improved) from \d+"
+    r"|(?:(?<![\d.,])[1-9]\d*|\bone|\ba single) ?(?:of|in|out of|/) ?(?:the )?\d+(?: [a-z]+)?,? \(?(?:down|reduced"
+    r"|dropped|improved) from \d+"
     # "drift in 1 of 20 seeds, versus 6 in 20 before": the rate after, set against the one before.
     r"|(?<!pass )(?<!passed )(?<!passes )(?<![\d.,])[1-9]\d* ?(?:of|in|out of|/) ?\d+(?: [a-z]+){0,2}"
     r"(?! (?:passed|passing|green|clean|succeeded|ok)\b),? \(?(?:versus|vs\.?|compared (?:to|with)|against) \d+ ?"
@@ -222,10 +224,11 @@ def short_share(text: str) -> bool:
         short = float(share) < 100 if share else float(passed.replace(",", "")) < float(runs.replace(",", ""))
         if short and not _before(text, m.start(), m.end()):
             return True
-    # 「100 回中 3 回跳ねた」: some of the runs, not all and not none, in whatever verb: not every run passed.
+    # 「100 回中 3 回跳ねた」「1,240 本中 2 本に減りました」: some of the lot, not all and not none, in whatever verb.
     return any(
-        0 < int(m.group(2)) < int(m.group(1)) and not _before(text, m.start(), m.end())
-        for m in shapes.RATE_JA.finditer(text)
+        0 < int(m.group(3).replace(",", "")) < int(m.group(1).replace(",", ""))
+        and not _before(text, m.start(), m.end())
+        for m in counts.SOME_OF_JA.finditer(text)
     )
 
 
@@ -246,12 +249,6 @@ def _after_rate(clause: str) -> bool:
     return False
 
 
-#: The figure before the fix, set aside in brackets: 「500 回すべて ok（修正前は 200 回中 41 回失敗）」.
-BEFORE_ASIDE = re.compile(
-    r"[（(][^（）()]{0,80}?(?:修正前|直す前|(?<![\u4e00-\u9fff])前は|以前は|before the fix|before|on main)"
-    r"[^（）()]{0,80}[）)]",
-    re.I,
-)
 #: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
 _DOWN_TO = re.compile(
     r"\bfrom (?P<a>\d[\d,]*)(?: [a-z]+)?(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"

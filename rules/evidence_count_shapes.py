@@ -49,8 +49,7 @@ PAIR_JA = re.compile(
     rf"|(?<![\d.,])(?P<total3>{_NUM})\s*(?P<unit3>回|サイクル|バッチ|ロット|ショット|ジョブ|本)(?:やって|流して|試して|実行して|回して|繰り返して|(?:流|試|実行|繰り返)した(?:ところ|結果)|(?:実行|試行)し(?=[、,])"
     r"|(?!目|中)[\u3040-\u30ff\u4e00-\u9fff]{1,4}?(?:いて|って|して|んで)(?=[、,]|\s*(?:うち\s*)?\d))"
     rf"[、,]?\s*(?:(?:その)?うち\s*)?(?P<hits3>{_NUM})\s*(?P=unit3)(?!\s*(?:とも|すべて|全て|(?:は|が|で)?\s*(?:正常|成功|問題な|OK|通|パス)))"
-    # 「棋譜 1000 局を … で流したところ、手番がずれたのは 4 局でした」「25 人分続けて通したら 7 人分でずれてた」: the
-    # things run, then how many went wrong.
+    # 「棋譜 1000 局を…流したところ、手番がずれたのは 4 局でした」: the things run, then how many went wrong.
     rf"|(?<![\d.,])(?P<total4>{_NUM})\s*(?!月|年|時|分|秒)(?P<unit4>[\u4e00-\u9fff]{{1,2}}|[\u30a1-\u30fa\u30fc]{{1,6}})"
     rf"(?:分を?|を)[^。]{{0,40}}?(?:流|試|実行|回|通|処理)"
     rf"(?:した(?:ところ|結果)[、,]|したら[、,]?)[^。\d]{{0,30}}?(?P<hits4>{_NUM})\s*(?P=unit4)(?!\s*(?:とも|すべて|全て))"
@@ -180,9 +179,10 @@ PASSES = compile_guarded(
 
 #: Past tenses not in -ed or -t: "Out of 500 imports, one came back with the liner zeroed".
 _IRREGULAR = "came|went|gave|broke|threw|froze|fell|showed|blew|stuck|took|had|ran|tore|wrote|drew|slid|shook|rang|sank"
-#: A share of runs said as "out of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate".
+#: A share of runs said as "(out) of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate".
 OUT_OF = compile_guarded(
-    rf"\bout of (?:the |all |my |our )?(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b[^,;.]{{0,40}}?,\s*"
+    rf"\b(?:out of (?:the |all |my |our )?|of (?:those|these) )(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b"
+    rf"[^,;.]{{0,40}}?,\s*"
     rf"(?:only |just |exactly )?(?P<hits>{_NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?(?:[a-z]+(?:ed|t)|{_IRREGULAR})\b",
     re.IGNORECASE,
 )
@@ -280,8 +280,8 @@ PASS_SHARE = re.compile(
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
     # 「1000 回流して、997 回は全スライスが正常」: what was fine may be named between.
-    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本)(?:だけ)?"
-    r"(?:(?:が|は)?|(?:が|は)[^。、\d]{1,10}?(?:が|は|も))(?:成功|通過|パス|OK|正常|正しく|問題なく)"
+    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本|晩)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本|晩)(?:だけ)?"
+    r"(?:(?:が|は)?|(?:が|は)[^。、\d]{1,10}?(?:が|は|も))(?:成功|通過|パス|OK|正常|正しく|問題なく|最後まで通)"
     # 「1000 ロット中 997 ロットで正しい体重が確定」: any counter, the same on both sides.
     r"|(?<![\d.,])(?P<um>\d[\d,]*)\s*(?P<unit>[\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\s*(?P<un>\d[\d,]*)\s*"
     r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"

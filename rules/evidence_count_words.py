@@ -190,3 +190,15 @@ def excused(masked: str) -> bool:
     only guessed so ("probably unrelated")."""
     excuse = NOT_THE_FIXS.search(masked)
     return excuse is not None and not GUESSED.search(masked, max(0, excuse.start() - 30), excuse.start())
+
+
+#: The figure before the fix, set aside in brackets: 「500 回すべて ok（修正前は 200 回中 41 回失敗）」.
+BEFORE_ASIDE = re.compile(
+    r"[（(][^（）()]{0,80}?(?:修正前|直す前|(?<![\u4e00-\u9fff])前は|以前は|before the fix|before|on main)"
+    r"[^（）()]{0,80}[）)]",
+    re.I,
+)
+#: Some of a counted lot, in Japanese: 「100 回中 3 回」「1,240 本中 2 本」 (the same counter on both sides).
+SOME_OF_JA = re.compile(
+    r"(?<![\d.,])(\d[\d,]*)\s*(回|本|件|個|枚|台|晩|日|夜|セット|サイクル|ロット)(?:中|のうち)\s*(\d[\d,]*)\s*\2"
+)

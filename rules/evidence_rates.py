@@ -113,7 +113,7 @@ _HINTS = (
     (shapes.PAIR_WORD, "_PAIR"),
     (re.compile(r"\b(?:per|every|each)\b", re.I), "_PER"),
     (re.compile("回|/|中|のうち|に|ところ|結果|たら"), "_PAIR_JA"),
-    (re.compile(r"\bout of\b", re.I), "_OUT_OF"),
+    (re.compile(r"\b(?:out of|of (?:those|these) \d)", re.I), "_OUT_OF"),
 )
 _RUN_HINT = compile_guarded(
     rf"{_RUN_NOUN}\b|回|度|サイクル|本|\b(?:did|ran|performed|executed|completed|went through|replayed|re-?ran)"

@@ -32,6 +32,7 @@ UNPUBLISHED = (
         r"\bnothing (?:has been|was|is|got) (?:pushed|uploaded|opened|published)\b"
         r"|\b(?:was|were) (?:supposed|meant|due) to (?:go up|be (?:opened|pushed|up|posted))\b",
         r"\b(?:gets?|will (?:get|be)) (?:mirrored|synced|copied|uploaded|pushed)\b[^.;]{0,60}?\b(?:when|once|after)\b",
+        r"\b(?:goes|go|will go|going) up\b[^.;]{0,60}?\b(?:tonight|tomorrow|later|this (?:evening|afternoon))\b",
         r"\bunpushed\b|(?:\bnot|n't) (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
         # A Perforce change kept back: "still shelved for review", "pending in my workspace".
         r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",
@@ -55,6 +56,7 @@ UNPUBLISHED = (
         # 「手元の `fix/x` にあります」, not 「手元の検証機にも同じ変更を入れてあります」 beside the PR.
         "手元の(?!(?:検証|試験|評価|テスト|実|開発)?(?:機|環境|端末|装置|ボード|基板|個体|ベンチ|リグ))",
         "ローカルの",
+        "(?:push|プッシュ)(?:は|を)?[^。]{0,40}?(?:てから|た後|次第)(?:行います|します|やります|行う予定)",
         # 「rebase 終わったら PR #456 に入れる〜」「rebase 後に出します」: plain non-past, casual or not.
         "(?:たら|次第|後で|後に)[^。]{0,30}?(?:(?:積み|入れ|出し|上げ|載せ)ます|(?:積む|入れる|出す|上げる|載せる)(?![\u3040-\u30ff\u4e00-\u9fff]|つもり|予定))"
         "|(?:たら|次第|後で|後に)[^。]{0,30}?(?:積む|入れる|出す|上げる|載せる)(?:つもり|予定)",

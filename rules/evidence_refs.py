@@ -149,7 +149,7 @@ _AWAITING = re.compile(
 _DEAD = re.compile(
     r"\bclosed (?:without merg\w*|unmerged|and (?:not |never )merged)|\b(?:abandon(?:ed)?|declined|rejected)\b"
     r"|\bclosed (?:it|the pr|the mr)\b"
-    r"|\((?:was |got )?closed\b"
+    r"|\((?:was |got )?closed\b|\b(?:it|the pr|the mr) (?:was|got|has been) closed\b"
     r"|作り直し中|Abandon\s*済み"
     r"|マージせず(?:に)?(?:クローズ|閉じ)|クローズ\s*[（(]\s*マージなし"
     # Not 「issue #4411 をクローズした PR」: the PR that closed the issue.

@@ -23,6 +23,8 @@ NOT_RUNNABLE = any_of(
     r"|make it fail|get it to fail)"
     r"\s+(?:it\s+|this\s+|the (?:bug|issue|crash|hang|failure|problem)\s+)?(?:any ?more|any longer|since|these days)\b",
     r"\b(?:haven't|have not|hasn't|has not|couldn't|could not|can't|cannot) (?:been able to )?get it back\b",
+    r"\b(?:can|could) no longer (?:get (?:it|this|the \w+) to|reproduce|repro|trigger|make it)\b"
+    r"(?![^.;]{0,40}?\b(?:with|after|once) (?:the )?(?:fix|patch|change)\b)",
     r"\b(?:none of us|nobody|no one|neither of us) (?:can|could|has been able to|have been able to|managed to)"
     r" (?:get it to|reproduce|repro|trigger|make it)\b",
     r"\b(?:can(?:'|no)?t|cannot|could(?:n't| not)|unable to)\s+get (?:it|this|the \w+) to (?:fail|crash|hang|break"

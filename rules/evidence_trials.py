@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from itertools import islice
 
-from rules.evidence_after import BEFORE_ASIDE, said_before
+from rules.evidence_after import said_before
 from rules.evidence_after_result import ASIDE
-from rules.evidence_count_words import ENOUGH
+from rules.evidence_count_words import BEFORE_ASIDE, ENOUGH
 from rules.evidence_rates import stated
 from rules.evidence_scope import set_aside
 from rules.evidence_words import EN_FLAGS, any_of, search
@@ -50,6 +50,7 @@ _SINGLE = (
         r" (?:try|attempt|run|trial|pass|shot|go|playback|take|cycle|boot)\b"
         r"|\bonly (?:did|ran|tried|printed|tested|made) the one\b",
         # Not repeated: "I did not repeat it", "haven't re-run it since".
+        r"\b(?:did not|didn't) (?:appear|happen|occur|show up|come back|reproduce|recur) (?:that|this) (?:time|run)\b",
         r"\b(?:didn't|did not|haven't|have not|never|not yet) (?:repeat|repeated|re-?ran|re-?run|rerun|retried|retry"
         r"|tr(?:y|ied) (?:it )?again|run (?:it )?again)\b",
         flags=EN_FLAGS,

@@ -257,6 +257,17 @@ KNOWN_GAPS: dict[str, str] = {
     "b91-148": "'captured the SDI output … That matches `de_align()`': a capture that fits, read as an experiment",
     "b91-151": "false refusal: 「営業部からは…とのことでしたが、…20 回行い、7 回」: hearsay, then my count",
     "b91-161": "「CCU ソフト 1.14 へのアップデートから始まった現象です」: a correlation with a release",
+    "b92-013": "false refusal: 'Next I plan to try it on the Bauer rig itself. On the sim I have done it 30 times'",
+    "b92-015": "'Rejection was observed on 14 of 14 presentations (night-shift gate log …)': their log, as mine",
+    "b92-022": "'should trip `ARTICULATION_LIMIT` on every run. Ten replays are scheduled for tonight': predicted",
+    "b92-039": "'dropped by the `ppv-sync` uploader because the uploader fails to upload them': the symptom again",
+    "b92-040": "'because the LMI calculates a load moment above the 100% limit during skip lifts': the symptom again",
+    "b92-049": "「荷重計が 0 t を表示するのは、…信号が 0 になっているためです」: the symptom again",
+    "b92-072": "'A Wireshark capture … shows register 40021 read mid-update': a capture, read as an experiment",
+    "b92-081": "「100 回のアップロード試験をする。…「100 回中 0 回の欠落」を合格基準」: a criterion, read as a result",
+    "b92-087": "「視準ログと…点灯ログを突き合わせました」: logs compared, read as an experiment",
+    "b92-120": "「リモートにはまだ上げて——ネットワーク申請の関係で——いません」: a negation past a dashed aside",
+    "b92-159": "'was raised in 1 of the 50 replays, down from 9 of 50 before': \"was\" read as the figure before",
 }
 
 
