@@ -29,7 +29,8 @@ SUMMARY = "Reads returned stale pages after compaction: `evict_range` skipped th
 
 @pytest.fixture(scope="module", params=JIRA_DEPLOYMENTS)
 def stack(request: pytest.FixtureRequest) -> Iterator[LocalStack]:
-    with amendment_stack(request.param) as local:
+    # A 3 s quiet period, as in test_amendment_keys: a POST held past its timeout is looked for after it, not 30 s.
+    with amendment_stack(request.param, POSTMORTEM_POST_QUIET_SECONDS="3") as local:
         yield local
 
 
