@@ -108,10 +108,11 @@ def single_trial(masked: str) -> Finding | None:
         return None  # 「40 区間とも 1 回だけだった」: once in each of many runs, a count of events, not of trials
     if at >= 0:
         start, end = max(0, masked.rfind("。", 0, at), masked.rfind(".", 0, at)), masked.find(".", at)
+        end = end if end >= 0 else len(masked)
         if _OTHER.search(masked[start:at]):
             return None  # 「他テーブルのバックフィルは再実行していません」: another thing not repeated, a scope
-        said = masked[start : end if end >= 0 else len(masked)]
-        if _RECOUNTED.search(masked, at, end if end >= 0 else len(masked)):
+        said = masked[start:end]
+        if _RECOUNTED.search(masked, at, end):
             return None  # 「一度だけ試して通ったので、回数を増やして数え直した」: one trial, then counted runs
         # "We haven't re-run the freestyle tables, only the grand prix path": what was left out, beside what ran.
         if set_aside(said) or ASIDE.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):

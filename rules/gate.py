@@ -129,7 +129,7 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
     if found is None and field == "validation" and "perf_restored" in (answer or ()):
         found = perf_unmeasured(text or "")  # 「昇温時間は今回計測していません」: the performance was not measured
     if found is None and field == "validation":
-        found = ticked_to_come(text or "", list(answer or ()))  # "the 132 kV variant will be done next window"
+        found = ticked_to_come(text or "", answer or ())  # "the 132 kV variant will be done next window"
     if found is None or found[0] not in _DENIES[field] | _CONTRADICTIONS:
         return None
     if found[0] in _THE_ONE_KIND:  # "all tests pass" denies the failing test ticked, not the other kinds
