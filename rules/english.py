@@ -69,7 +69,8 @@ PLANNED = any_of(
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
     r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)"
     # The subject dropped, as in a note: "Will revert `9b2d771` on Thursday", "… and will look at the trace".
-    r"|(?:^|(?<=[.;!?]\s)|(?<=\n)|(?<=\band\s)(?=[Ww]ill(?!\s+(?:now|also|then)\b)))[Ww]ill) (?:\w+ )?(?:try|test"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=\n)|(?<=\band\s)(?=[Ww]ill(?!\s+(?:now|also|then)\b)))[Ww]ill)"
+    r" (?:(?!(?:the|a|an|its|their|this|that) )\w+ )?(?:try|test"
     r"|run|re-?run"
     r"|check|verify|validate|confirm|open|create|push|file|raise|send|write|ship|add|measure|see|look|cut|rebase"
     r"|submit|put up|flash|revert|apply|deploy|build|rebuild|bisect|replay|patch|compare|instrument|capture|profile"

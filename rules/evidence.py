@@ -31,7 +31,7 @@ from rules.evidence_placeholder import PLACEHOLDER_IN_CODE, PLACEHOLDER_INSIDE, 
 from rules.evidence_repro import repro
 from rules.evidence_spec import norm_says
 from rules.evidence_summaries import flag_rates, pasted_pass, summaries
-from rules.evidence_unknown import UNKNOWN
+from rules.evidence_unknown import UNKNOWN, of_another_matter
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
@@ -160,7 +160,8 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
     parts = sentences(masked)
     for sentence in parts:
         if not _search(words.REJECTED, sentence) and (phrase := _search(UNKNOWN, sentence)):
-            return ("unknown", phrase)
+            if not of_another_matter(sentence):
+                return ("unknown", phrase)
     if not hedges:
         return None
     for i, sentence in enumerate(parts):

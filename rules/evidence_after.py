@@ -212,6 +212,8 @@ def fails_after(clause: str) -> bool:
     for m in shapes.RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True
+    if any(not _before(clause, m.start(), m.end()) for m in counts.OTHERS_WENT_WRONG.finditer(clause)):
+        return True  # "48 runs produced all 400 letters; the other two stopped at 399"
     return short_share(clause) or _short_part(clause) or _down_not_out(clause) or _after_rate(clause)
 
 

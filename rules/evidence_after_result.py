@@ -112,3 +112,32 @@ def done_later(said: list[str], phrase: str) -> bool:
         if phrase in sentence and any(_DONE_LATER.search(s) for s in said[i : i + 2]):
             return True
     return False
+
+
+#: The result kept somewhere else, not stated: 「比較の記録は共有フォルダの `x.xlsx` にまとめてある」, "the numbers are
+#: in the attached sheet".
+_RESULT_ELSEWHERE = re.compile(
+    r"(?:記録|結果|データ|ログ|数値|比較|詳細)(?:は|を)[^。]{0,40}?(?:にまとめ|に置い|に載せ|に貼っ|に残し|に保存し|に添付"
+    r"|を参照)"
+    r"|\b(?:results?|numbers|data|logs?|details|figures|comparison|outputs?)\b[^.;]{0,20}?\b(?:are|is) (?:all )?"
+    r"(?:in|on|attached|recorded in|saved (?:in|to)|uploaded)\b"
+    r"|\bsee (?:the )?(?:attached|spreadsheet|sheet|doc|report|link)\b",
+    re.IGNORECASE,
+)
+
+
+#: A result in so many words, for `result_elsewhere`'s caller: passed, failed, stayed, went away.
+PLAIN_RESULT = re.compile(
+    r"\b(?:pass\w*|succeed\w*|clean|green|ok|fine|correct\w*|stay\w*|stayed|held|went away|gone|dropped|lost)\b"
+    r"|通[っりる]|通過|成功|正常|問題(?:は)?(?:な|無)|(?:出|起き|落ち|止ま|固まら)(?:な|ず|っ|り|る)|消え|減っ|増え|ずれ|一致"
+    # A count of outcomes, not of runs: "20 of 20", "0/50", 「100 回中 0 回」「40 回とも」; "no muted carrier".
+    r"|\d\s*(?:of|out of|/|in)\s*\d|回中|のうち|(?:回|件|台|本)とも|すべて|全て|全部"
+    r"|\bno [a-z]|\b(?:zero|none|all|both)\b",
+    re.IGNORECASE,
+)
+
+
+def result_elsewhere(masked: str) -> str | None:
+    """Where the text says its result is kept instead of saying it (the caller checks that no clause says it)."""
+    m = _RESULT_ELSEWHERE.search(masked)
+    return None if m is None else m.group(0)

@@ -130,6 +130,7 @@ def failure_said(text: str) -> bool:
         FAILURE_WORD.search(text) is not None
         or _COUNTED_ONLY.search(text) is not None
         or SPLIT_TALLY.search(text) is not None
+        or OTHERS_WENT_WRONG.search(text) is not None
     )
 
 
@@ -138,6 +139,18 @@ SPLIT_TALLY = re.compile(
     r"(?<![\d.,])(?P<a>\d[\d,]*) (?:without|with no|free of|clean|fine|ok|good|passed|normal)\b[^,;.]{0,40}[,;]\s*"
     r"(?:and |but )?(?P<b>[1-9][\d,]*) (?!(?:passed|ok|fine|good|clean|normal)\b)"
     r"(?:[a-z]+(?:ed|t)|[a-z]+ (?:out|up|off))\b",
+    re.IGNORECASE,
+)
+
+
+#: The rest of the runs in a verb of their own, no pass said of them: "48 runs produced all 400 letters; the other two
+#: stopped at 399" (not "the other two also passed", "the remaining 10 used the debug build and passed").
+OTHERS_WENT_WRONG = re.compile(
+    rf"\b(?:the )?(?:other|remaining|last) (?:(?!one\b){NUM}) (?:(?:runs?|times|passes|iterations|of them) )?"
+    r"(?!(?:also |too |each |all )?(?:pass|succeed|complet|finish|work|match|clean|came back (?:clean|fine|ok|correct)"
+    r"|ran clean|went through|got through|printed all|produced all|read (?:right|correctly))\w*)"
+    r"(?:[a-z]+ed|hung|froze|broke|fell over|got stuck|blew up|ran out|threw|lost|came back (?:wrong|short|empty))\b"
+    r"(?![^.;]{0,60}?\b(?:pass\w*|ok|clean|correct(?:ly)?|fine|succe\w+)\b)",
     re.IGNORECASE,
 )
 

@@ -9,11 +9,11 @@ import re
 from collections import Counter
 
 from rules import reading
-from rules.evidence_after_result import ASIDE, done_later, more_to_come, other_plan
+from rules.evidence_after_result import ASIDE, PLAIN_RESULT, done_later, more_to_come, other_plan, result_elsewhere
 from rules.evidence_checks import RUNNING
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_contrast import with_without
-from rules.evidence_count_words import RUN_NOUN
+from rules.evidence_count_words import FAILURE_WORD, RUN_NOUN
 from rules.evidence_intervention import INTERVENTION
 from rules.evidence_repro import expected_label, expected_outcome
 from rules.evidence_scope import elsewhere, other_thing_named, set_aside
@@ -129,6 +129,10 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
                 return why
     if search(_TIMES_AGREE, masked) is not None and contrast is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
+    if (kept := result_elsewhere(masked)) and not any(
+        search(OUTCOME, c) or PLAIN_RESULT.search(c) or FAILURE_WORD.search(c) for c in clean if kept not in c
+    ):
+        return ("no_experiment", kept)  # 「…比較した。比較の記録は `ab.xlsx` にまとめてある」: no result said
     if _TWO_RUNS.search(raw):
         return None  # a pasted session: the same command run twice, with and without the change, and each output
     # "Ran `py-spy record` during the slowdown": running a profiler is looking, not changing anything.
@@ -224,6 +228,12 @@ _ARTIFACT = re.compile(
     r"|\bof (?:the )?(?:samples|cycles|cpu time|wall time)\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
     # "The changer's motion trace from last night shows the gripper opening at 198 mm": a recording read.
     r"|\b(?:traces?|recordings?|captures?|logs?|readings?) (?:from [\w ]{1,30}? )?(?:shows?|showed)\b"
+    # A debugger watches the code run: "stepped through `hash_stream()` in a debugger", 「ブレークポイントで見た」.
+    r"|\b(?:stepped|stepping|single-stepped) through\b|\bin (?:a|the) debugger\b|\bbreakpoints?\b"
+    r"|デバッガ|ブレークポイント|ステップ実行"
+    # The code talked over: "walked through `sip2_build_checkout()` with the vendor; she agreed that …".
+    r"|\bwalk(?:ed|ing)? (?:\w+ )?through\b(?! (?:the )?(?:repro|steps|test|run))|\bwalk-?through\b|\bagreed that\b"
+    r"|ウォークスルー|読み合わせ|(?:と|って)(?:の)?(?:同意|合意)"
     r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
     r"(?:core|dump|crash dump|minidump)\b"
     r"|コアダンプ|バックトレース|トレース(?:を取|は|で|から)|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
@@ -237,7 +247,8 @@ _ARTIFACT = re.compile(
 )
 #: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.
 _CHANGED = re.compile(
-    r"\b(?:patch\w*|revert\w*|re-?appl\w*|set|setting|forc\w+|switch\w*|add(?:ed|ing)|chang(?:e|ed|es|ing)|disabl\w+|enabl\w+|inject\w*"
+    r"\b(?:patch\w*|revert\w*|re-?appl\w*|(?:set|setting)(?! (?:a |an |the )?(?:break|watch)points?\b)"
+    r"|forc\w+|switch\w*|add(?:ed|ing)|chang(?:e|ed|es|ing)|disabl\w+|enabl\w+|inject\w*"
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
     r"|limit\w*|throttl\w+|delay\w*|(?<!was )(?<!were )(?<!got )kill\w*|restart\w*|downgrad\w+|upgrad\w+"
     r"|rolled back|commented out|hard-?cod\w+"

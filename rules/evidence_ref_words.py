@@ -4,6 +4,8 @@ machine, not pushed, or still to be pushed or opened. The lexicon `rules.evidenc
 
 from __future__ import annotations
 
+import re
+
 from rules.evidence_words import EN_FLAGS, any_of
 
 #: Where a reference is not yet reachable by anyone else: only on the author's machine, or not pushed.
@@ -72,4 +74,11 @@ UNPUBLISHED = (
         "来スプリント|次(?:の)?スプリント",
         "(?:push|プッシュ)(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
     ),
+)
+
+#: A commit named by a word that no SHA spells, code or not: "commit `abc123xyz`", "commit g3a7e21c" (not "r48213").
+NOT_A_SHA = re.compile(
+    r"(?:\bcommit|コミット)\s*(`?)(?!r\d+\b)(?=[0-9a-z]*\d)(?=[0-9a-z]*[g-z])([0-9a-z]{6,40})"
+    r"(?:\1(?![\w`])(?<=`)|(?![\w`-]))",
+    re.IGNORECASE,
 )

@@ -12,7 +12,7 @@ from rules import reading
 from rules.english_modality import close_aside
 from rules.evidence_asides import bracket_around
 from rules.evidence_issues import names_the_repo, only_issues
-from rules.evidence_ref_words import UNPUBLISHED
+from rules.evidence_ref_words import NOT_A_SHA, UNPUBLISHED
 from rules.evidence_words import search
 from rules.refs import FixRef, find_fix_refs
 
@@ -127,7 +127,7 @@ _PUBLISHED_NOW = re.compile(
     r"|した(?:ので|から|ため|あと|後))(?!か)"
     r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
     # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
-    r"|(?:push|プッシュ)\s*(?:し[、,]|して(?!い(?:ない|ません)|な))[^。]{0,40}?(?:ました|済み)"
+    r"|(?:push|プッシュ)\s*(?:し[、,]|して(?!い(?:ない|ません)|な))(?:https?://[^\s（）()]+|[^。]){0,40}?(?:ました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
     r"|(?<!nothing )\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
     # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.
@@ -253,8 +253,6 @@ _FAKE_REF_RE = re.compile(
     r"|/commit/(?![0-9a-f]{7,40}(?:$|[/#?.]))[^/#?\s]+",
     re.IGNORECASE,
 )
-#: A commit named by something that is not a hash: "commit `abc123xyz`".
-_NOT_A_SHA = re.compile(r"\bcommit\s+`(?=[0-9a-z]*\d)(?=[0-9a-z]*[g-z])([0-9a-z]{6,40})`", re.IGNORECASE)
 #: A Subversion revision named with its repository or branch: "r48213 on trunk", "revision 48213 of svn://…".
 _SVN_REVISION = re.compile(r"\br\d{3,9}\b|\brevision \d{3,9}\b|リビジョン\s*\d{3,9}", re.IGNORECASE)
 _SVN_PLACE = re.compile(r"\bsvn\b|svn://|\btrunk\b|\bbranches/", re.IGNORECASE)
@@ -281,8 +279,8 @@ _REF_SHAPED_RE = re.compile(r"[/#!]|^https?:", re.IGNORECASE)
 
 def fix_ref(text: str) -> Finding | None:
     """A real reference, and no reference-shaped placeholder (`fix/TBD`, `pull/XXX`, `#???`) beside it."""
-    if (fake := _NOT_A_SHA.search(text)) is not None:
-        return ("placeholder", fake.group(1))  # "Landed as commit `abc123xyz`": no commit has that name
+    if (fake := NOT_A_SHA.search(text)) is not None:
+        return ("placeholder", fake.group(2))  # "Landed as commit `abc123xyz`": no commit has that name
     refs = find_fix_refs(text)
     real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not names_the_repo(text, ref)]
     for token in () if real else text.split():  # a fake beside a real reference is an old name, not the answer

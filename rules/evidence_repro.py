@@ -129,6 +129,8 @@ def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False
     )
     for clause in reading.all_clauses(masked):
         why = reading.not_done(clause)
+        if why is None and (gone := _NOT_SINCE_JA.search(clause)) is not None and _THE_FIX_JA.search(clause) is None:
+            why = ("not_done", gone.group(0))  # 「移してからは再現していない」: it stopped, and not by the fix
         if why is not None and shown and _set_aside(masked, clause, planned=why[0] == "planned"):
             # "I will add the replay as a nightly CI job after the fix lands": work for later, not the repro;
             # "Marco asked whether the VM-5 boards do it too; I haven't checked, that's a separate question".
@@ -147,6 +149,12 @@ def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False
     if not shown and (m := _first(english.INFERENCE, masked)):
         return ("hypothesis", m)
     return None
+
+
+#: It has not reproduced since something happened: 「サーバーを移してからは再現していない」.
+_NOT_SINCE_JA = re.compile("(?:てから|以降|以来)(?:は|も)?[^。、]{0,12}?再現(?:し|され)て(?:い)?(?:ない|ません)")
+#: The fix named as what it stopped with: 「修正してからは再現していない」 is the fix working, not a lost repro.
+_THE_FIX_JA = re.compile("修正|対策|パッチ|直し|直っ|(?i:fix)")
 
 
 #: What a plan about the repro itself does: run it, try it, count, measure, reproduce, confirm.

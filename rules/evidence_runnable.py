@@ -14,8 +14,13 @@ NOT_RUNNABLE = any_of(
     r"\b(?:still |currently )?(?:setting up|(?:re)?building|preparing|restoring|provisioning) (?:the |a |an )?"
     r"(?:(?:old|same|original|matching|customer's|his|her|their) )?(?:[\w.-]+ ){0,3}?(?:repro|test bed|environment"
     r"|env|image|vm|box|container|rig|setup)\b",
+    # "The repro server is still being provisioned": the machine to run it on is not there yet.
+    r"\b(?:repro|reproduction|test) (?:server|box|machine|vm|rig|bench|environment|env|host)s? (?:is|are) (?:still )?"
+    r"(?:being (?:set up|built|provisioned|prepared|restored)|not (?:yet )?(?:set up|built|ready|available))\b",
     "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なし|不明)",
     "(?:再現|検証|テスト)?環境(?:を|の|は|が)?(?:まだ|今)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
+    # 「再現用の検証サーバーは現在構築中」: the machine to run it on is not there yet.
+    "再現用の[^。、]{0,20}?(?:は|が|を)(?:まだ|今|現在)?(?:構築|準備|用意|整備|作成|セットアップ|手配)(?:中|しているところ)",
     # Runs split with no count: "some nights it fails and some nights it's green".
     r"\bsome (?:nights|days|runs|mornings|builds|boots|attempts|weeks)\b[^.;]{0,60}?\b(?:some|other|others)\b",
     # It no longer reproduces: "can't reproduce it anymore", "no longer reproduces" (not "… with the fix").

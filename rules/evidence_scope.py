@@ -122,9 +122,10 @@ _SCOPE_TOPIC_JA = re.compile(
     # 「大型錠は試していません」「冬場の条件は再現できていません」: something else, named as the topic, not run.
     "|再?(?:試|流|回|走らせ|確認|検証|再テスト|テスト|再試験|試験|再現|測っ|計っ|計測し|測定し)(?:し|でき)?て(?:い)?(?:ない|ません))"
 )
-#: Topics that are the fix or the check itself, not another configuration.
+#: Topics that are the fix or the check itself, not another configuration; nor a time (「作り直してからは」「以降は」).
 _NOT_A_SCOPE_JA = re.compile(
     "修正|変更|パッチ|ビルド|本番|元の|今回|これ|それ|動作|最後|最終|全部|全て|すべて|全体|途中|完走"
+    "|[てで]から$|(?:以降|以来|それから|その後)$"
 )
 
 

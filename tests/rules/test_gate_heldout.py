@@ -268,6 +268,14 @@ KNOWN_GAPS: dict[str, str] = {
     "b92-087": "「視準ログと…点灯ログを突き合わせました」: logs compared, read as an experiment",
     "b92-120": "「リモートにはまだ上げて——ネットワーク申請の関係で——いません」: a negation past a dashed aside",
     "b92-159": "'was raised in 1 of the 50 replays, down from 9 of 50 before': \"was\" read as the figure before",
+    # Batch 89, after round 87 (tuned on it).
+    "b89-014": "'At the hour boundary the writer thread will drop the annotation track on every run': predicted",
+    "b89-039": "'Single-sided output began when the lab PCs moved to driver v5 …': a correlation with a driver change",
+    "b89-046": "「本籍欄が空白になるのは、`render_honseki()` が本籍の文字列を…出力していないため」: the symptom again",
+    "b89-053": "'puts returned items in bin 9 because the bin-9 diverter fires when it shouldn't': the symptom again",
+    "b89-064": "「様式改定版（1/15 リリース）以降に発生しており…作り直されたのが原因」: a correlation with a release",
+    "b89-068": "'the `render_pdf` call for letter 188 times out after 30 seconds': a timeout declared the cause",
+    "b89-144": "'Room G14's older MFP still prints the 30-page test job single-sided': a failure in an adjective",
 }
 
 
