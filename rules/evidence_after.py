@@ -20,6 +20,7 @@ _MODIFIED = (
     r"|counters?|logs?|messages?|codes?|reports?|dumps?|loops?|iterations?|attempts?|harness\w*|rigs?|builds?"
 )
 #: Failures counted: "failed 1 time in 20", "2 crashes", "3 of 50 runs hung", "two more timeouts", "3 runs hung".
+_NOT_TOTAL = r"(?<!\d of )(?<!\d out of )(?<!\d/)"  # not the total of a pair: "0 of 500 runs fail"
 _FAIL_COUNT = re.compile(
     rf"\b(?:fail\w*|crash\w*|hung|hangs?|timed out|times out|errored|reproduc\w*|broke|stalled|dropped|lost|diverged"
     rf"|panicked|aborted|froze|deadlocked|showed up|turned up|came up|popped up|tripped|jammed|misfired|glitched"
@@ -37,10 +38,10 @@ _FAIL_COUNT = re.compile(
     rf"|(?<![/\d.])(?<!\d,)\b{_N}\s+(?:[a-z-]+\s+){{0,2}}?(?:came out|were left|ended up|went out)\s+"
     r"(?:un[a-z]+ed|wrong|bad|broken|blank|empty|torn|crooked|short|open|missing)\b"
     # "40 runs: 3 hung": the count as the subject of a failing verb.
-    rf"|(?<![/\d.])(?<!\d,)\b{_N}\s+(?:of them\s+)?(?:hung|crashed|failed|froze|timed out|errored|deadlocked"
-    rf"|panicked|stalled)\b"
-    rf"|\b{_N}\s+(?:of (?:them|those|these)\s+|(?:[a-z-]+\s+)?(?:runs?|iterations?|attempts?|tries|boots?|jobs?"
-    rf"|builds?|replays?|cycles?|nights?)\s+)(?:still\s+)?{FAIL_VERB}\b"
+    rf"|(?<![/\d.])(?<!\d,){_NOT_TOTAL}\b{_N}\s+(?:of them\s+)?(?:hung|crashed|failed|froze|timed out|errored"
+    rf"|deadlocked|panicked|stalled)\b"
+    rf"|{_NOT_TOTAL}\b{_N}\s+(?:of (?:them|those|these)\s+|(?:[a-z-]+\s+)?(?:runs?|iterations?|attempts?|tries|boots?"
+    rf"|jobs?|builds?|replays?|cycles?|nights?)\s+)(?:still\s+)?{FAIL_VERB}\b"
     rf"|\b[1-9]\d*\s*(?:/|of|out of|in)\s*\d+\s+(?:\w+\s+)?(?:{FAIL_VERB}|fail\w*|crash\w*|hang\w*)"
     # 「2 回失敗した」「3 件エラー」「失敗は 2 回」
     r"|(?<![\d.])[1-9]\d*\s*(?:回|件|度)(?:だけ|ほど)?(?:は|が|で)?\s*(?:失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|再現|発生"
@@ -111,9 +112,9 @@ STILL_FAILS = compile_guarded(
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want|look|seem)\w*)[a-z]+s\b"
     r"[^.;]{0,60}?\b(?:on|with) the [\w. -]{1,30}?(?:board|unit|device|model|rig|node|machine|bench|runner|host|bay"
     r"|line|controller|build)s?\b"
-    # Still off the mark, said any way: "zone 4 still fires 3–4 s late".
+    # Still off the mark, said any way: "zone 4 still fires 3–4 s late", "the tonnage still goes negative".
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s? "
-    r"(?:[\w.–-]+ ){0,3}?(?:late|early|wrong|slow|short)\b"
+    r"(?:[\w.–-]+ ){0,3}?(?:late|early|wrong|slow|short|negative|blank|dead|flat|missing|silent|backwards)\b"
     r"|\bstill (?!(?:pass|succeed|work|complet|finish|run|clean|has|have|need|must|want)\w*)[a-z]+s (?:back |out )?"
     r"(?:0|zero|nothing|null|none|nan|blank|empty)\b"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:0|ゼロ)\s*[A-Za-z%]{0,3}\s*(?:のまま|を示|と表示|が表示|になり|でした|です)"

@@ -16,7 +16,7 @@ from rules.evidence_rates import stated
 from rules.evidence_scope import CORE_EVIDENCE, scope_only
 from rules.evidence_summaries import pasted_pass
 from rules.evidence_words import any_of, search
-from rules.textmask import FENCE_RE, mask
+from rules.textmask import FENCE_RE, MASKED_CODE, mask
 
 Finding = tuple[str, str]
 
@@ -105,11 +105,17 @@ def only_soak(text: str) -> Finding | None:
     )
     # "Ran the auger for 36 hours …; … so the soak is what we have": the duration is the soak the text names.
     named = _SOAK_NOUN.search(masked) is not None
+    after_soak = (
+        False  # 「72 時間の連続稼働試験を行いました。4 台とも停止は一度もなく」: what follows is the soak's result
+    )
     for clause in clauses:
         soaked = _SOAK_NOUN.search(clause) is not None or (
             (named or _SOAK_SHAPE.search(clause) is not None) and search(checks.SOAK, clause) is not None
         )
-        if alone and (soaked and _NAMES_THE_CHECK.search(clause) is None or _VERDICT.match(clause)):
+        after_soak = after_soak or (soaked and named)
+        own_run = MASKED_CODE.search(clause) is not None or _PAIR.search(clause) is not None  # "`./repro.sh` 30/30"
+        theirs = soaked or (after_soak and not own_run)
+        if alone and (theirs and _NAMES_THE_CHECK.search(clause) is None or _VERDICT.match(clause)):
             continue  # "… zero stalls stayed shut. Clean run.": the verdict is the soak's
         if (heard := reading.read(clause)) is not None and heard[0] == "hearsay":
             continue  # 「検証チームから…再現しなくなったと連絡をもらいました」: someone's word passes nothing
@@ -119,6 +125,9 @@ def only_soak(text: str) -> Finding | None:
         if concrete_pass(rest):
             return None
     return ("only_soak", soak)
+
+
+_PAIR = re.compile(r"\d\s*(?:/|of|out of)\s*\d|回中")
 
 
 #: A soak still needed or booked: 「1 週間の連続運転が必要で、これは来週の予約です」, "the 72 h soak is booked for May".

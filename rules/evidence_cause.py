@@ -139,9 +139,12 @@ def mechanism(masked: str) -> Finding | None:
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
     correlated = False
     claimed = False  # the text has given a symptom or a correlation as its cause
+    gestured = False  # an element only gestured at ("somewhere in", "some lock in")
     said = reading.by_sentence(masked)
     for n, (sentence, parts) in enumerate(said):
         claimed = claimed or correlated  # a correlation in the sentence before is a cause given too
+        if gestured and not MASKED_CODE.search(sentence):
+            continue  # "A race somewhere in the physics tick. When two stacks collapse, contacts end up duplicated"
         if restated(sentence):
             claimed = True
             continue  # "it hangs because it stops responding": the symptom twice
@@ -162,7 +165,6 @@ def mechanism(masked: str) -> Finding | None:
             continue
         after_none = claimed and not LINK.search(sentence)  # "Nobody disputes that, and the manager is happy with Q"
         correlated = False
-        gestured = False  # an element only gestured at ("somewhere in", "some lock in")
         for clause in parts:
             if (after_none and not MASKED_CODE.search(clause)) or (claimed and LOCATION.search(clause)):
                 continue  # after a cause that is none, a place, or a remark that names no code, adds none

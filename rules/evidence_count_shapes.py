@@ -83,7 +83,8 @@ TOTAL = compile_guarded(
     rf"|(?<![\w.,/])(?P<al>{_NUM})\s+(?:[\w-]+\s+)?[a-z-]+s in (?:all|total)\b"
     # "over the 2,000 recorded November sessions": the sessions run through, each one a run.
     rf"|\b(?:over|across) (?:the |all |all the |each of the )?(?P<ov>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?"
-    r"(?:sessions|captures|recordings|traces|inputs|samples|fixtures|seeds|scenarios|games|replays|corpora|files)\b",
+    r"(?:sessions|captures|recordings|traces|inputs|samples|fixtures|seeds|scenarios|games|replays|corpora|files|rounds"
+    r"|matches|runs|cycles|passes|trials|attempts|iterations|spins|rides|plays|batches)\b",
     re.IGNORECASE,
 )
 #: Failures counted: "3 dropped", "failed 4 times", 「失敗は 4 回」; not what runs do ("20 runs finished").
@@ -109,8 +110,8 @@ HITS = compile_guarded(
     r"|\b(?:got|saw|seen|observed|had|hit|caught|triggered)\s+(?:it\s+|the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?P<g>twice|\d+\s*times)\b"
     # "nine runs swung the implement past the line": runs as the subject of what went wrong, in the domain's verb.
-    rf"|(?<![\w.,/])(?P<i>{_NUM})\s+(?:runs|replays|tries|attempts|iterations|boots|cycles)\s+(?!{_NEUTRAL}\b)"
-    r"[a-z]+(?:ed|ung|ew|oke|ook|ent|ot|ost|ell)\b"
+    rf"|(?<![\w.,/])(?P<i>{_NUM})\s+(?:runs?|replays?|tries|attempts?|iterations?|boots?|cycles?)\s+(?!{_NEUTRAL}\b)"
+    r"[a-z]+(?:ed|ung|ew|oke|ook|ent|ot|ost|ell|oze|uck)\b"
     # "11 of those runs posted it twice": a part of the runs just counted.
     rf"|(?<![\w.,/])(?<!every )(?<!each )(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b"
     r"(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"
@@ -273,13 +274,12 @@ PASS_SHARE = re.compile(
     r"(?:green|pass(?:ed|es)?|succeed(?:ed|s)?|ok|clean|completed?|matched|went through|came out (?:right|fine|clean)"
     r"|(?:were|was) (?:fine|correct|right)"
     r"|(?:committed|got|gave|showed|printed|read|recorded) the (?:right|correct)"
-    r"|(?:read|ran|worked|behaved|reported|finished) (?:correctly|cleanly|properly|fine))\b"
+    r"|(?:read|ran|[a-z]+ed) (?:correctly|cleanly|properly|fine))\b"
     # "passed the weight check in 9 of the 10 batches": what passed may stand between.
     r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:(?:the\s+)?[\w-]+\s+[\w-]+\s+)?(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*"
     r"(?:/|of|out of)\s*(?:the\s+)?(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
-    # 「1000 回流して、997 回成功」: the runs, then how many passed, in Japanese.
-    # 「1000 回流して、997 回は全スライスが正常」: what was fine may be named between.
+    # 「1000 回流して、997 回成功」「…997 回は全スライスが正常」: the runs, then how many passed (what, between).
     r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本|晩)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本|晩)(?:だけ)?"
     r"(?:(?:が|は)?|(?:が|は)[^。、\d]{1,10}?(?:が|は|も))(?:成功|通過|パス|OK|正常|正しく|問題なく|最後まで通)"
     # 「1000 ロット中 997 ロットで正しい体重が確定」: any counter, the same on both sides.

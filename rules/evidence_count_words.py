@@ -97,7 +97,9 @@ FAIL_VERB = (
 NOT_A_UNIT = r"(?!(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|h|us|ns|mm|cm|kb|mb|gb)\b)"
 #: A failure made on purpose, then counted: "pulled J3 to simulate a filament failure eight times".
 STIMULUS = re.compile(
-    r"\b(?:simulat|inject|forc|induc|provok|introduc|emulat|fak)\w*\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}$",
+    r"\b(?:simulat|inject|forc|induc|provok|introduc|emulat|fak)\w*\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}$"
+    # What the repro does, in brackets after its name: "Repro (25 WITS link drops at 2,812 m): 0 of 25 froze".
+    r"|\b(?:repro|reproduction|the original repro)\s*[(（]\s*$",
     re.IGNORECASE,
 )
 

@@ -62,6 +62,16 @@ def names_the_repo(text: str, ref: FixRef) -> bool:
     )
 
 
+def merge_target(text: str, ref: FixRef) -> bool:
+    """ "(merged to release/9.4)": the branch a change went into, which names no change beside a placeholder."""
+    at = text.find(ref.text)
+    before = text[max(0, at - 24) : at]
+    return ref.kind == "branch" and at > 0 and _INTO.search(before) is not None
+
+
+_INTO = re.compile(r"\b(?:merged|landed|cherry-picked|picked|backported|went)\s+(?:in|into|to)\s+(?:the\s+)?`?$", re.I)
+
+
 #: A link to a problem report or a build, not to a change: an issue (GitHub, GitLab, Bitbucket, Jira), a compare
 #: of two branches, a CI run or pipeline.
 _NOT_A_CHANGE_URL = re.compile(

@@ -116,8 +116,8 @@ _HINTS = (
     (re.compile(r"\b(?:out of|of (?:those|these) \d)", re.I), "_OUT_OF"),
 )
 _RUN_HINT = compile_guarded(
-    rf"{_RUN_NOUN}\b|回|度|サイクル|本|\b(?:did|ran|performed|executed|completed|went through|replayed|re-?ran)"
-    r" (?:the |all |all the )?\d",
+    rf"{_RUN_NOUN}\b|回|度|サイクル|本|\b(?:did|ran|performed|executed|completed|went through|replayed|re-?ran|over"
+    r"|across) (?:the |all |all the )?\d",
     re.I,
 )
 

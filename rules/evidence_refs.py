@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 from rules import reading
 from rules.english_modality import close_aside
 from rules.evidence_asides import bracket_around
-from rules.evidence_issues import names_the_repo, only_issues
+from rules.evidence_issues import merge_target, names_the_repo, only_issues
 from rules.evidence_ref_words import NOT_A_SHA, UNPUBLISHED
 from rules.evidence_words import search
 from rules.refs import FixRef, find_fix_refs
@@ -282,7 +282,9 @@ def fix_ref(text: str) -> Finding | None:
     if (fake := NOT_A_SHA.search(text)) is not None:
         return ("placeholder", fake.group(2))  # "Landed as commit `abc123xyz`": no commit has that name
     refs = find_fix_refs(text)
-    real = [ref for ref in refs if not _FAKE_REF_RE.search(ref.text) and not names_the_repo(text, ref)]
+    real = [
+        r for r in refs if not _FAKE_REF_RE.search(r.text) and not names_the_repo(text, r) and not merge_target(text, r)
+    ]
     for token in () if real else text.split():  # a fake beside a real reference is an old name, not the answer
         token = token.strip("`'\"()[]{},.;:")
         if _REF_SHAPED_RE.search(token) and _FAKE_REF_RE.search(token):

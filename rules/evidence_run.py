@@ -8,16 +8,14 @@ import re
 from rules.evidence_checks import RUN_UNTIL_EN, RUN_UNTIL_JA
 from rules.evidence_words import EN_FLAGS, SCOPE_AFTER, any_of
 
-#: After a frequency word, a verb of use: "a rarely used option", 「まれにしか使われない機能」 say how often a
-#: feature is used, not how often the failure happens.
+#: After a frequency word, a verb of use: "a rarely used option", 「まれにしか使われない機能」 (how often it is used).
 _USED_EN = (
     r"(?![ -](?:used|called|invoked|visited|accessed|touched|enabled|selected|chosen|exercised|configured|opened"
     r"|clicked|edited|changed|set)\b)"
 )
 _USED_JA = "(?!(?:しか)?(?:使|呼ば|呼び|選|触|利用|アクセス|押|参照|開か|操作|実行され|設定され|変更され))"
 
-#: Not on demand: sometimes, rare, once, a customer report, cannot reproduce
-#: (docs/rules.md#four-inputs-or-no-post-mortem).
+#: Not on demand: sometimes, rare, once, a customer report, no repro (docs/rules.md#four-inputs-or-no-post-mortem).
 NOT_ON_DEMAND = (
     any_of(
         r"\bsometimes\b" + _USED_EN,
@@ -159,12 +157,14 @@ NOT_ON_DEMAND = (
     ),
 )
 
-#: On demand after all: every run, deterministic, 毎回 (negated forms excluded).
+#: On demand after all: every run, deterministic, 毎回 (negated forms excluded, and "each run is about 4 minutes", which
+#: says how long a run takes).
 ON_DEMAND = (
     any_of(
         r"(?<!not )(?<!n't )(?<!never )(?<!cannot )(?<!unable to )(?<!non-)(?<!non)"
         r"\b(?:every (?:single )?(?:run|time|attempt|iteration|invocation|build|execution)"
-        r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b",
+        r"|each (?:run|time|attempt)|always|deterministic(?:ally)?|reliably|consistently|without fail|on demand)\b"
+        r"(?!\s+(?:is|takes|took|lasts|lasted|was)\s+(?:about |around |roughly |~\s*|under |over |just )?\d)",
         flags=EN_FLAGS,
     ),
     # A marker is a word, not the tail of a compound: 正常に, 異常に, 非常に, 不確実に say nothing of how often.

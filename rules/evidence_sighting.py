@@ -79,7 +79,8 @@ _WHEN_JA = (
 #: A verb in the past: a sighting verb, a verb of failing, or any "-ed" form ("was processed twice").
 _SAW = (
     rf"(?:saw|seen|spotted|noticed|observed|caught|got|had|came|went|fell|broke|froze|blew|threw|ran|lost|took"
-    rf"|{_FAIL_VERB}|[a-z]{{3,}}ed)"
+    # Not the writer's session, dated: "Reproduction (performed 2024-06-03, 09:10-11:40, bench rig …)".
+    rf"|{_FAIL_VERB}|(?!(?:perform|conduct|schedul|book|start|finish|complet|plann)ed\b)[a-z]{{3,}}ed)"
 )
 #: A failure seen at a point in time, the time on either side of the verb: "we saw it … last Tuesday at 14:02",
 #: "on 3 March the import crashed", 「昨日 14:02 に本番で発生した」. A date is when it was seen, not how often.

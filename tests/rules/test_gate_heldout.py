@@ -59,8 +59,6 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 45, after round 43 (tuned on it).
     "b45-056": "false refusal: the mechanism and the date the sampling period changed (「…に変えた 10/2 以降」) in one"
     " clause: the change dated reads as a correlation and the clause is skipped with it",
-    "b45-093": "'48-hour soak …: zero freezes. Lint and unit suite green too. The original 500-run loop is scheduled':"
-    " the unit suite passing counts as a check beside the soak, and the loop still to run is not read as the main one",
     "b45-130": "'2 of the 5 batches …, 2 duplicated units out of 2,500 records overall': a rate over finer units"
     " said with 'out of … overall', which the recount reader does not pair with the batches",
     # Batch 49, after round 47 (tuned on it).
@@ -276,6 +274,9 @@ KNOWN_GAPS: dict[str, str] = {
     "b89-064": "「様式改定版（1/15 リリース）以降に発生しており…作り直されたのが原因」: a correlation with a release",
     "b89-068": "'the `render_pdf` call for letter 188 times out after 30 seconds': a timeout declared the cause",
     "b89-144": "'Room G14's older MFP still prints the 30-page test job single-sided': a failure in an adjective",
+    # Batches 94 and 96, after round 88 (tuned on them).
+    "b94-020": "「ランキング画面が空になるのは、…がタイムアウトして 504 を返すため」: a timeout as the cause",
+    "b94-073": "'The tower stops at the top because the PLC halts the gondola during the hold phase': the symptom",
 }
 
 
