@@ -97,6 +97,9 @@ _CONFIRMING_NEEDS = re.compile(
     r"[^.;]{0,40}?"
     r"\b(?:needs|requires|will need|is waiting|waits|depends on)\b"
     r"|(?:確認|検証|裏付け)(?:に|には|するには)[^。]{0,30}?(?:必要|待ち|待って)"
+    # "Tomorrow's ingest runs with `TLE_DEBUG=1` to confirm it": the confirming run is still ahead.
+    r"|\b(?:tomorrow|tonight|next week|next \w+day)(?:'s)?\b[^.;]{0,60}?\bto (?:confirm|verify|prove|check)"
+    r" (?:it|this|that)\b"
     r"|\b(?:nobody|no one|none of us) has (?:[\w-]+ ){0,6}?to (?:check|confirm|verify|prove|test)\b",
     re.IGNORECASE,
 )

@@ -14,7 +14,7 @@ from rules.evidence_checks import RUNNING
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_contrast import with_without
 from rules.evidence_count_words import FAILURE_WORD, RUN_NOUN
-from rules.evidence_intervention import INTERVENTION
+from rules.evidence_intervention import INTERVENTION, on_paper
 from rules.evidence_repro import expected_label, expected_outcome
 from rules.evidence_scope import elsewhere, other_thing_named, set_aside
 from rules.evidence_summaries import summaries
@@ -127,6 +127,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
                 for c in outcomes
             ):
                 return why
+    if on_paper(masked):
+        return ("no_experiment", _clip(masked))  # "Worked the 19 July regulations through by hand": a calculation
     if search(_TIMES_AGREE, masked) is not None and contrast is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
     if (kept := result_elsewhere(masked)) and not any(
@@ -205,8 +207,7 @@ _FIGURE = re.compile(
 #: The size of the code read, which no run measured: "the path is short, about 40 lines".
 _CODE_SIZE = re.compile(r"\d[\d,]*\s*(?:lines?|LOC|functions?|files?|branches?|行)\b", re.IGNORECASE)
 _COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
-#: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`, `git bisect run …`,
-#: `rr record`.
+#: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`, `rr record`.
 _COMMAND = re.compile(
     # A fenced block counts when it shows a command typed (a shell prompt), not only output pasted (a backtrace).
     # A setting counts (`GOMAXPROCS=1`, `PRAGMA journal_mode=WAL`), but a lone lowercase `state=CLOSED` is a value
@@ -257,8 +258,8 @@ _CHANGED = re.compile(
     r"|scripted"
     r"|replay\w*|loop(?:ed|ing)|in a loop"
     r"|trigger\w*|induc\w+)\b"
-    r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正|仕込|出力(?:し|させ|する)|出し|実行(?!中)|(?<!が再)(?<!が)起動|投入|流し|回し|計測"
-    r"|変換|置き換え|切り替え|設定|固定|増や|減ら|延ば|縮め|短くし|長くし",
+    r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正(?!前)|仕込|出力(?:し|させ|する)|出し|実行(?!中)|(?<!が再)(?<!が)起動|投入|流し|回し|計測"
+    r"|変換|置き換え|切り替え|設定|固定|増や|減ら|延ば|縮め|短くし|長くし|に変え|にした(?:版|ビルド)",
     re.IGNORECASE,
 )
 #: A tool that only watches a run: profilers, tracers, packet captures.
@@ -272,7 +273,9 @@ _TIMES_AGREE = (
         r"\btimestamps?\b[^.;]{0,80}\b(?:match\w*|line(?:s|d)? up|agree\w*|coincid\w+)\b"
         # "lines up to the second with …", "lines up with the switch to 6 MeV to the minute".
         r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely|one[- ]to[- ]one) with\b"
-        r"|\blines? up with\b[^.;:]{0,40}?\bto the (?:second|minute|millisecond)\b",
+        r"|\blines? up with\b[^.;:]{0,40}?\bto the (?:second|minute|millisecond)\b"
+        # "each of the 37 lost stamps falls within two seconds of a `rev` collision".
+        r"|\b(?:falls?|fell|lands?|landed|happen(?:s|ed)?|occur(?:s|red)?) within (?:\w+ )?(?:milli)?seconds? of\b",
         flags=EN_FLAGS,
     ),
     # Not 「タイムスタンプの一致は根拠にしていません」 (the writer sets it aside), nor 「1 時間…一致」 (a duration).

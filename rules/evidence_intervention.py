@@ -5,6 +5,8 @@ trace, a dashboard, timestamps, reading) is not in it.
 
 from __future__ import annotations
 
+import re
+
 from rules.evidence_words import EN_FLAGS, any_of
 
 #: Something done to the system to test the cause: a change (patch, revert, forced value, swapped part), an
@@ -130,3 +132,17 @@ INTERVENTION = (
         "監視し",
     ),
 )
+
+
+#: Worked out, not run: "worked the 19 July regulations through by hand", 「手計算で」.
+_ON_PAPER = re.compile(
+    r"\b(?:worked|calculated|computed|did the (?:math|sums))\b[^.;:]{0,60}?\bby hand\b|\bon paper\b"
+    r"|手計算|机上(?:で|の)計算",
+    re.IGNORECASE,
+)
+_RUN_WORD = re.compile(r"\b(?:ran|run|re-?ran|replay\w*|flew|flown|executed|tested)\b|実行|流し|回し|試験|再現", re.I)
+
+
+def on_paper(masked: str) -> bool:
+    """An outcome calculated by hand, with no run beside it: no experiment, whatever it changed on paper."""
+    return _ON_PAPER.search(masked) is not None and _RUN_WORD.search(masked) is None

@@ -26,7 +26,7 @@ STAND_IN = (
         # Not a part letting go: "the sounder relay released every time".
         r"\breleased\b(?!\s+(?:every|each|on every|cleanly|fully|properly|normally|as expected|within|in \d))",
         r"\brolled out\b",
-        r"\blanded\b",
+        r"\blanded\b(?!\s+(?:at|safely|normally|within|short|back|upright|inside)\b)",  # not "all three landed at home"
         r"\bpushed to (?:prod|production|main|master)\b",
         r"\b(?:compiles|compiled|builds|built)\b",
         r"\bbuild (?:passes|passed|succeeds|succeeded|is green|was green)\b",

@@ -34,6 +34,9 @@ UNPUBLISHED = (
         r"\bnothing (?:has been|was|is|got) (?:pushed|uploaded|opened|published)\b"
         r"|\b(?:was|were) (?:supposed|meant|due) to (?:go up|be (?:opened|pushed|up|posted))\b",
         r"\b(?:gets?|will (?:get|be)) (?:mirrored|synced|copied|uploaded|pushed)\b[^.;]{0,60}?\b(?:when|once|after)\b",
+        # "Branch `hotfix/x`, cut from `release/7.2` once Thursday's change board signs off": not cut yet.
+        r"\bcut (?:from|off)\b(?:[^.;]|\.(?=\w)){0,60}?\b(?:once|when|after)\b[^.;]{0,40}?\b(?:signs? off|approves?"
+        r"|is approved)\b",
         r"\b(?:goes|go|will go|going) up\b[^.;]{0,60}?\b(?:tonight|tomorrow|later|this (?:evening|afternoon))\b",
         r"\bunpushed\b|(?:\bnot|n't) (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
         # A Perforce change kept back: "still shelved for review", "pending in my workspace".

@@ -14,10 +14,13 @@ NOT_RUNNABLE = any_of(
     r"\b(?:still |currently )?(?:setting up|(?:re)?building|preparing|restoring|provisioning) (?:the |a |an )?"
     r"(?:(?:old|same|original|matching|customer's|his|her|their) )?(?:[\w.-]+ ){0,3}?(?:repro|test bed|environment"
     r"|env|image|vm|box|container|rig|setup)\b",
+    # Someone else's runs: "These steps were executed on the rig by the integration group on Friday; … 9 of 9".
+    r"\b(?:was|were) (?:run|executed|tried|performed|reproduced|flown|replayed) (?:[\w-]+ ){0,6}?by"
+    r" (?:the |our |their )?(?:[\w-]+ ){0,2}(?:team|group|lab|crew|shift|qa|vendor|customer|department)s?\b",
     # "The repro server is still being provisioned": the machine to run it on is not there yet.
     r"\b(?:repro|reproduction|test) (?:server|box|machine|vm|rig|bench|environment|env|host)s? (?:is|are) (?:still )?"
     r"(?:being (?:set up|built|provisioned|prepared|restored)|not (?:yet )?(?:set up|built|ready|available))\b",
-    "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なし|不明)",
+    "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なく|なし|不明)",
     "(?:再現|検証|テスト)?環境(?:を|の|は|が)?(?:まだ|今)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
     # 「再現用の検証サーバーは現在構築中」: the machine to run it on is not there yet.
     "再現用の[^。、]{0,20}?(?:は|が|を)(?:まだ|今|現在)?(?:構築|準備|用意|整備|作成|セットアップ|手配)(?:中|しているところ)",

@@ -15,8 +15,7 @@ from typing import Any
 
 from rules.evidence_words import any_of
 
-#: Kana or kanji: the only text worth analysing.
-JA_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+JA_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana or kanji: the only text worth analysing
 #: Each analysed piece stays short, so a 250 kB field costs linear time in pieces, not one huge lattice.
 _PIECE = 2000
 
@@ -58,8 +57,7 @@ def analyse(piece: str) -> tuple[Morph, ...]:
 
 
 def pieces(text: str) -> Iterator[tuple[Morph, ...]]:
-    """The words of `text`, a piece (a sentence or at most `_PIECE` characters) at a time, so a reader can
-    stop at the first answer; nothing when the text has no Japanese."""
+    """The words of `text`, a piece (a sentence, at most `_PIECE` characters) at a time; none without Japanese."""
     if not JA_RE.search(text):
         return
     start = 0
@@ -72,8 +70,7 @@ def pieces(text: str) -> Iterator[tuple[Morph, ...]]:
 
 
 def near(text: str, hint: re.Pattern[str], before: int = 16, after: int = 12) -> Iterator[tuple[Morph, ...]]:
-    """The words around each place `hint` matches (overlapping windows merged), in order: the markers are
-    local, so a long text is analysed only where it could hold one."""
+    """The words around each place `hint` matches (windows merged, in order): only where a marker could be."""
     if not JA_RE.search(text):
         return
     lo = hi = -1
@@ -101,7 +98,7 @@ _MODAL_HINT = re.compile(
 
 def modality(text: str) -> tuple[str, str] | None:
     """Hearsay, conjecture or appearance marked by grammar (らしい, とのこと, と思われる, ようだ, みたい, だろう,
-    かもしれない, おそらく), with the words that mark it and the auxiliaries after them; None when plain."""
+    かもしれない, おそらく), with the words that mark it and the auxiliaries after; None when plain."""
     for words in near(text, _MODAL_HINT):
         for i in range(len(words)):
             found = _hearsay(words, i) or _conjecture(words, i)
@@ -231,6 +228,9 @@ def _schedule_noun(words: tuple[Morph, ...], i: int) -> bool:
     rest = [w for w in words[i + 1 :] if w.pos != "補助記号" or w.surface not in "（()）"]
     if rest and (rest[0].surface == "通り" or rest[0].pos == "名詞"):
         return True  # 予定通り: as planned; 「予定時刻に消灯した」: a compound noun, the scheduled time
+    t = next((k for k in range(1, min(len(rest), 5)) if rest[k].surface == "た"), len(rest))
+    if rest[:1] and rest[0].lemma in ("する", "為る") and t + 1 < len(rest) and rest[t + 1].pos == "名詞":
+        return True  # 「予定していた 50 回をすべて実施した」: the runs once planned, named by it
     if len(rest) > 1 and rest[0].surface in ("は", "が") and rest[1].pos == "名詞" and rest[1].surface[:1].isdigit():
         return True  # 「3/31 の予定は 1 件だけになりました」: the scheduled items, counted
     depth = 0

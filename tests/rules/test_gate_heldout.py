@@ -277,6 +277,18 @@ KNOWN_GAPS: dict[str, str] = {
     # Batches 94 and 96, after round 88 (tuned on them).
     "b94-020": "「ランキング画面が空になるのは、…がタイムアウトして 504 を返すため」: a timeout as the cause",
     "b94-073": "'The tower stops at the top because the PLC halts the gondola during the hold phase': the symptom",
+    # Batch 98, after round 89 (tuned on it).
+    "b98-003": "'… passes the 0.3 NM containment limit at second 38, so the UNABLE RNP alert fires on ev…': worked out",
+    "b98-037": "'The root cause is the `InfeasibleLegError` raised from `RosterSolver.ass…': an exception as the cause",
+    "b98-044": "'takes minutes to appear because `compute_ctot()` runs for more than 40 seconds': the symptom as time",
+    "b98-051": "「ESC ベンダーの担当者から、…DShot フレームを捨てると聞いた」: hearsay read as a report of the symptom",
+    "b98-076": "'With `INS_GYRO_FILTER` set to 40 Hz I flew the gust case in SITL and that flight was cle…': one trial",
+    "b98-108": "'all tests pass across the 1,204 tests of the `roster` pack…': a package named in code reads as a test",
+    "b98-109": "'CTOT deviations from the allocated slot went down from 38 to 3': deviations are no failure word",
+    "b98-112": "'Flying the 412-waypoint plan needs the outdoor range, which is booked for the 14…': the repro to come",
+    "b98-120": "「監視ツールで様子を見ている。…異常ログはゼロ」: watching, with a zero count read as a pass",
+    "b98-121": "「48 時間の連続稼働試験…300 回繰り返しても…0 件」: the soak's own count read as the check",
+    "b98-123": "「元の再現手順（FMS ブレーカーの再投入）は今回は流していない」: read as another configuration",
 }
 
 
