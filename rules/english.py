@@ -106,7 +106,8 @@ PLANNED = any_of(
 
 #: Watching instead of verifying: dashboards, monitoring, "no new X since Friday", "so far".
 WATCHING = any_of(
-    r"\bdashboards?\b",
+    # Not "exported it to the dashboard": where a counter added is shown, not a way to check.
+    r"(?<!exported it to the )(?<!exported them to the )(?<!exported to the )\bdashboards?\b",
     r"(?<!flame )\bgraphs?\b",
     # As a verb only: "the legality monitor" is a component, "we monitored it" is watching.
     r"\b(?:monitor(?:ing|ed)|watch(?:ing|ed))\b|\b(?:to|will|'ll|we|i|they|and|then|keep|just) (?:monitor|watch)\b",

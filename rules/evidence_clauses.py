@@ -21,7 +21,7 @@ from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_after import short_share, still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_count_words import BEFORE_ASIDE, FAILURE_WORD, excused, failure_said
-from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only
+from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, NOT_TOUCHED, THE_CHECK_ITSELF, scope_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
@@ -240,9 +240,13 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]|\n")  # 「。」 needs n
 def another_matter(masked: str, at: int, length: int) -> bool:
     """Whether a not-done clause (at `at`, `length` long) is said, in its sentence, to be about another matter or
     another configuration than the fix ("旧型の AG-100 は…、今回は試していません"), and names nothing of the check."""
-    if at < 0 or search(CORE_EVIDENCE, masked[at : at + length]) is not None:
+    if at < 0:
         return False
     sentence = sentence_around(masked, at, length)
+    if search(CORE_EVIDENCE, masked[at : at + length]) is not None:
+        # "I haven't re-run the donor-sandbox load test; it does not touch this code path": another test, said so.
+        clause = masked[at : at + length]
+        return THE_CHECK_ITSELF.search(clause) is None and NOT_TOUCHED.search(sentence) is not None
     if _CHECK_NEEDS.search(sentence) is not None:
         return False  # "Confirming the offset is gone needs the pit empty, …, so that check is still to do"
     return ANOTHER_MATTER.search(sentence) is not None or scope_only(sentence)

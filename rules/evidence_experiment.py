@@ -240,7 +240,7 @@ _ARTIFACT = re.compile(
     r"|コアダンプ|バックトレース|トレース(?:を取|は|が|で|から)|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
     r"|(?:出力|結果|ダンプ|ログ)を(?:[^。、]{0,10}?)見(?:直し|返し)?(?:ると|たら|たところ|て)"
     # Reading the code: 「ソースを読んで」, "went through the source".
-    r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追)"
+    r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追(?!加|記))"
     r"|\b(?:read|reading|went through|looked through) (?:the )?(?:source|code)\b|^\W*read through\b"
     # Logs counted or searched: 「本番ログ 3 か月分を集計して」, "grepped three months of logs".
     r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b",

@@ -55,11 +55,17 @@ _LABEL_BEFORE = re.compile(r"(?:\blabel(?:led|ed)?(?: as)?|\btagged|ラベル(?:
 def names_the_repo(text: str, ref: FixRef) -> bool:
     """ "#4411 in acme/arm_bringup", "#4411 (acme/arm_bringup)": the owner/repo a number lives in, not a branch."""
     at = text.find(ref.text)
-    return (
-        ref.kind == "branch"
-        and at > 0
-        and re.search(r"\b(?:in|of|on|at|from)\s+`?$|#\d+\s*[(（]\s*`?$", text[max(0, at - 14) : at]) is not None
+    after = text[at + len(ref.text) : at + len(ref.text) + 12] if at >= 0 else ""
+    return ref.kind == "branch" and (
+        (
+            at > 0
+            and re.search(r"\b(?:in|of|on|at|from)\s+`?$|#\d+\s*[(（]\s*`?$", text[max(0, at - 14) : at]) is not None
+        )
+        or _REPO_OF_JA.match(after) is not None  # 「`ims/pcscf` の Issue #4411」
     )
+
+
+_REPO_OF_JA = re.compile(r"`?\s*の\s*(?:issue|イシュー|チケット|課題|pr\b|プルリク|#)", re.IGNORECASE)
 
 
 def merge_target(text: str, ref: FixRef) -> bool:

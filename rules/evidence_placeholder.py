@@ -42,7 +42,7 @@ PLACEHOLDER_IN_CODE = compile_guarded(
     # A slot in words inside brackets: `[field name]`, `[table name]`.
     r"|(?-i:\[(?:field|column|table|key|file|param|value|user|host|bucket|env)(?: name| id)\])"
     # A template slot never filled: `{{TRAJ_FILE}}`; a blank in Japanese: `○○○.pdf`.
-    r"|(?-i:\{\{\s*[A-Z][A-Z0-9_]*\s*\}\})|〇{2,}|○{2,}|×{2,}"
+    r"|(?-i:\{\{\s*[A-Z][A-Z0-9_]*\s*\}\})|\{\{[^{}\n]{1,60}\}\}|〇{2,}|○{2,}|×{2,}"
 )
 
 

@@ -33,10 +33,8 @@ UNPUBLISHED = (
         # "was supposed to go up on Friday as #455, … nothing has been pushed since": a PR that never came.
         r"\bnothing (?:has been|was|is|got) (?:pushed|uploaded|opened|published)\b"
         r"|\b(?:was|were) (?:supposed|meant|due) to (?:go up|be (?:opened|pushed|up|posted))\b",
-        r"\b(?:gets?|will (?:get|be)) (?:mirrored|synced|copied|uploaded|pushed)\b[^.;]{0,60}?\b(?:when|once|after)\b",
-        # "Branch `hotfix/x`, cut from `release/7.2` once Thursday's change board signs off": not cut yet.
-        r"\bcut (?:from|off)\b(?:[^.;]|\.(?=\w)){0,60}?\b(?:once|when|after)\b[^.;]{0,40}?\b(?:signs? off|approves?"
-        r"|is approved)\b",
+        r"\b(?:gets?|will (?:get|be)) (?:mirrored|synced|copied|uploaded|pushed|opened|created|raised|submitted)\b"
+        r"[^.;]{0,60}?\b(?:when|once|after)\b",
         r"\b(?:goes|go|will go|going) up\b[^.;]{0,60}?\b(?:tonight|tomorrow|later|this (?:evening|afternoon))\b",
         r"\bunpushed\b|(?:\bnot|n't) (?:yet )?(?:on|in) (?:the )?(?:remote|origin|server|github|gitlab)\b",
         # A Perforce change kept back: "still shelved for review", "pending in my workspace".
@@ -53,7 +51,7 @@ UNPUBLISHED = (
         "ローカル(?:のみ|だけ|にのみ|にしか|ブランチ|コミット|環境にのみ)",
         "(?:開発機|作業機|自分の(?:PC|マシン|端末))(?:のみ|だけ|にのみ|にしか)",
         "ローカル(?:の)?(?:リポジトリ|リポ|クローン|clone)",
-        "(?:私の|自分の)\\s*(?:PC|マシン|端末|ノート|ラップトップ)\\s*(?:の中|内|上)",
+        "(?:私の|自分の)\\s*(?:(?:作業|検証|開発|試験)用の?\\s*)?(?:PC|マシン|端末|ノート|ラップトップ|VM|仮想マシン)\\s*(?:の中|内|上)",
         "リモート(?:に|には|へ)?(?:は)?(?:未反映|未push|未プッシュ|反映(?:して|され)(?:い)?(?:ない|ません))",
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)"
         "|に(?:あ|置|残)(?!る(?:検証|試験|評価|テスト|実|開発)?(?:機|環境|端末|装置|ボード|基板|個体|ベンチ|リグ)))",
@@ -85,3 +83,17 @@ NOT_A_SHA = re.compile(
     r"(?:\1(?![\w`])(?<=`)|(?![\w`-]))",
     re.IGNORECASE,
 )
+
+
+#: A branch cut only when someone allows it, read over line breaks: "Branch `hotfix/x`, cut from `release/7.2` once
+#: Thursday's change board signs off", "… as soon as the release manager⏎unfreezes the repository".
+_CUT_LATER = re.compile(
+    r"\bcut (?:from|off)\b(?:[^.;]|\.(?=\w)){0,60}?\b(?:once|when|after|as soon as)\b[^.;]{0,40}?\b(?:signs? off"
+    r"|approves?|is approved|unfreezes?|lifts?|is lifted|thaws?)\b",
+    re.IGNORECASE,
+)
+
+
+def cut_later(text: str) -> str | None:
+    m = _CUT_LATER.search(text)
+    return None if m is None else " ".join(m.group(0).split())

@@ -12,7 +12,7 @@ from rules import reading
 from rules.english_modality import close_aside
 from rules.evidence_asides import bracket_around
 from rules.evidence_issues import merge_target, names_the_repo, only_issues
-from rules.evidence_ref_words import NOT_A_SHA, UNPUBLISHED
+from rules.evidence_ref_words import NOT_A_SHA, UNPUBLISHED, cut_later
 from rules.evidence_words import search
 from rules.refs import FixRef, find_fix_refs
 
@@ -49,7 +49,7 @@ def ref_pending(text: str) -> Finding | None:
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
     sentences = reading.by_sentence(text)
     clauses = [c for _s, parts in sentences for c in parts]
-    if (push_later := _push_still_to_come(clauses)) is not None and not _LANDED.search(text):
+    if (push_later := _push_still_to_come(clauses) or cut_later(text)) is not None and not _LANDED.search(text):
         return ("ref_pending", push_later)  # "Branch `fix/x` is cut and committed; I'll push it once the VPN is back"
     if any(_MERGED.search(c) and refs(c) and reading.read(c) is None and _unpublished(c) is None for c in clauses):
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
@@ -111,8 +111,7 @@ def ref_pending(text: str) -> Finding | None:
                     plain.add((s, i))  # not 「差分自体は !118 で見られます」 once !118 was closed: still the dead one
                 continue
             why = why or found
-    # "The change was in PR #72. … so PR #72 was closed without merging": a reference named plainly, then said to be
-    # dead further on, is dead too.
+    # "The change was in PR #72. … so PR #72 was closed without merging": named plainly, then said dead, is dead.
     if any(not all(r.text in dead_refs for r in refs(sentences[s][1][i])) for s, i in plain):
         return None
     if plain and why is None:
@@ -125,13 +124,14 @@ def ref_pending(text: str) -> Finding | None:
 _PUBLISHED_NOW = re.compile(
     r"(?:push|プッシュ)\s*(?:しました|済み?|して(?:あ(?:ります|る|り)|(?:い|お)(?:ます|る)|おり(?:ます)?)"
     r"|した(?:ので|から|ため|あと|後))(?!か)"
-    r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b"
-    # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened, both done.
+    r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b|\bit went up (?:on )?(?:\w+day|yesterday|this morning)\b"
+    r"|(?:後に|その後|それから)[^。]{0,10}?(?:コミット|マージ)(?:しました|済み)"  # 「…レビュー後にコミットしました」
+    # 「昨日 origin に push し、PR #143 を作成しました」: pushed, then the PR opened.
     r"|(?:push|プッシュ)\s*(?:し[、,]|して(?!い(?:ない|ません)|な))(?:https?://[^\s（）()]+|[^。]){0,40}?(?:ました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
     r"|(?<!nothing )\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
     # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.
-    r"|\b(?:has been|is now|now lives|is) on\s+`?(?:Q|origin[^\s`]*|upstream[^\s`]*|the remote)`?"
+    r"|\b(?:has\s+been|is\s+now|now\s+lives|is)\s+on\s+`?(?:Q|origin[^\s`]*|upstream[^\s`]*|the remote)`?"
     r"(?:\s+since\b|\s*(?:now\b|$|[.;]))",
     re.I,
 )

@@ -272,3 +272,14 @@ def elsewhere(sentence: str) -> bool:
     """ "The check on the ARM board will happen once hardware frees up": a check somewhere else than the
     experiment, to come."""
     return _CHECK_ON.search(sentence) is not None and scope_only(sentence) and not THE_EXPERIMENT.search(sentence)
+
+
+#: The ticked check itself named: a clause that names it is about the check, whatever follows.
+THE_CHECK_ITSELF = re.compile(r"\b(?:original|failing|same|the repro|this test)\b|元の|失敗していた|同じ", re.I)
+#: Another test said not to reach the fix: "…; it does not touch this code path", 「今回の経路を通らない」.
+NOT_TOUCHED = re.compile(
+    r"\b(?:does not|doesn't|did not|didn't|never) (?:touch|exercise|reach|go through|use) (?:this|that|the)"
+    r" (?:code ?path|path|code|function|module|change|fix)\b"
+    r"|(?:この|今回の)(?:コード)?(?:経路|パス|変更|修正)を(?:通ら|使わ)",
+    re.I,
+)

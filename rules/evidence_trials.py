@@ -16,7 +16,7 @@ from rules.evidence_after import said_before
 from rules.evidence_after_result import ASIDE
 from rules.evidence_count_words import BEFORE_ASIDE, ENOUGH
 from rules.evidence_rates import stated
-from rules.evidence_scope import set_aside
+from rules.evidence_scope import NOT_TOUCHED, THE_CHECK_ITSELF, set_aside
 from rules.evidence_words import EN_FLAGS, any_of, search
 
 Finding = tuple[str, str]
@@ -90,7 +90,7 @@ _MANY = re.compile(
 )
 #: The one trial followed by counted ones: 「回数を増やして数え直した」, "so I ran it 50 more times".
 _RECOUNTED = re.compile(
-    r"回数を増やして|数え直し|(?:もう|さらに)\s*[1-9][\d,]*\s*回(?:流|実行|試|回)"
+    r"回数を増やして|数え直し|改めて[^。]{0,12}?(?:数え|回数)|(?:もう|さらに)\s*[1-9][\d,]*\s*回(?:流|実行|試|回)"
     r"|\b(?:then|so) (?:i|we) (?:re-?ran|ran|repeated|tried) (?:it|that|this) (?:another |a further )?[1-9][\d,]* "
     r"(?:more )?times\b|\bcounted (?:it )?properly\b",
     re.IGNORECASE,
@@ -115,7 +115,8 @@ def single_trial(masked: str) -> Finding | None:
         if _RECOUNTED.search(masked, at, end):
             return None  # 「一度だけ試して通ったので、回数を増やして数え直した」: one trial, then counted runs
         # "We haven't re-run the freestyle tables, only the grand prix path": what was left out, beside what ran.
-        if set_aside(said) or ASIDE.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):
+        untouched = NOT_TOUCHED.search(said) is not None and THE_CHECK_ITSELF.search(said) is None
+        if set_aside(said) or untouched or ASIDE.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):
             # "We did not re-run the aarch64 build", "… the SMS gateway integration, which the change doesn't touch":
             # another configuration or another matter, a scope
             return None

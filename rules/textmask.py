@@ -66,14 +66,14 @@ _NAME_RE = re.compile(
 
 #: A line break inside a sentence, between two Japanese characters or two lower-case words: a wrap, not an end.
 _SOFT_WRAP = re.compile(
-    "(?<=[\u3040-\u30fa\u30fc\u4e00-\u9fff、])\n(?=[\u3040-\u30fa\u30fc\u4e00-\u9fff])"
+    "(?<=[\u3040-\u30fa\u30fc\u4e00-\u9fff、])\n(?=[\u3040-\u30fa\u30fc\u4e00-\u9fff])|(?<=、)\n(?=\\d)"
     r"|(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])"
 )
 #: A line that is an item or a label of its own: "1. …", "- …", 「・…」, 「未検証：…」.
 _OWN_LINE = re.compile(r"\s*(?:\d+[.)]|[-*•・●■◆※]|[^\s:：。]{1,12}[:：](?!\d))")  # not a time: "04:10 …"
 
 
-def _unwrapped(text: str) -> str:
+def unwrapped(text: str) -> str:
     """「…毎回⏎ではありません」, "in nine of⏎the ten batches": a sentence wrapped onto the next line read as one line;
     a list item or a labelled line stays a line of its own."""
     if "\n" not in text:
@@ -107,7 +107,7 @@ def mask(text: str | None) -> str:
     """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`; counts in words
     as figures."""
     out = _STATUS_SPAN.sub(r" \1 ", normalize(text))  # 「`409` を返す」: a status code is the symptom, said as such
-    out = _unwrapped(out)
+    out = unwrapped(out)
     named = _hedges_named_in_code(out)
     for pattern in (FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):
         out = pattern.sub(MASK, out)
