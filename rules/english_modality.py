@@ -70,7 +70,7 @@ HEARSAY = any_of(
     # "Reproduced every single time by the QA lab on their farm": someone else's run.
     r"\b(?:reproduced|repro'd|verified|confirmed|seen|hit|caught|run|executed|flown|tried|repeated|performed|replayed)"
     r" (?:[\w-]+ ){0,4}?by (?:the |our |their )?"
-    r"(?:qa|support|ops|customers?|vendors?|[\w-]+ (?:lab|team|group|folks|crew|farm))\b",
+    r"(?:qa|support|ops|customers?|vendors?|(?:[\w-]+ ){1,3}(?:lab|team|group|folks|crew|farm))\b",
     # Their evidence, forwarded: "their ops lead sent a video: 10 taps, 10 declines".
     r"\b(?:their|the customer's|the merchant's|the vendor's|the client's) (?:[\w-]+ ){0,2}(?:sent|shared"
     r"|forwarded|posted"

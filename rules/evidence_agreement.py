@@ -134,7 +134,7 @@ _PAIR = re.compile(r"\d\s*(?:/|of|out of)\s*\d|回中")
 
 #: A soak still needed or booked: 「1 週間の連続運転が必要で、これは来週の予約です」, "the 72 h soak is booked for May".
 _STILL_NEEDED = re.compile(
-    r"必要|予約|予定(?!していた|していました|どおり|通り)|待ち|これから"
+    r"必要|予約(?=です|でした|して|済|中|を入れ|を取|が取れ|が入)|予定(?!していた|していました|どおり|通り)|待ち|これから"
     r"|\b(?:needed|required|booked|scheduled|planned|pending|queued|still to)\b",
     re.IGNORECASE,
 )

@@ -99,7 +99,8 @@ _CONFIRMING_NEEDS = re.compile(
     r"|(?:確認|検証|裏付け)(?:に|には|するには)[^。]{0,30}?(?:必要|待ち|待って)"
     # "Tomorrow's ingest runs with `TLE_DEBUG=1` to confirm it": the confirming run is still ahead.
     r"|\b(?:tomorrow|tonight|next week|next \w+day)(?:'s)?\b[^.;]{0,60}?\bto (?:confirm|verify|prove|check)"
-    r" (?:it|this|that)\b"
+    r"(?: (?:it|this|that))?(?:$|[.;])"
+    r"|\bgoes (?:onto|on to|into) [^.;]{0,40}?\b(?:tonight|tomorrow)\b[^.;]{0,20}?\bto (?:confirm|verify|prove|check)\b"
     r"|\b(?:nobody|no one|none of us) has (?:[\w-]+ ){0,6}?to (?:check|confirm|verify|prove|test)\b",
     re.IGNORECASE,
 )

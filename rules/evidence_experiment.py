@@ -252,7 +252,7 @@ _CHANGED = re.compile(
     r"|forc\w+|switch\w*|add(?:ed|ing)|chang(?:e|ed|es|ing)|disabl\w+|enabl\w+|inject\w*"
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
     r"|limit\w*|throttl\w+|delay\w*|(?<!was )(?<!were )(?<!got )kill\w*|restart\w*|downgrad\w+|upgrad\w+"
-    r"|rolled back|commented out|hard-?cod\w+"
+    r"|rolled back|commented out|hard-?cod\w+|(?:un)?capp(?:ed|ing)"
     r"|put (?:\w+ ){0,3}?back|instrument\w*|without(?! (?:ever|once|any|a single|errors?|failures?)\b)"
     r"|with the (?:fix|patch|change)|logg\w+|ran|(?<!'s )run|re-?ran"
     r"|scripted"

@@ -218,7 +218,7 @@ _EARLIER_ONE = re.compile(
     r"\b(?:an? |the )?(?:earlier|previous|prior|older|first|original) (?:change(?: ?list)?|attempt|try|pr|mr|cl"
     r"|patch(?:set)?|shelf|shelve|version|branch|pull request|merge request)\b"
     r"|\bwas an? (?:earlier|previous|first) attempt\b"
-    r"|(?:以前|前回|最初|先)の(?:PR|MR|変更|修正|試み|ブランチ|プルリク)",
+    r"|(?:以前|前回|最初|先|(?<![\u4e00-\u9fff])前)の(?:\s*shelved\s*)?(?:PR|MR|CL|変更|修正|試み|ブランチ|プルリク|チェンジリスト)",
     re.IGNORECASE,
 )
 #: No pull request, said of a change that is a commit: "there's no PR, it went straight to trunk", 「PR はありません」.

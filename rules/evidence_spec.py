@@ -15,7 +15,7 @@ _NORM = (
     r"(?:spec(?:ification)?s?|rfcs?|standards?|protocols?|contracts?|docs|documentation|manuals?|datasheets?"
     r"|reference|errata|posix|abi|(?-i:[A-Z][A-Z0-9]{1,9})[ /-]?\d[\d.]*"
     # "The WBF rules say …": a body's rules, named with the body.
-    r"|(?:the |our |their )?[A-Za-z][\w-]{1,15} (?:rules|regulations|laws|rulebook))"
+    r"|(?:the |our |their )?[A-Za-z][\w'-]{1,15} (?:rules|regulations|laws|rulebook))"
 )
 _NORM_SAYS = re.compile(
     rf"\b{_NORM}\b(?:[^.;]|(?<=\d)\.(?=\d)){{0,60}}?\b(?:expects?|requires?|allows?|permits?|specifies|specified|mandates?|guarantees?"
