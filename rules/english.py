@@ -64,7 +64,7 @@ NOT_DONE = any_of(
 #: The action is ahead: an intention or a plan, also told in the past ("we decided to … and see whether …").
 PLANNED = any_of(
     # "rolling back is the plan if the fix doesn't land": a plan named as such.
-    r"\b(?:is|was) (?:the|our) (?:plan|fallback|backup plan|next step)\b",
+    r"\b(?:is|was) (?:the|our) (?:plan|fallback|backup plan|next step)\b(?![^.;:]{0,60}?,? and (?:we|i) did\b)",
     # A person's intention; "you will see it fail" in a repro is what the steps show, not a plan.
     r"(?:\b(?:we|i|they|someone|the team|qa)(?:'ll| will| are going to| am going to| plan to| intend to"
     r"| need to| have to| still need to)|\b(?:going to|plan(?:ning)? to)"
@@ -82,7 +82,7 @@ PLANNED = any_of(
     r"|measured|confirmed|done|tried|repeated|redone)\b",
     r"\bnext (?:sprint|week|release|month|iteration)\b",
     r"\bplanned to (?:confirm|verify|check|test|prove|run|try)\b|\b(?:plan|next steps?|to ?do)\s*:"
-    r"|\b(?:the |my |our )?plan (?:\w+ ){0,3}?(?:is|was) to\b",
+    r"|\b(?:the |my |our )?plan (?:\w+ ){0,3}?(?:is|was) to\b(?![^.;:]{0,60}?,? and (?:we|i) did\b)",
     r"\b(?:is|are) (?:still )?(?:building|compiling|being built|queued|running now)\b",
     # A check being set up, said with a gerund: "Adding a debug assert to catch it on the next testnet run".
     r"(?:^|[.;]\s*|\b(?:i'm|i am|we're|we are) )(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?"

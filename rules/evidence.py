@@ -181,7 +181,7 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
 _RULED_OUT_NEXT = re.compile(
     r"\s*(?:(?:it|that|this) was )?(?:ruled out|disproved|rejected|eliminated|excluded|wrong)\b"
     r"|\s*(?:we |i )?(?:tested|checked|tried) (?:it|that|this|the (?:idea|hypothesis|theory))\b"
-    r"|\s*[^。]{0,30}(?:否定|除外|違った)"
+    r"|\s*[^。]{0,30}(?:否定|除外|違った)|\s*(?:it|that|this|they) (?:did not|didn't|was not|wasn't)\W*$"
     # "we swapped the pump and the fault stayed, so that is ruled out": the test, then the idea dropped.
     r"|[^.;。]{0,80}?\b(?:that|it|this|which)(?: one| idea| theory)? (?:is|was|has been) (?:ruled out|excluded"
     r"|disproved)\b|[^.;。]{0,80}?\b(?:changed nothing|made no difference|had no effect)\b",

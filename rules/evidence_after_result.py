@@ -98,7 +98,7 @@ _DONE_LATER = re.compile(
     r"\b(?:had|'d) (?:planned|meant|intended|hoped|wanted) to\b[^.;]{0,80}?\bbut (?:it |this |that |we |i |they )?"
     r"(?:happened|did|ran|got (?:it |this )?done|managed|went ahead)\b"
     r"|\b(?:we|i) (?:went ahead|did it anyway|ran it anyway|did it regardless)\b"
-    r"|\b(?:plan|idea)\b[^.;:]{0,60}?\bwas to \w+, and (?:we|i) did\b"  # "The plan on Monday was to bisect, and we did"
+    r"|\b(?:plan|idea)\b[^.;:]{0,60}?\bwas to [^.;:]{1,40}?, and (?:we|i) did\b"  # "… was to bisect, and we did"
     r"|\b(?:that's|that is|this is|it's|it is|which is|both are) (?:all |now )?done\b|^\W*(?:done|did (?:it|that))\b"
     # 「来週まとめて検証するつもりでしたが、今日評価機が空いたので実施しました」: the plan overtaken.
     r"|(?:つもり|予定)(?:でした|だった)(?:が|けど)[^。]{0,60}?(?:実施|実行|検証|確認|試|流|やり|回|確かめ|測|済ませ|終え)"

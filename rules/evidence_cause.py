@@ -100,7 +100,8 @@ _CONFIRMING_NEEDS = re.compile(
     # "Tomorrow's ingest runs with `TLE_DEBUG=1` to confirm it": the confirming run is still ahead.
     r"|\b(?:tomorrow|tonight|next week|next \w+day)(?:'s)?\b[^.;]{0,60}?\bto (?:confirm|verify|prove|check)"
     r"(?: (?:it|this|that))?(?:$|[.;])"
-    r"|\bgoes (?:onto|on to|into) [^.;]{0,40}?\b(?:tonight|tomorrow)\b[^.;]{0,20}?\bto (?:confirm|verify|prove|check)\b"
+    r"|\b(?:goes (?:onto|on to|into) [^.;]{0,40}?\b(?:tonight|tomorrow)|is next on (?:the|my|our) list)\b[^.;]{0,20}?"
+    r"\bto (?:confirm|verify|prove|check)\b"
     r"|\b(?:nobody|no one|none of us) has (?:[\w-]+ ){0,6}?to (?:check|confirm|verify|prove|test)\b",
     re.IGNORECASE,
 )

@@ -112,6 +112,7 @@ RUNNING = (
         # A bisect or a search still going: "is narrowing it down: step 7 of 12", "currently pointing at".
         r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently\s+(?:pointing|bisecting|at\s+step)\b"
         r"|\bbisect\b(?:[^.;]|\.(?=\d)){0,80}?\bis\s+at\s+step\s+\d+\s+of\s+\d+"
+        r"|(?:バイセクト|二分探索|bisect)[^。]{0,40}?\d+\s*ステップ中\s*\d+\s*ステップ目"
         r"|\bstep \d+ of \d+ as of\b"
         r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
         r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",

@@ -136,11 +136,16 @@ INTERVENTION = (
 
 #: Worked out, not run: "worked the 19 July regulations through by hand", 「手計算で」.
 _ON_PAPER = re.compile(
-    r"\b(?:worked|calculated|computed|did the (?:math|sums))\b[^.;:]{0,60}?\bby hand\b|\bon paper\b"
+    r"\b(?:worked|calculated|computed|did the (?:math|sums))\b[^.;:]{0,60}?\bby hand\b|\bon paper\b|\bby construction\b"
+    r"|\b(?:re)?(?:computed|calculated)\b[^.;:]{0,80}?\bin (?:a |the )?(?:spreadsheet|notebook)\b"
     r"|手計算|机上(?:で|の)計算",
     re.IGNORECASE,
 )
-_RUN_WORD = re.compile(r"\b(?:ran|run|re-?ran|replay\w*|flew|flown|executed|tested)\b|実行|流し|回し|試験|再現", re.I)
+_RUN_WORD = re.compile(
+    r"\b(?:ran|run(?! is (?:not )?(?:needed|necessary))|re-?ran|replay\w*|flew|flown|executed|tested)\b"
+    r"|実行|流し|回し|試験|再現",
+    re.I,
+)
 
 
 def on_paper(masked: str) -> bool:

@@ -21,7 +21,7 @@ STAND_IN = (
         r"\blgtm\b",
         r"\bsigned off\b",
         r"\bmerged?\b",
-        r"\bdeploy(?:ed|ment|s)?\b",
+        r"(?<!since the )(?<!after the )\bdeploy(?:ed|ment|s)?\b",
         r"\bshipped\b",
         # Not a part letting go: "the sounder relay released every time".
         r"\breleased\b(?!\s+(?:every|each|on every|cleanly|fully|properly|normally|as expected|within|in \d))",

@@ -214,6 +214,7 @@ CONDITION = (
 REJECTED = (
     any_of(
         r"\b(?:ruled out|rejected|disproved|disproven|refuted|turned out|was wrong|were wrong|not the cause"
+        r"|did not hold|didn't hold|had expected\b[^.;]{0,60};\s*(?:it|that|this) (?:did not|didn't|was not|wasn't)"
         r"|wasn't the cause|at first|initially|we thought|had (?:assumed|suspected|believed)|first guess"
         r"|make sure it (?:wasn't|was not|isn't|is not)|to rule out"
         # A suspicion, then what was done about it: "I suspected the payload type, so I patched …".

@@ -345,6 +345,27 @@ KNOWN_GAPS: dict[str, str] = {
     "b99-136": "Counting past log entries is an observation; nothing was changed and run",
     "b99-153": "The text shows only a unit test passing, which contradicts the ticked workload_completes",
     "b99-163": "The PR was closed without merging and no other reference is given",
+    # Batch 100, after round 92 (tuned on it; the label's reason, shortened).
+    "b100-001": "The per-parcel recount (3 in 40,000) over more than 100 trials decides the rate, which is rare, cont…",
+    "b100-005": "A failure seen at one point in time with no counted runs behind it is a sighting, not an every-run r…",
+    "b100-016": "false refusal: The single production sighting is history; the writer's counted 12 of 50 is a high fr…",
+    "b100-017": "Most runs passing with no counted failures is a sighting, not a high-frequency repro",
+    "b100-029": "The only device that fails is with the customer; steps the writer cannot run now are not a repro",
+    "b100-033": "Counts in words read as 11 of 40, a high frequency that contradicts the ticked every_run",
+    "b100-035": "A split of the runs with no counts says the failure is not every run and gives no measured rate",
+    "b100-036": "The cause is the symptom again: an error code returned with no condition saying when or why",
+    "b100-038": "A correlation with a release and a changed function, with nothing said about what the function does…",
+    "b100-045": "false refusal: The two candidates were resolved by instrumentation; Spool.flush() flushing mid-label…",
+    "b100-057": "A swap coinciding with the start of the symptom is a correlation offered as the cause",
+    "b100-073": "A capture is an observation however well it matches; nothing was changed in the system",
+    "b100-105": "Something was done, but nothing says what it showed",
+    "b100-118": "A failing test named only as 'all tests pass' does not support failing_test_passes",
+    "b100-122": "A check that still fails on another configuration refuses the validation whatever else passed",
+    "b100-123": "false refusal: The original repro passed 25 of 25; the quiet alerts are an aside, not offered as the…",
+    "b100-126": "workload_completes is ticked but the workload check still needs something and has not run",
+    "b100-130": "The figure after the fix is 3 failures in 80, a rate lowered but not to zero",
+    "b100-135": "false refusal: The quoted hedge is negated; the original repro passed 500 of 500",
+    "b100-136": "An outcome calculated from the new logic, not a workload run and observed",
 }
 
 
