@@ -107,9 +107,8 @@ def only_soak(text: str) -> Finding | None:
     )
     # "Ran the auger for 36 hours …; … so the soak is what we have": the duration is the soak the text names.
     named = _SOAK_NOUN.search(masked) is not None
-    after_soak = (
-        False  # 「72 時間の連続稼働試験を行いました。4 台とも停止は一度もなく」: what follows is the soak's result
-    )
+    # 「72 時間の連続稼働試験を行いました。4 台とも停止は一度もなく」: what follows the soak is its result.
+    after_soak = False
     for clause in clauses:
         soaked = _SOAK_NOUN.search(clause) is not None or (
             (named or _SOAK_SHAPE.search(clause) is not None) and search(checks.SOAK, clause) is not None

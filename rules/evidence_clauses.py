@@ -21,7 +21,7 @@ from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_after import short_share, still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_count_words import BEFORE_ASIDE, FAILURE_WORD, excused, failure_said
-from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, NOT_TOUCHED, THE_CHECK_ITSELF, scope_only
+from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only, untouched_test
 from rules.evidence_words import EN_FLAGS, any_of, search
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]
@@ -245,8 +245,7 @@ def another_matter(masked: str, at: int, length: int) -> bool:
     sentence = sentence_around(masked, at, length)
     if search(CORE_EVIDENCE, masked[at : at + length]) is not None:
         # "I haven't re-run the donor-sandbox load test; it does not touch this code path": another test, said so.
-        clause = masked[at : at + length]
-        return THE_CHECK_ITSELF.search(clause) is None and NOT_TOUCHED.search(sentence) is not None
+        return untouched_test(masked[at : at + length], sentence)
     if _CHECK_NEEDS.search(sentence) is not None:
         return False  # "Confirming the offset is gone needs the pit empty, …, so that check is still to do"
     return ANOTHER_MATTER.search(sentence) is not None or scope_only(sentence)

@@ -136,11 +136,19 @@ IMPACT_ELSEWHERE = re.compile(
     r"|\bside[- ]effects?\b",
     re.IGNORECASE,
 )
+#: Another problem or piece of work than this one, named as such: "a separate issue", 「別件」「今回の修正とは別」.
+_ANOTHER_PROBLEM = (
+    r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|change|build"
+    r"|bug|task|story|piece of work|project|feature|request|item|topic|question|problem|fault|defect)\b"
+    r"|(?:\b(?:is|are|was|were)|'s|'re) (?:a |an |entirely |completely |totally )?(?:separate|unrelated|independent)\b"
+    r"|別件|別(?:の)?(?:チケット|課題|タスク|話|問題|作業|案件|質問|論点|トピック|不具合|障害)"
+    r"|(?:修正|変更|対応|不具合|本件|今回の件|この不具合)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)"
+)
+ANOTHER_PROBLEM = re.compile(_ANOTHER_PROBLEM, re.IGNORECASE)
 #: What is not done said to be another matter than the fix: "but that is a separate build", 「今回の修正とは別件です」.
 ANOTHER_MATTER = compile_guarded(
-    r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|change|build"
-    r"|bug|task|story|piece of work|project|feature|request|item|topic|question)\b"
-    r"|\bunrelated to (?:the|this|our) (?:fix|bug|change|patch|issue)\b|\b(?:has|have|had) nothing to do with\b"
+    _ANOTHER_PROBLEM
+    + r"|\bunrelated to (?:the|this|our) (?:fix|bug|change|patch|issue)\b|\b(?:has|have|had) nothing to do with\b"
     r"|\b(?:is|are|was|were) not (?:a )?part of (?:this|the|our) (?:check|fix|change|validation|verification|test"
     r"|scope)\b"
     # Not affected in the first place: "the summer scenario wasn't re-run; it never failed in the first place".
@@ -149,8 +157,6 @@ ANOTHER_MATTER = compile_guarded(
     r"|ha(?:ve|d) (?:the bug|it|that bug|this bug)|hit it)\b"
     r"[^.;]{0,30}?\b(?:in the first place|before(?: either| the fix)?|to begin with|either)\b"
     r"|(?:もともと|元々|最初から|修正前から)(?:[^。、]{0,12}?)(?:失敗|発生|再現|落ち)(?:して)?(?:い)?(?:ない|ません|なかった)"
-    r"|(?:\b(?:is|are|was|were)|'s|'re) (?:a |an |entirely |completely |totally )?(?:separate|unrelated|independent)\b"
-    r"|別件|別(?:の)?(?:チケット|課題|タスク|話|問題|作業|案件|質問|論点|トピック)|(?:修正|変更|対応|不具合|本件|今回の件)(?:と|とは)(?:は)?(?:無関係|関係(?:ない|なく|の(?:ない|無い)|ありません)|別)"
     # Not touched by the change: "the SMS gateway integration, which the change doesn't touch".
     r"|\b(?:the (?:fix|change|patch)|this (?:fix|change|patch)?|it) (?:doesn't|does not|didn't|did not|never) (?:touch"
     r"|change|affect|modify|reach)\b|(?:修正|変更)(?:は|が|で)?[^。]{0,10}?(?:触|影響し|関係し)(?:ていない|ない|ません)"
@@ -276,11 +282,16 @@ def elsewhere(sentence: str) -> bool:
 
 
 #: The ticked check itself named: a clause that names it is about the check, whatever follows.
-THE_CHECK_ITSELF = re.compile(r"\b(?:original|failing|same|the repro|this test)\b|元の|失敗していた|同じ", re.I)
-#: Another test said not to reach the fix: "…; it does not touch this code path", 「今回の経路を通らない」.
-NOT_TOUCHED = re.compile(
+_THE_CHECK_ITSELF = re.compile(r"\b(?:original|failing|same|the repro|this test)\b|元の|失敗していた|同じ", re.I)
+_NOT_TOUCHED = re.compile(
     r"\b(?:does not|doesn't|did not|didn't|never) (?:touch|exercise|reach|go through|use) (?:this|that|the)"
     r" (?:code ?path|path|code|function|module|change|fix)\b"
     r"|(?:この|今回の)(?:コード)?(?:経路|パス|変更|修正)を(?:通ら|使わ)",
     re.I,
 )
+
+
+def untouched_test(clause: str, sentence: str) -> bool:
+    """Another test than the ticked one, said in its sentence not to reach the fix: "I haven't re-run the donor-sandbox
+    load test; it does not touch this code path", 「今回の経路を通らない」."""
+    return _THE_CHECK_ITSELF.search(clause) is None and _NOT_TOUCHED.search(sentence) is not None

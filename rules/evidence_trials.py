@@ -16,7 +16,7 @@ from rules.evidence_after import said_before
 from rules.evidence_after_result import ASIDE
 from rules.evidence_count_words import BEFORE_ASIDE, ENOUGH
 from rules.evidence_rates import stated
-from rules.evidence_scope import NOT_TOUCHED, THE_CHECK_ITSELF, set_aside
+from rules.evidence_scope import set_aside, untouched_test
 from rules.evidence_words import EN_FLAGS, any_of, search
 
 Finding = tuple[str, str]
@@ -115,8 +115,12 @@ def single_trial(masked: str) -> Finding | None:
         if _RECOUNTED.search(masked, at, end):
             return None  # 「一度だけ試して通ったので、回数を増やして数え直した」: one trial, then counted runs
         # "We haven't re-run the freestyle tables, only the grand prix path": what was left out, beside what ran.
-        untouched = NOT_TOUCHED.search(said) is not None and THE_CHECK_ITSELF.search(said) is None
-        if set_aside(said) or untouched or ASIDE.match(masked, start + 1) or _ONLY_THE.search(said, at - max(start, 0)):
+        if (
+            set_aside(said)
+            or untouched_test(said, said)
+            or ASIDE.match(masked, start + 1)
+            or _ONLY_THE.search(said, at - max(start, 0))
+        ):
             # "We did not re-run the aarch64 build", "… the SMS gateway integration, which the change doesn't touch":
             # another configuration or another matter, a scope
             return None

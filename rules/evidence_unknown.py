@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from rules.evidence_scope import ANOTHER_PROBLEM
 from rules.evidence_words import EN_FLAGS, any_of
 
 #: The cause is not known yet: "unknown, still investigating", 原因は調査中.
@@ -66,13 +67,6 @@ UNKNOWN = (
 )
 
 
-#: Another problem than this one, named as such: "a separate issue", "unrelated fault", 「別件」「別の不具合」.
-_ANOTHER_PROBLEM = re.compile(
-    r"\b(?:a |an )?(?:separate|unrelated|different|another|independent) (?:\w+ )?(?:issue|ticket|matter|bug|problem"
-    r"|fault|defect|question)\b|\b(?:is|are|was|were) (?:a |an )?(?:separate|unrelated|independent)\b"
-    r"|別件|別(?:の)?(?:チケット|課題|問題|不具合|障害|案件)|(?:本件|今回の件|この不具合)(?:と|とは)(?:は)?(?:無関係|別)",
-    re.IGNORECASE,
-)
 #: The cause itself named in a sentence: its "unknown" is about the cause, whatever else the sentence says.
 _THE_CAUSE = re.compile(r"\b(?:cause|reason|mechanism|root|why)\b|原因|要因|理由|メカニズム|なぜ", re.IGNORECASE)
 
@@ -80,4 +74,4 @@ _THE_CAUSE = re.compile(r"\b(?:cause|reason|mechanism|root|why)\b|原因|要因|
 def of_another_matter(sentence: str) -> bool:
     """An unknown said of something else: "the cradle charging fault is a separate issue, still under
     investigation", 「クレードルの充電不良は別件で調査中」; not when the sentence names the cause itself."""
-    return _ANOTHER_PROBLEM.search(sentence) is not None and _THE_CAUSE.search(sentence) is None
+    return ANOTHER_PROBLEM.search(sentence) is not None and _THE_CAUSE.search(sentence) is None
