@@ -33,9 +33,15 @@ CORRELATION = (
         # "… started the same day we bumped the base image": a coincidence in time.
         r"\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the same (?:day|week|night|hour|time)\b"
         # "started the day the turnstiles got firmware 7.1": the day of a change.
-        r"|\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the (?:day|week|night|morning)\b(?=[^.;]{0,40}?\b(?:got"
-        r"|received|took|upgrad\w*|updat\w*|bump\w*|deploy\w*|install\w*|switch\w*|firmware|version|release))"
-        r"|\bthe (?:same )?day (?:we|they|i) (?:bumped|upgraded|moved|deployed|switched|updated|rolled)\b",
+        r"|\b(?:started|began|appeared|showed up)\s+(?:on\s+)?the (?:day|week|night|morning|month|shift|evening)\b"
+        r"(?=[^.;]{0,40}?\b(?:got|received|took|upgrad\w*|updat\w*|bump\w*|deploy\w*|install\w*|switch\w*|swapp\w*"
+        r"|replac\w*|chang\w*|flash\w*|patch\w*|migrat\w*|introduc\w*|enabl\w*|roll\w*|ship\w*|merg\w*|retrofitt\w*"
+        r"|fitted|firmware|version|release))"
+        r"|\bthe (?:same )?day (?:we|they|i|someone|the \w+ team) (?:bumped|upgraded|moved|deployed|switched|updated"
+        r"|rolled|swapped|replaced|changed|flashed|installed|patched|migrated|enabled|introduced|shipped|merged)\b"
+        # "began dropping SIP when the signature pack moved from 2024.11 to 2025.01": the change in time.
+        r"|\b(?:started|began)\b[^.;]{0,60}?\b(?:when|after|once|since)\b[^.;]{0,40}?\b(?:moved|went|changed"
+        r"|switched|upgraded|updated|migrated|swapped|replaced|bumped)\b(?: \w+)? (?:from|to)\b",
         # "libcurl 8.4 changed connection reuse": a release named as changing something, not what goes wrong.
         r"(?:\bv?\d+(?:\.\d+)+|\brelease|\bupgrade|\bupdate)\s+(?:changed|reworked|rewrote|modified|altered|tweaked)\b",
         # "libpq 16.1 reworked how X deals with Y": a change named, not what in it goes wrong.
@@ -85,6 +91,11 @@ CORRELATION = (
         "(?:上げ|更新し|入れ|変え|移行し|導入し|切り替え)た(?:リリース|バージョン|版|ビルド|デプロイ|タイミング)(?:から|以降|以来)",
         # 「カーネルを 6.1 に上げた 5 月以降に…」: the change dated, then what began after it.
         "(?:上げ|更新し|入れ|変え|移行し|導入し|切り替え)た[^。、]{1,12}?(?:以降|以来)",
+        # 「スキャナを TG-5 に入れ替えた日から発生」「分配器の交換（2/3）から始まっています」: the day of a change.
+        "(?:上げ|更新し|入れ|変え|替え|移行し|導入し|切り替え|入れ替え|交換し|置き換え|配信し|適用し|リリースし|デプロイし)"
+        "た(?:日|週|月|晩|夜|朝|頃|とき|時)(?:から|以降|以来)",
+        "(?:交換|入れ替え|置き換え|導入|更新|アップデート|アップグレード|配信|リリース|デプロイ|移行|切り替え|適用)"
+        "(?:（[^）]{0,30}）|\\([^)]{0,30}\\))?(?:の日)?(?:から|を境に)(?:始ま|発生し|起き|出(?:始め|るように))",
         "(?:バージョン|ファーム(?:ウェア)?|版|リリース|(?<![\\d.])v?\\d+(?:\\.\\d+)+)\\s*(?:以降|から)(?:、|は|で)",
         "(?:アップデート|更新|アップグレード|リリース|デプロイ)(?:が|こそが)原因",
         # 「SDK 1.3 への移行で退行しました」: the change in time named with the regression, not what in it goes wrong.
