@@ -208,6 +208,8 @@ _NOUN_BEFORE = frozenset(
 #: The words just before a position (lowercase), and whether only a clause end follows it.
 _WORD_BEFORE_RE = re.compile(r"([\w'-]+)\W*$")
 _ENDS_RE = re.compile(r"\s*(?:[.,;:!?)]|$)")
+#: A plural subject before its own verb: "the route reflectors being OOM-killed", "the build agents are".
+_PLURAL_SUBJECT_RE = re.compile(r"\s+(?:being|are|were|have|had)\b")
 
 
 #: Plurals of this domain that are next to never verbs: "the worker nodes", "large files", "stale entries".
@@ -240,6 +242,8 @@ def _is_noun(clause: str, start: int, end: int) -> bool:
         return True  # "with 8 test threads", "on the 8k print layouts": a counted compound noun
     if word.endswith(("ed", "ing")) and word2 in _NOUN_BEFORE:
         return True  # "the affected passes"
+    if word2 in _NOUN_BEFORE and word.isalpha() and _PLURAL_SUBJECT_RE.match(clause, end):
+        return True  # "on the route reflectors being OOM-killed": a compound noun, then its verb
     return word2 in _NOUN_BEFORE and bool(_ENDS_RE.match(clause, end)) and word2 not in ("the", "a", "an")
 
 

@@ -106,7 +106,10 @@ _THROWS = re.compile(
     re.IGNORECASE,
 )
 CONDITION = re.compile(
-    r"\b(?:when|whenever|if|unless|while|because|since|after|before|once|whose|where|for (?:a|an|any|every|each"
+    # "after 30 s" is how long, not when: a duration is no condition.
+    r"\b(?:when|whenever|if|unless|while|because|since"
+    r"|after(?!\s+(?:about |over |~\s*)?\d[\d.,]*\s*(?:ms|s|secs?|seconds?|mins?|minutes?|h|hours?)\b)"
+    r"|before|once|whose|where|for (?:a|an|any|every|each"
     r"|all|[a-z]+s)"
     r"|with (?:a|an|no|null|empty))\b|場合|とき|時に|たら|れば|なら|のに|ないと",
     re.IGNORECASE,

@@ -109,6 +109,8 @@ HITTING = re.compile(
     r"\b(?:hitting|throwing|raising|getting|running into|hits|throws|raises)\s+(?:an? |the )?"
     # An error met, or a time limit run into: "hitting the 30 s request timeout" is what failed, not why.
     r"(?:Q|(?:[\d.]+\s*(?:ms|s|sec|seconds?|minutes?)\s+)?(?:[\w-]+\s+)?(?:timeout|time limit|deadline)\b)"
+    # "the `InfeasibleLegError` raised from `assign()`": the error met, said the other way round.
+    r"|(?:^|(?<=\s))(?:the |an? )?(?:Q|(?:[\w-]+ )?(?:exception|error))\s+(?:raised|thrown)\s+(?:from|by|in|inside)\b"
     r"|例外(?:を|が)?(?:投げ|発生|送出|スロー)",
     re.I,
 )
