@@ -63,3 +63,24 @@ _WHERE_IT_HAPPENED = re.compile(
     r"(?:(?!\b(?:because|since|as|when|whenever|if|that|which|who|and|but|so|while|by|once|until)\b)[^,;、])*",
     re.I,
 )
+
+
+#: An error's name in code: `ERR_TEMP_RANGE`, `DonorTimeout`, `InfeasibleLegError`, `E-55`.
+_ERROR_NAME = (
+    r"`[^`\n]*(?:(?i:err|exception|timeout|fault|failure|invalid|reject|denied|refused|nack)|\bE-?\d{2,4}\b)[^`\n]*`"
+)
+#: The cause declared to be an error returned or raised, in code, with nothing said of when or why: 「原因は、
+#: `HaccpChecker.verify()` が `ERR_TEMP_RANGE` を返すことです」, "because `assign()` raises `NoChuteError`".
+_ERROR_DECLARED = re.compile(
+    r"(?:原因は|のは)[、,]?\s*[^。]{0,40}?`[^`\n]+`\s*が(?:(?!場合|とき|時に|たら|れば|なら|と[、,]|ので|ため)[^。`]){0,20}?"
+    rf"{_ERROR_NAME}\s*(?:を|が)\s*(?:返す|返し|返る|出る|投げ|発生する|送出する)(?:こと|ため|から|の)"
+    r"|\b(?i:root cause(?: is|:)|cause(?: is|:)|because)\s+`[^`\n]+`\s+(?:returns|raises|throws|emits|reports|gets)\s+"
+    rf"{_ERROR_NAME}(?=\s*(?:[.;,:]|$|which|so|and then))",
+)
+
+
+def error_declared(text: str) -> str | None:
+    """The words when the cause given is an error returned or raised, with no condition saying when or why: that
+    is what failed, not why (docs/rules.md#mechanism)."""
+    m = _ERROR_DECLARED.search(text)
+    return None if m is None else m.group(0)

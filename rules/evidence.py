@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from rules import declared_cause
 from rules import evidence_cause as cause
 from rules import evidence_checks as checks
 from rules import evidence_clauses as clauses
@@ -121,7 +122,8 @@ def check_text(field: str, text: str | None) -> Finding | None:
             or trials.single_trial(masked)
         )
     if field == "root_cause":
-        return _cause(masked, hedges=True) or cause.mechanism(masked)
+        error = declared_cause.error_declared(normalize(text))  # 「原因は、`f()` が `ERR_X` を返すことです」
+        return _cause(masked, hedges=True) or _finding("no_mechanism", error) or cause.mechanism(masked)
     if field == "confirmed_by":
         problem = _cause(masked, hedges=True) or checking.pending(masked) or trials.single_trial(masked)
         return problem or experiments.experiment(masked, normalize(text))

@@ -142,3 +142,26 @@ def result_elsewhere(masked: str) -> str | None:
     """Where the text says its result is kept instead of saying it (the caller checks that no clause says it)."""
     m = _RESULT_ELSEWHERE.search(masked)
     return None if m is None else m.group(0)
+
+
+#: The symptom not seen again while watching: no result of a check ("the 504s never came back", 「再発なし」).
+QUIET = re.compile(
+    r"\b(?:never|didn't|did not|haven't|have not|hasn't|has not) (?:came|come|coming) back\b"
+    r"|\bnever (?:recurred|returned|reappeared|showed up again)\b|\bno (?:recurrence|repeats?)\b"
+    # "watched Grafana for two days; no overflow errors showed up": nothing seen while watching, no result.
+    r"|\bno (?:\w+ ){0,3}?(?:showed up|appeared|fired|came in|popped up|turned up"
+    r"|were (?:seen|logged|reported|raised))\b"
+    # "Nobody reported a wrong weight for the rest of the week", "no double-watering events on any of the 24 zones".
+    r"|\b(?:nobody|no one|no-one) (?:has )?(?:reported|complained|raised|flagged|noticed|called)\b"
+    r"|\bno (?:[\w-]+ ){0,3}?(?:events?|errors?|alarms?|alerts?|incidents?|faults?|reports?|complaints?)"
+    r" (?:on|in|across|at|from) any of the\b"
+    r"|再発(?:して)?(?:いない|いません|なし|しなかった|しませんでした)"
+    # 「…と出た件は一件も報告されていません」「2 週間が経ちました」: no report came, time passed.
+    r"|報告(?:され|が上が)(?:て)?(?:い)?(?:ない|ません|なかった)|(?:問い合わせ|クレーム|苦情)(?:は|が|も)?(?:なく|ない|ありません)"
+    r"|(?<![\d.])\d+\s*(?:日|週間|か月|ヶ月|カ月)(?:間)?(?:が|ほど)?(?:経ち|経過し|たち|経っ)"
+    # 「その間、FAULT の取りこぼしは 0 件です」, "since then, zero misses": none seen while time passed.
+    r"|(?:その間|それ以来)(?:に|も)?[、,]?[^。]{0,40}?(?<![\d.])(?:0|ゼロ|一度も|なし|ありません)"
+    r"|\b(?:since then|in that time|during that time|over that period|in the meantime)\b[^.;]{0,40}?\b(?:0|zero|no"
+    r"|none|nothing)\b",
+    re.IGNORECASE,
+)

@@ -53,7 +53,9 @@ def not_every_run(masked: str) -> Finding | None:
 
 #: A soak named as such (a duration alone is not one: "the nightly batch completed in 4 h").
 _SOAK_NOUN = re.compile(
-    r"\b(?:soak|burn-in|endurance)\b|ソーク|耐久|エージング|連続(?:稼働|運転|[^。、\s]{1,8}?試験)", re.IGNORECASE
+    r"\b(?:soak|burn-in|endurance)\b|ソーク|耐久|エージング|連続(?:稼働|運転|[^。、\s]{1,8}?試験)"
+    r"|\d+\s*(?:時間|日間?)\s*連続|連続\s*\d+\s*(?:時間|日)",  # 「72 時間連続で回しました」
+    re.IGNORECASE,
 )
 #: A soak said by its shape, a service kept up under load for a while: "has been up on staging under a synthetic load
 #: of 5,000 saves an hour for 72 hours", 「負荷をかけたまま 3 日間稼働」.

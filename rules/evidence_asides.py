@@ -138,3 +138,19 @@ RULES_OUT = re.compile(
     r"^\W*(?:so |and |but )?(?:it|this|that)(?:'s| is| was)(?:n't| not) (?:the |a |an )?[\w-]+(?: [\w-]+)?\W*$",
     re.IGNORECASE,
 )
+
+
+#: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.
+CONSEQUENCE_FIRST = re.compile(
+    r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"
+    r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b|when (?:that|this|it) happens\b"
+    r"|[^、。\s]{1,12}\s*の(?:あと|後)(?:は|に|で|、)|after (?:that|this|it)\b"
+    # 「これを受けてライン制御が停止し」「502 を受けた `RoutePlanner` は」: what reacts to the cause given.
+    r"|(?:これ|それ|この(?:エラー|例外|応答|結果)|その(?:エラー|例外|応答|結果))(?:を受けて|で|により|によって)、?"
+    r"|[^、。\s]{1,12}\s*を受け(?:た|取った|ると|て))",
+    re.IGNORECASE,
+)
+#: A sentence that only names a kind of bug and its place: 「`SoilProbeAgent` のメモリ管理の不具合です」.
+KIND_ONLY_JA = re.compile(
+    r"\s*(?:Q\s*の\s*)?[^。、]{0,15}?の(?:不具合|問題|バグ|欠陥)(?:です|でした|だ|である)[。.]?\s*$"
+)

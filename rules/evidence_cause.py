@@ -12,6 +12,8 @@ from rules import evidence_words as words
 from rules.declared_cause import declared_symptom
 from rules.evidence_alternatives import alternatives
 from rules.evidence_asides import (
+    CONSEQUENCE_FIRST,
+    KIND_ONLY_JA,
     LINK,
     LOCATION,
     OWN_TRIAL,
@@ -150,13 +152,13 @@ def mechanism(masked: str) -> Finding | None:
         claimed = claimed or correlated  # a correlation in the sentence before is a cause given too
         if gestured and not MASKED_CODE.search(sentence):
             continue  # "A race somewhere in the physics tick. When two stacks collapse, contacts end up duplicated"
-        if restated(sentence):
+        if restated(sentence) or KIND_ONLY_JA.match(sentence):
             claimed = True
-            continue  # "it hangs because it stops responding": the symptom twice
+            continue  # "it hangs because it stops responding": the symptom twice; 「…の不具合です」: only a kind
         when = _WHEN_FIRST.match(sentence) if claimed else None
         if when is not None and only_symptoms(when.group(1) or when.group(2)):
             continue  # 「制御基板が応答しない状態になると、弁の位置は前のまま」: what follows when the symptom comes
-        if (correlated or claimed) and _CONSEQUENCE.match(sentence):
+        if (correlated or claimed) and CONSEQUENCE_FIRST.match(sentence):
             # 「1.4.2 以降…。そのせいで `hal_read()` がタイムアウトしている」, 「…panic するのが原因です。panic のあとは
             # バルブが閉じたままになる」: the effect of a correlation or of a symptom given as the cause
             continue
@@ -178,7 +180,9 @@ def mechanism(masked: str) -> Finding | None:
                 correlated = True
                 gestured = gestured or only_gestured
                 continue
-            if gestured and (_CONSEQUENCE.match(clause) or only_symptoms(clause) or not MASKED_CODE.search(clause)):
+            if gestured and (
+                CONSEQUENCE_FIRST.match(clause) or only_symptoms(clause) or not MASKED_CODE.search(clause)
+            ):
                 # "A missing barrier somewhere in `ring.h`, so the thread reads stale samples", "…, and one of them
                 # ends up with a stale value": the effect
                 continue
@@ -196,13 +200,6 @@ def mechanism(masked: str) -> Finding | None:
 
 #: A sentence that opens with a condition: "When the board stops answering, …", 「…状態になると、…」.
 _WHEN_FIRST = re.compile(r"\W*(?:when|once|if|whenever)\b([^,;]{1,120}),|([^。、]{1,80}?)(?:と|たら|ば)、", re.I)
-#: A sentence that opens with what followed from the one before: after a correlation, its verbs are the effect.
-_CONSEQUENCE = re.compile(
-    r"\W{0,3}(?:そのせいで|そのため|このため|それで|結果(?:として)?、|その結果|so\b|therefore\b|as a result\b|hence\b"
-    r"|that's why\b|which is why\b|this is why\b|because of (?:this|that)\b|when (?:that|this|it) happens\b"
-    r"|[^、。\s]{1,12}\s*の(?:あと|後)(?:は|に|で|、)|after (?:that|this|it)\b)",
-    re.IGNORECASE,
-)
 #: A kind of bug and where it is, and nothing it does: "A memory-ordering problem in the lock-free ring buffer".
 _KIND_IN_PLACE = re.compile(
     r"\W*(?:(?:the )?root cause(?: is|:)\s*|it(?:'s| is| was) |this is )?(?:(?:a|an|some)\s+)?(?:[\w-]+\s+){0,3}?"

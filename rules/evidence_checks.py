@@ -73,12 +73,14 @@ PASSED_BEFORE = (
         # "it was green throughout the incident period as well": passing while the bug was there.
         r"|\b(?:green|passing|passed|fine) (?:throughout|during|all through) the (?:incident|outage|regression)\b"
         r"|\b(?:pass\w*|green|succeed\w*|fine) (?:even|also|already) (?:before|without) (?:the|this)"
-        r" (?:fix|change|patch)\b",
+        r" (?:fix|change|patch)\b"
+        # "`test_zone_boundaries` passes, as it did on main before the fix".
+        r"|\bas (?:it|they) did (?:on (?:main|master|trunk) )?(?:before|without) (?:the |this )?(?:fix|change|patch)\b",
         flags=EN_FLAGS,
     ),
     any_of(
         "(?:元々|もともと|修正前から|修正(?:前|なし)(?:の(?:ビルド|版|コード|ブランチ|ファーム(?:ウェア)?))?(?:で|に)?も|(?:修正|パッチ|変更)(?:を)?(?:当てる|入れる|適用する)前(?:から|も)"
-        "|以前から|最初から)[^。、]{0,20}(?:パス|(?i:pass)|通|成功|問題な|OK|(?:出|起き)て(?:い)?(?:ない|ません|なかった))"
+        "|以前から|最初から)[^。、]{0,20}(?:パス|(?i:pass)|通|成功|緑|グリーン|問題な|OK|(?:出|起き)て(?:い)?(?:ない|ません|なかった))"
     ),
 )
 #: A long or heavy run: on its own it does not show that the original repro or the failing test passes.
@@ -113,6 +115,11 @@ RUNNING = (
         r"\b(?:is|are) (?:still )?narrowing\b|\bstill bisecting\b|\bcurrently\s+(?:pointing|bisecting|at\s+step)\b"
         r"|\bbisect\b(?:[^.;]|\.(?=\d)){0,80}?\bis\s+at\s+step\s+\d+\s+of\s+\d+"
         r"|(?:バイセクト|二分探索|bisect)[^。]{0,40}?\d+\s*ステップ中\s*\d+\s*ステップ目"
+        # 「現在 11 ステップ中 6 ステップ目で」: a search still at one of its steps, its tool named in code.
+        r"|(?:現在|今|いま)\s*\d+\s*ステップ中\s*\d+\s*ステップ目"
+        # "Booked the staging database for Friday to run the revert": a slot taken for a run still to come.
+        r"|\b(?:booked|reserved|scheduled|requested|blocked out)\b[^.;]{0,60}?\b(?:for|on)"
+        r" (?:\w+day|tomorrow|next \w+)\b[^.;]{0,20}?\bto (?:run|test|try|replay|verify|confirm|do|repeat)\b"
         r"|\bstep \d+ of \d+ as of\b"
         r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
         r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",
@@ -145,4 +152,38 @@ RUNNING = (
         # Decided, not done: 「100 回ずつ試すことにしました」.
         "(?:(?:試|確かめ|流|回)(?:す|る)|[\u4e00-\u9fff]{2}(?:を)?する)ことに(?:しました|した|なりました|なった)",
     ),
+)
+
+
+#: Nothing seen while watching: 「監視ツールで様子を見ていました。アラートは 1 件も出ませんでした」, "no alerts fired".
+NO_ALERT = (
+    any_of(
+        r"\bno (?:[\w-]+ )?(?:alerts?|alarms?|pages?|errors?|reports?)"
+        r" (?:fired|came in|showed up|went off|were raised)\b",
+        flags=EN_FLAGS,
+    ),
+    any_of(
+        "(?:アラート|警報|通知|エラー|報告|問い合わせ)(?:は|が|も)?\\s*(?:\\d+\\s*件も|一件も|一度も|1\\s*回も)?\\s*"
+        "(?:出|鳴|上が|来)(?:ませんでした|なかった|てい(?:ない|ません))"
+    ),
+)
+
+
+#: What a check still needs before it can run: "a few more nights are needed", "needs the HIL rig, which is booked
+#: until Thursday". Read in a validation only: in a repro, "needs a 3-node cluster" is a step.
+NEEDS = any_of(
+    r"\b(?:more|further|additional|a few more|several more|another) (?:\w+ )?(?:runs?|nights?|days?|testing|tests?"
+    r"|soak|data|time|iterations?|cycles?|weeks?) (?:are |is |will be )?(?:needed|required|necessary)\b",
+    r"\b(?:needs?|requires?) (?:the |a |an |access to |time on )?[\w -]{0,30}?\b(?:rig|bench|lab|device|hardware"
+    r"|cluster|board|environment|window|slot|printer|machine|station)\b"
+    # Not "booked through the ops calendar": "through" a time, not through a channel.
+    r"|\b(?:booked|blocked|unavailable|busy|reserved)\b[^.;]{0,40}?\b(?:until|till|through (?:the )?(?:end|next"
+    r"|\w+day|week|weekend|month|tomorrow|\d))\b",
+    flags=EN_FLAGS,
+)
+
+
+#: 「判定にはあと数晩必要で、予約が取れ次第続ける」: more runs needed before the check can judge.
+NEEDS_JA = any_of(
+    "(?:判定|確認|結論|評価|検証)には(?:あと|さらに|もう)[^。]{0,12}?必要|(?:取れ|空き|空い|戻り)次第(?:続け|再開|実施|回)"
 )

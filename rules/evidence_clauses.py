@@ -213,8 +213,15 @@ def validation(masked: str, *, pasted: bool = False) -> Finding | None:
         # "… failed once; probably unrelated": a failure called unrelated only as a guess is still a failure.
         if failure and _fails_after(clause) and not (excused(around) and search(words.HYPOTHESIS, around) is None):
             return ("fails_after", _clip(clause))  # 「e2e-checkout: 4 回赤になった」: failures after the fix
+    for (a, _), (b, _) in zip(parts, parts[1:], strict=False):  # 「1000 件を検証しました。997 件が正しい…」
+        if failure and short_share(a + ("; " * (a[-1:] not in ":;,。")) + b) and not short_share(a) and not excused(b):
+            return ("fails_after", _clip(b))  # the runs in one sentence, short of all passing in the next
+    quiet = any(why is not None and why[0] == "watching" for _, why in parts)  # nothing seen while watching: no pass
     passed = pasted or any(
-        concrete_pass(c) and (why is None or why[0] == "watching" and _names_check(c)) for c, why in parts
+        concrete_pass(c)
+        and not (quiet and search(checks.NO_ALERT, c))
+        and (why is None or why[0] == "watching" and _names_check(c))
+        for c, why in parts
     )
     # 「20 本彫ったけど / 全部最後までいけた」「`Q` は修正前は赤でしたが / 修正後は緑に」: one check over two clauses.
     passed = passed or any(
@@ -266,28 +273,8 @@ def sentence_around(masked: str, at: int, length: int) -> str:
     return masked[before : end.start() if end else at + length + 200]
 
 
-#: What a check still needs before it can run: "a few more nights are needed", "needs the HIL rig, which is booked
-#: until Thursday". Read in a validation only: in a repro, "needs a 3-node cluster" is a step.
-_NEEDS = any_of(
-    r"\b(?:more|further|additional|a few more|several more|another) (?:\w+ )?(?:runs?|nights?|days?|testing|tests?"
-    r"|soak|data|time|iterations?|cycles?|weeks?) (?:are |is |will be )?(?:needed|required|necessary)\b",
-    r"\b(?:needs?|requires?) (?:the |a |an |access to |time on )?[\w -]{0,30}?\b(?:rig|bench|lab|device|hardware"
-    r"|cluster|board|environment|window|slot|printer|machine|station)\b"
-    # Not "booked through the ops calendar": "through" a time, not through a channel.
-    r"|\b(?:booked|blocked|unavailable|busy|reserved)\b[^.;]{0,40}?\b(?:until|till|through (?:the )?(?:end|next"
-    r"|\w+day|week|weekend|month|tomorrow|\d))\b",
-    flags=EN_FLAGS,
-)
-
-
-#: 「判定にはあと数晩必要で、予約が取れ次第続ける」: more runs needed before the check can judge.
-_NEEDS_JA = any_of(
-    "(?:判定|確認|結論|評価|検証)には(?:あと|さらに|もう)[^。]{0,12}?必要|(?:取れ|空き|空い|戻り)次第(?:続け|再開|実施|回)"
-)
-
-
 def _still_needs(clause: str) -> tuple[str, str] | None:
-    found = search((_NEEDS, _NEEDS_JA), clause)
+    found = search((checks.NEEDS, checks.NEEDS_JA), clause)
     return None if found is None else ("not_done", found)
 
 

@@ -84,7 +84,11 @@ TOTAL = compile_guarded(
     # "over the 2,000 recorded November sessions": the sessions run through, each one a run.
     rf"|\b(?:over|across) (?:the |all |all the |each of the )?(?P<ov>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?"
     r"(?:sessions|captures|recordings|traces|inputs|samples|fixtures|seeds|scenarios|games|replays|corpora|files|rounds"
-    r"|matches|runs|cycles|passes|trials|attempts|iterations|spins|rides|plays|batches)\b",
+    r"|matches|runs|cycles|passes|trials|attempts|iterations|spins|rides|plays|batches)\b"
+    # "Over 400 recalculations the mix came out negative twice": a sentence that starts with the runs counted.
+    rf"|(?:^|(?<=[.;:]\s))(?:over|across|in) (?:the |all |all the )?(?P<os>{_NUM})\s+(?:[\w-]+\s+)?"
+    r"(?!(?:ms|hours|minutes|seconds|secs|mins|days|weeks|months|years|bytes|kbs|mbs|gbs|records|rows|items)\b)"
+    r"[a-z-]{3,}s\b(?=\s*,?\s+(?:the|it|they|we|i)\b)",
     re.IGNORECASE,
 )
 #: Failures counted: "3 dropped", "failed 4 times", 「失敗は 4 回」; not what runs do ("20 runs finished").
@@ -122,7 +126,7 @@ HITS = compile_guarded(
     # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.
     rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?!\s*(?:の)?(?:うち|中|も)|\s*{RUN_TE_JA})(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
     r"(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|止ま|停止|固ま|出[たてるま]|起き|ずれ|壊れ|破損|リセット"
-    r"|ダウン|死|異常)",
+    r"|ダウン|死|異常|欠け|欠落|抜け)",
     re.IGNORECASE,
 )
 #: Every run counted: "failed all 10", "in every one of 5 runs", 「8 回とも」.
@@ -178,24 +182,17 @@ PASSES = compile_guarded(
 )
 
 
-#: Past tenses not in -ed or -t: "Out of 500 imports, one came back with the liner zeroed".
-_IRREGULAR = "came|went|gave|broke|threw|froze|fell|showed|blew|stuck|took|had|ran|tore|wrote|drew|slid|shook|rang|sank"
-#: A share of runs said as "(out) of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate".
-OUT_OF = compile_guarded(
-    rf"\b(?:out of (?:the |all |my |our )?|of (?:those|these) )(?P<total>{_NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b"
-    rf"[^,;.]{{0,40}}?,\s*"
-    rf"(?:only |just |exactly )?(?P<hits>{_NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?(?:[a-z]+(?:ed|t)|{_IRREGULAR})\b",
-    re.IGNORECASE,
-)
-
-
 #: What the runs did, then how often, with a verb of any kind: "ran it 500 times and it mis-detected the teat once".
-THEN_COUNTED = re.compile(
-    r"(?:\b(?:and|but|where)\s+|[;,]\s*|^\s*)(?:it|they|the [\w-]+)\s+"
-    r"(?!(?:passed|succeeded|worked|ran|was|were)\b)[a-z][\w-]*ed\b"
-    r"[^.;,]{0,50}?\b(?P<n>once|twice|thrice|\d{1,6} times)\b",
-    re.IGNORECASE,
+_THEN_COUNTED = (
+    r"(?:it|they|the (?:[\w-]+ ){0,2}?[\w-]+)\s+"
+    # "the mineral mix came out negative twice": a past tense not in -ed, said of what went wrong.
+    r"(?!(?:passed|succeeded|worked|ran|was|were)\b)(?:[a-z][\w-]*ed|broke|froze|fell|blew|stuck|tore|sank"
+    r"|came out (?!(?:right|correct\w*|clean|fine|ok|okay|as expected)\b))\b"
+    r"[^.;,]{0,50}?\b(?P<n>once|twice|thrice|\d{1,6} times)\b"
 )
+THEN_COUNTED = re.compile(r"(?:\b(?:and|but|where)\s+|[;,]\s*|^\s*)" + _THEN_COUNTED, re.IGNORECASE)
+#: The same, right after the runs counted: "Over 400 recalculations the mix came out negative twice".
+THEN_COUNTED_AFTER = re.compile(r"\s*,?\s*" + _THEN_COUNTED, re.IGNORECASE)
 
 
 #: 「50 回流して、二重引き落としは 21 回でした」: what the runs did, named any way, then how many times.
@@ -280,8 +277,8 @@ PASS_SHARE = re.compile(
     r"(?:/|of|out of)\s*(?:the\s+)?(?P<jm>\d[\d,]*)"
     r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
     # 「1000 回流して、997 回成功」「…997 回は全スライスが正常」: the runs, then how many passed (what, between).
-    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本|晩)[^。\d]{0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本|晩)(?:だけ)?"
-    r"(?:(?:が|は)?|(?:が|は)[^。、\d]{1,10}?(?:が|は|も))(?:成功|通過|パス|OK|正常|正しく|問題なく|最後まで通)"
+    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本|晩)(?:[^。\d]|。\s*){0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本|晩)"
+    r"(?:だけ)?(?:(?:が|は)?|(?:が|は)[^。、\d]{1,10}?(?:が|は|も))(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく|最後まで通)"
     # 「1000 ロット中 997 ロットで正しい体重が確定」: any counter, the same on both sides.
     r"|(?<![\d.,])(?P<um>\d[\d,]*)\s*(?P<unit>[\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\s*(?P<un>\d[\d,]*)\s*"
     r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"
@@ -291,7 +288,7 @@ PASS_SHARE = re.compile(
     # "… with the fix: 997 opened the barrier": what each did, in the trade's own verb.
     rf"|(?!{_FAIL_VERB}\b)[a-z]+ed (?:the|a|an|its|their|on|in|at)\b)\b"
     # "1000 runs: 997 completed": the runs, then how many came through.
-    r"|(?<![\d.,])(?P<rm>\d[\d,]*)\s+(?:runs|iterations|attempts|times|jobs|trials|builds)\b[^.;:\d]{0,60}?[:,;]\s*"
+    r"|(?<![\d.,])(?P<rm>\d[\d,]*)(?:\s+|-)(?:runs?|iterations?|attempts?|times|jobs?|trials?|builds?)\b[^.;:\d]{0,60}?[:,;]\s*"
     r"(?P<rn>\d[\d,]*)\s+"
     r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"
     # 「読取率は 20 セット合計で 99.5%」: the share that came through, whatever the trade calls it.

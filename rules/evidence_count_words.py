@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from rules.regex_guard import compile_guarded
+
 #: More figures (rates, summaries) than any real text states: past them a text is a pasted blob of "1 in 1 in …",
 #: or a log, and is not read further. Every reader of figures stops there, so its work stays linear in the text.
 ENOUGH = 64
@@ -154,7 +156,11 @@ OTHERS_WENT_WRONG = re.compile(
     r"(?:[a-z]+ed|hung|froze|broke|fell over|got stuck|blew up|ran out|threw|lost|came back (?:wrong|short|empty))\b"
     r"(?![^.;]{0,60}?\b(?:pass\w*|ok|clean|correct(?:ly)?|fine|succe\w+)\b)"
     # "came back clean apart from two more timeouts": the exceptions counted.
-    rf"|\b(?:apart from|except for|other than|save for|but for) (?:{NUM}) (?:more )?(?:[\w-]+ )?{FAIL_NOUN}",
+    rf"|\b(?:apart from|except for|other than|save for|but for) (?:{NUM}) (?:more )?(?:[\w-]+ )?{FAIL_NOUN}"
+    # 「199 バッチは正しく記録…。残る 1 バッチは記録の途中で PLC が再起動しました」: the rest went wrong.
+    r"|(?:残る|残りの?|他の)\s*[1-9]\d*\s*(?:回|件|本|台|個|バッチ|ロット|ジョブ|ラン|セット)?\s*(?:は|が)"
+    r"(?![^。]{0,30}?(?:正常|成功|問題な|パス|通[りっ]|OK))[^。]{0,30}?(?:失敗|再起動|止ま|停止|落ち|エラー|異常|欠け|ずれ"
+    r"|固ま|リセット|ハング|クラッシュ|途切れ|抜け)",
     re.IGNORECASE,
 )
 
@@ -218,4 +224,15 @@ BEFORE_ASIDE = re.compile(
 #: Some of a counted lot, in Japanese: 「100 回中 3 回」「1,240 本中 2 本」 (the same counter on both sides).
 SOME_OF_JA = re.compile(
     r"(?<![\d.,])(\d[\d,]*)\s*(回|本|件|個|枚|台|晩|日|夜|セット|サイクル|ロット)(?:中|のうち)\s*(\d[\d,]*)\s*\2"
+)
+
+
+#: Past tenses not in -ed or -t: "Out of 500 imports, one came back with the liner zeroed".
+_IRREGULAR = "came|went|gave|broke|threw|froze|fell|showed|blew|stuck|took|had|ran|tore|wrote|drew|slid|shook|rang|sank"
+#: A share of runs said as "(out) of": "Out of forty syncs I ran yesterday, fourteen produced a duplicate".
+OUT_OF = compile_guarded(
+    rf"\b(?:out of (?:the |all |my |our )?|of (?:those|these) )(?P<total>{NUM})\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\b"
+    rf"[^,;.]{{0,40}}?,\s*"
+    rf"(?:only |just |exactly )?(?P<hits>{NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?(?:[a-z]+(?:ed|t)|{_IRREGULAR})\b",
+    re.IGNORECASE,
 )

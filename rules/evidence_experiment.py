@@ -9,7 +9,15 @@ import re
 from collections import Counter
 
 from rules import reading
-from rules.evidence_after_result import ASIDE, PLAIN_RESULT, done_later, more_to_come, other_plan, result_elsewhere
+from rules.evidence_after_result import (
+    ASIDE,
+    PLAIN_RESULT,
+    QUIET,
+    done_later,
+    more_to_come,
+    other_plan,
+    result_elsewhere,
+)
 from rules.evidence_checks import RUNNING
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_contrast import with_without
@@ -63,7 +71,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
         else:
             clean.append(clause)
     # Each clause is weighed once (a long paste of clauses costs work in proportion to its length).
-    outcomes = Counter(c for c in clean if _outcome(c) and not _QUIET.search(c))  # "no reports since": no result
+    outcomes = Counter(c for c in clean if _outcome(c) and not QUIET.search(c))  # "no reports since": no result
     own = any(_FIRST_PERSON.search(c) for c in outcomes)
     contrast = with_without(masked) or _two_outcomes(raw)
     # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": what was watched is the
@@ -107,7 +115,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
                 result = measured or any(
                     # "… for two nights and zone 12 closed on time both nights": watched, neither counted nor compared
                     (search(OUTCOME, c) or concrete_pass(c))
-                    and not _QUIET.search(c)
+                    and not QUIET.search(c)
                     and not ASIDE.match(c)
                     and (contrast is not None or _COUNTED.search(c) or not own_watch)
                     for c in clean
@@ -181,23 +189,6 @@ def _acted_on(sentence: str, phrase: str) -> bool:
 _BUT_I = re.compile(r"[^、,。]{0,8}?(?:が|けど|けれど(?:も)?)[、,]|,? but (?:i|we)\b", re.IGNORECASE)
 
 
-#: The symptom not seen again while watching: no result of a check ("the 504s never came back", 「再発なし」).
-_QUIET = re.compile(
-    r"\b(?:never|didn't|did not|haven't|have not|hasn't|has not) (?:came|come|coming) back\b"
-    r"|\bnever (?:recurred|returned|reappeared|showed up again)\b|\bno (?:recurrence|repeats?)\b"
-    # "watched Grafana for two days; no overflow errors showed up": nothing seen while watching, no result.
-    r"|\bno (?:\w+ ){0,3}?(?:showed up|appeared|fired|came in|popped up|turned up"
-    r"|were (?:seen|logged|reported|raised))\b"
-    r"|再発(?:して)?(?:いない|いません|なし|しなかった|しませんでした)"
-    # 「…と出た件は一件も報告されていません」「2 週間が経ちました」: no report came, time passed.
-    r"|報告(?:され|が上が)(?:て)?(?:い)?(?:ない|ません|なかった)|(?:問い合わせ|クレーム|苦情)(?:は|が|も)?(?:なく|ない|ありません)"
-    r"|(?<![\d.])\d+\s*(?:日|週間|か月|ヶ月|カ月)(?:間)?(?:が|ほど)?(?:経ち|経過し|たち|経っ)"
-    # 「その間、FAULT の取りこぼしは 0 件です」, "since then, zero misses": none seen while time passed.
-    r"|(?:その間|それ以来)(?:に|も)?[、,]?[^。]{0,40}?(?<![\d.])(?:0|ゼロ|一度も|なし|ありません)"
-    r"|\b(?:since then|in that time|during that time|over that period|in the meantime)\b[^.;]{0,40}?\b(?:0|zero|no"
-    r"|none|nothing)\b",
-    re.IGNORECASE,
-)
 #: A figure, not a label's number: 「ライン 3 の担当者」 and "bay 4" name a place.
 _FIGURE = re.compile(
     r"(?<!ライン)(?<!ライン )(?<!レーン)(?<!レーン )(?<!号機 )(?i:(?<!line )(?<!lane )(?<!bay )(?<!step )(?<!no\. ))"
@@ -243,7 +234,10 @@ _ARTIFACT = re.compile(
     r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追(?!加|記))"
     r"|\b(?:read|reading|went through|looked through) (?:the )?(?:source|code)\b|^\W*read through\b"
     # Logs counted or searched: 「本番ログ 3 か月分を集計して」, "grepped three months of logs".
-    r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b",
+    r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b"
+    # Logs compared, packets captured: 「…のログを比較し」「パケットキャプチャを 2 時間取り」.
+    r"|(?:ログ|記録)(?:を|の)?[^。、]{0,12}?(?:比較|見比べ|照合|差分を取)|(?:パケット)?キャプチャ(?:を|で|から|は|の)"
+    r"|\b(?:compared|diffed) (?:the )?(?:[\w-]+ )?logs?\b|\b(?:tcpdump|wireshark|pcaps?)\b",
     re.IGNORECASE,
 )
 #: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.
@@ -259,7 +253,7 @@ _CHANGED = re.compile(
     r"|replay\w*|loop(?:ed|ing)|in a loop"
     r"|trigger\w*|induc\w+)\b"
     r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正(?!前)|仕込|出力(?:し|させ|する)|出し|実行(?!中)|(?<!が再)(?<!が)起動|投入|流し|回し|計測"
-    r"|変換|置き換え|切り替え|設定|固定|増や|減ら|延ば|縮め|短くし|長くし|に変え|にした(?:版|ビルド)",
+    r"|変換|置き換え|切り替え|設定|固定|増や|減ら|延ば|縮め|短くし|長くし|に変え|にした(?:版|ビルド)|パッチ|テストを(?:書|作)",
     re.IGNORECASE,
 )
 #: A tool that only watches a run: profilers, tracers, packet captures.
@@ -280,7 +274,9 @@ _TIMES_AGREE = (
     ),
     # Not 「タイムスタンプの一致は根拠にしていません」 (the writer sets it aside), nor 「1 時間…一致」 (a duration).
     any_of(
-        "(?:時刻|タイミング|タイムスタンプ)(?![^。]{0,20}?(?:根拠にして|ではな|じゃな))[^。]{0,80}?(?:一致|重な|符合|揃|並んで|並び)"
+        "(?:時刻|タイミング|タイムスタンプ)(?![^。]{0,20}?(?:根拠にして|ではな|じゃな))[^。]{0,80}?(?:一致|重な|符合|揃|並んで|並び)",
+        # 「…と突き合わせました。23 件すべてが、ドア開放から 2 秒以内に発生」: one event within seconds of another.
+        "(?:から|の後|のあと)\\s*\\d+\\s*(?:秒|ミリ秒|分)以内に(?:発生|起き|出|記録|鳴)",
     ),
 )
 _RAN = re.compile(r"\b(?:ran|run|re-?ran|running|captured|recorded|took)\b", re.IGNORECASE)

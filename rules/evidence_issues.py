@@ -75,7 +75,13 @@ def merge_target(text: str, ref: FixRef) -> bool:
     return ref.kind == "branch" and at > 0 and _INTO.search(before) is not None
 
 
-_INTO = re.compile(r"\b(?:merged|landed|cherry-picked|picked|backported|went)\s+(?:in|into|to)\s+(?:the\s+)?`?$", re.I)
+_INTO = re.compile(
+    r"\b(?:merged|landed|cherry-picked|picked|backported|went)\s+(?:in|into|to)\s+(?:the\s+)?`?$"
+    # "target branch: `release/2.4`", 「対象ブランチは `release/2.4`」: where the change goes, not the change.
+    r"|\b(?:target|base|merge)[- ]branch(?:\s+is|\s*:)?\s*`?$"
+    r"|(?:対象|マージ先|ベース|取り込み先|向け先)の?\s*ブランチ\s*(?:は|:|：)?\s*`?$|マージ先\s*(?:は|:|：)\s*`?$",
+    re.I,
+)
 
 
 #: A link to a problem report or a build, not to a change: an issue (GitHub, GitLab, Bitbucket, Jira), a compare

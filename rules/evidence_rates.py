@@ -17,7 +17,7 @@ from rules import evidence_count_shapes as shapes
 from rules.evidence_count_words import ENOUGH as _ENOUGH
 from rules.evidence_count_words import FAIL_NOUN as _FAIL_NOUN
 from rules.evidence_count_words import FAIL_VERB as _FAIL_VERB
-from rules.evidence_count_words import NONE_FAILED
+from rules.evidence_count_words import NONE_FAILED, OUT_OF
 from rules.evidence_count_words import NUMBER_WORDS as _WORDS
 from rules.evidence_count_words import REPEAT_NOUN as _REPEAT_NOUN
 from rules.evidence_count_words import RUN_NOUN as _RUN_NOUN
@@ -139,7 +139,7 @@ def _totals(sentence: str) -> tuple[tuple[re.Match[str], float], ...]:
 def _direct(sentence: str) -> tuple[Rate, ...]:
     """Rates stated in one phrase: "3 of 10", "1 in every 200", 「10 回中 3 回」, "0.5%", 「3割」, "failed all 10"."""
     found: list[Rate] = []
-    patterns = {"_PAIR": shapes.PAIR, "_PER": shapes.PER, "_PAIR_JA": shapes.PAIR_JA, "_OUT_OF": shapes.OUT_OF}
+    patterns = {"_PAIR": shapes.PAIR, "_PER": shapes.PER, "_PAIR_JA": shapes.PAIR_JA, "_OUT_OF": OUT_OF}
     for hint, name in _HINTS:
         if hint.search(sentence) is None:
             continue
@@ -256,7 +256,11 @@ def _then_counted(sentence: str, totals: list[tuple[re.Match[str], float]]) -> l
         return []
     # After the runs counted in this sentence, or anywhere in it when they were counted in the sentence before.
     first = min((t.end() for t, _ in totals if t.string == sentence), default=0)
-    m = shapes.THEN_COUNTED.search(sentence, first) or shapes.THEN_COUNTED_JA.search(sentence, first)
+    m = (
+        shapes.THEN_COUNTED.search(sentence, first)
+        or shapes.THEN_COUNTED_JA.search(sentence, first)
+        or (shapes.THEN_COUNTED_AFTER.match(sentence, first) if first else None)
+    )
     if m is None:
         return []
     rate = rate_of(count_value(m.group("n")), _runs_before(sentence, totals, m.start("n")))

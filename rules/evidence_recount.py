@@ -26,16 +26,27 @@ _ITEMS_THEN_PART = re.compile(
 )
 
 
+#: The same in Japanese: 「記録 2,500 件のうち、欠けたのは 2 件です」.
+_ITEMS_PART_JA = re.compile(
+    rf"(?<![\d.,])(?P<total>{_NUM})\s*(?:件|行|個|枚|通|レコード)(?:のうち|中)、?[^。\d]{{0,20}}?(?P<hits>{_NUM})\s*"
+    r"(?:件|行|個|枚|通|レコード)"
+)
+
+
 @lru_cache(maxsize=64)
 def item_pairs(masked: str) -> tuple[Rate, ...]:
     """Pairs over the things a run handles, which are no rate of runs on their own ("12 of the 500 orders",
     "2 collisions out of ~4,800 goals"), for `recounted_rare`: the same failures counted again over finer units."""
     found: list[Rate] = []
-    if shapes.PAIR_WORD.search(masked) is None:
-        return ()  # every pair says "of", "in" or "/": a cheap scan first
-    if shapes.PAIR.search(masked) is None and _ITEMS_THEN_PART.search(masked) is None:
+    ja = _ITEMS_PART_JA.search(masked) is not None
+    if not ja and shapes.PAIR_WORD.search(masked) is None:
+        return ()  # every other pair says "of", "in" or "/": a cheap scan first
+    if not ja and shapes.PAIR.search(masked) is None and _ITEMS_THEN_PART.search(masked) is None:
         return ()
     for sentence in sentences(masked):
+        for m in _ITEMS_PART_JA.finditer(sentence):
+            if (rate := rate_of(count_value(m.group("hits")), count_value(m.group("total")))) is not None:
+                found.append((rate, m.group(0).strip()))
         for m in _ITEMS_THEN_PART.finditer(sentence):  # "it loaded 4,800 files and exactly 2 of them came out …"
             hits, total = m.group("hits") or m.group("hits2"), m.group("total") or m.group("total2")
             if (rate := rate_of(count_value(hits), count_value(total))) is not None:
@@ -77,6 +88,8 @@ def _first_number(span: str) -> str | None:
     ja = shapes.PAIR_JA.search(span)
     if ja is not None and (hits := ja.group("hits") or ja.group("hits2") or ja.group("hits5")) is not None:
         return hits
+    if (part_ja := _ITEMS_PART_JA.match(span)) is not None:
+        return part_ja.group("hits")  # 「2,500 件のうち、欠けたのは 2 件」: the 2
     if (part := _ITEMS_THEN_PART.match(span)) is not None:
         return part.group("hits") or part.group("hits2")  # "loaded 4,800 files and exactly 2 of them": the 2
     m = _FIRST_NUMBER.search(span)

@@ -52,7 +52,8 @@ UNPUBLISHED = (
         "(?:開発機|作業機|自分の(?:PC|マシン|端末))(?:のみ|だけ|にのみ|にしか)",
         "ローカル(?:の)?(?:リポジトリ|リポ|クローン|clone)",
         "(?:私の|自分の)\\s*(?:(?:作業|検証|開発|試験)用の?\\s*)?(?:PC|マシン|端末|ノート|ラップトップ|VM|仮想マシン)\\s*(?:の中|内|上)",
-        "リモート(?:に|には|へ)?(?:は)?(?:未反映|未push|未プッシュ|反映(?:して|され)(?:い)?(?:ない|ません))",
+        "リモート(?:に|には|へ)?(?:は)?(?:未反映|未push|未プッシュ|反映(?:して|され)(?:い)?(?:ない|ません)"
+        "|\\s*(?:まだ\\s*)?(?:push|プッシュ)\\s*(?:して|され)(?:い)?(?:ない|ません|おらず))",
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)"
         "|に(?:あ|置|残)(?!る(?:検証|試験|評価|テスト|実|開発)?(?:機|環境|端末|装置|ボード|基板|個体|ベンチ|リグ)))",
         "未(?:プッシュ|push)",
@@ -97,3 +98,21 @@ _CUT_LATER = re.compile(
 def cut_later(text: str) -> str | None:
     m = _CUT_LATER.search(text)
     return None if m is None else " ".join(m.group(0).split())
+
+
+#: No pull request, said of a change that is a commit: "there's no PR, it went straight to trunk", 「PR はありません」.
+NO_PR = re.compile(
+    r"\b(?:there(?:'s| is| was) no|no|without an?|never opened an?|didn't open an?|did not open an?) "
+    r"(?:pr|mr|pull request|merge request|review request)s?\b"
+    r"|(?:PR|MR|プルリク(?:エスト)?|マージリクエスト)\s*(?:は|も)?\s*(?:まだ)?\s*(?:ありません|ない|無い|なし|作って(?:い)?(?:ません|ない)"
+    r"|出して(?:い)?(?:ません|ない))",
+    re.IGNORECASE,
+)
+
+
+#: No change of the fix itself, whatever else is linked: 「修正そのものの PR はありません」, "no PR for the fix".
+NO_FIX_CHANGE = re.compile(
+    r"\bthere(?:'s| is| was) no (?:pr|mr|pull request|merge request|commit|change|patch) (?:for|of) the fix\b"
+    r"|修正(?:そのもの|自体)の\s*(?:PR|MR|プルリク(?:エスト)?|コミット|変更)\s*(?:は|が)\s*(?:ありません|ない|無い|存在しません)",
+    re.IGNORECASE,
+)

@@ -12,7 +12,7 @@ from rules import reading
 from rules.english_modality import close_aside
 from rules.evidence_asides import bracket_around
 from rules.evidence_issues import merge_target, names_the_repo, only_issues
-from rules.evidence_ref_words import NOT_A_SHA, UNPUBLISHED, cut_later
+from rules.evidence_ref_words import NO_FIX_CHANGE, NO_PR, NOT_A_SHA, UNPUBLISHED, cut_later
 from rules.evidence_words import search
 from rules.refs import FixRef, find_fix_refs
 
@@ -90,8 +90,10 @@ def ref_pending(text: str) -> Finding | None:
             ):
                 return ("ref_pending", local)
             if not refs(clause):
-                if _NO_PR.search(clause) and _a_commit(text, refs):
+                if NO_PR.search(clause) and _a_commit(text, refs):
                     continue  # 「r20417 で trunk にコミット済み。…PR はありません」: the commit is the reference
+                if (none := NO_FIX_CHANGE.search(clause)) is not None:
+                    return ("no_ref", none.group(0))  # 「修正そのものの PR はありません。参考として…」: another change
                 if not _AWAITING.search(clause):
                     why = why or reading.not_done(clause)
                 continue  # "PR #5120 - open, waiting on a second reviewer, not merged yet": still a reference
@@ -219,14 +221,6 @@ _EARLIER_ONE = re.compile(
     r"|patch(?:set)?|shelf|shelve|version|branch|pull request|merge request)\b"
     r"|\bwas an? (?:earlier|previous|first) attempt\b"
     r"|(?:以前|前回|最初|先|(?<![\u4e00-\u9fff])前)の(?:\s*shelved\s*)?(?:PR|MR|CL|変更|修正|試み|ブランチ|プルリク|チェンジリスト)",
-    re.IGNORECASE,
-)
-#: No pull request, said of a change that is a commit: "there's no PR, it went straight to trunk", 「PR はありません」.
-_NO_PR = re.compile(
-    r"\b(?:there(?:'s| is| was) no|no|without an?|never opened an?|didn't open an?|did not open an?) "
-    r"(?:pr|mr|pull request|merge request|review request)s?\b"
-    r"|(?:PR|MR|プルリク(?:エスト)?|マージリクエスト)\s*(?:は|も)?\s*(?:まだ)?\s*(?:ありません|ない|無い|なし|作って(?:い)?(?:ません|ない)"
-    r"|出して(?:い)?(?:ません|ない))",
     re.IGNORECASE,
 )
 

@@ -87,6 +87,22 @@ NOT_RUNNABLE = any_of(
     r"|mail|bring|lend|loan|return)\b(?! (?:us )?(?:the |a )?(?:logs?|traces?|dumps?|config))",
     r"\b(?:only|just) (?:on|in|at|with) (?:the |a |one |their )?(?:customer|client|user|reporter)'?s?\b",
     "(?:お客様|顧客|客先|ユーザー?)(?:の|側の|先の)?(?:端末|環境|機器|実機|サイト|店舗)?(?:で|でのみ|だけ)(?:のみ|しか)",
+    # Nothing the writer runs brings it out: "No bench setup triggers it", "nothing we tried in the lab reproduces it".
+    r"\bno (?:[\w-]+ ){0,2}?(?:setup|rig|environment|bench|script|procedure|sequence|config\w*|test)s? (?:we (?:have )?"
+    r"(?:tried|built|have) )?(?:triggers?|reproduces?|provokes?|brings? (?:it )?out)\b"
+    r"|\bnothing (?:we|i) (?:do|did|try|tried|have tried)\b[^.;]{0,40}?\b(?:triggers?|reproduces?|provokes?)\b",
+    # Someone else's terminal: "On her terminal, Send reminders fails every time"; "his screen recording".
+    r"\b(?:on|from|at) (?:her|his) (?:own )?(?:terminal|machine|laptop|phone|device|tablet|pc|workstation|account"
+    r"|desk|till|register)\b|\b(?:her|his) screen (?:recording|capture|video)\b",
+    # Run until it shows: "keep doing 30/30 intervals until the graph flatlines; it gets there eventually".
+    r"\bkeep (?:doing|running|repeating|cycling|trying|going|playing|looping|retrying|pressing|clicking)\b[^.;]{0,80}?"
+    r"\buntil\b|\b(?:it |this )?(?:gets there|shows up|happens|turns up) eventually\b",
+    # Fine most of the time, with no count: "runs fine most nights".
+    r"\b(?:runs?|passes|works|is|comes? (?:back|out)) (?:fine|clean|green|ok|okay|correctly) (?:on )?(?:most (?:nights"
+    r"|days|runs|times|mornings|builds|boots|weeks)|most of the time)\b",
+    # 「手元に実機がないため」「B 社の担当者の端末では 10 回中 10 回」: no device here, someone else's terminal.
+    "(?:手元|こちら|社内|当方)(?:に|で)(?:は)?(?:実機|機材|端末|装置|個体|検札機|現物)が(?:なく|ない|無い|ありません)",
+    "(?:担当者|先方|お客様|顧客|利用者|[A-ZＡ-Ｚ]\\s*社)(?:の[^。、]{0,12}?)?の(?:端末|環境|PC|実機|機器|手元)(?:で|では|上で)",
     flags=re.IGNORECASE,
 )
 #: A rate guessed, not counted: 「体感で半分くらい」, "feels like half the runs", "by feel".

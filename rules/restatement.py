@@ -31,6 +31,7 @@ _BECAUSE_JA = (
 #: The states a symptom is described by; the same one on both sides is the symptom said twice.
 _STATE = re.compile(
     r"\b(?:empty|blank|nothing|none|wrong|incorrect|zero|null|missing|duplicated?|twice|stale|previous|outdated|old|slow"
+    r"|late|too early"
     r"|garbled|corrupt\w*|mis(?:rout|direct|sort|deliver|plac|fil)\w*"
     r"|(?<![\d,.])\d{3}(?![\d,.]))\b|空(?!き)|白紙|何も|間違|誤っ|(?<!間)違[うっ]|ずれ|斜め|傾い|傾き|ゼロ|0\s*件|欠落|重複|二重|(?:2|２|二)\s*(?:回|度)(?!目)|古い|遅い|遅く|文字化け|破損|(?<![\d,.])\d{3}(?![\d,.])"
     # Slowness said as time: "takes longer", 「時間が長くなる」「時間がかかる」.

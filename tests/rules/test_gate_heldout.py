@@ -173,7 +173,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b81-145": "'Profiled … with the tracer attached: `pcu_reply()` sits 140 ms blocked …': a profile, read as found",
     "b81-149": "「PR #47 …クローズされ、マージはされていません」: マージ read as merged",
     "b82-141": "'captured a trace … the salinity term is exactly 0.0 on every NaN sample': a trace, read as a run",
-    "b82-164": "「タイムアウトして `tank_ctl` が `ERR_SENSOR` を返すことです」: an error returned, declared the cause",
     "b82-165": "'stops mid-delivery because the controller switches the pump motor off': the symptom again",
     "b83-016": "'because of memory corruption in the glyph cache' with canary bytes: a kind of bug",
     "b84-011": "'Two of the five test batches …, 3 bottles out of the 200': another figure recounted, not the same 2",
@@ -241,7 +240,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b90-156": "false refusal: 'We still plan to try it on the science camera path next month, but …': another path",
     "b90-165": "「1 週間の連続収録は…来月に行います」: the workload to come, in the plain non-past",
     "b91-005": "'folds back … because the VSWR protection trips when the reflected power gets too high': the symptom",
-    "b91-024": "「二分探索を進めています。現在 11 ステップ中 6 ステップ目」: a bisect running",
     "b91-030": "「…受信装置がストリームを受け取れなくなったため」: the symptom again",
     "b91-059": "「10 本中 3 本…セグメント数で数えると、一万八千本中の三本」: the finer recount unread",
     "b91-076": "false refusal: 'it sent every `roStoryReplace` for 6 hours, 9,800 edits': a pass in trade words",
@@ -259,7 +257,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b92-039": "'dropped by the `ppv-sync` uploader because the uploader fails to upload them': the symptom again",
     "b92-040": "'because the LMI calculates a load moment above the 100% limit during skip lifts': the symptom again",
     "b92-049": "「荷重計が 0 t を表示するのは、…信号が 0 になっているためです」: the symptom again",
-    "b92-072": "'A Wireshark capture … shows register 40021 read mid-update': a capture, read as an experiment",
     "b92-081": "「100 回のアップロード試験をする。…「100 回中 0 回の欠落」を合格基準」: a criterion, read as a result",
     "b92-087": "「視準ログと…点灯ログを突き合わせました」: logs compared, read as an experiment",
     "b92-120": "「リモートにはまだ上げて——ネットワーク申請の関係で——いません」: a negation past a dashed aside",
@@ -302,7 +299,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b97-095": "One timeout after the fix is a failure counted after the fix, set aside without showing it fails with…",
     "b97-101": "The failure on each run is worked out from timer values, an outcome expected rather than steps the wr…",
     "b97-104": "The device is only at the customer's site, so the writer cannot run the steps now",
-    "b97-106": "An error code returned with no condition saying when is what failed, not why",
     "b97-107": "The same symptom sits on both sides of the 'because', so no element and what it does wrong is named",
     "b97-110": "The mechanism is the vendor's report told as someone else's word, backed only by a correlation with h…",
     "b97-117": "The failing test is named only as 'all tests pass', next to a ticked failing_test_passes",
@@ -358,6 +354,10 @@ KNOWN_GAPS: dict[str, str] = {
     "b100-130": "The figure after the fix is 3 failures in 80, a rate lowered but not to zero",
     "b100-135": "false refusal: The quoted hedge is negated; the original repro passed 500 of 500",
     "b100-136": "An outcome calculated from the new logic, not a workload run and observed",
+    # Batch 102, after round 93 (tuned on it): the label's reason, shortened.
+    "b102-073": "false refusal: A named function and field type with a concrete condition; 'may' states a condition,…",
+    "b102-105": "The cause half only restates the symptom (cooling does not run); no element doing something wrong",
+    "b102-130": "A kind of bug ('memory management defect') with no element doing something specific wrong",
 }
 
 
