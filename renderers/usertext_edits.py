@@ -134,6 +134,16 @@ def tilde_fence(data: bytes, mark: int, end: int) -> list[Edit]:
     return [insert(mark)]
 
 
+def info_line(data: bytes, mark: int) -> Edit:
+    """A line break after a code fence's backticks, so what follows them on its line (the info string, which
+    Slack shows as code) is the block's first line: inside a list item or a quote, the line keeps its place."""
+    end = mark
+    while data[end : end + 1] == b"`":
+        end += 1
+    prefix = data[data.rfind(b"\n", 0, mark) + 1 : mark]
+    return (end, end, b"\n" + bytes(c if c in b"> \t" else 0x20 for c in prefix))
+
+
 def emphasis_edits(data: bytes, spans: list[tuple[int, int, int]], unclear: list[Edit], keeps: list[Edit]) -> None:
     """For each emphasis span (start, end, marker width) whose ends are marker runs we know: unclear emphasis
     escaped (into `unclear`); `*word*` made bold, as in Slack (into `keeps`)."""

@@ -22,6 +22,10 @@ _TYPED = (
     rb"<(?i:https?://|mailto:)[^\s<>|\x00]+\|[^<>\n\x00]*>"
     rb"|\\[!-/:-@\[-`{-~]"
     rb"|&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)|<(?=[A-Za-z/!?])"
+    # "[c](<x<y>)" read as text stays text once its `<` are escaped: its `](` can then open no link.
+    rb"|\](?=\()"
+    # "failed!<https://x|log>": the `!` before Slack's link shown, so the link made of it is no image.
+    rb"|!(?=<(?i:https?://|mailto:)[^\s<>|\x00]+\|)"
 )
 #: (Each alternative starts with its character and looks behind it afterwards: an alternative that starts by looking
 #: behind makes the engine try the pattern at every position, twice as slow.)

@@ -23,6 +23,7 @@ from renderers.usertext_edits import (
     has_markup,
     has_ours,
     heading_mark,
+    info_line,
     insert,
     isolated,
     ours_in,
@@ -35,7 +36,7 @@ _MARK_WIDTH = {"Emphasis": 1, "Strong": 2, "Strikethrough": 2}
 #: and list items (a superset: the parser, which reads the whole text, is asked only when one is there).
 DEFINITION_START_RE = re.compile(rb"(?m)^(?:[ \t>]|[-+*][ \t]|[0-9]{1,9}[.)][ \t])*+\[")
 #: The starts and ends the walk hands to `_Walk.open` / `_Walk.close` (the others need no more than a count).
-_HANDLED = frozenset({"Link", "Heading", "CodeBlock", "HtmlBlock", "Subscript", "Image"})
+_HANDLED = frozenset({"Link", "Heading", "CodeBlock", "HtmlBlock", "Subscript", "Image", "List", "BlockQuote", "Item"})
 
 
 @dataclass
@@ -46,6 +47,25 @@ class Pass:
     fixes: list[Edit] = dataclasses.field(default_factory=list)
     keeps: list[Edit] = dataclasses.field(default_factory=list)
     last: str = ""
+
+
+@dataclass(slots=True)
+class _OpenList:
+    """An ordered list being read (`number`: the number its next item shows; None for a bullet list): where each
+    item's `.` or `)` stands, and whether any item's number as typed differs from the one it would be shown with."""
+
+    number: int | None
+    delimiters: list[int] = dataclasses.field(default_factory=list)
+    renumbered: bool = False
+
+    def item(self, data: bytes, start: int) -> None:
+        digits = end = first_mark(data, start)
+        while data[end : end + 1].isdigit():
+            end += 1
+        shown = str(self.number).encode()
+        self.renumbered = self.renumbered or data[digits:end] != shown or data[end : end + 1] == b")"
+        self.delimiters.append(end)
+        self.number = (self.number or 0) + 1
 
 
 @dataclass(slots=True)
@@ -100,6 +120,8 @@ class _Walk:
         self.code_blocks: list[tuple[int, int]] = []
         self.runs: list[Run] = []  # text to keep as typed
         self.links: list[_OpenLink] = []
+        self.lists: list[_OpenList] = []  # the lists being read, innermost last
+        self.nested = 0  # list items and quotes open: a quote inside one has no place in the ADF
 
     def run(self) -> None:
         """Walk the events: text runs and emphasis noted (read once the walk is done), other events handled."""
@@ -140,6 +162,9 @@ class _Walk:
                     line_start = True
                 elif name == "Item":
                     item_start = True
+                    self.nested += 1
+                    if self.lists and self.lists[-1].number is not None:
+                        self.lists[-1].item(data, span["start"])
                 elif name in _HANDLED:
                     self.open(name, value, span["start"], span["end"], depth, reading)
                     reading = not self.literal and not self.hidden
@@ -171,6 +196,13 @@ class _Walk:
         """The start of a link, an image, a heading, a code or HTML block, a subscript (`depth` counts it)."""
         if name == "Link":
             self.open_link(value["Link"], s, e, reading)
+        elif name == "List":
+            self.lists.append(_OpenList(value["List"] if reading else None))
+        elif name == "BlockQuote":
+            mark = first_mark(self.data, s)
+            if self.nested and reading and self.data[mark : mark + 1] == b">":
+                self.found.fixes.append(insert(mark))  # a quote in a list item or a quote: its `>` as text
+            self.nested += 1
         elif name == "Heading":
             # A heading alone between blank lines becomes a paragraph of its own: nothing else reads otherwise.
             alone = depth == 1 and isolated(self.data, s, e)
@@ -181,6 +213,8 @@ class _Walk:
             mark = first_mark(self.data, s)
             if value["CodeBlock"].__class__ is dict and self.data[mark : mark + 1] == b"~":
                 self.found.fixes.extend(tilde_fence(self.data, mark, e))  # `~~~` fences are no Slack convention
+            elif value["CodeBlock"].__class__ is dict and value["CodeBlock"]["Fenced"].strip() and reading:
+                self.found.fixes.append(info_line(self.data, mark))  # Slack has no info string: the first code line
         elif name == "HtmlBlock":
             self.literal += 1
         elif name == "Subscript":
@@ -193,7 +227,13 @@ class _Walk:
 
     def close(self, value: Any) -> None:
         name = value if value.__class__ is str else next(iter(value))
-        if name == "Link":
+        if name in ("Item", "BlockQuote"):
+            self.nested -= 1
+        elif name == "List":
+            closing_list = self.lists.pop()
+            if closing_list.renumbered:  # "1. a / 1. b", "1) a", "06. six": the numbers as typed, as text
+                self.found.fixes.extend(insert(p) for p in closing_list.delimiters)
+        elif name == "Link":
             closing = self.links.pop()
             if closing.kind in ("Autolink", "Email"):
                 self.literal -= 1
@@ -219,7 +259,10 @@ class _Walk:
 
     def open_link(self, link: dict[str, Any], s: int, e: int, reading: bool) -> None:
         opened = _OpenLink(link["link_type"], s, link["dest_url"])
-        if reading:
+        if reading and link["title"] and opened.kind == "Inline":
+            opened.kept = False  # `[log](url "kept 30 days")`: no format shows a title, so the whole link is text
+            self.found.fixes.append(insert(s))
+        elif reading:
             self.link_edits(opened, e)
         self.links.append(opened)
         if opened.kind in ("Autolink", "Email"):
@@ -232,6 +275,8 @@ class _Walk:
             slack = "|" in href and link.kind == "Autolink"
             if slack and SLACK_TEXT_RE.fullmatch(data, s, end):
                 found.keeps.append((s, end, slack_link(data[s:end])))
+                if s and data[s - 1] == 0x21 and data[s - 2 : s - 1] != b"\\":
+                    found.keeps.append(insert(s - 1))  # "failed!<url|log>": the `!` shown, no image
                 return
             mail = link.kind == "Email"
             target = "mailto:" + href if mail else href

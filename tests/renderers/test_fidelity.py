@@ -286,3 +286,31 @@ def test_no_escape_of_ours_is_ever_visible(validate_adf: Validate) -> None:
         for fmt, read in readings(pm, validate_adf).items():
             typed = value.count("\\")
             assert sum(line.count("\\") for line in read.lines) == 2 * typed, (fmt, value, read.lines)
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown", "hrefs"),
+    [
+        # Slack shows what follows a fence's backticks as code: no format hides it as a language.
+        ("```run this first\nmake test\n```", ["run this first", "make test"], []),
+        ("x\n\n```sh", ["sh"], []),
+        # No format shows a link's title: the whole link is text.
+        ('[log](https://x.example/l "kept 30 days")', ['[log](https://x.example/l "kept 30 days")'], []),
+        ("[log](https://x.example/l 'kept')", ["[log](https://x.example/l 'kept')"], []),
+        # A `!` before Slack's link is the person's `!`, not an image.
+        ("x!<https://x.example/a|the log>", ["x!the log"], ["https://x.example/a"]),
+        ("x!<https://x.example/a|log>", ["x!log"], ["https://x.example/a"]),
+        # Link syntax that is no link stays text, even once its `<` are escaped.
+        ("[c](<x<y>)", ["[c](<x<y>)"], []),
+        ("[c](<<x>)", ["[c](<<x>)"], []),
+        ("[c](<javascript:alert(1)<x>)", ["[c](<javascript:alert(1)<x>)"], []),
+    ],
+)
+def test_fence_text_link_titles_and_broken_links_show_as_typed(
+    validate_adf: Validate, typed: str, shown: list[str], hrefs: list[str]
+) -> None:
+    pm = model("en", {"root_cause": typed})
+    for fmt, read in readings(pm, validate_adf).items():
+        assert_shows(read, shown, fmt)
+        assert [h for h in read.hrefs if "x.example" in h or not is_safe_href(h)] == hrefs, (fmt, read.hrefs)
+    assert not read_markdown(render_markdown(pm)).interpreted

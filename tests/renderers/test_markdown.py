@@ -86,9 +86,16 @@ def test_why_missed_label_then_text_and_validation_scope() -> None:
 
 
 def test_repro_verbatim_under_its_label() -> None:
-    repro = "1. `make x`\n2. run:\n\n   ```sh\n   ./go --n 3\n   ```"
+    repro = "1. `make x`\n2. run:\n\n   ```\n   ./go --n 3\n   ```"
     pm = PostMortem(ticket="A-1", repro=repro)
     assert section_bodies(pm)[1][2] == f"**Reproduction:**\n\n{repro}"
+
+
+def test_a_fence_info_string_is_the_first_code_line_in_its_list_item() -> None:
+    # Slack shows what follows the backticks as code: so does every format, in the item the fence was typed in.
+    pm = PostMortem(ticket="A-1", repro="1. `make x`\n2. run:\n\n   ```sh\n   ./go --n 3\n   ```")
+    expected = "1. `make x`\n2. run:\n\n   ```\n   sh\n   ./go --n 3\n   ```"
+    assert section_bodies(pm)[1][2] == f"**Reproduction:**\n\n{expected}"
 
 
 def test_multiline_action_item_stays_in_its_list_item() -> None:

@@ -265,3 +265,28 @@ def test_a_whole_draft_posts_the_issue_11_tokens_verbatim_with_no_heading_added(
         "============ FAILURES ============",
     ):
         assert token in shown, token
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("1. a\n1. b", "1. a\n1. b"),
+        ("3. a\n1. b", "3. a\n1. b"),
+        ("1) a\n2) b", "1) a\n2) b"),
+        ("06. six", "06. six"),
+        ("- > quoted", "> quoted"),
+        ("> > nested", "> nested"),
+    ],
+)
+def test_list_numbers_and_quote_marks_no_adf_list_or_quote_can_show_stay_text(typed: str, shown: str) -> None:
+    doc = field_adf(typed)
+    assert adf_text(doc).strip() == shown
+    assert not nodes(doc, "orderedList")
+
+
+@pytest.mark.parametrize(
+    ("typed", "order", "items"), [("1. a\n2. b", 1, 2), ("3. a\n4. b", 3, 2), ("1986. a year", 1986, 1)]
+)
+def test_a_list_numbered_as_it_is_shown_stays_a_list(typed: str, order: int, items: int) -> None:
+    (ordered,) = nodes(field_adf(typed), "orderedList")
+    assert ordered.get("attrs", {}).get("order", 1) == order and len(ordered["content"]) == items
