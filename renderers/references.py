@@ -20,7 +20,12 @@ Node = dict[str, Any]
 #: A key, and a bare URL. Each starts with its first character and looks behind it afterwards: a pattern that
 #: starts by looking behind is tried at every position (ten times slower on a long text).
 _KEY_RE = re.compile(r"([A-Z](?<![\w./#-][A-Z])[A-Z0-9_]{0,254})-([1-9][0-9]{0,17})(?![\w-])")
-_URL_RE = re.compile(r"h(?<![\w<(\[/]h)ttps?://[^\s<>()\[\]`]+[^\s<>()\[\]`.,;:!?'\"。、）]")
+#: A URL ends before a quote and before an invisible or direction character (zero-width, bidi, soft hyphen), so the
+#: link shown and the link followed are the same: "http://x.example\u200b/a" links `http://x.example` only.
+_URL_RE = re.compile(
+    r"h(?<![\w<(\[/]h)ttps?://[^\s<>()\[\]`\"\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+"
+    r"[^\s<>()\[\]`.,;:!?'\"。、）\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
 #: What every reference holds (a URL's scheme, a key's `ABC-1`): a text without it is left as it is.
 _MAYBE_RE = re.compile(r"https?://|[A-Z][A-Z0-9_]*-[1-9]")
 #: Prefixes of standards, hashes and encodings that share the shape of a Jira key.

@@ -63,3 +63,19 @@ def test_the_preview_shows_the_same_links() -> None:
 
 def test_look_alikes_are_not_keys() -> None:
     assert keys_in(["UTF-8 SHA-256 ISO-8601 RFC-9110 CVE-2021-44228 OPS-1 a-1 X-1", None]) == {"OPS-1"}
+
+
+@pytest.mark.parametrize(
+    ("typed", "linked"),
+    [
+        ("see http://x.example\u200b/a now", "http://x.example"),
+        ("see http://x.example\u202e/moc.live now", "http://x.example"),
+        ('see http://a.example"&lt; next', "http://a.example"),
+        ("see https://a.example/p?q=1&r=2.", "https://a.example/p?q=1&r=2"),
+    ],
+)
+def test_a_bare_url_ends_before_a_quote_or_an_invisible_character(typed: str, linked: str) -> None:
+    """What is linked is what is shown: no zero-width, bidi or quote character inside a link's target."""
+    found = links(render_adf(PostMortem(ticket="A-1", root_cause=typed), jira_url=SITE))
+    urls = {text: href for text, href in found.items() if "example" in text}
+    assert urls == {linked: linked}
