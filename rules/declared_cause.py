@@ -72,7 +72,7 @@ _ERROR_NAME = (
 #: The cause declared to be an error returned or raised, in code, with nothing said of when or why: 「原因は、
 #: `HaccpChecker.verify()` が `ERR_TEMP_RANGE` を返すことです」, "because `assign()` raises `NoChuteError`".
 _ERROR_DECLARED = re.compile(
-    r"(?:原因は|のは)[、,]?\s*[^。]{0,40}?`[^`\n]+`\s*が(?:(?!場合|とき|時に|たら|れば|なら|と[、,]|ので|ため)[^。`]){0,20}?"
+    r"(?:原因は|のは)[、,]?(?:(?!場合|とき|時に|たら|れば|なら|と[、,]|ので|ため)[^。`]|`[^`\n]+`){0,60}?"
     rf"{_ERROR_NAME}\s*(?:を|が)\s*(?:返す|返し|返る|出る|投げ|発生する|送出する)(?:こと|ため|から|の)"
     r"|\b(?i:root cause(?: is|:)|cause(?: is|:)|because)\s+`[^`\n]+`\s+(?:returns|raises|throws|emits|reports|gets)\s+"
     rf"{_ERROR_NAME}(?=\s*(?:[.;,:]|$|which|so|and then))",

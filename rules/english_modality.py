@@ -45,6 +45,9 @@ HEARSAY = any_of(
     # "Devi's team ran this twice on UAT and saw the reject": someone else's run.
     r"\b[\w-]+'s (?:team|crew|group|folks|people|colleagues?|engineers?|qa|testers?|ops) (?:ran|reproduced|saw|tried"
     r"|tested|hit|ran into|confirmed)\b",
+    # "Priya from rating QA applied the patch to her environment …; she confirmed …": someone else's run and word.
+    r"\b(?:on|to|in) (?:her|his) (?:own )?(?:environment|env|machine|laptop|box|setup|rig|bench|sandbox|workstation)\b"
+    r"|(?:^|[.;]\s*)(?:she|he) (?:confirmed|verified|reported|says|said|told)\b",
     # "Kenji's notes say it floods every time": what someone else wrote down.
     r"\b[\w-]+'s (?:[\w-]+ )?(?:notes?|messages?|reports?|emails?|comments?|write-?ups?|summary|tickets?)"
     r" (?:say|says|said|claim|claims|mention|mentions|state|states)\b",

@@ -181,7 +181,8 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
 
 #: The next sentence drops the idea: "ruled out with …", "that was wrong", 「…で否定」.
 _RULED_OUT_NEXT = re.compile(
-    r"\s*(?:(?:it|that|this) was )?(?:ruled out|disproved|rejected|eliminated|excluded|wrong)\b"
+    r"\s*(?:(?:it|that|this) (?:was|were) |was |were )?(?:tested and )?(?:ruled out|disproved|rejected|eliminated"
+    r"|excluded|wrong|dropped|discarded)\b"
     r"|\s*(?:we |i )?(?:tested|checked|tried) (?:it|that|this|the (?:idea|hypothesis|theory))\b"
     r"|\s*[^。]{0,30}(?:否定|除外|違った)|\s*(?:it|that|this|they) (?:did not|didn't|was not|wasn't)\W*$"
     # "we swapped the pump and the fault stayed, so that is ruled out": the test, then the idea dropped.

@@ -10,7 +10,16 @@ from itertools import islice
 
 from rules import evidence_count_shapes as shapes
 from rules import evidence_count_words as counts
-from rules.evidence_count_words import ENOUGH, FAIL_NOUN, FAIL_VERB, FAILURE_WORD, NOT_A_UNIT, SPLIT_TALLY, STIMULUS
+from rules.evidence_count_words import (
+    DOWN_TO,
+    ENOUGH,
+    FAIL_NOUN,
+    FAIL_VERB,
+    FAILURE_WORD,
+    NOT_A_UNIT,
+    SPLIT_TALLY,
+    STIMULUS,
+)
 from rules.regex_guard import compile_guarded
 
 _N = r"(?:[1-9]\d*|once|twice|one|two|three|four|five|a couple of|a few|several|a handful of|a dozen)"
@@ -252,22 +261,13 @@ def _after_rate(clause: str) -> bool:
     return False
 
 
-#: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
-_DOWN_TO = re.compile(
-    r"\bfrom (?P<a>\d[\d,]*)(?: [a-z]+)?(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"
-    r"|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
-    r"(?!\s*(?:%|ms|s\b|sec|seconds?|minutes?|min\b|hours?|h\b|[KMG]i?B|x\b|fps|rps|qps))"
-    r"|回中\s*(?P<e>\d+)\s*回から[、,]?\s*\d+\s*回中\s*(?P<f>\d+)\s*回(?:に|まで)(?:減|下が|改善|落ち)",
-    re.IGNORECASE,
-)
-
-
 def _down_not_out(clause: str) -> bool:
     """Failures counted down after the fix but not to none: "down from 60 to 2", 「5 回から、50 回中 2 回に」."""
-    if FAILURE_WORD.search(clause) is None and "回から" not in clause:
+    if FAILURE_WORD.search(clause) is None and "回から" not in clause and " from " not in clause:
         return False
-    for m in _DOWN_TO.finditer(clause):
-        before, after = (m.group("a") or m.group("c") or m.group("e")), (m.group("b") or m.group("d") or m.group("f"))
+    for m in DOWN_TO.finditer(clause):
+        before = m.group("a") or m.group("c") or m.group("e") or m.group("g")
+        after = m.group("b") or m.group("d") or m.group("f") or m.group("h")
         if 0 < int(after.replace(",", "")) < int(before.replace(",", "")):
             return True
     return False

@@ -171,6 +171,14 @@ _ONE_TEST = re.compile(
 )
 
 
+#: The failing test named, then another one run: 「失敗していたのは `a` ですが、修正後は `b` を 50 回実行し」.
+_ANOTHER_TEST = re.compile(
+    r"失敗していた(?:の|テスト)は\s*`([^`\n]+)`[^。`]{0,12}?(?:が|けれど|けど)[、,][^。`]{0,30}?`(?!\1`)[^`\n]+`\s*を"
+    r"|\bthe failing test (?:is|was) `([^`\n]+)`[^.;`]{0,30}?\bbut\b[^.;`]{0,40}?`(?!\2`)[^`\n]+`",
+    re.IGNORECASE,
+)
+
+
 #: One test run by a pasted command: "$ pytest tests/x.py::test_rollup", "$ go test -run TestRollup".
 _ONE_TEST_RUN = re.compile(r"^\s*\$ [^\n]*(?:::test\w*|\s-(?:k|run)\s+['\"]?\w*test\w*)", re.M | re.I)
 
@@ -200,6 +208,8 @@ def generic_tests(text: str) -> Finding | None:
     masked = mask(text)
     if (already := search(checks.PASSED_BEFORE, masked)) is not None:
         return ("generic_tests", already)
+    if (other := _ANOTHER_TEST.search(text)) is not None:
+        return ("generic_tests", other.group(0))  # 「失敗していたのは `A` ですが、修正後は `B` を…」: not the one
     whole = _GENERIC_TESTS.search(masked)
     if whole is None or _ONE_TEST_RUN.search(text):
         return None  # "$ pytest tests/awb/test_split.py::test_rollup --count 50": one test run, pasted

@@ -154,3 +154,22 @@ CONSEQUENCE_FIRST = re.compile(
 KIND_ONLY_JA = re.compile(
     r"\s*(?:Q\s*の\s*)?[^。、]{0,15}?の(?:不具合|問題|バグ|欠陥)(?:です|でした|だ|である)[。.]?\s*$"
 )
+
+
+#: The check that would confirm it, still waiting on something: "Confirming it needs the TSAN build".
+CONFIRMING_NEEDS = re.compile(
+    r"\b(?:confirming|verifying|proving|checking|testing) (?:it|this|that|the (?:theory|hypothesis|cause))\b"
+    r"[^.;]{0,40}?"
+    r"\b(?:needs|requires|will need|is waiting|waits|depends on)\b"
+    r"|(?:確認|検証|裏付け)(?:に|には|するには)[^。]{0,30}?(?:必要|待ち|待って)"
+    # "Tomorrow's ingest runs with `TLE_DEBUG=1` to confirm it": the confirming run is still ahead.
+    r"|\b(?:tomorrow|tonight|next week|next \w+day)(?:'s)?\b[^.;]{0,60}?\bto (?:confirm|verify|prove|check)"
+    r"(?: (?:it|this|that))?(?:$|[.;])"
+    r"|\b(?:goes (?:onto|on to|into) [^.;]{0,40}?\b(?:tonight|tomorrow)|is next on (?:the|my|our) list)\b[^.;]{0,20}?"
+    r"\bto (?:confirm|verify|prove|check)\b"
+    r"|\b(?:nobody|no one|none of us) has (?:[\w-]+ ){0,6}?to (?:check|confirm|verify|prove|test)\b"
+    # "A HIL run with a delayed meter is booked for Thursday": the run that would show it is still ahead.
+    r"|\b(?:run|test|check|experiment|repro|replay|bisect)\b[^.;]{0,40}?\b(?:is|are) (?:booked|scheduled|planned)"
+    r" for\b",
+    re.IGNORECASE,
+)

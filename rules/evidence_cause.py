@@ -12,6 +12,7 @@ from rules import evidence_words as words
 from rules.declared_cause import declared_symptom
 from rules.evidence_alternatives import alternatives
 from rules.evidence_asides import (
+    CONFIRMING_NEEDS,
     CONSEQUENCE_FIRST,
     KIND_ONLY_JA,
     LINK,
@@ -93,20 +94,6 @@ _TO_CONFIRM = re.compile(
     r"|確認|検証|裏付け|確かめ|実証",
     re.IGNORECASE,
 )
-#: The check that would confirm it, still waiting on something: "Confirming it needs the TSAN build".
-_CONFIRMING_NEEDS = re.compile(
-    r"\b(?:confirming|verifying|proving|checking|testing) (?:it|this|that|the (?:theory|hypothesis|cause))\b"
-    r"[^.;]{0,40}?"
-    r"\b(?:needs|requires|will need|is waiting|waits|depends on)\b"
-    r"|(?:確認|検証|裏付け)(?:に|には|するには)[^。]{0,30}?(?:必要|待ち|待って)"
-    # "Tomorrow's ingest runs with `TLE_DEBUG=1` to confirm it": the confirming run is still ahead.
-    r"|\b(?:tomorrow|tonight|next week|next \w+day)(?:'s)?\b[^.;]{0,60}?\bto (?:confirm|verify|prove|check)"
-    r"(?: (?:it|this|that))?(?:$|[.;])"
-    r"|\b(?:goes (?:onto|on to|into) [^.;]{0,40}?\b(?:tonight|tomorrow)|is next on (?:the|my|our) list)\b[^.;]{0,20}?"
-    r"\bto (?:confirm|verify|prove|check)\b"
-    r"|\b(?:nobody|no one|none of us) has (?:[\w-]+ ){0,6}?to (?:check|confirm|verify|prove|test)\b",
-    re.IGNORECASE,
-)
 #: Someone reporting the symptom ("users reported duplicated orders"): context for the cause, not the cause.
 _SYMPTOM_REPORT = re.compile(
     r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?"
@@ -140,7 +127,7 @@ def mechanism(masked: str) -> Finding | None:
             and (_UNCHECKED.search(why[1]) or _NOT_LOOKED.search(_clause) or _UNABLE_TO_SHOW.search(_clause))
         ):
             return why  # "haven't checked this path is the one that runs": the mechanism is not tied to the failure
-        if (needed := _CONFIRMING_NEEDS.search(_clause)) is not None:
+        if (needed := CONFIRMING_NEEDS.search(_clause)) is not None:
             return ("not_done", needed.group(0))  # "Confirming it needs the TSAN build, which won't be ready"
         if why is not None and why[0] == "planned" and _TO_CONFIRM.search(_sentence(masked, _clause)):
             return why  # "going to add a TSAN build to confirm": the mechanism is still to be confirmed
@@ -223,7 +210,9 @@ def _what_the_kind_does(clause: str) -> str:
     uplink"), only what it goes on to say the part does (after "where", "so", ":"), unless that part is vague."""
     if (kind := _KIND_IN_PLACE.match(clause)) is None:
         return clause
-    if (said := _WHAT_IT_DOES.search(clause, kind.end())) is None:
+    # "A concurrency problem between `A` and the workers hands out …": the "and" of "between" joins two places.
+    after = clause.find(" and ", kind.end()) + 5 if kind.group(0).rstrip().endswith("between") else kind.end()
+    if (said := _WHAT_IT_DOES.search(clause, max(after, kind.end()))) is None:
         return ""
     rest = clause[said.start() :]
     return "" if search(_VAGUE_SUBJECT, rest) else rest

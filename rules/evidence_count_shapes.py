@@ -284,7 +284,9 @@ PASS_SHARE = re.compile(
     r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"
     # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
     r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?[a-z][\w-]*s\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+"
-    r"(?:completed|passed|succeeded|ok|finished|matched|arrived|landed|got through|made it|went through|delivered"
+    # "…: 997 exports had unique Bates numbers": what each run gave, said of the things it made.
+    r"(?:[a-z-]+s\s+had (?:unique|correct|the (?:right|correct)|valid|matching|no duplicate)\b"
+    r"|completed|passed|succeeded|ok|finished|matched|arrived|landed|got through|made it|went through|delivered"
     # "… with the fix: 997 opened the barrier": what each did, in the trade's own verb.
     rf"|(?!{_FAIL_VERB}\b)[a-z]+ed (?:the|a|an|its|their|on|in|at)\b)\b"
     # "1000 runs: 997 completed": the runs, then how many came through.

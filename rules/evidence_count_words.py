@@ -236,3 +236,16 @@ OUT_OF = compile_guarded(
     rf"(?:only |just |exactly )?(?P<hits>{NUM})\s+(?:of them\s+)?(?:[\w-]+\s+)?(?:[a-z]+(?:ed|t)|{_IRREGULAR})\b",
     re.IGNORECASE,
 )
+
+
+#: A count of failures brought down, not to zero: "duplicate rows: down from 60 to 2", "errors 40 → 3".
+DOWN_TO = re.compile(
+    r"\bfrom (?P<a>\d[\d,]*)(?: [a-z]+)?(?: (?:per|in|of|out of) [\d,]+(?: [a-z]+)?)? (?:down )?to (?P<b>\d[\d,]*)\b"
+    r"|(?<![\d.,])(?P<c>\d[\d,]*)\s*(?:→|->)\s*(?P<d>\d[\d,]*)"
+    r"(?!\s*(?:%|ms|s\b|sec|seconds?|minutes?|min\b|hours?|h\b|[KMG]i?B|x\b|fps|rps|qps))"
+    r"|回中\s*(?P<e>\d+)\s*回から[、,]?\s*\d+\s*回中\s*(?P<f>\d+)\s*回(?:に|まで)(?:減|下が|改善|落ち)"
+    # "skipped on 2 nights, down from 48": the count after, then the count before.
+    r"|\b(?P<h>\d[\d,]*) (?:nights?|days?|runs?|times|batches|builds|jobs|cycles|trials|attempts|replays?|boots?"
+    r"|iterations?),? (?:down|reduced) from (?P<g>\d[\d,]*)\b",
+    re.IGNORECASE,
+)

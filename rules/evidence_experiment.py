@@ -269,7 +269,8 @@ _TIMES_AGREE = (
         r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely|one[- ]to[- ]one) with\b"
         r"|\blines? up with\b[^.;:]{0,40}?\bto the (?:second|minute|millisecond)\b"
         # "each of the 37 lost stamps falls within two seconds of a `rev` collision".
-        r"|\b(?:falls?|fell|lands?|landed|happen(?:s|ed)?|occur(?:s|red)?) within (?:\w+ )?(?:milli)?seconds? of\b",
+        r"|\b(?:falls?|fell|lands?|landed|happen(?:s|ed)?|occur(?:s|red)?|(?:is|are|was|were) (?:logged|recorded|seen"
+        r"|written|stamped)) within (?:\w+ )?(?:milli)?(?:seconds?|ms|s) of\b",
         flags=EN_FLAGS,
     ),
     # Not 「タイムスタンプの一致は根拠にしていません」 (the writer sets it aside), nor 「1 時間…一致」 (a duration).

@@ -116,3 +116,12 @@ NO_FIX_CHANGE = re.compile(
     r"|修正(?:そのもの|自体)の\s*(?:PR|MR|プルリク(?:エスト)?|コミット|変更)\s*(?:は|が)\s*(?:ありません|ない|無い|存在しません)",
     re.IGNORECASE,
 )
+
+
+#: The change that brought the bug in, named as the only reference: "The regression came in with pull/2290".
+INTRODUCED = re.compile(
+    r"\b(?:regression|bug|issue|problem|breakage|defect|fault)s? (?:came in|was introduced|got introduced|crept in"
+    r"|started) (?:with|in|by|via|through)\b|\b(?:introduced|caused) (?:the|this) (?:regression|bug|problem|issue)\b"
+    r"|(?:不具合|バグ|デグレ|退行|問題)(?:は|が)[^。]{0,30}?(?:で|によって|により)(?:混入|入り込|持ち込まれ|発生するようにな)",
+    re.IGNORECASE,
+)

@@ -12,7 +12,7 @@ from rules import reading
 from rules.english_modality import close_aside
 from rules.evidence_asides import bracket_around
 from rules.evidence_issues import merge_target, names_the_repo, only_issues
-from rules.evidence_ref_words import NO_FIX_CHANGE, NO_PR, NOT_A_SHA, UNPUBLISHED, cut_later
+from rules.evidence_ref_words import INTRODUCED, NO_FIX_CHANGE, NO_PR, NOT_A_SHA, UNPUBLISHED, cut_later
 from rules.evidence_words import search
 from rules.refs import FixRef, find_fix_refs
 
@@ -39,6 +39,8 @@ def ref_pending(text: str) -> Finding | None:
     locally or is not pushed yet; "to be opened", "local only", "on my laptop", 予定 do not."""
     if (issue := only_issues(text)) is not None:
         return ("not_a_change", issue)  # an issue names the problem; the fix is a PR, a commit or a branch
+    if (culprit := INTRODUCED.search(text)) is not None and len(find_fix_refs(text)) == 1:
+        return ("not_a_change", culprit.group(0))  # "The regression came in with pull/2290": the cause, not the fix
     text = _NOTHING_PENDING.sub(" ", text)  # "Nothing about this is still pending: …": pending denied
     refs = cache(find_fix_refs)  # each clause's references, found once (a pasted list can hold thousands)
     why: Finding | None = None

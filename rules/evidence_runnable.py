@@ -100,6 +100,12 @@ NOT_RUNNABLE = any_of(
     # Fine most of the time, with no count: "runs fine most nights".
     r"\b(?:runs?|passes|works|is|comes? (?:back|out)) (?:fine|clean|green|ok|okay|correctly) (?:on )?(?:most (?:nights"
     r"|days|runs|times|mornings|builds|boots|weeks)|most of the time)\b",
+    # Production's own traffic: "the gap shows up once traffic is high enough" (no run the writer starts).
+    r"\b(?:once|when|whenever|until) (?:the )?(?:traffic|load|volume|demand|usage|throughput)\b[^.;]{0,20}?"
+    r"\b(?:is|gets|goes|grows) (?:high|heavy|busy|large|big) enough\b",
+    # Someone else's runs: "Their export fails at document 9,999 every time they run it".
+    r"\b(?:every time|each time|whenever) (?:they|she|he) (?:runs?|ran|tr(?:y|ies)|tried|do|does|did)\b",
+    "(?:さん|氏|様|チーム|部)が(?:自分の|手元の|ご自身の)?[^。、]{0,15}?(?:端末|環境|PC|マシン|実機)\\s*で[^。]{0,20}?(?:実行|回し|流し|試)",
     # 「手元に実機がないため」「B 社の担当者の端末では 10 回中 10 回」: no device here, someone else's terminal.
     "(?:手元|こちら|社内|当方)(?:に|で)(?:は)?(?:実機|機材|端末|装置|個体|検札機|現物)が(?:なく|ない|無い|ありません)",
     "(?:担当者|先方|お客様|顧客|利用者|[A-ZＡ-Ｚ]\\s*社)(?:の[^。、]{0,12}?)?の(?:端末|環境|PC|実機|機器|手元)(?:で|では|上で)",

@@ -146,7 +146,8 @@ _ONE_PASS = re.compile(
 
 
 _PASSES_COUNTED = re.compile(
-    r"(?<![\d.,])(?:[2-9]|\d{2,})\s+(?:passed|passes|green|clean|ok|succeeded)\b|\b(\d+)\s*/\s*\1\b|\ball \d+\b"
+    r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|[2-9]|\d{2,})\s+(?:passed|passes|green|clean|ok|succeeded)\b"
+    r"|\b(\d+)\s*/\s*\1\b|\ball \d+\b"
     r"|\d+\s*(?:回|件)(?:とも|すべて|全て)",
     re.IGNORECASE,
 )

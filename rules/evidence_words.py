@@ -18,7 +18,6 @@ from rules.textmask import has_words
 #: After "not tested" / "unverified": a scope word makes it an honest scope ("not tested on ARM"), not a
 #: missing validation, so the negation does not count.
 SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
-
 EN_FLAGS = re.IGNORECASE | re.ASCII
 
 
@@ -195,8 +194,8 @@ UNCONFIRMED = (
 #: 3 May batch", "May 14 export", "the May run").
 MODAL = re.compile(r"\b(?:[Mm]ight|may|(?<![a-z,] )(?<!\d )May(?! +\d)|[Cc]ould(?! not\b)) +[a-z]+", re.ASCII)
 
-#: "should"/はず are expectations: a hedge unless contrasted with what actually happens.
-SHOULD_JA = re.compile("はず(?!の|れ)")  # not 「読む版ではずれ 0 回」: では + ずれ, nor はずれ (a miss)
+#: "should"/はず are expectations: a hedge unless contrasted with what actually happens (not ではずれ, はずれ: a miss).
+SHOULD_JA = re.compile("はず(?!の|れ)")
 
 #: A condition: the modal says when the code does something, not what we believe.
 CONDITION = (
@@ -240,6 +239,7 @@ REJECTED = (
         # A hypothesis put to the test and kept: "the second hypothesis … is the one that held".
         r"|(?:the one that|which|that) (?:held|survived|checked out)|hypothes[ie]s\b[^.;]{0,80}\b(?:held|survived"
         r"|was (?:right|correct|confirmed)|(?:is|was) the one)"
+        r"|hypothes[ie]s\s+(?:was|were)\s+(?:tested\s+and\s+)?(?:dropped|discarded|abandoned)"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed)"
         r"|changed nothing|made no difference|had no effect|(?:didn't|did not) help"
         # "There was also a theory that the NAS was slow, so I moved the output to a local SSD": a guess put to a test.

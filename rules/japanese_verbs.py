@@ -135,6 +135,10 @@ _DOING_JA = frozenset(
         "依頼",
         "共有",
         "報告",
+        "受ける",  # 「連絡は 3/22 に Slack で受けました」: a message received, no outcome of a check
+        "貰う",
+        "頂く",
+        "聞く",
         "開始",
         "始める",
         "着手",

@@ -70,7 +70,7 @@ _SOFT_WRAP = re.compile(
     r"|(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])"
 )
 #: A line that is an item or a label of its own: "1. …", "- …", 「・…」, 「未検証：…」.
-_OWN_LINE = re.compile(r"\s*(?:\d+[.)]|[-*•・●■◆※]|[^\s:：。]{1,12}[:：](?!\d))")  # not a time: "04:10 …"
+_OWN_LINE = re.compile(r"\s*(?:\d+[.)](?!\d)|[-*•・●■◆※]|[^\s:：。]{1,12}[:：](?!\d))")  # not "04:10 …", "4.0 mg/L"
 
 
 def unwrapped(text: str) -> str:

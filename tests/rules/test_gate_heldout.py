@@ -197,7 +197,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b85-152": "「本番機での確認は、…荷役前に行う予定」: the real loader's run planned, read as another configuration",
     "b86-010": "'From the siphon arithmetic this trips the false occlusion alarm on every run': worked out, not run",
     "b86-011": "'3 cycles of 100 aspirations each. It failed twice overall': 2 of 300, read as 2 of 3",
-    "b86-013": "'Steps, as the reprocessing lead ran them … She says …; I haven't done it here': her run, read as mine",
     "b86-017": "'Twenty tries, twenty clean exports': none failed, beside the value only seen on her PC",
     "b86-044": "'fires because the line pressure reading crosses the occlusion limit at low rates': the symptom again",
     "b86-046": "'began with `route_rules=v12`, … every misroute since': a correlation, with the function named",
@@ -278,7 +277,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b98-051": "「ESC ベンダーの担当者から、…DShot フレームを捨てると聞いた」: hearsay read as a report of the symptom",
     "b98-076": "'With `INS_GYRO_FILTER` set to 40 Hz I flew the gust case in SITL and that flight was cle…': one trial",
     "b98-108": "'all tests pass across the 1,204 tests of the `roster` pack…': a package named in code reads as a test",
-    "b98-109": "'CTOT deviations from the allocated slot went down from 38 to 3': deviations are no failure word",
     "b98-112": "'Flying the 412-waypoint plan needs the outdoor range, which is booked for the 14…': the repro to come",
     "b98-120": "「監視ツールで様子を見ている。…異常ログはゼロ」: watching, with a zero count read as a pass",
     "b98-121": "「48 時間の連続稼働試験…300 回繰り返しても…0 件」: the soak's own count read as the check",
@@ -358,6 +356,8 @@ KNOWN_GAPS: dict[str, str] = {
     "b102-073": "false refusal: A named function and field type with a concrete condition; 'may' states a condition,…",
     "b102-105": "The cause half only restates the symptom (cooling does not run); no element doing something wrong",
     "b102-130": "A kind of bug ('memory management defect') with no element doing something specific wrong",
+    # Batch 103, after round 94 (tuned on it): the label's reason, shortened.
+    "b103-052": "'A concurrency problem' is a kind of bug, not which function does what wrong under which condition",
 }
 
 
