@@ -79,3 +79,18 @@ def test_a_bare_url_ends_before_a_quote_or_an_invisible_character(typed: str, li
     found = links(render_adf(PostMortem(ticket="A-1", root_cause=typed), jira_url=SITE))
     urls = {text: href for text, href in found.items() if "example" in text}
     assert urls == {linked: linked}
+
+
+@pytest.mark.parametrize(
+    ("typed", "linked"),
+    [
+        ("詳細は https://a.example/runbookを参照してください。", "https://a.example/runbook"),
+        ("「https://a.example/x」を参照", "https://a.example/x"),
+        ("https://ja.example/wiki/東京駅 の記事", "https://ja.example/wiki/東京駅"),
+        ("（https://a.example/y）", "https://a.example/y"),
+    ],
+)
+def test_a_bare_url_ends_where_the_japanese_sentence_goes_on(typed: str, linked: str) -> None:
+    found = links(render_adf(PostMortem(ticket="A-1", lang="ja", root_cause=typed), jira_url=SITE))
+    assert linked in found, found
+    assert [text for text in found if "example" in text] == [linked]  # one link: the URL, not the sentence after it
