@@ -82,6 +82,7 @@ class _OpenLink:
 def read_once(data: bytes, ours: list[int], *, closed: bool, start: int) -> Pass:
     """One reading of the text (one parse): what it misreads and what keeps each character."""
     walk = _Walk(data, ours)
+    walk.nested = int(closed)  # a closed value is an action item's text, inside our list: a quote has no place there
     found = walk.found
     if b"]:" in data and DEFINITION_START_RE.search(data):  # reference definitions would vanish: keep them text
         for definition in PARSER.reference_definitions(walk.text).values():

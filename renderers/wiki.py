@@ -43,6 +43,10 @@ _EFFECT_ORDER = ("strong", "em", "strike")
 #: Literal-region macros, in the order tried: the first whose closing tag the text does not hold is used.
 _LITERAL_MACROS = ("noformat", "code")
 _MACRO_AFTER_BRACE = re.compile(r"(?i)(?:noformat|code)(?:$|[}:])")
+#: What Jira takes for a blank after a link's `[`.
+_BLANKS = " \t\u3000\u00a0"
+#: A line break in a list item (`\\`) and an escape right after it (`\(`).
+_BREAK_THEN_ESCAPE = re.compile(r"\\\\\\(.)")
 #: A target with an IPv6 host (`http://[::1]/`): a `]` would end the link, and `%5D` is no host a browser opens,
 #: so such a link is shown as its text only (the text shows the URL when the person gave no other).
 UNLINKABLE_RE = re.compile(r"(?i)https?://(?:[^@/?#\[\]]*@)?\[")
@@ -171,9 +175,22 @@ def inline(nodes: list[Node], line_break: str) -> str:
         if "link" in marks:
             href = str(marks["link"]["attrs"]["href"])
             if is_safe_href(href) and not UNLINKABLE_RE.match(href):
-                text = f"[{text}|{safe_target(href)}]"
+                text = _link(text, safe_target(href))
         out.append(text)
-    return "".join(out)
+    written = "".join(out)
+    if line_break == "\\\\" and "\\\\\\" in written:
+        # Jira reads no escape after a backslash: `\\` then `\(` would show `\(`. The character, as an entity.
+        written = _BREAK_THEN_ESCAPE.sub(lambda m: f"\\\\&#{ord(m.group(1))};", written)
+    return written
+
+
+def _link(text: str, target: str) -> str:
+    """`[text|target]` as Jira's link parser reads it: it splits at the first `|` whatever escapes it (so a `|` in
+    the text is an entity) and takes no `[` followed by a blank for a link (so leading blanks stand before it)."""
+    label = text.lstrip(_BLANKS)
+    lead = text[: len(text) - len(label)]
+    label = label.replace("\\|", "&#124;").replace("|", "&#124;")
+    return f"{lead}[{label}|{target}]" if label else f"{lead}[{target}]"
 
 
 def _following(rendered: list[str]) -> list[str]:

@@ -21,12 +21,17 @@ ESCAPABLE = ESCAPED | frozenset("%@")
 #: `:D`; the first letter of `h1.` to `h6.` or `bq.` at a line's start, after its blanks. Each pattern runs only
 #: when its trigger is found: the two line-start patterns have no literal to look for and try every position (90 ms
 #: on 1.5 MB of text), while `h1.` to `h6.` and `bq.` are found in a scan for a literal.
+#: The colon after a scheme Jira links by itself in text (its UrlRendererComponent): as an entity, a URL the
+#: person did not make a link (`ftp://…`, `file:///…`, a URL in code) stays text, with no backslash shown in it.
+_SCHEME_COLON = "".join(
+    rf"|(?<={scheme}):" for scheme in ("http", "https", "ftp", "ftps", "sftp", "file", "irc", "news", "nntp", "mailto")
+)
 _HEADING = re.compile(r"h[1-6]\.")
 _QUOTE = re.compile(r"bq\.")
 _CONTEXTS = (
     (re.compile(r"\\"), re.compile(r"\\(?=[\\\n%@*_\-+^~?{}\[\]|!#()]|\Z)"), "\ue000"),
     (re.compile("&"), re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)"), "\ue001"),
-    (re.compile(":"), re.compile(r":(?=[PDpd])"), "\ue002"),
+    (re.compile(":"), re.compile(r":(?=[PDpd])" + _SCHEME_COLON, re.IGNORECASE), "\ue002"),
     (_HEADING, re.compile(r"^([ \t]*+)h(?=[1-6]\.)", re.MULTILINE), "\\1\ue003"),
     (_QUOTE, re.compile(r"^([ \t]*+)b(?=q\.)", re.MULTILINE), "\\1\ue004"),
 )
@@ -52,8 +57,8 @@ def _written(text: str, *, marked: bool = True) -> str:
 #: The contexts in one pattern, for a text that holds a private-use mark itself.
 _CONTEXT_RE = re.compile(
     r"(\\(?=[\\\n%@*_\-+^~?{}\[\]|!#()]|\Z)|&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)"
-    r"|:(?=[PDpd])|^[ \t]*+(?:h(?=[1-6]\.)|b(?=q\.)))",
-    re.MULTILINE,
+    r"|:(?=[PDpd])" + _SCHEME_COLON + r"|^[ \t]*+(?:h(?=[1-6]\.)|b(?=q\.)))",
+    re.MULTILINE | re.IGNORECASE,
 )
 _CONTEXT_ESCAPE = {"\\": "&#92;", "&": "&amp;", ":": "&#58;"}
 

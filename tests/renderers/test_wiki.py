@@ -168,3 +168,23 @@ def test_a_body_over_the_limit_is_refused_naming_the_section() -> None:
 def test_render_wiki_is_the_adf_converted(lang: str) -> None:
     pm = with_field("owner", "Alex", lang)
     assert render_wiki(pm) == adf_to_wiki(render_adf(pm))
+
+
+@pytest.mark.parametrize(
+    ("typed", "written", "not_written"),
+    [
+        # Jira splits a link at its first `|`, whatever escapes it.
+        ("[staging|prod diff](https://a.example/diff)", "[staging&#124;prod diff|https://a.example/diff]", "\\|prod"),
+        # Jira takes no `[` followed by a blank for a link.
+        ("[ the runbook](https://a.example/runbook)", " [the runbook|https://a.example/runbook]", "[ the"),
+        ("[\u3000手順書](https://a.example/runbook)", "\u3000[手順書|https://a.example/runbook]", "[\u3000"),
+        # Jira links bare URLs of its schemes by itself, escapes and all: the colon is an entity.
+        ("The mirror ftp://mirror.example/pub/cache_v2 and file:///etc/x.conf", "ftp&#58;//mirror", "ftp://"),
+        ("Set `https://cache.example/api/evict_range` as the endpoint.", "{{https&#58;//cache", "https://cache"),
+        # In a list item a line break is `\\`, after which Jira reads no escape.
+        ("1. Run the repro\n(it fails in 3 of 20 runs)", "\\\\&#40;it fails", "\\\\\\("),
+    ],
+)
+def test_what_jira_s_wiki_parser_would_misread_is_written_for_it(typed: str, written: str, not_written: str) -> None:
+    wiki = adf_to_wiki(render_adf(PostMortem(ticket="A-1", why_missed=typed), jira_url="https://acme.atlassian.net"))
+    assert written in wiki and not_written not in wiki, wiki
