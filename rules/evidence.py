@@ -183,8 +183,10 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
 _RULED_OUT_NEXT = re.compile(
     r"\s*(?:(?:it|that|this) (?:was|were) |was |were )?(?:tested and )?(?:ruled out|disproved|rejected|eliminated"
     r"|excluded|wrong|dropped|discarded)\b"
-    r"|\s*(?:we |i )?(?:tested|checked|tried) (?:it|that|this|the (?:idea|hypothesis|theory))\b"
+    r"|\s*(?:we |i )?(?:tested|checked|tried) (?:it|that|this|the (?:idea|hypothesis|theory)|by)\b"
     r"|\s*[^。]{0,30}(?:否定|除外|違った)|\s*(?:it|that|this|they) (?:did not|didn't|was not|wasn't)\W*$"
+    # 「仮説：…。…を入れた版でベンチを回すと 0 件、比較なしの版では 23 件」: the idea, then its run both ways.
+    r"|[^。]{0,60}?(?:版|ビルド|パッチ)で[^。]{0,40}?(?:回す|回し|流す|流し|実行)[^。]{0,40}?(?:なし|前)の"
     # "we swapped the pump and the fault stayed, so that is ruled out": the test, then the idea dropped.
     r"|[^.;。]{0,80}?\b(?:that|it|this|which)(?: one| idea| theory)? (?:is|was|has been) (?:ruled out|excluded"
     r"|disproved)\b|[^.;。]{0,80}?\b(?:changed nothing|made no difference|had no effect)\b",

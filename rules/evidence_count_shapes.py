@@ -288,7 +288,7 @@ PASS_SHARE = re.compile(
     r"(?:[a-z-]+s\s+had (?:unique|correct|the (?:right|correct)|valid|matching|no duplicate)\b"
     r"|completed|passed|succeeded|ok|finished|matched|arrived|landed|got through|made it|went through|delivered"
     # "… with the fix: 997 opened the barrier": what each did, in the trade's own verb.
-    rf"|(?!{_FAIL_VERB}\b)[a-z]+ed (?:the|a|an|its|their|on|in|at)\b)\b"
+    rf"|(?!{_FAIL_VERB}\b)[a-z]+ed (?:the|a|an|its|their|on|in|at|cleanly|correctly|properly)\b)\b"
     # "1000 runs: 997 completed": the runs, then how many came through.
     r"|(?<![\d.,])(?P<rm>\d[\d,]*)(?:\s+|-)(?:runs?|iterations?|attempts?|times|jobs?|trials?|builds?)\b[^.;:\d]{0,60}?[:,;]\s*"
     r"(?P<rn>\d[\d,]*)\s+"

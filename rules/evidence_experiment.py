@@ -217,9 +217,10 @@ _COMMAND = re.compile(
 _ARTIFACT = re.compile(
     r"\b(?:core ?dumps?|heap ?dumps?|thread ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?"
     r"|timestamps?)\b"
-    r"|\bof (?:the )?(?:samples|cycles|cpu time|wall time)\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
+    r"|\bof (?:the )?(?:samples|cycles|cpu(?: time)?|wall time)\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
     # "The changer's motion trace from last night shows the gripper opening at 198 mm": a recording read.
-    r"|\b(?:traces?|recordings?|captures?|logs?|readings?) (?:from [\w ]{1,30}? )?(?:shows?|showed)\b"
+    r"|\b(?:traces?|recordings?|captures?|logs?|readings?) (?:from [\w ]{1,30}? )?(?:\([^()]{0,40}\) )?"
+    r"(?:shows?|showed)\b"
     # A debugger watches the code run: "stepped through `hash_stream()` in a debugger", 「ブレークポイントで見た」.
     r"|\b(?:stepped|stepping|single-stepped) through\b|\bin (?:a|the) debugger\b|\bbreakpoints?\b"
     r"|デバッガ|ブレークポイント|ステップ実行"
@@ -277,7 +278,7 @@ _TIMES_AGREE = (
     any_of(
         "(?:時刻|タイミング|タイムスタンプ)(?![^。]{0,20}?(?:根拠にして|ではな|じゃな))[^。]{0,80}?(?:一致|重な|符合|揃|並んで|並び)",
         # 「…と突き合わせました。23 件すべてが、ドア開放から 2 秒以内に発生」: one event within seconds of another.
-        "(?:から|の後|のあと)\\s*\\d+\\s*(?:秒|ミリ秒|分)以内に(?:発生|起き|出|記録|鳴)",
+        "(?:から|の後|のあと)\\s*\\d+\\s*(?:秒|ミリ秒|分)以内に(?:発生|起き|出|記録|鳴|送信|送ら|通知|検出|出力)",
     ),
 )
 _RAN = re.compile(r"\b(?:ran|run|re-?ran|running|captured|recorded|took)\b", re.IGNORECASE)

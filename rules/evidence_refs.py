@@ -24,7 +24,7 @@ _MERGED = re.compile(
     r"|committed(?! (?:on|to|in) my\b| locally\b| local\b))\b"
     r"|マージ(?:済み?|され(?:た|ました|ています))|取り込み済み"
     # Published now, whatever it was before: "it's pushed to origin/main now", 「プッシュ済み」.
-    r"|\b(?:it's|it is|is|was|been|now) (?:now )?pushed\b|\bpushed (?:to \S+ )?now\b|(?:プッシュ|push)済み"
+    r"|\b(?:it's|it is|is|was|been|now) (?:now )?pushed\b|\bpushed (?:to \S+ )?now\b|(?:プッシュ|push)済み|\(pushed\b"
     r"|\bpushed (?:it )?to (?:origin|upstream|the remote)\b|(?:に|へ)\s*(?:push|プッシュ)\s*しました"
     r"|\bapplied (?:to|in) (?:net-next|net|mainline|main|master|trunk|the tree|\S+/\S+)\b",
     re.IGNORECASE,

@@ -103,6 +103,12 @@ NOT_RUNNABLE = any_of(
     # Production's own traffic: "the gap shows up once traffic is high enough" (no run the writer starts).
     r"\b(?:once|when|whenever|until) (?:the )?(?:traffic|load|volume|demand|usage|throughput)\b[^.;]{0,20}?"
     r"\b(?:is|gets|goes|grows) (?:high|heavy|busy|large|big) enough\b",
+    # Production's own bursts: "Wait for a report burst above 500 reports/min".
+    r"\bwait (?:for|until) (?:a |the |an )?(?:[\w-]+ ){0,3}?(?:burst|spike|peak|surge|storm|rush)\b",
+    # Someone else's check: 「薬剤師さんが…確認してくれました」「（店長が 5 回試行）」「同型機は社内にありません」.
+    "(?:さん|氏|様)が[^。]{0,60}?(?:確認して|試して|実行して|再現して)(?:くれ|もらっ|いただ)",
+    "(?:店長|担当者|お客様|顧客|薬剤師|スタッフ|現場)が\\s*\\d+\\s*回(?:試行|試し|実行|操作)",
+    "(?:同型機|実機|同じ機種|現物|同じ端末)(?:は|が)(?:社内|手元|こちら)に(?:は)?(?:ありません|ない|無い)",
     # Someone else's runs: "Their export fails at document 9,999 every time they run it".
     r"\b(?:every time|each time|whenever) (?:they|she|he) (?:runs?|ran|tr(?:y|ies)|tried|do|does|did)\b",
     "(?:さん|氏|様|チーム|部)が(?:自分の|手元の|ご自身の)?[^。、]{0,15}?(?:端末|環境|PC|マシン|実機)\\s*で[^。]{0,20}?(?:実行|回し|流し|試)",

@@ -30,7 +30,8 @@ _SINGLE = (
         r"|wasn't able to|haven't|have not) (?:get to )?(?:repeat|redo|re-?run)\b)",
         r"\b(?:on|in|for|after)\s+(?:only\s+|just\s+)?(?:a single|one single)\s+(?:run|try|attempt|pass|trial"
         r"|iteration|execution|boot|build|replay)\b",
-        r"\b(?:tried|ran|run|re-?ran|retried|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:only\s+|just\s+)?"
+        r"\b(?:tried|ran|run|re-?ran|retried|checked|tested|re-?submitted|submitted|replayed|re-?sent|re-?tested|redid)"
+        r"\s+(?:it\s+|this\s+|that\s+|the [\w-]+\s+)?(?:only\s+|just\s+)?"
         r"(?:once|one time|a single time)\b(?!\s+(?:more|again|every|per|in every)\b)",
         r"(?:^|[.;:]\s+)once\s*,",
         # "I pulled the power once mid-write": a past action done once.

@@ -66,7 +66,7 @@ _NAME_RE = re.compile(
 
 #: A line break inside a sentence, between two Japanese characters or two lower-case words: a wrap, not an end.
 _SOFT_WRAP = re.compile(
-    "(?<=[\u3040-\u30fa\u30fc\u4e00-\u9fff、])\n(?=[\u3040-\u30fa\u30fc\u4e00-\u9fff])|(?<=、)\n(?=\\d)"
+    "(?<=[\u3040-\u30fa\u30fc\u4e00-\u9fff、])\n(?=[\u3040-\u30fa\u30fc\u4e00-\u9fff])|(?<=[\u3040-\u309f、])\n(?=\\d)"
     r"|(?<=[a-z,])[ \t]*\n(?=[ \t]*[a-z])"
 )
 #: A line that is an item or a label of its own: "1. …", "- …", 「・…」, 「未検証：…」.
@@ -81,7 +81,8 @@ def unwrapped(text: str) -> str:
 
     def join(m: re.Match[str]) -> str:
         start = text.rfind("\n", 0, m.start()) + 1
-        if _OWN_LINE.match(text, start) or _OWN_LINE.match(text, m.end()):
+        # 「仮説：…。`f()` に…入れた版で⏎ベンチを…」: once the label's sentence ended, the next one on its line wraps.
+        if (text.rfind("。", start, m.start()) < 0 and _OWN_LINE.match(text, start)) or _OWN_LINE.match(text, m.end()):
             return m.group(0)
         return "" if m.group(0) == "\n" and not text[m.start() - 1].isascii() else " "
 

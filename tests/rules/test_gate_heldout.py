@@ -358,6 +358,13 @@ KNOWN_GAPS: dict[str, str] = {
     "b102-130": "A kind of bug ('memory management defect') with no element doing something specific wrong",
     # Batch 103, after round 94 (tuned on it): the label's reason, shortened.
     "b103-052": "'A concurrency problem' is a kind of bug, not which function does what wrong under which condition",
+    # Batch 104, after round 95 (tuned on it): the label's reason, shortened.
+    "b104-015": "All 10 runs behaved correctly, a failure rate of zero, which contradicts every_run",
+    "b104-023": "症状を述べているだけで、実行する手順も書き手が回した回数もない",
+    "b104-034": "10 回とも正しく動いており失敗率はゼロで、every_run と食い違う",
+    "b104-051": "'cannot handle' the large journal only states the failure happening; it names no wrong behaviour of…",
+    "b104-076": "A patch followed by watching a dashboard is looking, not a run with a result",
+    "b104-137": "The text says the original repro was not re-run next to a ticked original_repro_passes",
 }
 
 
