@@ -14,6 +14,7 @@ from typing import Any
 
 from renderers.adf_input import normalize_link
 from renderers.links import is_safe_href
+from rules.refs import NOT_IN_URL
 
 Node = dict[str, Any]
 
@@ -23,12 +24,9 @@ _KEY_RE = re.compile(r"([A-Z](?<![\w./#-][A-Z])[A-Z0-9_]{0,254})-([1-9][0-9]{0,1
 #: A URL ends before a quote and before an invisible or direction character (zero-width, bidi, soft hyphen), so the
 #: link shown and the link followed are the same: "http://x.example\u200b/a" links `http://x.example` only. It ends
 #: before Japanese punctuation, full-width punctuation and hiragana too: 「https://a.example/runbookを参照」 links the
-#: URL, not the sentence (a path in kanji or katakana stays in it).
-_NOT_IN_URL = (
-    r"\s<>()\[\]`\"\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u3000-\u303f\u3041-\u309f"
-    r"\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
-)
-_URL_RE = re.compile(rf"h(?<![\w<(\[/]h)ttps?://[^{_NOT_IN_URL}]+[^{_NOT_IN_URL}.,;:!?']")
+#: URL, not the sentence (a path in kanji or katakana stays in it): the characters the gate's reference reader stops
+#: at too (rules/refs.py).
+_URL_RE = re.compile(rf"h(?<![\w<(\[/]h)ttps?://[^{NOT_IN_URL}]+[^{NOT_IN_URL}.,;:!?']")
 #: What every reference holds (a URL's scheme, a key's `ABC-1`): a text without it is left as it is.
 _MAYBE_RE = re.compile(r"https?://|[A-Z][A-Z0-9_]*-[1-9]")
 #: Prefixes of standards, hashes and encodings that share the shape of a Jira key.

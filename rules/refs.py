@@ -11,7 +11,7 @@ RefKind = Literal["url", "repo_pr", "pr", "commit", "branch", "change"]
 
 #: What ends a URL: blanks and brackets, quotes, invisible and direction characters, Japanese and full-width
 #: punctuation and hiragana (「https://…/pull/5751を参照」 names pull/5751).
-_NOT_IN_URL = (
+NOT_IN_URL = (
     r"\s<>()\[\]`\"\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u3000-\u303f\u3041-\u309f"
     r"\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 )
@@ -21,7 +21,7 @@ _NOT_IN_URL = (
 # the engine pass every other position at the cost of one test (a third of the time on a long text).
 _REF_RE = re.compile(
     r"(?=[#!.\-]|\b\w|(?<=[^\x00-\x7f])[0-9A-Za-z]|https?://|リビジョン|チェンジリスト)"
-    rf"(?:(?P<url>https?://[^{_NOT_IN_URL}]+[^{_NOT_IN_URL}.,;:!?'])"
+    rf"(?:(?P<url>https?://[^{NOT_IN_URL}]+[^{NOT_IN_URL}.,;:!?'])"
     r"|(?P<repo_pr>(?<![\w.-])[\w.-]+/[\w.-]+[#!]\d+(?![0-9A-Za-z_])|(?<![\w./-])[A-Za-z][\w.-]*[A-Za-z0-9][#!]\d+(?![0-9A-Za-z_]))"
     # Not a CI run or build's number: "CI run #8812", "build #88", "job #4".
     r"|(?P<pr>(?<![\w/])(?<!run )(?<!build )(?<!job )(?<!pipeline )(?<!workflow )[#!]\d+(?![0-9A-Za-z_]))"
