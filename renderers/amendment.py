@@ -62,7 +62,8 @@ def diff_message(
         text = f"{header}\n```\n{fenced}\n```"
         if left_out:
             text += "\n" + prompts.notice("amend_diff_cut", lang, lines=left_out)["text"]
-    return {"text": text, "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]}
+    # `verbatim`: the diff is the person's text; Slack links and parses nothing in it by itself.
+    return {"text": text, "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": text, "verbatim": True}}]}
 
 
 def with_amend_button(message: dict[str, Any], session_id: str, lang: Lang) -> dict[str, Any]:

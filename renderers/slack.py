@@ -162,7 +162,9 @@ def _header(text: str) -> Block:
 
 
 def _section(text: str) -> Block:
-    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
+    """A section of the preview. `verbatim`: Slack links no bare URL or channel name and parses no mention in it
+    by itself; what links is only what the ADF links, written `<url|label>`."""
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text, "verbatim": True}}
 
 
 def _block_chars(block: Block) -> int:

@@ -215,3 +215,11 @@ def test_code_spans_read_as_before() -> None:
     assert mrkdwn_line("`a``` **b** ``") == "`a``` **b** ``"  # `a` then ``` **b** `` (two of the three)
     assert mrkdwn_line("**a***b**") == "*a**b**"
     assert mrkdwn_line("** a** ~~x~~ **y**") == "** a** ~x~ *y*"
+
+
+def test_slack_parses_nothing_in_the_preview_by_itself() -> None:
+    """Without `verbatim`, Slack would link bare URLs and channel names and parse some mentions in plain text
+    ("www.example.com", "#general", "@channel"), which the ADF shows as text."""
+    pm = PostMortem(ticket="A-1", root_cause="See www.example.com and #general, @channel, dev@example.com.")
+    sections = [b["text"] for m in render_slack(pm) for b in m["blocks"] if b["type"] == "section"]
+    assert sections and all(t["type"] != "mrkdwn" or t.get("verbatim") is True for t in sections)
