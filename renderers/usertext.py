@@ -48,6 +48,9 @@ _MAX_PASSES = 6
 _MARKUP_RE = re.compile(r"[\\`*_~\[\]<>&#=|!]|^[ \t]*(?:[-+]|\d{1,9}[.)])|^ {4}|\t")
 _MARKUP_ML_RE = re.compile(_MARKUP_RE.pattern, re.MULTILINE)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+#: A line break inside a paragraph of plain text: a hard break (`\` at the line's end), so a Markdown reader
+#: shows the lines as typed, as Slack and Jira do.
+_SOFT_BREAK_RE = re.compile(r"(?<=[^\s])([ \t]*)\n(?=[ \t]*[^\s])")
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def read(text: str, *, inline: bool = False, closed: bool = False) -> Reading:
     if not text:
         return Reading("", "")
     if not (_MARKUP_RE.search(text) if inline else _MARKUP_ML_RE.search(text)):
-        return Reading(text, "Paragraph")
+        return Reading(_SOFT_BREAK_RE.sub(r"\1\\\n", text) if "\n" in text else text, "Paragraph")
     with budget.reading(source):
         return _read(text, inline=inline, closed=closed)
 

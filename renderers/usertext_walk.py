@@ -138,6 +138,8 @@ class _Walk:
                     links[-1].empty = False
                 if event != "SoftBreak":
                     self.bare(event, span["start"], span["end"], depth, reading)
+                elif reading and not self.literal:  # a typed line break is one in every reader (a Markdown file too)
+                    found.keeps.append(insert(data.index(b"\n", span["start"])))
                 line_start = True
             elif "Text" in event:  # the most frequent event first
                 if links:

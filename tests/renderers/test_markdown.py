@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pyromark
 import pytest
 
 from postmortem.model import ActionItem, Lang, PostMortem
@@ -174,7 +175,7 @@ def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
     )
     bodies = {k: b for k, _, b in section_bodies(pm)}
     # Line ends are normalised to `\n` by the text rule, and the `#` after the break stays text, not a heading.
-    assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\n\\# x86"
+    assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\\\n\\# x86"
     assert bodies["action_items"] == "- a\n  ```\n  ```\n  (owner: Bo)"
 
 
@@ -220,3 +221,11 @@ def test_no_doubled_parentheses_after_an_action_item(lang: Lang, plain: str, bra
     body = section_bodies(pm)[-1][2]
     assert body.splitlines() == [plain, bracketed]
     assert "））" not in body and "))" not in body
+
+
+@pytest.mark.parametrize("text", ["first line\nsecond line", "run `make`\nthen *check*", "- a\n  b", "> a\n> b"])
+def test_a_typed_line_break_is_a_line_break_in_a_markdown_reader(text: str) -> None:
+    """Slack and Jira show a line break where the person typed one; a Markdown file (a PR description, a doc page)
+    must too, so each is written as a hard break, not a soft one that a reader joins into one line."""
+    html = pyromark.html(render_markdown(PostMortem(ticket="A-1", root_cause=text)))
+    assert html.count("<br />") >= 1, html
