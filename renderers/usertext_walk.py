@@ -81,8 +81,7 @@ class _OpenLink:
 
 def read_once(data: bytes, ours: list[int], *, closed: bool, start: int) -> Pass:
     """One reading of the text (one parse): what it misreads and what keeps each character."""
-    walk = _Walk(data, ours)
-    walk.nested = int(closed)  # a closed value is an action item's text, inside our list: a quote has no place there
+    walk = _Walk(data, ours, in_item=closed)  # a closed value is an action item's text, inside our list
     found = walk.found
     if b"]:" in data and DEFINITION_START_RE.search(data):  # reference definitions would vanish: keep them text
         for definition in PARSER.reference_definitions(walk.text).values():
@@ -110,7 +109,7 @@ def read_once(data: bytes, ours: list[int], *, closed: bool, start: int) -> Pass
 class _Walk:
     """The state of one walk over the parser's events."""
 
-    def __init__(self, data: bytes, ours: list[int]) -> None:
+    def __init__(self, data: bytes, ours: list[int], *, in_item: bool) -> None:
         self.data = data
         self.text = data.decode()
         self.ours = ours
@@ -122,7 +121,7 @@ class _Walk:
         self.runs: list[Run] = []  # text to keep as typed
         self.links: list[_OpenLink] = []
         self.lists: list[_OpenList] = []  # the lists being read, innermost last
-        self.nested = 0  # list items and quotes open: a quote inside one has no place in the ADF
+        self.nested = int(in_item)  # list items and quotes open: a quote inside one has no place in the ADF
 
     def run(self) -> None:
         """Walk the events: text runs and emphasis noted (read once the walk is done), other events handled."""

@@ -263,11 +263,11 @@ def _after_rate(clause: str) -> bool:
 
 def _down_not_out(clause: str) -> bool:
     """Failures counted down after the fix but not to none: "down from 60 to 2", 「5 回から、50 回中 2 回に」."""
-    if FAILURE_WORD.search(clause) is None and "回から" not in clause and " from " not in clause:
-        return False
-    for m in DOWN_TO.finditer(clause):
-        before = m.group("a") or m.group("c") or m.group("e") or m.group("g")
-        after = m.group("b") or m.group("d") or m.group("f") or m.group("h")
+    failures = FAILURE_WORD.search(clause) is not None or "回から" in clause
+    for m in DOWN_TO.finditer(clause) if failures or " from " in clause else ():
+        if not failures and counts.UNIT_AFTER.match(clause, m.end()):
+            continue  # "latency from 400 to 120 ms" is a measure; "deviations … down from 38 to 3" counts them
+        before, after = (next(m.group(k) for k in keys if m.group(k)) for keys in ("aceg", "bdfh"))
         if 0 < int(after.replace(",", "")) < int(before.replace(",", "")):
             return True
     return False

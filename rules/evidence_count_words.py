@@ -97,6 +97,8 @@ FAIL_VERB = (
 
 #: Not a setting's size: "the 300 ms vacuum timeout".
 NOT_A_UNIT = r"(?!(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|h|us|ns|mm|cm|kb|mb|gb)\b)"
+#: A unit right after a figure: "from 400 to 120 ms" measures, it counts nothing.
+UNIT_AFTER = re.compile(r"\s*(?:%|(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|h|us|ns|mm|cm|[kmg]i?b)\b)", re.I)
 #: A failure made on purpose, then counted: "pulled J3 to simulate a filament failure eight times".
 STIMULUS = re.compile(
     r"\b(?:simulat|inject|forc|induc|provok|introduc|emulat|fak)\w*\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,3}$"

@@ -20,7 +20,8 @@ _ISSUE_BEFORE = re.compile(
 #: The reference called an issue just after it: "#4411 (the crash report issue)", 「#4411 で対応済み（…の issue）」.
 _ISSUE_AFTER = re.compile(
     r"^\s+(?:in|on) the [\w-]+ (?:tracker|backlog)\b"
-    r"|^[^.;。\n#]{0,30}?[(（][^)）]{0,40}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
+    # "#4411 (the lockout issue)", 「#4411⏎（…不具合の issue）」: a note after it says it is the problem's issue.
+    r"|^\s*[^.;。\n#]{0,30}?[(（][^)）]{0,80}?\b(?:issue|ticket|bug report)s?\b(?!\s*[#\d])|^[^#\n]{0,30}?(?:イシュー"
     r"|課題)(?:[)）]|$)",
     re.I,
 )

@@ -123,8 +123,6 @@ INTRODUCED = re.compile(
     r"\b(?:regression|bug|issue|problem|breakage|defect|fault)s? (?:came in|was introduced|got introduced|crept in"
     r"|started) (?:with|in|by|via|through)\b|\b(?:introduced|caused) (?:the|this) (?:regression|bug|problem|issue)\b"
     r"|(?:不具合|バグ|デグレ|退行|問題)(?:は|が)[^。]{0,30}?(?:で|によって|により)(?:混入|入り込|持ち込まれ|発生するようにな)"
-    r"|(?:変更|PR|コミット|リリース)(?:で|によって|により)[^。]{0,40}?(?:不具合|バグ|問題)が(?:入っ|入り|混入し|発生するようにな)"
-    # 「#4411（…不具合の issue）」: the reference, then a note that it is the problem's issue.
-    r"|[（(][^）)]{0,80}?(?:の\s*)?(?:issue|イシュー|チケット|課題)\s*[）)]",
+    r"|(?:変更|PR|コミット|リリース)(?:で|によって|により)[^。]{0,40}?(?:不具合|バグ|問題)が(?:入っ|入り|混入し|発生するようにな)",
     re.IGNORECASE,
 )
