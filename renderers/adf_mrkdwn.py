@@ -60,6 +60,8 @@ class Span:
 
 
 Line = list[Span]
+#: Two backticks before a third, in a code block's text.
+_FENCE_IN_CODE_RE = re.compile("``(?=`)")
 #: A code block's opening or closing line.
 FENCE = Span("```", verbatim=True)
 
@@ -145,6 +147,8 @@ def _block(node: dict[str, Any], indent: str) -> list[tuple[Line, bool]]:
     if kind == "codeBlock":
         text = "".join(child.get("text", "") for child in node.get("content", []))
         fence = ([FENCE], True)
+        if "```" in text:  # Slack ends a code block at any three backticks: a word joiner keeps them in it
+            text = _FENCE_IN_CODE_RE.sub("``" + WORD_JOINER, text)
         return [fence, *(([Span(t, verbatim=True)], True) for t in text.split("\n")), fence]
     if kind in ("bulletList", "orderedList"):
         start = int(node.get("attrs", {}).get("order", 1))
@@ -162,15 +166,19 @@ def _block(node: dict[str, Any], indent: str) -> list[tuple[Line, bool]]:
 
 
 def _item(item: dict[str, Any], indent: str, bullet: str) -> list[tuple[Line, bool]]:
-    """A list item: its first line after the bullet, the rest indented under it."""
+    """A list item: its first line after the bullet, the rest indented under it (a code block's lines but its
+    opening fence as they are: Slack would show the indentation in the code)."""
     lines: list[tuple[Line, bool]] = []
+    margin = Span(indent + "    ", verbatim=True)
     for child in item.get("content", []):
-        nested = child["type"] in ("bulletList", "orderedList")
-        lines.extend(
-            _block(child, indent + "    ")
-            if nested
-            else [([Span(indent + "    ", verbatim=True), *line], code) for line, code in _block(child, indent)]
-        )
+        if child["type"] in ("bulletList", "orderedList"):
+            lines.extend(_block(child, indent + "    "))
+            continue
+        inside = False  # after a code block's opening fence
+        for line, code in _block(child, indent):
+            lines.append((line if inside else [margin, *line], code))
+            if code and line and line[-1] is FENCE:
+                inside = not inside
     if lines and not item["content"][0]["type"].endswith("List"):
         first, code = lines[0]
         lines[0] = ([Span(indent + bullet, verbatim=True), *first[1:]], code)

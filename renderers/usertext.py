@@ -17,7 +17,10 @@ exactly the markers that would misread it, until nothing is misread:
   schemes only), and `<!here>`, `<!subteam^…|@team>`, `<@U…>` are text, never links or mentions; what follows
   a fence's backticks is the first code line; a link with a title, an ordered list whose numbers would be shown
   otherwise than typed (`1. a⏎1. b`, `1) a`), and a quote inside a list item or a quote stay text;
-- a backslash or an HTML entity the person typed shows as typed (outside code, where it always does).
+- a backslash or an HTML entity the person typed shows as typed (outside code, where it always does);
+- a line's leading blanks show as typed (the first written as an entity, `&#32;`), so an indented line is no
+  code block (Slack has none) and keeps its indentation; a code span never holds a line break (Slack's cannot):
+  its opening backticks are text then.
 `*word*` is bold, as in Slack (`_word_` italic). Code spans, code blocks, lists and `>` quotes are read as
 they are. The ADF and the Slack preview are both made from the result, so they show the same text and structure.
 
@@ -45,7 +48,7 @@ from renderers.usertext_walk import read_once
 _MAX_PASSES = 6
 
 #: Characters that can make Markdown of plain text; a text without any is read as it is, with no parse.
-_MARKUP_RE = re.compile(r"[\\`*_~\[\]<>&#=|!]|^[ \t]*(?:[-+]|\d{1,9}[.)])|^ {4}|\t")
+_MARKUP_RE = re.compile(r"[\\`*_~\[\]<>&#=|!]|^[ \t]*(?:[-+]|\d{1,9}[.)])|^[ \t]|\t")
 _MARKUP_ML_RE = re.compile(_MARKUP_RE.pattern, re.MULTILINE)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 #: A line break inside a paragraph of plain text: a hard break (`\` at the line's end), so a Markdown reader

@@ -1,16 +1,19 @@
 """Byte-level helpers of the text rule (renderers/usertext.py): edits and where they go.
 
 An edit is `(start, end, new bytes)` on the UTF-8 text; most are one backslash inserted before a marker.
-"Ours" are the places of the backslashes earlier passes inserted (sorted), which are never read as typed.
-Also here: where a block's marker stands (a heading's `#`, a fence's first `~`), whether a block stands
-alone between blank lines, and whether emphasis clearly wraps words. Each helper looks at a bounded
+"Ours" are the places of the backslashes earlier passes inserted (sorted), which are never read as typed, and of
+the entities they wrote for a line's first blank (`&#32;`). Also here: the lists and links being read (where an
+item's number stands), where a block's marker stands (a heading's `#`, a fence's first `~`), whether a block
+stands alone between blank lines, and whether emphasis clearly wraps words. Each helper looks at a bounded
 window or one line of the text, never the whole of it.
 """
 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
+from dataclasses import dataclass
 
 Edit = tuple[int, int, bytes]
 
@@ -30,6 +33,23 @@ _ASCII = [chr(b) for b in range(128)]
 def insert(pos: int) -> Edit:
     """A backslash before the byte at `pos`."""
     return (pos, pos, b"\\")
+
+
+#: A line's first blank as an entity: the parser keeps it (and the blanks after it) as text, as typed.
+_INDENT_ENTITIES = {0x20: b"&#32;", 0x09: b"&#9;"}
+
+
+def indent_entity(data: bytes, pos: int) -> Edit:
+    """The blank at `pos`, the first of its line, as an entity: the line's blanks show, and it opens no code block."""
+    return (pos, pos + 1, _INDENT_ENTITIES[data[pos]])
+
+
+def unescape(data: bytes, pos: int) -> Edit:
+    """Undo the escape of ours at `pos` (a backslash, or a blank written as an entity)."""
+    if data[pos] == 0x26:  # "&#32;" / "&#9;"
+        end = data.index(b";", pos) + 1
+        return (pos, end, b" " if data[pos + 2] == 0x33 else b"\t")
+    return (pos, pos + 1, b"")
 
 
 def is_ours(ours: list[int], pos: int) -> bool:
@@ -68,7 +88,7 @@ def apply(data: bytes, edits: list[Edit], ours: list[int] | None) -> tuple[bytes
                 mark = next(marks, None)
             while mark is not None and mark < end:  # replaced or removed
                 mark = next(marks, None)
-            if new == b"\\":
+            if new == b"\\" or new[:2] == b"&#":
                 added.append(size + start - previous)
         out.append(data[previous:start])
         out.append(new)
@@ -203,3 +223,33 @@ def char_after(data: bytes, pos: int) -> str:
     if byte < 0x80:
         return _ASCII[byte]
     return data[pos : pos + 4].decode(errors="ignore")[:1]
+
+
+@dataclass(slots=True)
+class OpenList:
+    """An ordered list being read (`number`: the number its next item shows; None for a bullet list): where each
+    item's `.` or `)` stands, and whether any item's number as typed differs from the one it would be shown with."""
+
+    number: int | None
+    delimiters: list[int] = dataclasses.field(default_factory=list)
+    renumbered: bool = False
+
+    def item(self, data: bytes, start: int) -> None:
+        digits = end = first_mark(data, start)
+        while data[end : end + 1].isdigit():
+            end += 1
+        shown = str(self.number).encode()
+        self.renumbered = self.renumbered or data[digits:end] != shown or data[end : end + 1] == b")"
+        self.delimiters.append(end)
+        self.number = (self.number or 0) + 1
+
+
+@dataclass(slots=True)
+class OpenLink:
+    """A link being read: its kind, where it starts, its target, whether it stays a link and holds nothing."""
+
+    kind: str
+    start: int
+    dest: str
+    kept: bool = True
+    empty: bool = True

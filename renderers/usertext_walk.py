@@ -18,16 +18,21 @@ from renderers.adf_input import PARSER
 from renderers.links import is_safe_href
 from renderers.usertext_edits import (
     Edit,
+    OpenLink,
+    OpenList,
     emphasis_edits,
     first_mark,
     has_markup,
     has_ours,
     heading_mark,
+    indent_entity,
     info_line,
     insert,
+    is_ours,
     isolated,
     ours_in,
     tilde_fence,
+    unescape,
 )
 from renderers.usertext_runs import CLOSED, EMPHASIS, SLACK_TEXT_RE, TYPED, Run, keep_runs, own_text, slack_link
 
@@ -49,36 +54,6 @@ class Pass:
     last: str = ""
 
 
-@dataclass(slots=True)
-class _OpenList:
-    """An ordered list being read (`number`: the number its next item shows; None for a bullet list): where each
-    item's `.` or `)` stands, and whether any item's number as typed differs from the one it would be shown with."""
-
-    number: int | None
-    delimiters: list[int] = dataclasses.field(default_factory=list)
-    renumbered: bool = False
-
-    def item(self, data: bytes, start: int) -> None:
-        digits = end = first_mark(data, start)
-        while data[end : end + 1].isdigit():
-            end += 1
-        shown = str(self.number).encode()
-        self.renumbered = self.renumbered or data[digits:end] != shown or data[end : end + 1] == b")"
-        self.delimiters.append(end)
-        self.number = (self.number or 0) + 1
-
-
-@dataclass(slots=True)
-class _OpenLink:
-    """A link being read: its kind, where it starts, its target, whether it stays a link and holds nothing."""
-
-    kind: str
-    start: int
-    dest: str
-    kept: bool = True
-    empty: bool = True
-
-
 def read_once(data: bytes, ours: list[int], *, closed: bool, start: int) -> Pass:
     """One reading of the text (one parse): what it misreads and what keeps each character."""
     walk = _Walk(data, ours, in_item=closed)  # a closed value is an action item's text, inside our list
@@ -90,7 +65,7 @@ def read_once(data: bytes, ours: list[int], *, closed: bool, start: int) -> Pass
     fixes, keeps = found.fixes, found.keeps
     for block_start, block_end in walk.code_blocks:
         for pos in ours_in(ours, block_start, block_end):
-            fixes.append((pos, pos + 1, b""))  # inside code a backslash shows: ours is not needed there
+            fixes.append(unescape(data, pos))  # inside code a backslash shows: ours is not needed there
     # Unclear emphasis escaped with every other marker that could pair leaves only the clear pairs to pair, as
     # they did (and a heading or rule alone between blank lines becomes a paragraph of its own): no second
     # reading needed, unless something else changes the reading anyway.
@@ -119,8 +94,8 @@ class _Walk:
         self.hidden = 0  # inside what this pass turns into text (an image): read again next pass
         self.code_blocks: list[tuple[int, int]] = []
         self.runs: list[Run] = []  # text to keep as typed
-        self.links: list[_OpenLink] = []
-        self.lists: list[_OpenList] = []  # the lists being read, innermost last
+        self.links: list[OpenLink] = []
+        self.lists: list[OpenList] = []  # the lists being read, innermost last
         self.nested = int(in_item)  # list items and quotes open: a quote inside one has no place in the ADF
 
     def run(self) -> None:
@@ -130,8 +105,13 @@ class _Walk:
         depth = 0
         reading = True  # neither inside code, HTML or an autolink (literal) nor inside an image (hidden)
         line_start = item_start = False
+        indented = -1  # where a line of a top-level paragraph starts, if its leading blanks are to be kept
         event: Any
         for event, span in PARSER.events_with_range(self.text, merge_text=True):
+            if indented >= 0:
+                if span["start"] > indented and not data[indented : span["start"]].strip(b" \t"):
+                    found.keeps.append(indent_entity(data, indented))
+                indented = -1
             if event.__class__ is str:
                 if links:
                     links[-1].empty = False
@@ -139,6 +119,8 @@ class _Walk:
                     self.bare(event, span["start"], span["end"], depth, reading)
                 elif reading and not self.literal:  # a typed line break is one in every reader (a Markdown file too)
                     found.keeps.append(insert(data.index(b"\n", span["start"])))
+                if reading and not self.literal and not self.nested and event != "Rule":
+                    indented = data.index(b"\n", span["start"]) + 1  # its leading blanks show as typed
                 line_start = True
             elif "Text" in event:  # the most frequent event first
                 if links:
@@ -162,6 +144,9 @@ class _Walk:
                         emphases.append((span["start"], span["end"], width))
                 elif name == "Paragraph":
                     line_start = True
+                    if reading and not self.nested:  # leading blanks kept as typed, not dropped by the parser
+                        indented = data.rfind(b"\n", 0, span["start"]) + 1
+                        indented = -1 if indented >= span["start"] else indented
                 elif name == "Item":
                     item_start = True
                     self.nested += 1
@@ -180,7 +165,8 @@ class _Walk:
                 if links:
                     links[-1].empty = False
                 line_start = item_start = False
-                if "Code" not in event or ours:  # inline code matters only with a backslash of ours in it
+                # inline code matters only with a backslash of ours in it, or across a line break
+                if "Code" not in event or ours or data.find(b"\n", span["start"], span["end"]) >= 0:
                     self.leaf(event, span["start"], span["end"], reading)
         emphasis_edits(data, emphases, self.unclear, found.keeps)
 
@@ -199,7 +185,7 @@ class _Walk:
         if name == "Link":
             self.open_link(value["Link"], s, e, reading)
         elif name == "List":
-            self.lists.append(_OpenList(value["List"] if reading else None))
+            self.lists.append(OpenList(value["List"] if reading else None))
         elif name == "BlockQuote":
             mark = first_mark(self.data, s)
             if self.nested and reading and self.data[mark : mark + 1] == b">":
@@ -217,6 +203,9 @@ class _Walk:
                 self.found.fixes.extend(tilde_fence(self.data, mark, e))  # `~~~` fences are no Slack convention
             elif value["CodeBlock"].__class__ is dict and value["CodeBlock"]["Fenced"].strip() and reading:
                 self.found.fixes.append(info_line(self.data, mark))  # Slack has no info string: the first code line
+            elif value["CodeBlock"].__class__ is str and reading and not self.nested:
+                # Slack has no indented code: an indented line is text with its blanks, as typed
+                self.found.fixes.append(indent_entity(self.data, self.data.rfind(b"\n", 0, s) + 1))
         elif name == "HtmlBlock":
             self.literal += 1
         elif name == "Subscript":
@@ -250,7 +239,13 @@ class _Walk:
         """Inline code, inline HTML, a line of an HTML block."""
         if "Code" in event:
             if not self.hidden and has_ours(self.ours, s, e):  # a backslash of ours in code: no code span there
-                self.found.fixes.extend(insert(p) for p in range(s, e) if self.data[p] == 0x60)
+                ours = self.ours  # each backtick escaped, but one a backslash of ours escapes already
+                self.found.fixes.extend(
+                    insert(p) for p in range(s, e) if self.data[p] == 0x60 and not is_ours(ours, p - 1)
+                )
+            elif reading and self.data.find(b"\n", s, e) >= 0:  # a line break would be a blank: its opener is text
+                opener = len(self.data[s:e]) - len(self.data[s:e].lstrip(b"`"))
+                self.found.fixes.extend(insert(p) for p in range(s, s + opener))
         elif "InlineHtml" in event:
             if reading:
                 (self.found.fixes if has_markup(self.data, s + 1, e) else self.found.keeps).append(insert(s))
@@ -260,7 +255,7 @@ class _Walk:
                 self.found.fixes.append(insert(mark))
 
     def open_link(self, link: dict[str, Any], s: int, e: int, reading: bool) -> None:
-        opened = _OpenLink(link["link_type"], s, link["dest_url"])
+        opened = OpenLink(link["link_type"], s, link["dest_url"])
         if reading and link["title"] and opened.kind == "Inline":
             opened.kept = False  # `[log](url "kept 30 days")`: no format shows a title, so the whole link is text
             self.found.fixes.append(insert(s))
@@ -270,7 +265,7 @@ class _Walk:
         if opened.kind in ("Autolink", "Email"):
             self.literal += 1
 
-    def link_edits(self, link: _OpenLink, end: int) -> None:
+    def link_edits(self, link: OpenLink, end: int) -> None:
         """The edits for one link: Slack's `<url|label>` a link, any link to another scheme text."""
         s, href, data, found = link.start, link.dest, self.data, self.found
         if link.kind in ("Email", "Autolink"):

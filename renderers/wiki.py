@@ -85,7 +85,9 @@ class _Writer:
 
     def list_block(self, node: Node, prefix: str) -> str:
         order = node.get("attrs", {}).get("order", 1)
-        numbered = node["type"] == "orderedList" and order != 1  # wiki lists cannot start at n: numbers as text
+        # Wiki lists cannot start at n, and a code block in an item ends the list (the next item would be 1 again):
+        # the numbers as text.
+        numbered = node["type"] == "orderedList" and (order != 1 or any(map(_holds_code, node.get("content", []))))
         marker = prefix + ("#" if node["type"] == "orderedList" and not numbered else "*")
         if numbered and not prefix:
             marker = ""
@@ -128,6 +130,10 @@ class _Writer:
         if node.get("type") == "blockquote":
             return "\\\\".join(self.item_text(c) for c in node.get("content", []))
         return self.block(node, "")
+
+
+def _holds_code(item: Node) -> bool:
+    return any(child.get("type") == "codeBlock" for child in item.get("content", []))
 
 
 def literal_block(text: str) -> str:

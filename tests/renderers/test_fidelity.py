@@ -321,3 +321,24 @@ def test_a_quote_line_in_an_action_item_keeps_its_mark_in_every_format(validate_
     pm = model("en", {"item_what": "Alert on eviction stalls\n> threshold: 5 s", "item_owner": "Bo"})
     for fmt, read in readings(pm, validate_adf).items():
         assert_shows(read, ["Alert on eviction stalls", "> threshold: 5 s (owner: Bo)"], fmt)
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        # Slack has no indented code: an indented line is text that keeps its blanks, after a blank line too.
+        ("Trace:\n    File app.py, line 3\n\tin main()", ["Trace:", "    File app.py, line 3", "\tin main()"]),
+        ("Trace:\n\n    *ptr = NULL\n      x_y", ["    *ptr = NULL", "      x_y"]),
+        ("a\n  two blanks", ["a", "  two blanks"]),
+        # A code span cannot hold a line break in Slack: the backticks and both lines show as typed.
+        ("see `a\nb` and ``c\nd`` here", ["see `a", "b` and ``c", "d`` here"]),
+    ],
+)
+def test_indented_lines_and_code_across_a_line_break_show_as_typed(
+    validate_adf: Validate, typed: str, shown: list[str]
+) -> None:
+    pm = model("en", {"root_cause": typed})
+    for fmt, read in readings(pm, validate_adf).items():
+        # the reader of the preview leaves a line's leading blanks out with its structure
+        assert_shows(read, [line.lstrip() for line in shown] if fmt == "slack" else shown, fmt)
+    assert not read_markdown(render_markdown(pm)).interpreted

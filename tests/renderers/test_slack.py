@@ -202,7 +202,10 @@ def test_splitting_a_long_line_converts_each_character_a_bounded_number_of_times
 
     monkeypatch.setattr(adf_mrkdwn.Span, "mrkdwn", counting)
     pieces = slack._split_body(text)
-    assert "".join("".join(p.md) for p in pieces) == shown(text)
+    unsplit = adf_mrkdwn.adf_lines(markdown_to_adf(text))  # the body as read, before any cut
+    assert "".join("".join(p.md) for p in pieces) == "\n".join(
+        adf_mrkdwn.line_text(line) for line, _code in unsplit if line != [adf_mrkdwn.FENCE]
+    )
     assert converted[0] <= 20 * len(text)  # converting the part again for each word took ~1,500 per character
 
 
@@ -223,3 +226,28 @@ def test_slack_parses_nothing_in_the_preview_by_itself() -> None:
     pm = PostMortem(ticket="A-1", root_cause="See www.example.com and #general, @channel, dev@example.com.")
     sections = [b["text"] for m in render_slack(pm) for b in m["blocks"] if b["type"] == "section"]
     assert sections and all(t["type"] != "mrkdwn" or t.get("verbatim") is True for t in sections)
+
+
+def _section_text(pm: PostMortem) -> str:
+    return "\n".join(b["text"]["text"] for m in render_slack(pm) for b in m["blocks"] if b["type"] == "section")
+
+
+def test_three_backticks_inside_a_code_block_stay_in_it() -> None:
+    """Slack ends a code block at any three backticks: the ones the person typed inside the block do not."""
+    pm = PostMortem(ticket="A-1", root_cause="Run:\n```\necho ```x``` and ````\nmore\n```\nafter")
+    text = _section_text(pm)
+    assert len(re.findall("```", text)) == 2  # the block's own fences, nothing the person typed between them
+    assert "echo ```x``` and ````" in text.replace(adf_mrkdwn.WORD_JOINER, "")
+
+
+def test_a_code_block_in_a_list_item_keeps_its_lines_as_typed() -> None:
+    """The item's indentation goes before the opening fence only: inside the block Slack would show it."""
+    pm = PostMortem(
+        ticket="A-1",
+        root_cause="- step\n  ```\n  make test\n    indented\n  ```\n- next\n  - deeper\n    ```\n    c2\n    ```",
+    )
+    lines = _section_text(pm).split("\n")
+    assert "    ```" in lines and "        ```" in lines  # each opening fence under its item
+    for typed in ("make test", "  indented", "c2"):
+        assert typed in lines
+    assert lines.count("```") == 2  # the closing fences, not indented

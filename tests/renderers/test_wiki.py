@@ -26,11 +26,16 @@ pytestmark = pytest.mark.unit
 
 
 def adf_text(node: Any) -> str:
-    """What the ADF shows, in order; an ordered list that starts at n shows its numbers (wiki writes them)."""
+    """What the ADF shows, in order; an ordered list that starts at n, or holds a code block in an item, shows its
+    numbers (wiki writes them)."""
     if isinstance(node, list):
         return "".join(adf_text(child) for child in node)
-    if node.get("type") == "orderedList" and node.get("attrs", {}).get("order", 1) != 1:
-        start = node["attrs"]["order"]
+    items = node.get("content", [])
+    if node.get("type") == "orderedList" and (
+        node.get("attrs", {}).get("order", 1) != 1
+        or any(child.get("type") == "codeBlock" for item in items for child in item.get("content", []))
+    ):
+        start = node.get("attrs", {}).get("order", 1)
         return "".join(f"{start + i}. " + adf_text(item) for i, item in enumerate(node.get("content", [])))
     return str(node.get("text", "")) + adf_text(node.get("content", []))
 
@@ -188,3 +193,14 @@ def test_render_wiki_is_the_adf_converted(lang: str) -> None:
 def test_what_jira_s_wiki_parser_would_misread_is_written_for_it(typed: str, written: str, not_written: str) -> None:
     wiki = adf_to_wiki(render_adf(PostMortem(ticket="A-1", why_missed=typed), jira_url="https://acme.atlassian.net"))
     assert written in wiki and not_written not in wiki, wiki
+
+
+def test_an_ordered_list_with_a_code_block_in_an_item_keeps_its_numbers() -> None:
+    """A `{noformat}` in a list item ends Jira's list, so `#` would number the next item 1 again."""
+    adf = markdown_to_adf(
+        "1. build\n   ```\n   make\n   ```\n2. run\n3. check\n\n- a\n  1. x\n     ```\n     c\n     ```\n  2. y"
+    )
+    shown = visible(adf_to_wiki(adf))
+    for line in ("1. build", "2. run", "3. check", "1. x", "2. y"):
+        assert line in shown
+    shows_as_adf(adf)
