@@ -28,8 +28,8 @@ def markdown_diff(
     Empty when the texts are the same."""
     lines = list(
         difflib.unified_diff(
-            old.splitlines(),
-            new.splitlines(),
+            old.split("\n"),  # not splitlines(): a typed U+2028 is no line break in the Markdown
+            new.split("\n"),
             fromfile=f"v{old_version}",
             tofile=f"v{new_version}",
             lineterm="",

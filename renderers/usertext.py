@@ -19,8 +19,11 @@ exactly the markers that would misread it, until nothing is misread:
   otherwise than typed (`1. a⏎1. b`, `1) a`), and a quote inside a list item or a quote stay text;
 - a backslash or an HTML entity the person typed shows as typed (outside code, where it always does);
 - a line's leading blanks show as typed (the first written as an entity, `&#32;`), so an indented line is no
-  code block (Slack has none) and keeps its indentation; a code span never holds a line break (Slack's cannot):
-  its opening backticks are text then.
+  code block (Slack has none) and keeps its indentation; a code span never holds a line break or blanks alone
+  (Slack's cannot): its opening backticks are text then;
+- fences as Slack reads them: a line starting with the fence's backticks and text after them closes the block
+  (the text follows it), backticks with nothing in their block are text, and emphasis around code alone stays
+  text (no ADF mark styles code); `*` and `+` lines are no list (Slack's lists are `-` and `1.`).
 `*word*` is bold, as in Slack (`_word_` italic). Code spans, code blocks, lists and `>` quotes are read as
 they are. The ADF and the Slack preview are both made from the result, so they show the same text and structure.
 

@@ -154,6 +154,23 @@ def tilde_fence(data: bytes, mark: int, end: int) -> list[Edit]:
     return [insert(mark)]
 
 
+#: A line of a fenced code block that starts with backticks followed by text (Slack closes the block there).
+_CLOSER_WITH_TEXT_RE = re.compile(rb"\n[ \t>]*+(`{3,}+)(?=[ \t]*+[^ \t\n])")
+
+
+def fence_edits(data: bytes, mark: int, end: int) -> list[Edit]:
+    """A backtick fence's block (its first backtick at `mark`) as Slack reads it: a block with nothing in it is the
+    backticks as text; a line that starts with the fence's backticks followed by text closes it, that text after."""
+    width = len(data[mark : mark + 64]) - len(data[mark : mark + 64].lstrip(b"`"))
+    opener_end = data.find(b"\n", mark, end)
+    if opener_end < 0 or not data[opener_end:end].strip(b" \t\n>`"):
+        return [insert(mark)]  # "```" alone, "``````": no empty box in their place
+    closer = _CLOSER_WITH_TEXT_RE.search(data, opener_end, end)
+    if closer is not None and len(closer.group(1)) >= width:
+        return [info_line(data, closer.start(1))]
+    return []
+
+
 def info_line(data: bytes, mark: int) -> Edit:
     """A line break after a code fence's backticks, so what follows them on its line (the info string, which
     Slack shows as code) is the block's first line: inside a list item or a quote, the line keeps its place."""
@@ -172,8 +189,14 @@ def emphasis_edits(data: bytes, spans: list[tuple[int, int, int]], unclear: list
         mark = data[s]
         if mark not in _MARKERS or data[e - 1] != mark or width == 2 and (data[s + 1] != mark or data[e - 2] != mark):
             continue
-        # A letter or digit just outside (the most frequent case, `a*b*c`) is enough to be unclear.
-        if (s and data[s - 1] in _ALNUM) or (e < end and data[e] in _ALNUM) or not clear_emphasis(data, s, e, width):
+        # A letter or digit just outside (the most frequent case, `a*b*c`) is enough to be unclear; so is code alone
+        # inside, which no ADF mark can style (the markers would vanish).
+        if (
+            (s and data[s - 1] in _ALNUM)
+            or (e < end and data[e] in _ALNUM)
+            or data[s + width] == data[e - width - 1] == 0x60
+            or not clear_emphasis(data, s, e, width)
+        ):
             if width == 1:
                 unclear += ((s, s, b"\\"), (e - 1, e - 1, b"\\"))
             else:

@@ -21,6 +21,7 @@ from renderers.usertext_edits import (
     OpenLink,
     OpenList,
     emphasis_edits,
+    fence_edits,
     first_mark,
     has_markup,
     has_ours,
@@ -152,6 +153,8 @@ class _Walk:
                     self.nested += 1
                     if self.lists and self.lists[-1].number is not None:
                         self.lists[-1].item(data, span["start"])
+                    elif reading and data[(mark := first_mark(data, span["start"]))] in b"*+":
+                        found.fixes.append(insert(mark))  # Slack's lists are `-` and `1.`: a typed `*` / `+` shows
                 elif name in _HANDLED:
                     self.open(name, value, span["start"], span["end"], depth, reading)
                     reading = not self.literal and not self.hidden
@@ -166,7 +169,12 @@ class _Walk:
                     links[-1].empty = False
                 line_start = item_start = False
                 # inline code matters only with a backslash of ours in it, or across a line break
-                if "Code" not in event or ours or data.find(b"\n", span["start"], span["end"]) >= 0:
+                if (
+                    "Code" not in event
+                    or ours
+                    or not event["Code"].strip()
+                    or b"\n" in data[span["start"] : span["end"]]
+                ):
                     self.leaf(event, span["start"], span["end"], reading)
         emphasis_edits(data, emphases, self.unclear, found.keeps)
 
@@ -203,6 +211,8 @@ class _Walk:
                 self.found.fixes.extend(tilde_fence(self.data, mark, e))  # `~~~` fences are no Slack convention
             elif value["CodeBlock"].__class__ is dict and value["CodeBlock"]["Fenced"].strip() and reading:
                 self.found.fixes.append(info_line(self.data, mark))  # Slack has no info string: the first code line
+            elif value["CodeBlock"].__class__ is dict and reading:
+                self.found.fixes.extend(fence_edits(self.data, mark, e))
             elif value["CodeBlock"].__class__ is str and reading and not self.nested:
                 # Slack has no indented code: an indented line is text with its blanks, as typed
                 self.found.fixes.append(indent_entity(self.data, self.data.rfind(b"\n", 0, s) + 1))
@@ -243,7 +253,8 @@ class _Walk:
                 self.found.fixes.extend(
                     insert(p) for p in range(s, e) if self.data[p] == 0x60 and not is_ours(ours, p - 1)
                 )
-            elif reading and self.data.find(b"\n", s, e) >= 0:  # a line break would be a blank: its opener is text
+            elif reading and (self.data.find(b"\n", s, e) >= 0 or not event["Code"].strip()):
+                # a line break would be a blank; blanks alone are no code in Slack: the opener is text
                 opener = len(self.data[s:e]) - len(self.data[s:e].lstrip(b"`"))
                 self.found.fixes.extend(insert(p) for p in range(s, s + opener))
         elif "InlineHtml" in event:

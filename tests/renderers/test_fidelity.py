@@ -342,3 +342,29 @@ def test_indented_lines_and_code_across_a_line_break_show_as_typed(
         # the reader of the preview leaves a line's leading blanks out with its structure
         assert_shows(read, [line.lstrip() for line in shown] if fmt == "slack" else shown, fmt)
     assert not read_markdown(render_markdown(pm)).interpreted
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        # Slack closes a block at a line's backticks even with text after them: the text is no code.
+        ("a\n```\ncode\n``` after *b*\nnext line", ["code", " after b", "next line"]),
+        ("- ```\n  code\n  ``` tail\n- next", ["code", "tail", "next"]),
+        # Backticks alone make no empty box: they show.
+        ("```", ["```"]),
+        ("x\n``````", ["x", "``````"]),
+        ("```\n```", ["```", "```"]),
+        # Slack's lists are `-` and `1.`: a typed `+` or `*` shows.
+        ("+ one\n+ two\n* three", ["+ one", "+ two", "* three"]),
+        # No mark styles code in the ADF: markers around code alone stay text.
+        ("a *`x`* b _`y`_ ~~`z`~~", ["a *x* b _y_ ~~z~~"]),
+        # A code span of blanks is no code in Slack: its backticks show.
+        ("a ` ` b", ["a ` ` b"]),
+    ],
+)
+def test_fences_bullets_and_code_read_as_slack_reads_them(validate_adf: Validate, typed: str, shown: list[str]) -> None:
+    pm = model("en", {"root_cause": typed})
+    for fmt, read in readings(pm, validate_adf).items():
+        # the reader of the preview leaves a line's leading blanks out with its structure
+        assert_shows(read, [line.lstrip() for line in shown] if fmt == "slack" else shown, fmt)
+    assert not read_markdown(render_markdown(pm)).interpreted

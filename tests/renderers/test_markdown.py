@@ -176,7 +176,8 @@ def test_lone_carriage_returns_are_line_breaks_for_labels_and_items() -> None:
     bodies = {k: b for k, _, b in section_bodies(pm)}
     # Line ends are normalised to `\n` by the text rule, and the `#` after the break stays text, not a heading.
     assert bodies["validation"] == "v\n\n**Scope:**\n\nOnly\\\n\\# x86"
-    assert bodies["action_items"] == "- a\n  ```\n  ```\n  (owner: Bo)"
+    # A fence with nothing after it is the backticks as typed (no empty code block), on a line of its own.
+    assert bodies["action_items"] == "- a\\\n  \\`\\`\\` (owner: Bo)"
 
 
 @pytest.mark.timeout(10)
