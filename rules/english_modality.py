@@ -47,7 +47,8 @@ HEARSAY = any_of(
     r"|tested|hit|ran into|confirmed)\b",
     # "Priya from rating QA applied the patch to her environment …; she confirmed …": someone else's run and word.
     r"\b(?:on|to|in) (?:her|his) (?:own )?(?:environment|env|machine|laptop|box|setup|rig|bench|sandbox|workstation)\b"
-    r"|(?:^|[.;]\s*)(?:she|he) (?:confirmed|verified|reported|says|said|told)\b"
+    r"|(?:^|[.;]\s*)(?:she|he) (?:confirmed|verified|reported|says|said|told|saw|ran|tried|reproduced|observed|hit"
+    r"|counted|tested)\b"
     # "The infra team re-ran the job on their cluster and sent over their numbers".
     r"|\b(?:on|in) their (?:own )?(?:cluster|environment|env|staging|setup|rig|bench|sandbox)\b"
     r"|\bsent (?:over|us|me) their (?:numbers|results|figures|data|logs|counts)\b",

@@ -15,7 +15,6 @@ import re
 from rules import declared_cause
 from rules import evidence_cause as cause
 from rules import evidence_checks as checks
-from rules import evidence_clauses as clauses
 from rules import evidence_experiment as experiments
 from rules import evidence_rates as counted
 from rules import evidence_recount as recount
@@ -26,12 +25,11 @@ from rules import evidence_sighting as sightings
 from rules import evidence_trials as trials
 from rules import evidence_validation as checking
 from rules import evidence_words as words
-from rules.evidence_count_words import excused
 from rules.evidence_markers import marker_set_aside, their_label_denied
-from rules.evidence_placeholder import PLACEHOLDER_IN_CODE, PLACEHOLDER_INSIDE, is_placeholder
+from rules.evidence_placeholder import is_placeholder, placeholder_inside
 from rules.evidence_repro import repro
 from rules.evidence_spec import norm_says
-from rules.evidence_summaries import flag_rates, pasted_pass, summaries
+from rules.evidence_summaries import flag_rates, summaries
 from rules.evidence_unknown import UNKNOWN, of_another_matter
 from rules.textmask import has_words, mask, normalize, rates, sentences, visible
 
@@ -98,11 +96,8 @@ def check_text(field: str, text: str | None) -> Finding | None:
         found = _OWNER_RE.search(normalize(text))
         return ("guessed", found.group(0)) if found else None
     masked = mask(text)
-    if field in _STATED_FIELDS and (
-        (token := PLACEHOLDER_INSIDE.search(masked)) is not None
-        or (token := PLACEHOLDER_IN_CODE.search(text)) is not None
-    ):
-        return ("placeholder_inside", token.group(0))
+    if field in _STATED_FIELDS and (token := placeholder_inside(text, masked)) is not None:
+        return ("placeholder_inside", token)
     if field == "repro":
         guessed = runnable.GUESSED_RATE.search(masked)
         return (
@@ -111,16 +106,7 @@ def check_text(field: str, text: str | None) -> Finding | None:
             or _finding("rate_guessed", guessed and guessed.group(0))
         )
     if field == "validation":
-        pasted = summaries(text)
-        failing = next((span for (rate, span), before in pasted if rate > 0 and not before), None)
-        if failing is not None and not excused(masked):
-            return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
-        passed = pasted_pass(text)  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
-        return (
-            checking.unchecked(masked, pasted=passed)
-            or clauses.validation(masked, pasted=passed)
-            or trials.single_trial(masked)
-        )
+        return checking.validation(text, masked)
     if field == "root_cause":
         error = declared_cause.error_declared(normalize(text))  # 「原因は、`f()` が `ERR_X` を返すことです」
         return _cause(masked, hedges=True) or _finding("no_mechanism", error) or cause.mechanism(masked)

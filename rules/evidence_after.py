@@ -94,13 +94,13 @@ _BEFORE_RIGHT = re.compile(
 _NOW_RIGHT = re.compile(r"^\s*(?:[a-z]+\s+){0,2}?now\s+(?!fails|crash|hangs|errors|times)[a-z]+(?:s|ed)\b", re.I | re.A)
 _FROM_JUST_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|~\s*)?$", re.I)
 
-#: A failure that outlived the fix: "still fails", 「まだ失敗している」, 「今も…出ます」; some of them still wrong
-#: ("Two readings still came back off"); nothing where a value belongs ("still reads 0 N").
+#: A failure that outlived the fix: "still fails", 「今も…出ます」, "two readings still came back off".
 STILL_FAILS = compile_guarded(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
     r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the|freez\w*|froze|stalls?"
     r"|stalled|locks up|locked up|resets|reboots|jumps|skips|drops|overshoots|misses|missed|slips|slipped|sticks"
     r"|jams|jammed|leaks|drifts|drifted|loses|lost|overruns|overflows|overheats|undershoots|sags|stutters)\b"
+    r"|\bthe same (?:[\w-]+ ){1,3}?(?:crashes|fails|hangs|errors out|times out|aborts|throws|freezes|stalls)\b"
     r"|\bstill (?:produces|gives|shows|logs|reports|raises|throws)\b[^.;]{0,30}?\b(?:faults?|errors?|failures?|crash\w*"
     r"|exceptions?|alarms?)\b"
     r"|\b(?:[1-9]\d*|two|three|four|five|six|seven|eight|nine|ten|a few|several|some) (?:[\w-]+ )?[a-z]+s still"

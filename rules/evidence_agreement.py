@@ -1,6 +1,7 @@
 """The text against its structured answer (docs/rules.md#text-and-answers-agree): a rate below every run beside
-`every_run`, a soak as the only passing check beside a ticked original repro, test or workload, and a failing test
-named only as "all tests" or one that passed before the fix too. Read on masked text; every pattern is linear.
+`every_run`, a soak as the only passing check beside a ticked original repro, test or workload, a performance not
+measured, a ticked check still to come (the tests a validation names: rules/evidence_tests.py). Read on masked text;
+every pattern is linear.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from rules.evidence_rates import stated
 from rules.evidence_scope import CORE_EVIDENCE, scope_only
 from rules.evidence_summaries import pasted_pass
 from rules.evidence_words import any_of, search
-from rules.textmask import FENCE_RE, MASKED_CODE, mask
+from rules.textmask import MASKED_CODE, mask
 
 Finding = tuple[str, str]
 
@@ -97,7 +98,8 @@ def only_soak(text: str) -> Finding | None:
     A runner's summary pasted beside it ("PASS 100 FAIL 0", read on the raw text) is a pass of its own."""
     masked = mask(text)
     soak = search(checks.SOAK, masked)
-    if soak is None or pasted_pass(text):
+    # A summary on a soak's own line is the soak's result: "72-hour soak …: 0 unassigned calls, 0 crashes".
+    if soak is None or pasted_pass("\n".join(line for line in text.split("\n") if not _SOAK_NOUN.search(line))):
         return None
     clauses = reading.all_clauses(masked)
     # "12h soak on 4 boards in the test lab, zero resets", and nothing else shown: what passed is the soak ("the
@@ -148,78 +150,6 @@ def soak_to_come(text: str) -> Finding | None:
         if soak is not None and (reading.not_done(clause) is not None or _STILL_NEEDED.search(clause)):
             return ("soak_pending", soak)
     return None
-
-
-#: Tests named only as a whole: "all tests pass", "the suite is green", 「テストはすべて通過」.
-_GENERIC_TESTS = re.compile(
-    r"\b(?:all|the|every|whole|full|entire|our|existing)\s+(?:\w+\s+)?(?:tests|test ?suites?|suites?|specs)\b"
-    r"|\btests (?:pass|passed|are (?:green|passing))\b|\bci(?: is| was)? (?:green|passing|passes)\b"
-    r"|\b(?:every|each) (?:single )?test (?:passes|passed|is green|was green)\b"
-    r"|全(?:て|部)?の?テスト|テスト(?:は|が|を)?(?:すべて|全て|全部|オール)|テストスイート|CI(?:は|が)?(?:グリーン|通過|緑)"
-    r"|(?:夜間|定期|回帰|全体の?)テスト",
-    re.IGNORECASE,
-)
-#: One test named: an identifier or code span (masked to Q), "the failing test", "the new regression test",
-#: 「追加したテスト」.
-_ONE_TEST = re.compile(
-    # Not where the tests ran: "all tests pass on the `LockHub` CI pipeline".
-    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster|change|fix|patch|commit|diff)\b|\s*(?:周り|まわり|付近|関連))|\btest_\w+|\b(?!(?:py|unit|g|c|vi|next|doc)test\b)\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
-    r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)\s+(?:[\w-]+\s+)?"
-    r"test\b(?!s)(?!\s+(?:suites?|benches|bench|beds?|rigs?|stands?|plans?)\b)"
-    r"|(?:失敗していた|落ちていた|追加した|回帰|該当の?|その|新しい|新規の?|単体|結合|元の)テスト(?!\s*(?:は|が)?(?:すべて|全て))",
-    re.IGNORECASE,
-)
-
-
-#: The failing test named, then another one run: 「失敗していたのは `a` ですが、修正後は `b` を 50 回実行し」.
-_ANOTHER_TEST = re.compile(
-    r"失敗していた(?:の|テスト)は\s*`([^`\n]+)`[^。`]{0,12}?(?:が|けれど|けど)[、,][^。`]{0,30}?`(?!\1`)[^`\n]+`\s*を"
-    r"|\bthe failing test (?:is|was) `([^`\n]+)`[^.;`]{0,30}?\bbut\b[^.;`]{0,40}?`(?!\2`)[^`\n]+`",
-    re.IGNORECASE,
-)
-
-
-#: One test run by a pasted command: "$ pytest tests/x.py::test_rollup", "$ go test -run TestRollup".
-_ONE_TEST_RUN = re.compile(r"^\s*\$ [^\n]*(?:::test\w*|\s-(?:k|run)\s+['\"]?\w*test\w*)", re.M | re.I)
-
-
-#: A group of tests by where they live: "including the ones in `tests/dosing/`", "every spec under Q".
-_TESTS_IN = re.compile(
-    r"\b(?:ones|tests|specs|suites?|everything|all|(?:every|each|any) (?:test|spec))\s+(?:in|under|from|inside)\s+"
-    r"(?:the\s+)?Q(?![A-Za-z])"
-    r"|Q(?:\s*(?:の|配下の|以下の|内の))(?:テスト(?:は|が)?(?:すべて|全て|全部)|全テスト)",
-    re.IGNORECASE,
-)
-_URL = re.compile(r"<?https?://\S+")
-#: Where a thing was looked at, not a test: "looks right on the gym's `iPad`".
-_ON_A_DEVICE = re.compile(
-    r"\b(?:on|at)\s+(?:(?:the|a|an|my|our|their)\s+)?(?:[\w'-]+\s+){0,2}Q(?![A-Za-z])(?!\s*(?:suite|tests?|specs?)\b)"
-)
-#: A command in a code span names no test unless it holds one: "(`make test`: 412 passed)", not "`pytest -k
-#: test_dst_rollover`".
-_COMMAND = re.compile(r"`(?![^`\n]*(?:test_\w|\w(?:Test|Spec|_test|_spec)\b|::))[^`\n]*\s[^`\n]*`")
-#: A negation before the test a clause names: "I didn't add a new test", "no regression test".
-_NEGATED = re.compile(r"\b(?:didn't|did not|haven't|have not|hasn't|has not|no|not|never|without)\b", re.IGNORECASE)
-
-
-def generic_tests(text: str) -> Finding | None:
-    """ "All tests pass locally" beside a ticked failing test: which test failed before and passes now is not said
-    (a link to the CI run names none); nor does a test that "was passing before too" show the fix."""
-    masked = mask(text)
-    if (already := search(checks.PASSED_BEFORE, masked)) is not None:
-        return ("generic_tests", already)
-    if (other := _ANOTHER_TEST.search(text)) is not None:
-        return ("generic_tests", other.group(0))  # 「失敗していたのは `A` ですが、修正後は `B` を…」: not the one
-    whole = _GENERIC_TESTS.search(masked)
-    if whole is None or _ONE_TEST_RUN.search(text):
-        return None  # "$ pytest tests/awb/test_split.py::test_rollup --count 50": one test run, pasted
-    # A test named in a clause that says it was not done ("I didn't add a new test for the DST case") names none.
-    # A pasted block names no test by being code: "```\nran 212 tests in 48.1s - OK\n```".
-    for clause in reading.all_clauses(mask(_COMMAND.sub(" ", FENCE_RE.sub(" ", _URL.sub(" ", text))))):
-        one = _ONE_TEST.search(_TESTS_IN.sub(lambda m: " " * len(m.group()), _ON_A_DEVICE.sub(" ", clause)))
-        if one is not None and reading.not_done(clause) is None and not _NEGATED.search(clause, 0, one.start()):
-            return None
-    return ("generic_tests", whole.group(0))
 
 
 #: Timing or speed said not measured: 「昇温時間は今回計測していません」, "we didn't time the warm-up".

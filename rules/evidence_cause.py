@@ -28,7 +28,7 @@ from rules.evidence_asides import (
 )
 from rules.evidence_clauses import sentence_around
 from rules.evidence_correlation import CORRELATION
-from rules.evidence_growth import growth_only
+from rules.evidence_growth import growth_only, race_only
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.restatement import DURATION as _DURATION
 from rules.restatement import error_before_effect, restated, symptom_cause
@@ -99,6 +99,8 @@ _SYMPTOM_REPORT = re.compile(
     r"\b(?:users?|customers?|clients?|reporters?|support|the ticket|operators?|players?|patients?|merchants?"
     r"|(?:only )?they|others|everyone|crew|staff|audiences?|visitors?|guests?)"
     r" (?:reported|report|complained|noticed|saw|see|hit)\b"
+    # Someone's words quoted as they were: 'the technician's note said the door "seems to hesitate"'.
+    r"|\b(?:said|says|reported|noted)\b[:,]?(?:\s+(?-i:(?!Q\b))\w+){0,4}\s*(?-i:\bQ\b)\s*(?:[.;]|$)"
     r"|(?:ユーザー|顧客|お客様|利用者|さん|様|氏|担当者?|の方)(?:から|より)",
     re.IGNORECASE,
 )
@@ -108,7 +110,8 @@ def mechanism(masked: str) -> Finding | None:
     """A root cause names an element and what it does wrong: one clause, not only a symptom or its kind."""
     if (alt := alternatives(masked)) is not None:
         return ("alternatives", alt)
-    if (vague := search(_VAGUE_CAUSE, masked) or growth_only(masked) or declared_symptom(masked)) is not None:
+    vague = search(_VAGUE_CAUSE, masked) or growth_only(masked) or declared_symptom(masked) or race_only(masked)
+    if vague is not None:
         return ("no_mechanism", vague)
     for _clause, why in reading.readings(masked):
         if why is not None and why[0] == "hearsay" and _SYMPTOM_REPORT.search(_clause) and _plain_mechanism(masked):

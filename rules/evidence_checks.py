@@ -120,6 +120,10 @@ RUNNING = (
         # "Booked the staging database for Friday to run the revert": a slot taken for a run still to come.
         r"|\b(?:booked|reserved|scheduled|requested|blocked out)\b[^.;]{0,60}?\b(?:for|on)"
         r" (?:\w+day|tomorrow|next \w+)\b[^.;]{0,20}?\bto (?:run|test|try|replay|verify|confirm|do|repeat)\b"
+        # "booked the wheel for the 18 July engineering night": the slot for a check, the check not yet run.
+        r"|(?<!is )(?<!'s )(?<!are )(?<!was )(?<!been )\b(?:booked|reserved)\b[^.;]{0,60}?\bfor (?:the )?"
+        r"(?:\d{1,2}(?:st|nd|rd|th)? \w+|\w+day|tomorrow|next \w+"
+        r"|\d{1,2}/\d{1,2})\b(?![^.;]{0,80}?\b(?:ran|showed|passed|failed|got|saw|confirmed|came)\b)"
         r"|\bstep \d+ of \d+ as of\b"
         r"|\b(?:it's|it is|we're|we are|now) (?:at|on) (?:run|step|iteration|cycle|trial) \d+ of \d+\b"
         r"|\bwill (?:finish|complete|be done|end) (?:overnight|tonight|tomorrow|later)\b",
@@ -149,6 +153,8 @@ RUNNING = (
         "|(?<!\\d)\\d+\\s*(?:ステップ|回|件)中\\s*\\d+\\s*(?:ステップ|回|件)?まで(?:来|進ん|終わっ)",
         # A check ahead, said in the plain non-past: 「完成したら…版で試す」「明日確認する」.
         "(?:試|確かめ)(?:す|る|します|てみる|てみます)(?:予定|つもり)?(?:。|$)",
+        # 「実機での確認枠を 7/18 のエンジニアリングナイトに確保しました」: a slot taken for a check still to come.
+        "(?:枠|スロット|マシンタイム|観測時間|時間帯)を[^。]{0,30}?(?:確保|予約)(?:しました|済み|した|してあります|してい(?:ます|る))",
         # Decided, not done: 「100 回ずつ試すことにしました」.
         "(?:(?:試|確かめ|流|回)(?:す|る)|[\u4e00-\u9fff]{2}(?:を)?する)ことに(?:しました|した|なりました|なった)",
     ),

@@ -124,7 +124,8 @@ HITS = compile_guarded(
     rf"(?:約\s*)?(?P<d>{_NUM}|一|二|三)\s*(?:回|件|度)"
     rf"|(?:うち|内)\s*(?P<e>{_NUM}|一|二|三)\s*(?:回|件|本)"
     # 「4 回 NaN loss で停止」「7 回で Q が出て」: the count, then what happened in those runs, in one clause.
-    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?!\s*(?:の)?(?:うち|中|も)|\s*{RUN_TE_JA})(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?[^。、\n]{{0,30}}?"
+    rf"|(?<![\d.])(?P<f>{_NUM}|一|二|三)\s*(?:回|度|件)(?!\s*(?:の)?(?:うち|中|も)|\s*{RUN_TE_JA})(?:だけ|ほど|程度|くらい|ぐらい)?(?:は|が|で|、)?"
+    r"(?![はがで、]?\s*(?:正常|問題な|無事|成功|通常どおり|予定どおり))[^。、\n]{0,30}?"
     r"(?:失敗|落ち|エラー|再現|発生|クラッシュ|ハング|タイムアウト|止ま|停止|固ま|出[たてるま]|起き|ずれ|壊れ|破損|リセット"
     r"|ダウン|死|異常|欠け|欠落|抜け)",
     re.IGNORECASE,
@@ -135,8 +136,7 @@ ALL = compile_guarded(
     rf"|\b(?:every one|each one|all) of (?:the\s+)?(?:{_NUM})\s+{_RUN_NOUN}\b"
     # "it was rejected all 15 times I tried": a verb, then every run counted.
     rf"|\b(?!(?:pass|succeed|work|complet|finish|clean|accept)\w*)[a-z]+ed all (?:{_NUM}) times\b"
-    # "I did it 8 times this morning, 8 rotated": the same figure for the runs and for what happened.
-    # A version's dots between are no sentence end: "twelve times … against firmware 3.8.1; all twelve latched".
+    # "I did it 8 times this morning, 8 rotated": one figure for both; "firmware 3.8.1; all twelve": no sentence end.
     r"|\b(?P<t>\d+) (?:times|runs|attempts|tries|boots|launches)\b(?:[^.;]|\.(?=\d)){0,40}?(?:[,;:]|\band\b)\s*"
     r"(?:all\s+)?(?P=t)\s+"
     # "25 times: 25 double doses": a word may qualify what happened.
@@ -175,7 +175,8 @@ PASSED_ALL = compile_guarded(
 PASSES = compile_guarded(
     rf"(?<![\w.,/])(?P<a>{_NUM})\s+(?:of them\s+|runs?\s+|times?\s+)?(?:passed|succeeded|went (?:through|green|fine)"
     r"|were (?:clean|fine|ok|okay|green|normal)|came (?:out|back) (?:clean|fine|green|normal|ok)"
-    r"|(?:finished|completed|ended|ran) (?:normally|cleanly|clean|fine|ok))\b"
+    r"|(?:finished|completed|ended|ran) (?:normally|cleanly|clean|fine|ok)"
+    r"|[a-z]+ed (?:normally|cleanly|correctly|as expected|as designed))\b"  # "48 stopped normally"
     rf"|(?:正常に?|問題なく|成功し?|通っ|パスし)[^。、\d]{{0,10}}?(?:のは|が)\s*(?P<b>{_NUM})\s*回"
     rf"|(?<![\d.,])(?P<c>{_NUM})\s*回(?:は|が)?\s*(?:正常|成功|問題なく|通[りっ]|パス)",
     re.IGNORECASE,

@@ -1,6 +1,7 @@
 """A resource said to grow until it runs out, with nothing named that holds it: the symptom of a leak told twice
 ("heap usage climbs until the OOM killer takes it out", 「メモリが増え続けて落ちる」). A mechanism names what keeps
-the memory, the connections or the rows (docs/rules.md#mechanism)."""
+the memory, the connections or the rows (docs/rules.md#mechanism). Likewise a race named with nothing said of what
+races: no order, no shared state, no missing lock."""
 
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ _GROWTH = any_of(
     r"[^.;:]{0,40}?\b(?:climbs?|climbing|grows?|growing|increases?|increasing|rises?|rising|balloons?|creeps? up"
     r"|keeps? (?:growing|rising|climbing)|goes up)\b",
     r"\b(?:runs?|ran) out of (?:memory|heap|disk|handles|file descriptors|connections)\b",
+    # "`lblhmi.exe` grows from 300 MB to 3.9 GB over a shift": a size climbing, whatever its subject.
+    r"\b(?:grows?|grew|climbs?|climbed|rises?|rose|balloons?|ballooned|creeps? up) from \d[\d.,]*\s*(?:[kmgt]i?b)\b",
     # 「メモリ使用量が、稼働中に 1 時間あたり約 200 MB ずつ増え続け」: a rate may stand between.
     "(?:メモリ|ヒープ|使用量|ディスク|キュー|ハンドル|コネクション|接続数|スレッド数?|(?i:rss)|常駐)[^。]{0,40}?"
     "(?:増え続け|増加し続け|上がり続け|膨ら|増えていき|単調増加|(?:徐々に|どんどん|少しずつ|次第に|だんだん)(?:増え|増加|上が))"
     # 「…取り込むたびにメモリが増え、夕方になるとメモリが足りなくなって」: growing, then running short.
-    "|(?:メモリ|ヒープ|使用量)(?:が|は)増え[、て][^。]{0,40}?(?:足りなく|不足|尽き|OOM|(?i:out of memory))",
+    "|(?:メモリ|ヒープ|使用量)(?:が|は)[^。、]{0,30}?増え[、て][^。]{0,40}?"
+    "(?:足りなく|不足|尽き|OOM|(?i:out of memory))",
     flags=re.IGNORECASE,
 )
 #: What holds the resource, or why it is not given back.
@@ -58,3 +62,39 @@ def growth_only(masked: str) -> str | None:
         if _GROWTH.search(reason.group(1)) is None:
             return None
     return found.group(0)
+
+
+#: A race named as the cause: "a race condition in the command queue", 「スレッド間の競合」.
+_RACE = any_of(
+    r"\b(?:data )?race conditions?\b|\ba (?:data )?race\b(?! (?:track|car|day|meeting|card|horse)s?\b)|\bracy\b",
+    "競合状態|レースコンディション|(?:スレッド|プロセス|タスク)(?:間|同士)の競合",
+    flags=re.IGNORECASE,
+)
+#: The race denied or put aside: "not a race", "first suspected a race; ruled out with TSAN", 「競合ではなく」.
+_NOT_THE_RACE = any_of(
+    r"n't\b|\b(?:not|no|never|ruled out|suspect\w*|hypothes[ie]s|guess\w*|thought|looked like|despite)\b",
+    "ではな|じゃな|ではありません|疑|仮説|否定|除外",
+    flags=re.IGNORECASE,
+)
+#: What races with what: an order, a shared thing written and read, a lock missing (docs/rules.md#mechanism).
+_RACE_MECHANISM = any_of(
+    r"\b(?:before|after|while|until|once|between (?:\w+ ){0,4}?(?:reads?|writes?|updates?|checks?|sets?|clears?|frees?)"
+    r"|without\s+(?:a\s+|the\s+|any\s+|holding\s+)?(?:lock|mutex|synchroni\w*|barrier|fence|bid_\w+|\w+_lock|\w+_mutex|Q)"
+    r"|unlocked|unsynchroni[sz]ed|non-?atomic|not atomic|atomic\w*|check-then-act|toctou|interleav\w*|overwrit\w*"
+    r"|clobber\w*|lost updates?|stale|same (?:field|variable|counter|slot|buffer|key|row|entry|pointer|flag|index|Q)"
+    r"|double[- ](?:free|release|submit|dispatch)|reads? [^.;]{0,40}?(?:writes?|updates?|modif\w*|sets?|clears?)"
+    r"|(?:writes?|updates?|sets?|clears?) [^.;]{0,40}?reads?)\b",
+    "前に|後に|間に|途中|ロック|排他|アトミック|上書き|同時に[^。]{0,20}(?:書|読|更新)|(?:読|書|更新)[^。]{0,20}(?:前|後|間)",
+    flags=re.IGNORECASE,
+)
+
+
+def race_only(masked: str) -> str | None:
+    """A race named as the cause, with no order, shared state or missing lock said: "a race condition in the TCS
+    queue between the slew thread and the guider thread leaves the mount tracking the old target"."""
+    found = _RACE.search(masked)
+    if found is None or _RACE_MECHANISM.search(masked) is not None:
+        return None
+    start = max(masked.rfind(end, 0, found.start()) for end in ".。\n")
+    stop = min((at for end in ".。\n" if (at := masked.find(end, found.end())) >= 0), default=len(masked))
+    return None if _NOT_THE_RACE.search(masked, start + 1, stop) else found.group(0)

@@ -1,6 +1,6 @@
 """A reference that names a problem, not the change that fixes it (docs/rules.md#a-reference-that-resolves): issue
-and ticket numbers ("issue #4411", 「チケット #12」, "Redmine #8812"), and links to issues in any tracker, compares
-and CI runs. Every pattern is linear.
+and ticket numbers ("issue #4411", 「チケット #12」, "Redmine #8812"), and links to issues in any tracker, compares,
+CI runs and pages of notes (a wiki, Confluence, a shared document). Every pattern is linear.
 """
 
 from __future__ import annotations
@@ -99,5 +99,8 @@ _NOT_A_CHANGE_URL = re.compile(
     r"|^https?://(?:linear\.app/[^/\s]+/issue|app\.shortcut\.com/[^/\s]+/story|[^/\s]+/youtrack/issue"
     r"|[^/\s]+/(?:_workitems/edit|work_packages)|[^/\s]+/(?:redmine/)?issues|[^/\s]+/ticket)/[\w-]+(?:[/?#]\S*)?$"
     r"|^https?://[^/\s]+/show_bug\.cgi\?id=\d+$"
-    r"|^https?://[^/\s]+/view/[A-Z][A-Z0-9_]+-\d+(?:[/?#]\S*)?$",
+    r"|^https?://[^/\s]+/view/[A-Z][A-Z0-9_]+-\d+(?:[/?#]\S*)?$"
+    # A page of notes, not the change: a wiki, Confluence, a shared document.
+    r"|^https?://(?:wiki|confluence|docs\.google|notion)[.-]\S*$|^https?://(?:www\.)?notion\.so/\S*$"
+    r"|^https?://[^/\s]+(?:/[^?#\s]*)?/(?:wiki|display|pages/viewpage\.action|spaces/[^/\s]+/pages)(?:[/?#]\S*)?$",
 )

@@ -53,3 +53,20 @@ def is_placeholder(text: str | None) -> bool:
         return False
     core = " ".join(flat.split()).strip(" .。!！?？:：-—–_()（）[]「」\"'`<>")
     return not core or bool(_PLACEHOLDER_RE.fullmatch(core))
+
+
+#: "TBD" as the domain's own word: inside a name (`eta_TBD.edi`, `with_TBD.csv`) or quoted as a value ('TBD').
+_NAMED_WORD_RE = compile_guarded(
+    r"(?-i:(?<=[A-Za-z0-9]_)(TBD|TBC)\b|\b(TBD|TBC)(?=_[A-Za-z0-9])|(?<=['\"])(TBD|TBC)(?=['\"]))"
+)
+
+
+def placeholder_inside(text: str, masked: str) -> str | None:
+    """A slot left inside a text that must state facts, in the prose or in a command; None when there is none.
+    A word the text also uses as a name or a quoted value (`eta_TBD.edi`, 'TBD') is the domain's data, no slot."""
+    named = {m.group(0) for m in _NAMED_WORD_RE.finditer(text)}
+    for pattern, where in ((PLACEHOLDER_INSIDE, masked), (PLACEHOLDER_IN_CODE, text)):
+        for token in pattern.finditer(where):
+            if token.group(0) not in named:
+                return token.group(0)
+    return None

@@ -12,8 +12,10 @@ from rules.evidence_words import EN_FLAGS, any_of
 UNPUBLISHED = (
     any_of(
         r"\b(?:on|in) my (?:own |work |personal |home |old )?(?:laptop|machine|box|workstation|desktop|computer"
-        r"|dev ?box|pc|mac|vm"
+        r"|dev ?box|pc|mac|vm|checkout|clone|working directory|workspace|sandbox"
         r"|local (?:checkout|clone|copy|repo|branch|tree))\b",
+        # "on the line-2 engineering laptop": a machine of one person or one place.
+        r"\b(?:on|in) (?:the|a|an|our|his|her|their) (?:[\w-]+ ){0,3}(?:laptop|workstation|desktop pc|desktop)\b",
         r"\blocal (?:commit|branch|change|patch|checkout|copy|stash)\b|\blocal(?:ly)? only\b|\bonly local(?:ly)?\b"
         r"|\b(?:committed|saved|stashed) locally\b|\b(?:need|needs|have|has) (?:[\w ]{0,20} )?to push\b",
         r"\b(?:waiting|wait) (?:for|on) (?:the |a |an )?(?:maintainers?|upstream|vendor|them)\b",
@@ -60,6 +62,8 @@ UNPUBLISHED = (
         # 「手元の `fix/x` にあります」, not 「手元の検証機にも同じ変更を入れてあります」 beside the PR.
         "手元の(?!(?:検証|試験|評価|テスト|実|開発)?(?:機|環境|端末|装置|ボード|基板|個体|ベンチ|リグ))",
         "ローカルの",
+        # 「制御 PC（オフライン）の作業ディレクトリにあります」: a working directory on one machine.
+        "作業(?:ディレクトリ|フォルダ|ツリー|コピー)|ワーキング(?:ディレクトリ|コピー)|オフライン",
         "(?:push|プッシュ)(?:は|を)?[^。]{0,40}?(?:てから|た後|次第)(?:行います|します|やります|行う予定)",
         # 「rebase 終わったら PR #456 に入れる〜」「rebase 後に出します」: plain non-past, casual or not.
         "(?:たら|次第|後で|後に)[^。]{0,30}?(?:(?:積み|入れ|出し|上げ|載せ)ます|(?:積む|入れる|出す|上げる|載せる)(?![\u3040-\u30ff\u4e00-\u9fff]|つもり|予定))"
@@ -74,6 +78,8 @@ UNPUBLISHED = (
         # 「来スプリントで切る予定のブランチ」: a branch still to be cut.
         "(?:切る|作る|作成する|出す|立てる|切り出す)予定の(?:ブランチ|PR|MR|コミット|プルリク)",
         "来スプリント|次(?:の)?スプリント",
+        # 「（作成は v3.8 のリリースブランチ切り出し時）」: made when something still to come happens.
+        "(?:作成|作る|切る|切り出す|切り出し)(?:の)?は[^。）)]{0,40}?(?:時|とき|際|後)(?!\\s*(?:でした|だった|に(?:作成|作)(?:しました|った)))",
         "(?:push|プッシュ)(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
     ),
 )

@@ -134,6 +134,9 @@ _PUBLISHED_NOW = re.compile(
     r"|(?:push|プッシュ)\s*(?:し[、,]|して(?!い(?:ない|ません)|な))(?:https?://[^\s（）()]+|[^。]){0,40}?(?:ました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
     r"|(?<!nothing )\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
+    # "It was a local commit until Tuesday; it is pushed now".
+    r"|(?<!\bonce )(?<!\buntil )(?<!\bwhen )(?<!\bafter )(?<!\bif )\b(?:it|this|which|the (?:commit|change|branch))"
+    r" is (?:now pushed|pushed now)\b"
     # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.
     r"|\b(?:has\s+been|is\s+now|now\s+lives|is)\s+on\s+`?(?:Q|origin[^\s`]*|upstream[^\s`]*|the remote)`?"
     r"(?:\s+since\b|\s*(?:now\b|$|[.;]))",

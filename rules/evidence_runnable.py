@@ -47,8 +47,12 @@ NOT_RUNNABLE = any_of(
     r"\b(?:haven't|have not|don't|do not|didn't|did not) (?:had|have|got|get) (?:any )?(?:[\w-]+ )?access\b",
     r"\b(?:asked|waiting for|waiting on) (?:the |them|[\w-]+ ){0,3}to (?:lend|send|ship|loan|give) us\b",
     # Only their unit fails: 「手元の個体では出ません。その個体を送ってもらうよう依頼中です」.
-    "(?:送って|貸して|借り|届けて)(?:もらう|いただく|もらえる)よう(?:に)?(?:依頼|お願い|手配)",
-    "手元(?:の[^。、]{0,10})?(?:で|では)(?:は)?(?:出|再現し|発生し|起き)(?:ません|ない)",
+    "(?:送って|貸して|借り|届けて)(?:もらう|いただく|もらえる)よう(?:に)?(?:依頼|お願い|手配)"
+    "|(?:送付|貸与|貸し出し|発送|返送)を(?:先方に|顧客に)?(?:依頼|お願い|手配)",
+    "手元(?:の[^。、]{0,10})?(?:で|では)(?:は)?(?:出|再現し|発生し|起き|落ち|止まり|固まり|クラッシュし)(?:ません|ない)",
+    # 「再現環境は…シミュレータへ移植している途中で、シミュレータ上ではこの弁を動かせていません」.
+    "(?:移植|構築|準備|用意|作成|整備|セットアップ|組み立て)(?:を)?(?:し)?ている途中",
+    "(?:シミュレータ|シミュレーター|実機|環境|手元|検証機)[^。]{0,20}?(?:動かせ|再現でき|再現させられ|試せ|流せ)(?:て)?(?:い)?(?:ない|ません|ず)",
     # The writer has not seen it fail: "I have not myself seen happen on these steps yet".
     r"\b(?:i|we) (?:have not|haven't|never|did not|didn't) (?:myself |personally |ourselves |actually |yet )?"
     r"(?:seen|watched|observed|witnessed)(?: it| this| that)? (?:happen|fail|occur|reproduce|crash|hang)\b",

@@ -151,3 +151,29 @@ def flag_rates(raw: str, masked: str) -> list[Rate]:
         if (rate := rate_of(count_value(figure(hit)), runs)) is not None:
             found.append((rate, f"{flag.group(0)} … {hit.group(0).strip()}"))
     return found[:_ENOUGH]
+
+
+#: A table's header cell for the runs before the fix, and the delimiter row under a header.
+_BEFORE_HEADER = re.compile(
+    r"^\s*(?:before(?: the (?:fix|patch|change))?|old|unpatched|without(?: the)? fix|修正前|適用前)\s*$", re.I
+)
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def without_before_columns(text: str) -> str:
+    """The text with the cells of a table's "before" column blanked: "| resend ×20 | 20 crashes | 0 crashes |" under
+    "| check | before | after |" counts the crashes before the fix, not after it."""
+    if "|" not in text:
+        return text
+    lines = text.split("\n")
+    for i in range(1, len(lines)):
+        if not _DELIMITER_ROW.match(lines[i]) or "|" not in lines[i - 1]:
+            continue
+        header = lines[i - 1].strip().strip("|").split("|")
+        gone = {n for n, cell in enumerate(header) if _BEFORE_HEADER.match(cell)}
+        j = i + 1
+        while gone and j < len(lines) and "|" in lines[j]:
+            cells = lines[j].strip().strip("|").split("|")
+            lines[j] = "| " + " | ".join("" if n in gone else cell for n, cell in enumerate(cells)) + " |"
+            j += 1
+    return "\n".join(lines)

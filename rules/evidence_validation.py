@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import re
 
+from rules import evidence_clauses as clauses
 from rules import evidence_pass as passing
 from rules import evidence_run as run
 from rules import evidence_words as words
 from rules import reading
+from rules.as_typed import as_typed
 from rules.evidence_after import still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import concrete_pass
 from rules.evidence_contrast import with_without
+from rules.evidence_count_words import excused
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, other_subject, other_thing_named
+from rules.evidence_summaries import pasted_pass, summaries, without_before_columns
+from rules.evidence_trials import single_trial
 from rules.evidence_words import search
 from rules.phrases import SCOPE_STATED
 from rules.textmask import MASKED_CODE, mask, rates, sentences
@@ -168,3 +173,20 @@ def scope_or_condition(sentence: str) -> bool:
         or (_FOLLOW_UP.search(sentence) is not None and _REPRO_ITSELF.search(sentence) is None)
         or bool(re.search(r"\b(?:while|when|during|with)\b[^.;]{0,60}\bin progress\b", sentence, re.I | re.A))
     )
+
+
+def validation(text: str, masked: str) -> Finding | None:
+    """A validation's text read whole: a runner's summary with failures after the fix, a check not done, a check
+    with no outcome, a single trial. A table's "before" column counts the runs before the fix, not after it."""
+    kept = without_before_columns(text)
+    checked = _validation(kept, masked if kept == text else mask(kept))
+    return checked if checked is None or kept == text else (checked[0], as_typed(checked[1], kept))
+
+
+def _validation(text: str, masked: str) -> Finding | None:
+    pasted = summaries(text)
+    failing = next((span for (rate, span), before in pasted if rate > 0 and not before), None)
+    if failing is not None and not excused(masked):
+        return ("fails_after", failing)  # a pasted "PASS 49  FAIL 1" after the fix
+    passed = pasted_pass(text)  # a pasted "1 passed in 0.84s" is the completed check, with its outcome
+    return unchecked(masked, pasted=passed) or clauses.validation(masked, pasted=passed) or single_trial(masked)

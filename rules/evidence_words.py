@@ -15,8 +15,7 @@ from functools import lru_cache
 from rules.regex_guard import alternation, compile_guarded
 from rules.textmask import has_words
 
-#: After "not tested" / "unverified": a scope word makes it an honest scope ("not tested on ARM"), not a
-#: missing validation, so the negation does not count.
+#: After "not tested" / "unverified", a scope word makes an honest scope ("not tested on ARM"): no negation counts.
 SCOPE_AFTER = r"(?!\s+(?:on|with|in|for|under|against|beyond|outside|at|by|across|other)\b)"
 EN_FLAGS = re.IGNORECASE | re.ASCII
 
@@ -90,9 +89,10 @@ HYPOTHESIS = (
         r"(?! (?:Q|the|a|an|its|their)\b)",
         r"(?<!\bas )(?<!\bbe )\bun(?:confirmed|clear|proven|verified|certain)\b",
         r"\b(?:fairly|pretty|quite|reasonably|mostly|almost|somewhat|relatively) (?:sure|confident|certain)\b",
-        # "Hypothesis" capitalised and doing something is the property-testing library, not a guess.
+        # "Hypothesis" capitalised and doing something ("found with Hypothesis: …") is the testing library, not a guess.
         r"(?-i:\bhypothes[ie]s\b|\bHYPOTHES[IE]S\b)"
-        r"|(?-i:(?<!\()\bHypothes[ie]s\b)(?!-)(?=\s*[:,;.)]|\s+(?:is|was|were|are|that|being|here|remains|holds)\b|\s*$)"
+        r"|(?-i:(?<!\()(?<!with )(?<!using )(?<!via )(?<!by )(?<!from )(?<!in )\bHypothes[ie]s\b)(?!-)"
+        r"(?=\s*[:,;.)]|\s+(?:is|was|were|are|that|being|here|remains|holds)\b|\s*$)"
         # "(Hypothesis, `@given`)" names the library in an aside; "(Hypothesis: …)" still states one.
         r"|(?-i:(?<=\()Hypothes[ie]s\b)(?=\s*:)",
         r"\btheor(?:y|ies)\b",

@@ -10,15 +10,9 @@ from postmortem.messages import say
 from postmortem.model import Lang, PostMortem, WhyMissedCategory
 from rules.as_typed import as_typed
 from rules.evidence import check_text
-from rules.evidence_agreement import (
-    generic_tests,
-    not_every_run,
-    only_soak,
-    perf_unmeasured,
-    soak_to_come,
-    ticked_to_come,
-)
+from rules.evidence_agreement import not_every_run, only_soak, perf_unmeasured, soak_to_come, ticked_to_come
 from rules.evidence_steps import has_steps
+from rules.evidence_tests import generic_tests, repro_not_run
 from rules.evidence_trials import cut_short
 from rules.textmask import mask
 
@@ -87,6 +81,7 @@ _CONTRADICTIONS = frozenset(
         "soak_pending",
         "configs_to_come",
         "workload_to_come",
+        "repro_not_run",
     }
 )
 #: The one ticked kind such a text denies.
@@ -97,6 +92,7 @@ _THE_ONE_KIND = {
     "soak_pending": "stress_soak",
     "configs_to_come": "other_configs",
     "workload_to_come": "workload_completes",
+    "repro_not_run": "original_repro_passes",
 }
 
 
@@ -130,6 +126,8 @@ def _disagreement(pm: PostMortem, field: str) -> str | None:
         found = perf_unmeasured(text or "")  # 「昇温時間は今回計測していません」: the performance was not measured
     if found is None and field == "validation":
         found = ticked_to_come(text or "", answer or ())  # "the 132 kV variant will be done next window"
+    if found is None and field == "validation":
+        found = repro_not_run(text or "", answer or ())  # only a test passed; 「実機では流していません」
     if found is None or found[0] not in _DENIES[field] | _CONTRADICTIONS:
         return None
     if found[0] in _THE_ONE_KIND:  # "all tests pass" denies the failing test ticked, not the other kinds

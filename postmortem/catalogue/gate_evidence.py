@@ -17,8 +17,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "頻度が数えたものではなく推測です（「{found}」）。何回実行して何回失敗したかを書いてください",
     },
     "gate_not_a_change": {
-        "en": 'names an issue or a build, not the change that fixes it ("{found}")',
-        "ja": "修正そのものではなく、課題やビルドを指しています（「{found}」）",
+        "en": 'names an issue, a build or a page of notes, not the change that fixes it ("{found}")',
+        "ja": "修正そのものではなく、課題・ビルド・資料ページを指しています（「{found}」）",
     },
     "gate_single_trial": {
         "en": 'a result seen in a single trial ("{found}"), which shows nothing about a failure that comes and goes',

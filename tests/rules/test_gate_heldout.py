@@ -102,7 +102,6 @@ KNOWN_GAPS: dict[str, str] = {
     " runs, so the single overnight trial is not seen",
     "b63-140": "false refusal: 'a 24 h soak on towers 1–4 with no drops': the towers' range reads as failures counted"
     " after the fix",
-    # Batch 65, after round 63 (tuned on it). The label and the corpus disagree: the corpus accepts "`close()` might
     # be called twice when the peer resets the connection, and …" (a condition on a modal, docs/rules.md).
     "b65-070": "'it might be handed to the next moto when the moto number is reused': a modal under a condition, which"
     " the corpus accepts; labelled a suspicion",
@@ -187,7 +186,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b85-036": "'because the allocation for manual-encode bags fails': the symptom again, with `allocate()` named",
     "b85-042": "「メモリ不足で OOM になったのが原因」: a symptom declared the cause, with the log line after it",
     "b85-044": "'come from board `DB-3`, which sits behind the last 12 columns': a place, read as a doing",
-    "b85-048": "'a race somewhere between `DispatchQueue.flush()` and the ack handler': a race, with code named",
     "b85-050": "「判定結果を受け取れていなかったため」: a failure said as the cause",
     "b85-060": "'`allocate_lines()` alone accounts for 36 of the 40 minutes': where the time goes, not why",
     "b85-074": "'played … back 20 times …, comparing each run's `wim_out.csv`': no outcome said",
@@ -280,7 +278,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b98-112": "'Flying the 412-waypoint plan needs the outdoor range, which is booked for the 14…': the repro to come",
     "b98-120": "「監視ツールで様子を見ている。…異常ログはゼロ」: watching, with a zero count read as a pass",
     "b98-121": "「48 時間の連続稼働試験…300 回繰り返しても…0 件」: the soak's own count read as the check",
-    "b98-123": "「元の再現手順（FMS ブレーカーの再投入）は今回は流していない」: read as another configuration",
     # Batch 97, after round 90 (tuned on it; the label's reason, shortened).
     "b97-009": "One misroute after the fix is a failure counted after the fix, explained away with no evidence it als…",
     "b97-022": "Two alternative causes are given and the log fits both, so no single mechanism is identified",
@@ -292,11 +289,9 @@ KNOWN_GAPS: dict[str, str] = {
     "b97-068": "The downlink reached 85% and stopped when the pass ended, so the workload ticked as completed did not…",
     "b97-077": "The steps no longer reproduce on the lab switch as it is now, so the writer cannot run a failing repro",
     "b97-080": "'Half of the calls' from an impression of a few tries is a guessed rate, not a counted one",
-    "b97-082": "Memory that grows until the OOM killer stops the process names no cache or list that holds it, so it…",
     "b97-094": "false refusal: The original repro passed all 30 cycles; the old-build failures are before the fix and…",
     "b97-095": "One timeout after the fix is a failure counted after the fix, set aside without showing it fails with…",
     "b97-101": "The failure on each run is worked out from timer values, an outcome expected rather than steps the wr…",
-    "b97-104": "The device is only at the customer's site, so the writer cannot run the steps now",
     "b97-107": "The same symptom sits on both sides of the 'because', so no element and what it does wrong is named",
     "b97-110": "The mechanism is the vendor's report told as someone else's word, backed only by a correlation with h…",
     "b97-117": "The failing test is named only as 'all tests pass', next to a ticked failing_test_passes",
@@ -365,6 +360,17 @@ KNOWN_GAPS: dict[str, str] = {
     "b104-051": "'cannot handle' the large journal only states the failure happening; it names no wrong behaviour of…",
     "b104-076": "A patch followed by watching a dashboard is looking, not a run with a result",
     "b104-137": "The text says the original repro was not re-run next to a ticked original_repro_passes",
+    # Batch 106, after round 96 (tuned on it): the label's reason, shortened.
+    "b106-003": "the cause half only restates the symptom (an occupied slot handed out) without saying what the func…",
+    "b106-017": "a symptom with a time of day and no steps to run is not a repro; a count per day is not a rate",
+    "b106-021": "checking a screen daily in production is watching, not the repro run; original_repro_passes is unsu…",
+    "b106-038": "the counts show 25 passes and no failure (a rate of zero), contradicting every_run",
+    "b106-087": "'loop until it shows up' with no counted rate is not a repro on demand, so high_frequency is not sh…",
+    "b106-092": "a timeout is what failed, not why; no condition says when or why the RPC times out",
+    "b106-097": "one trial is no result for a failure that comes and goes (22 of 25), and no runs are counted around…",
+    "b106-143": "a dashboard watched after a change is looking, not a counted experiment",
+    "b106-164": "a timeout and a returned error code are what failed, with no condition saying why",
+    "b106-165": "steps that no longer reproduce on the current image are not a repro the next engineer can run",
 }
 
 
