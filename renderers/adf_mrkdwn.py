@@ -48,7 +48,8 @@ class Span:
             return self.text
         lead = self.text[: len(self.text) - len(self.text.lstrip(" "))]
         trail = self.text[len(self.text.rstrip(" ")) :]
-        code = "code" in self.marks and "`" not in core  # Slack's inline code cannot hold a backtick
+        # Slack's inline code cannot hold a backtick, nor a link (it would show `<url|label>` as typed)
+        code = "code" in self.marks and "`" not in core and self.href is None
         body = escape_mrkdwn(core) if code else protect(core)
         if self.href:
             target = escape_mrkdwn(self.href).replace("|", "%7C")
@@ -106,6 +107,8 @@ def spans_mrkdwn(line: Line) -> list[str]:
             at.append(len(out))
             plain.append(span.text)
             out.append("")
+    if line and at and at[0] == 0 and line[0].text.startswith(">"):
+        plain[0] = WORD_JOINER + plain[0]  # a typed `>` that starts a line is text: Slack would quote the line
     if len(plain) == 1:
         out[at[0]] = protect(plain[0])
     elif plain:

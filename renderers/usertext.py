@@ -23,7 +23,9 @@ exactly the markers that would misread it, until nothing is misread:
   (Slack's cannot): its opening backticks are text then;
 - fences as Slack reads them: a line starting with the fence's backticks and text after them closes the block
   (the text follows it), backticks with nothing in their block are text, and emphasis around code alone stays
-  text (no ADF mark styles code); `*` and `+` lines are no list (Slack's lists are `-` and `1.`).
+  text (no ADF mark styles code); `*` and `+` lines are no list (Slack's lists are `-` and `1.`), and a marker
+  alone on a line is text; a quote Slack would not show as one (a line without `>` taken into it, or nothing
+  quoted) is its text, `>` included.
 `*word*` is bold, as in Slack (`_word_` italic). Code spans, code blocks, lists and `>` quotes are read as
 they are. The ADF and the Slack preview are both made from the result, so they show the same text and structure.
 

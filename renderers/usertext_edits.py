@@ -2,18 +2,16 @@
 
 An edit is `(start, end, new bytes)` on the UTF-8 text; most are one backslash inserted before a marker.
 "Ours" are the places of the backslashes earlier passes inserted (sorted), which are never read as typed, and of
-the entities they wrote for a line's first blank (`&#32;`). Also here: the lists and links being read (where an
-item's number stands), where a block's marker stands (a heading's `#`, a fence's first `~`), whether a block
-stands alone between blank lines, and whether emphasis clearly wraps words. Each helper looks at a bounded
+the entities they wrote for a line's first blank (`&#32;`). Also here: where a block's marker stands (a heading's
+`#`, a fence's first `~`), whether a block stands alone between blank lines, whether emphasis clearly wraps words,
+and the edits that make a fence, a quote or a line break read as Slack reads them. Each helper looks at a bounded
 window or one line of the text, never the whole of it.
 """
 
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import re
-from dataclasses import dataclass
 
 Edit = tuple[int, int, bytes]
 
@@ -21,6 +19,7 @@ Edit = tuple[int, int, bytes]
 _BEFORE_OPENER = frozenset("([{\"'“‘「（")
 _AFTER_CLOSER = frozenset(".,;:!?)]}\"'”’」）、。")
 _MARKERS = frozenset(b"*_~")
+_DIGITS = frozenset(b"0123456789")
 _ALNUM = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _ASCII_PUNCTUATION = frozenset(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _TILDE_CLOSER_RE = re.compile(rb" {0,3}~{3,}[ \t]*")
@@ -171,6 +170,41 @@ def fence_edits(data: bytes, mark: int, end: int) -> list[Edit]:
     return []
 
 
+#: A list marker alone on its line: an empty item, which cannot interrupt a paragraph until a break of ours ends it.
+_BARE_MARKER_RE = re.compile(rb"[ \t]*+(?:[-+*]|[0-9]{1,9}[.)])[ \t]*+(?=\n|$)")
+
+
+def soft_break(data: bytes, newline: int) -> list[Edit]:
+    """A typed line break made a hard one (a backslash before it); a list marker alone on the next line escaped,
+    which the backslash at that line's end would otherwise make an item ("a⏎+ ⏎b")."""
+    if _BARE_MARKER_RE.match(data, newline + 1) is None:
+        return [insert(newline)]
+    mark = first_mark(data, newline + 1)
+    while data[mark] in _DIGITS:  # "1." escaped at its `.` (a backslash before a digit shows)
+        mark += 1
+    return [insert(newline), insert(mark)]
+
+
+#: A quote's line as Slack reads it: one that starts with `>` (after blanks), and one with nothing after its `>`.
+_QUOTE_LINE_RE = re.compile(rb"[ \t]*+>")
+_EMPTY_QUOTE_RE = re.compile(rb"[ \t>]*+")
+
+
+def quote_edits(data: bytes, start: int, end: int) -> list[Edit]:
+    """Every `>` that starts a line of the quote at `start`..`end`, escaped, when Slack would not show it as a quote:
+    a line without `>` that the quote takes in ("> a⏎b": Slack quotes only "a"), or nothing quoted at all ("> ")."""
+    lines = data[start:end].rstrip(b"\n").split(b"\n")
+    lazy = any(line.strip(b" \t") and not _QUOTE_LINE_RE.match(line) for line in lines)
+    if not lazy and not _EMPTY_QUOTE_RE.fullmatch(data, start, end if data[end - 1 : end] != b"\n" else end - 1):
+        return []
+    edits, at = [], start
+    for line in lines:
+        if _QUOTE_LINE_RE.match(line):
+            edits.append(insert(first_mark(data, at)))
+        at += len(line) + 1
+    return edits
+
+
 def info_line(data: bytes, mark: int) -> Edit:
     """A line break after a code fence's backticks, so what follows them on its line (the info string, which
     Slack shows as code) is the block's first line: inside a list item or a quote, the line keeps its place."""
@@ -246,33 +280,3 @@ def char_after(data: bytes, pos: int) -> str:
     if byte < 0x80:
         return _ASCII[byte]
     return data[pos : pos + 4].decode(errors="ignore")[:1]
-
-
-@dataclass(slots=True)
-class OpenList:
-    """An ordered list being read (`number`: the number its next item shows; None for a bullet list): where each
-    item's `.` or `)` stands, and whether any item's number as typed differs from the one it would be shown with."""
-
-    number: int | None
-    delimiters: list[int] = dataclasses.field(default_factory=list)
-    renumbered: bool = False
-
-    def item(self, data: bytes, start: int) -> None:
-        digits = end = first_mark(data, start)
-        while data[end : end + 1].isdigit():
-            end += 1
-        shown = str(self.number).encode()
-        self.renumbered = self.renumbered or data[digits:end] != shown or data[end : end + 1] == b")"
-        self.delimiters.append(end)
-        self.number = (self.number or 0) + 1
-
-
-@dataclass(slots=True)
-class OpenLink:
-    """A link being read: its kind, where it starts, its target, whether it stays a link and holds nothing."""
-
-    kind: str
-    start: int
-    dest: str
-    kept: bool = True
-    empty: bool = True

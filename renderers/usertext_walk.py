@@ -18,8 +18,6 @@ from renderers.adf_input import PARSER
 from renderers.links import is_safe_href
 from renderers.usertext_edits import (
     Edit,
-    OpenLink,
-    OpenList,
     emphasis_edits,
     fence_edits,
     first_mark,
@@ -32,9 +30,12 @@ from renderers.usertext_edits import (
     is_ours,
     isolated,
     ours_in,
+    quote_edits,
+    soft_break,
     tilde_fence,
     unescape,
 )
+from renderers.usertext_open import OpenLink, OpenList
 from renderers.usertext_runs import CLOSED, EMPHASIS, SLACK_TEXT_RE, TYPED, Run, keep_runs, own_text, slack_link
 
 _MARK_WIDTH = {"Emphasis": 1, "Strong": 2, "Strikethrough": 2}
@@ -119,7 +120,7 @@ class _Walk:
                 if event != "SoftBreak":
                     self.bare(event, span["start"], span["end"], depth, reading)
                 elif reading and not self.literal:  # a typed line break is one in every reader (a Markdown file too)
-                    found.keeps.append(insert(data.index(b"\n", span["start"])))
+                    found.keeps.extend(soft_break(data, data.index(b"\n", span["start"])))
                 if reading and not self.literal and not self.nested and event != "Rule":
                     indented = data.index(b"\n", span["start"]) + 1  # its leading blanks show as typed
                 line_start = True
@@ -198,6 +199,8 @@ class _Walk:
             mark = first_mark(self.data, s)
             if self.nested and reading and self.data[mark : mark + 1] == b">":
                 self.found.fixes.append(insert(mark))  # a quote in a list item or a quote: its `>` as text
+            elif reading:  # a quote Slack would not show as one: an empty one, a line without `>` in it
+                self.found.fixes.extend(quote_edits(self.data, s, e))
             self.nested += 1
         elif name == "Heading":
             # A heading alone between blank lines becomes a paragraph of its own: nothing else reads otherwise.

@@ -34,7 +34,7 @@ from renderers.jira import (
     visibility,
 )
 from renderers.links import is_safe_href
-from renderers.wiki_escape import escape, escape_all, safe_target
+from renderers.wiki_escape import ESCAPED, escape, escape_all, safe_target
 
 Node = dict[str, Any]
 
@@ -185,17 +185,24 @@ def inline(nodes: list[Node], line_break: str) -> str:
         out.append(text)
     written = "".join(out)
     if line_break == "\\\\" and "\\\\\\" in written:
-        # Jira reads no escape after a backslash: `\\` then `\(` would show `\(`. The character, as an entity.
-        written = _BREAK_THEN_ESCAPE.sub(lambda m: f"\\\\&#{ord(m.group(1))};", written)
+        # Jira reads no escape after a backslash: `\\` then `\(` would show `\(`. The character, as an entity; a
+        # typed backslash (before a character that needs no escape), as one.
+        written = _BREAK_THEN_ESCAPE.sub(_after_break, written)
     return written
+
+
+def _after_break(m: re.Match[str]) -> str:
+    char = m.group(1)
+    return f"\\\\&#{ord(char)};" if char in ESCAPED else f"\\\\&#92;{char}"  # ours, or a typed one
 
 
 def _link(text: str, target: str) -> str:
     """`[text|target]` as Jira's link parser reads it: it splits at the first `|` whatever escapes it (so a `|` in
-    the text is an entity) and takes no `[` followed by a blank for a link (so leading blanks stand before it)."""
+    the text is an entity, and a bracket too: no escape is left for the parser to honour or not) and takes no `[`
+    followed by a blank for a link (so leading blanks stand before it)."""
     label = text.lstrip(_BLANKS)
     lead = text[: len(text) - len(label)]
-    label = label.replace("\\|", "&#124;").replace("|", "&#124;")
+    label = label.replace("\\|", "&#124;").replace("|", "&#124;").replace("\\]", "&#93;").replace("\\[", "&#91;")
     return f"{lead}[{label}|{target}]" if label else f"{lead}[{target}]"
 
 

@@ -192,8 +192,8 @@ def read_wiki(markup: str) -> Read:
     return read
 
 
-#: A line's quote marks, indent and list bullet, as renderers/adf_mrkdwn.py writes them.
-_STRUCTURE_RE = re.compile(r"^(?:&gt; )*[ \t]*(?:• |\d+\. )?")
+#: A line's quote mark (one: a quote in a quote is text), indent and bullet, as renderers/adf_mrkdwn.py writes them.
+_STRUCTURE_RE = re.compile(r"^(?:&gt; )?[ \t]*(?:• |\d+\. )?")
 
 
 def read_slack(messages: list[dict[str, Any]]) -> Read:

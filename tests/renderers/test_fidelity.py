@@ -368,3 +368,25 @@ def test_fences_bullets_and_code_read_as_slack_reads_them(validate_adf: Validate
         # the reader of the preview leaves a line's leading blanks out with its structure
         assert_shows(read, [line.lstrip() for line in shown] if fmt == "slack" else shown, fmt)
     assert not read_markdown(render_markdown(pm)).interpreted
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        # A marker alone on a line after text is no empty list item: it shows, and no backslash does.
+        ("a\n+ \nb", ["a", "+ ", "b"]),
+        ("a\n* \nb", ["a", "* ", "b"]),
+        ("a\n1. \nb", ["a", "1. ", "b"]),
+        # Slack quotes only the lines that start with `>`: a quote that takes in a line without one, or quotes
+        # nothing, is the text as typed.
+        ("> a\nb", ["> a", "b"]),
+        ("a\n> \nb", ["a", "> ", "b"]),
+    ],
+)
+def test_markers_alone_and_lazy_quotes_show_as_typed(validate_adf: Validate, typed: str, shown: list[str]) -> None:
+    pm = model("en", {"root_cause": typed})
+    for fmt, read in readings(pm, validate_adf).items():
+        # the reader of the preview takes a `1. ` that starts a line for a list's number, and leaves it out
+        assert_shows(read, [_NUMBER_RE.sub("", line) if fmt == "slack" else line for line in shown], fmt)
+        assert sum(line.count("\\") for line in read.lines) == 0, (fmt, read.lines)
+    assert not read_markdown(render_markdown(pm)).interpreted

@@ -251,3 +251,11 @@ def test_a_code_block_in_a_list_item_keeps_its_lines_as_typed() -> None:
     for typed in ("make test", "  indented", "c2"):
         assert typed in lines
     assert lines.count("```") == 2  # the closing fences, not indented
+
+
+def test_a_link_with_a_code_label_is_a_link_and_a_typed_quote_mark_is_text() -> None:
+    """Slack shows `<url|label>` inside backticks as typed, and quotes any line that starts with `>`."""
+    pm = PostMortem(ticket="A-1", root_cause="see [`c`](https://e.example/x)\n> not a quote here\nb")
+    text = _section_text(pm)
+    assert "<https://e.example/x|c>" in text and "`<https" not in text
+    assert f"\n{adf_mrkdwn.WORD_JOINER}&gt; not a quote here" in text

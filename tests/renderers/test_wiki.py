@@ -204,3 +204,11 @@ def test_an_ordered_list_with_a_code_block_in_an_item_keeps_its_numbers() -> Non
     for line in ("1. build", "2. run", "3. check", "1. x", "2. y"):
         assert line in shown
     shows_as_adf(adf)
+
+
+def test_brackets_in_a_link_label_and_a_backslash_after_a_list_break_show_as_typed() -> None:
+    """Jira finds a link's end with no regard for escapes, and reads no escape right after a `\\` line break."""
+    wiki = adf_to_wiki(markdown_to_adf("[a [b] c](https://e.example/q)\n\n- 0\\\n\\\\0\n- a\\\n(b)"))
+    assert "[a &#91;b&#93; c|https://e.example/q]" in wiki
+    shown = visible(wiki)
+    assert "0\n\\0" in shown and "a\n(b)" in shown  # the item's line break, then the backslash or `(` as typed
