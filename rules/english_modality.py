@@ -20,7 +20,8 @@ HEARSAY = any_of(
     r"\b(?:let|letting) (?:us|me) know\b|\b(?:informed|notified) (?:us|me) (?:that|of)\b",
     # Someone else's engineer ran it: "the GPU vendor's engineer ran our capture … and reported back".
     r"\b(?:vendor|partner|customer|client|supplier|their|the other team)'?s? (?:[\w-]+ ){0,2}(?:engineers?|fae|support"
-    r"|team|admins?|folks)\b[^.;]{0,80}?\b(?:reported|said|told|confirmed|came back)\b",
+    r"|team|admins?|folks)\b[^.;]{0,80}?\b(?:reported|said|told|confirmed|came back|traced|found|showed|identified"
+    r"|pinned)\b",
     # "The winery's tech says that if you …": someone's technician or contact reporting.
     r"\b\w+'s (?:[\w-]+ ){0,2}(?:tech|techs|technicians?|engineers?|operators?|admins?|staff|contact|reps?"
     r"|representatives?|support|folks)\b[^.;]{0,40}?\b(?:says|said|reports?|reported|told|tells|claims?|claimed)\b",

@@ -63,7 +63,7 @@ _OR_CONDITION = re.compile(
     r"\b(?:when|whenever|if|unless|while|once|whether|after|before|until|where|each|every|any|either|neither|nor)\b"
     # What the code is meant to do on either: "is supposed to reset on a strike within 10 km or …", 「本来…べき」.
     r"|\b(?:supposed|meant|designed|specified|required) to\b|本来"
-    r"|場合|とき|時に|時は|たら|れば|なら|と、|ごとに|たびに|際に|いずれの|どちらの|どの",
+    r"|場合|とき|時に|時は|たら|れば|なら|(?<!こ)と、|ごとに|たびに|際に|いずれの|どちらの|どの",  # not 「…こと、」
     re.IGNORECASE,
 )
 
@@ -71,7 +71,7 @@ _OR_CONDITION = re.compile(
 _CANDIDATES = re.compile(
     r"\b(?:cause[sd]?|culprit|reason|responsible|blame|explain\w*|fits?|suspect\w*|whichever|not sure|unclear"
     r"|can't tell|cannot tell|don't know|undecided|candidates?|one of|possib\w+|either|(?:it|this)(?:'s| is| was))\b"
-    r"|原因|要因|せい|どちらか|いずれか|可能性|考え|思|不明|特定",
+    r"|原因|要因|せい|どちらか|いずれか|可能性|考え|思|不明|特定|による|によるもの",
     re.IGNORECASE,
 )
 

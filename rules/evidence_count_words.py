@@ -121,7 +121,7 @@ NOT_A_LABEL = "".join(f"(?<!{label} )" for label in _LABELS.split())
 #: A word for something going wrong, counted or named: one lexicon for every reader of failures after the fix.
 FAILURE_WORD = re.compile(
     r"\b(?:fail\w*|crash\w*|error\w*|time[ds]?[ -]?outs?|hung|hang\w*|duplicat\w*|desync\w*|mismatch\w*|corrupt\w*"
-    r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong"
+    r"|reject\w*|reds?|spikes?|pauses?|drops?|dropped|dropouts?|nan|leak\w*|stalls?|resets?|hitch\w*|stutter\w*|broke|wrong"
     r"|jam\w*)\b"
     r"|失敗|落ち|エラー|クラッシュ|ハング|タイムアウト|赤|重複|欠損|不一致|開いたまま|閉じたまま|未(?:起動|作動|点灯|応答|検知)|不発",
     re.IGNORECASE,
@@ -214,7 +214,18 @@ def excused(masked: str) -> bool:
     """A failure said, in so many words, not to be the fix's ("fails the same way on `main` without the fix"), and not
     only guessed so ("probably unrelated")."""
     excuse = NOT_THE_FIXS.search(masked)
-    return excuse is not None and not GUESSED.search(masked, max(0, excuse.start() - 30), excuse.start())
+    return (
+        excuse is not None
+        and not GUESSED.search(masked, max(0, excuse.start() - 30), excuse.start())
+        and not _GUESSED_AFTER.match(masked, excuse.end())  # "unrelated, as far as we can tell"
+    )
+
+
+_GUESSED_AFTER = re.compile(
+    r"[\s,;:—-]*(?:as far as (?:i|we) (?:can tell|know)|i think|we think|probably|i guess|afaict)\b"
+    r"|[、\s]*(?:だと思|と思われ|かもしれ|のはず|のよう)",
+    re.IGNORECASE,
+)
 
 
 #: The figure before the fix, set aside in brackets: 「500 回すべて ok（修正前は 200 回中 41 回失敗）」.

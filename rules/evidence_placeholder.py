@@ -30,7 +30,7 @@ PLACEHOLDER_INSIDE = compile_guarded(
     r"|〇{2,}|○{2,}|×{2,}|＿{2,}|(?<!\w)_{2,}(?!\w)"
     r"|(?-i:\bTBD\b|\bTBC\b|\bXXX+\b|(?<!the )(?<!a )(?<!this )\bTODO\b(?! (?:above|below|comment|says"
     r"|literally|in))|\bFIXME\b)|\?{3,}"
-    r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書)[^<>\[\]()【】\n]{0,30}[>\])】]",
+    r"|[<\[(【][^<>\[\]()【】\n]{0,30}?(?:記入|追記|未定|ここに|後で書|あとで書|転記|貼り付け|貼付)[^<>\[\]()【】\n]{0,30}[>\])】]",
     re.IGNORECASE,
 )
 
@@ -55,18 +55,21 @@ def is_placeholder(text: str | None) -> bool:
     return not core or bool(_PLACEHOLDER_RE.fullmatch(core))
 
 
-#: "TBD" as the domain's own word: inside a name (`eta_TBD.edi`, `with_TBD.csv`) or quoted as a value ('TBD').
+#: "TBD" as the domain's own word: inside a name (`eta_TBD.edi`, `ep_import_tbd.csv`), quoted as a value ('TBD'),
+#: or naming a column, a field or a flag ("the `TBD` column", 「列名が `TBD`」).
 _NAMED_WORD_RE = compile_guarded(
-    r"(?-i:(?<=[A-Za-z0-9]_)(TBD|TBC)\b|\b(TBD|TBC)(?=_[A-Za-z0-9])|(?<=['\"])(TBD|TBC)(?=['\"]))"
+    r"(?i:(?<=[a-z0-9]_)(tbd|tbc)\b|\b(tbd|tbc)(?=_[a-z0-9]))|(?-i:(?<=['\"])(TBD|TBC)(?=['\"]))"
+    r"|`(TBD|TBC)`\s*(?:columns?|fields?|flags?|values?|status|labels?|tags?|keys?|headers?|rows?|列|欄|フラグ|項目)"
+    r"|(?:columns?|fields?|flags?|headers?|列名|項目名|フラグ)\s*(?:named|called|が|は)?\s*`(TBD|TBC)`"
 )
 
 
 def placeholder_inside(text: str, masked: str) -> str | None:
     """A slot left inside a text that must state facts, in the prose or in a command; None when there is none.
     A word the text also uses as a name or a quoted value (`eta_TBD.edi`, 'TBD') is the domain's data, no slot."""
-    named = {m.group(0) for m in _NAMED_WORD_RE.finditer(text)}
+    named = {word.upper() for m in _NAMED_WORD_RE.finditer(text) for word in m.groups() if word}
     for pattern, where in ((PLACEHOLDER_INSIDE, masked), (PLACEHOLDER_IN_CODE, text)):
         for token in pattern.finditer(where):
-            if token.group(0) not in named:
+            if token.group(0).upper() not in named:
                 return token.group(0)
     return None

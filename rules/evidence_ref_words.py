@@ -14,6 +14,8 @@ UNPUBLISHED = (
         r"\b(?:on|in) my (?:own |work |personal |home |old )?(?:laptop|machine|box|workstation|desktop|computer"
         r"|dev ?box|pc|mac|vm|checkout|clone|working directory|workspace|sandbox"
         r"|local (?:checkout|clone|copy|repo|branch|tree))\b",
+        # A path in one person's home: "`~/src/vms-fw`", "/home/kenji/", "C:\\Users\\…".
+        r"(?<![\w/])~/[\w./-]+|/home/\w+/[\w./-]*|\b[A-Z]:\\Users\\[\w.\\-]*",
         # "on the line-2 engineering laptop": a machine of one person or one place.
         r"\b(?:on|in) (?:the|a|an|our|his|her|their) (?:[\w-]+ ){0,3}(?:laptop|workstation|desktop pc|desktop)\b",
         r"\blocal (?:commit|branch|change|patch|checkout|copy|stash)\b|\blocal(?:ly)? only\b|\bonly local(?:ly)?\b"
@@ -80,7 +82,7 @@ UNPUBLISHED = (
         "来スプリント|次(?:の)?スプリント",
         # 「（作成は v3.8 のリリースブランチ切り出し時）」: made when something still to come happens.
         "(?:作成|作る|切る|切り出す|切り出し)(?:の)?は[^。）)]{0,40}?(?:時|とき|際|後)(?!\\s*(?:でした|だった|に(?:作成|作)(?:しました|った)))",
-        "(?:push|プッシュ)(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
+        "(?:push|プッシュ)\\s*(?:は)?(?:まだ|して|され|でき)(?:て)?(?:い)?(?:ない|ません|おらず)?",
     ),
 )
 

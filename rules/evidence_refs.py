@@ -134,7 +134,8 @@ _PUBLISHED_NOW = re.compile(
     r"|(?:push|プッシュ)\s*(?:し[、,]|して(?!い(?:ない|ません)|な))(?:https?://[^\s（）()]+|[^。]){0,40}?(?:ました|済み)"
     r"|\bpushed (?:as \S+ )?(?:on|to) (?:origin|upstream|the remote|github|gitlab)\b"
     r"|(?<!nothing )\b(?:has|have) been pushed\b|\b(?:was|got) pushed (?:since|on|yesterday|last|this)\b"
-    # "It was a local commit until Tuesday; it is pushed now".
+    r"|(?:今は|現在は|いまは)\s*(?:origin|リモート|GitHub|GitLab|サーバ)[^。]{0,12}?(?:開け|あり|見られ|参照でき|取得でき)"
+    # "It was a local commit until Tuesday; it is pushed now", 「今は origin から開けます」.
     r"|(?<!\bonce )(?<!\buntil )(?<!\bwhen )(?<!\bafter )(?<!\bif )\b(?:it|this|which|the (?:commit|change|branch))"
     r" is (?:now pushed|pushed now)\b"
     # "it has been on `origin/release-7` since Monday": on the remote now, whatever it was before.

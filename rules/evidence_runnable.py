@@ -50,6 +50,12 @@ NOT_RUNNABLE = any_of(
     "(?:送って|貸して|借り|届けて)(?:もらう|いただく|もらえる)よう(?:に)?(?:依頼|お願い|手配)"
     "|(?:送付|貸与|貸し出し|発送|返送)を(?:先方に|顧客に)?(?:依頼|お願い|手配)",
     "手元(?:の[^。、]{0,10})?(?:で|では)(?:は)?(?:出|再現し|発生し|起き|落ち|止まり|固まり|クラッシュし)(?:ません|ない)",
+    # 「保守担当の佐藤さんが…次の手順を 10 回実行し、10 回とも…」: someone else's runs.
+    "(?:さん|氏|担当者?)が[^。]{0,80}?(?:手順|\\d+\\s*回)[^。]{0,40}?(?:実行|試行|再現|試|流|回)し(?:、|て|ました|た)",
+    # "Since the worker image was rebuilt on 3 March, the same upload completes": gone since a change, not the fix.
+    r"\bsince (?!the (?:fix|patch|change)\b)[^.;]{0,60}?\b(?:rebuilt|upgraded|updated|replaced|redeployed|reinstalled"
+    r"|reimaged|restarted|rolled back)\b[^.;]{0,40}?,\s*the same\b[^.;]{0,40}?\b(?:completes|passes|works|succeeds"
+    r"|finishes)\b",
     # 「再現環境は…シミュレータへ移植している途中で、シミュレータ上ではこの弁を動かせていません」.
     "(?:移植|構築|準備|用意|作成|整備|セットアップ|組み立て)(?:を)?(?:し)?ている途中",
     "(?:シミュレータ|シミュレーター|実機|環境|手元|検証機)[^。]{0,20}?(?:動かせ|再現でき|再現させられ|試せ|流せ)(?:て)?(?:い)?(?:ない|ません|ず)",

@@ -22,7 +22,8 @@ _NORM_SAYS = re.compile(
     r"|defines?|documents?|says?|states?|notes?|promises?|lets?|(?:only )?makes?)\b"
     rf"|\b(?:according to|per|under|by) (?:the )?[\w./ -]{{0,30}}?\b{_NORM}\b"
     # 「SIP の仕様（RFC 3261）上」: the norm, then what names it in brackets.
-    r"|(?:仕様|規格|プロトコル|ドキュメント|マニュアル|データシート|契約|RFC\s*\d+)(?:書)?(?:\s*[（(][^（）()]{1,30}[）)])?\s*"
+    r"|(?:仕様|規格|プロトコル|ドキュメント|マニュアル|データシート|契約|RFC\s*\d+)(?:書)?"
+    r"(?:\s*[（(][^（）()]{1,30}[）)]|\s+[A-Za-z0-9][\w.-]{0,30})?\s*"
     r"(?:上|では|で(?:は)?|により|によれば|によると"
     r"|の定義では|の規定では|に従えば)",
     re.IGNORECASE,

@@ -371,6 +371,21 @@ KNOWN_GAPS: dict[str, str] = {
     "b106-143": "a dashboard watched after a change is looking, not a counted experiment",
     "b106-164": "a timeout and a returned error code are what failed, with no condition saying why",
     "b106-165": "steps that no longer reproduce on the current image are not a repro the next engineer can run",
+    # Batch 107, after round 97 (tuned on it): the label's reason, shortened.
+    "b107-010": "「出るまで回す」手順で、失敗率を数えた記述がなく high_frequency の根拠がない",
+    "b107-016": "Most runs pass and the failures are 'some' cycles, with no count: not a high frequency",
+    "b107-032": "タイムアウト例外という失敗そのものを原因にしており、いつなぜ起きるかの条件がない",
+    "b107-036": "p99 is still far above the 90 ms baseline, so performance is not restored as ticked",
+    "b107-046": "A symptom with a condition but no steps the writer ran and no counted runs",
+    "b107-068": "The cause given is the error code being raised, i.e. the symptom itself, with no condition saying w…",
+    "b107-075": "A change deployed and reviewed, with no test run and no observed result",
+    "b107-099": "時刻の一致からの読みで、要素が何をどう誤るかを述べた因果ではない",
+    "b107-112": "The only device that shows it is in service on site; the writer gives no steps they can run, only t…",
+    "b107-129": "Failures counted after the fix refuse whatever they are called",
+    "b107-131": "A vague place ('the progress-reporting path') and 'the value is off', with no element and condition",
+    "b107-146": "トレースで値を見た観察で、何かを変えて結果を比べた実験ではない",
+    "b107-160": "The cause half only states a failure happening ('cannot match'), which is the symptom again",
+    "b107-170": "原因の側も「在線を解除しない」という同じ症状で、仕組みがない",
 }
 
 
