@@ -332,21 +332,6 @@ def test_a_quote_line_in_an_action_item_keeps_its_mark_in_every_format(validate_
         ("a\n  two blanks", ["a", "  two blanks"]),
         # A code span cannot hold a line break in Slack: the backticks and both lines show as typed.
         ("see `a\nb` and ``c\nd`` here", ["see `a", "b` and ``c", "d`` here"]),
-    ],
-)
-def test_indented_lines_and_code_across_a_line_break_show_as_typed(
-    validate_adf: Validate, typed: str, shown: list[str]
-) -> None:
-    pm = model("en", {"root_cause": typed})
-    for fmt, read in readings(pm, validate_adf).items():
-        # the reader of the preview leaves a line's leading blanks out with its structure
-        assert_shows(read, [line.lstrip() for line in shown] if fmt == "slack" else shown, fmt)
-    assert not read_markdown(render_markdown(pm)).interpreted
-
-
-@pytest.mark.parametrize(
-    ("typed", "shown"),
-    [
         # Slack closes a block at a line's backticks even with text after them: the text is no code.
         ("a\n```\ncode\n``` after *b*\nnext line", ["code", " after b", "next line"]),
         ("- ```\n  code\n  ``` tail\n- next", ["code", "tail", "next"]),
@@ -360,19 +345,6 @@ def test_indented_lines_and_code_across_a_line_break_show_as_typed(
         ("a *`x`* b _`y`_ ~~`z`~~", ["a *x* b _y_ ~~z~~"]),
         # A code span of blanks is no code in Slack: its backticks show.
         ("a ` ` b", ["a ` ` b"]),
-    ],
-)
-def test_fences_bullets_and_code_read_as_slack_reads_them(validate_adf: Validate, typed: str, shown: list[str]) -> None:
-    pm = model("en", {"root_cause": typed})
-    for fmt, read in readings(pm, validate_adf).items():
-        # the reader of the preview leaves a line's leading blanks out with its structure
-        assert_shows(read, [line.lstrip() for line in shown] if fmt == "slack" else shown, fmt)
-    assert not read_markdown(render_markdown(pm)).interpreted
-
-
-@pytest.mark.parametrize(
-    ("typed", "shown"),
-    [
         # A marker alone on a line after text is no empty list item: it shows, and no backslash does.
         ("a\n+ \nb", ["a", "+ ", "b"]),
         ("a\n* \nb", ["a", "* ", "b"]),
@@ -383,10 +355,11 @@ def test_fences_bullets_and_code_read_as_slack_reads_them(validate_adf: Validate
         ("a\n> \nb", ["a", "> ", "b"]),
     ],
 )
-def test_markers_alone_and_lazy_quotes_show_as_typed(validate_adf: Validate, typed: str, shown: list[str]) -> None:
+def test_slack_s_line_conventions_show_as_typed(validate_adf: Validate, typed: str, shown: list[str]) -> None:
+    """Indented lines, code across lines, fences, bullets, markers alone and quotes, as Slack reads them."""
     pm = model("en", {"root_cause": typed})
     for fmt, read in readings(pm, validate_adf).items():
-        # the reader of the preview takes a `1. ` that starts a line for a list's number, and leaves it out
-        assert_shows(read, [_NUMBER_RE.sub("", line) if fmt == "slack" else line for line in shown], fmt)
-        assert sum(line.count("\\") for line in read.lines) == 0, (fmt, read.lines)
+        # the reader of the preview leaves out a line's leading blanks and a `1. ` that starts it, as structure
+        assert_shows(read, [_NUMBER_RE.sub("", line).lstrip() if fmt == "slack" else line for line in shown], fmt)
+        assert sum(line.count("\\") for line in read.lines) == 0, (fmt, read.lines)  # none was typed
     assert not read_markdown(render_markdown(pm)).interpreted
