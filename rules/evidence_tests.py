@@ -99,6 +99,8 @@ _RUN_VERB = re.compile(
     r"\b(?:run|ran|re-?run|replay\w*|tried|executed|reproduced|repeated|exercised)\b|流し|流せ|実行|走らせ|回し|試し|再現",
     re.IGNORECASE,
 )
+#: A word that can say a run was not done.
+_NOT_WORD = re.compile(r"\bnot\b|n't\b|\bnever\b|ません|ない|ず|未", re.IGNORECASE)
 #: A clause about a test: 「単体テスト Q は…成功」, "the `test_x` failed before and passes after".
 _A_TEST = re.compile(
     r"\b(?:unit|regression|integration|e2e|failing|new|added) tests?\b(?! (?:units?|rigs?|benches|bench|machines?))"
@@ -111,8 +113,8 @@ _A_TEST = re.compile(
 def repro_not_run(text: str, kinds: Collection[str]) -> Finding | None:
     """ "The original repro passes" ticked beside a text whose only passing check is a test and which says a run
     was not done: 「単体テストは修正後に成功しました。実機での露出シーケンスは流していません」."""
-    if "original_repro_passes" not in kinds:
-        return None
+    if "original_repro_passes" not in kinds or _NOT_WORD.search(text) is None:
+        return None  # read only when something is said not done (a long paste is read once, by the gate)
     if FENCE_RE.search(text):
         return None  # a pasted runner's output may show the repro's run
     read = reading.readings(mask(text))
