@@ -10,6 +10,7 @@ it, and no more. Everything runs in time linear in the text (see tests/rules/tes
 
 from __future__ import annotations
 
+import functools
 import re
 
 from rules import declared_cause
@@ -77,6 +78,7 @@ NOT_FIXED = (
 )
 
 
+@functools.lru_cache(maxsize=32)  # the gate reads a text for its field, then again against its structured answer
 def check_text(field: str, text: str | None) -> Finding | None:
     """The kind of problem with one field's text and the phrase that shows it; None when acceptable.
 
