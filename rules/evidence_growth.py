@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rules.evidence_words import any_of
+from rules.textmask import sentences
 
 #: A resource growing: memory, heap, a queue, open handles.
 _GROWTH = any_of(
@@ -79,7 +80,7 @@ _NOT_THE_RACE = any_of(
 #: What races with what: an order, a shared thing written and read, a lock missing (docs/rules.md#mechanism).
 _RACE_MECHANISM = any_of(
     r"\b(?:before|after|while|until|once|between (?:\w+ ){0,4}?(?:reads?|writes?|updates?|checks?|sets?|clears?|frees?)"
-    r"|without\s+(?:a\s+|the\s+|any\s+|holding\s+)?(?:lock|mutex|synchroni\w*|barrier|fence|bid_\w+|\w+_lock|\w+_mutex|Q)"
+    r"|without\s+(?:a\s+|the\s+|any\s+|holding\s+)?(?:lock|mutex|synchroni\w*|barrier|fence|\w+_lock|\w+_mutex|Q)"
     r"|unlocked|unsynchroni[sz]ed|non-?atomic|not atomic|atomic\w*|check-then-act|toctou|interleav\w*|overwrit\w*"
     r"|clobber\w*|lost updates?|stale|same (?:field|variable|counter|slot|buffer|key|row|entry|pointer|flag|index|Q)"
     r"|double[- ](?:free|release|submit|dispatch)|reads? [^.;]{0,40}?(?:writes?|updates?|modif\w*|sets?|clears?)"
@@ -92,9 +93,9 @@ _RACE_MECHANISM = any_of(
 def race_only(masked: str) -> str | None:
     """A race named as the cause, with no order, shared state or missing lock said: "a race condition in the TCS
     queue between the slew thread and the guider thread leaves the mount tracking the old target"."""
-    found = _RACE.search(masked)
-    if found is None or _RACE_MECHANISM.search(masked) is not None:
+    if _RACE.search(masked) is None or _RACE_MECHANISM.search(masked) is not None:
         return None
-    start = max(masked.rfind(end, 0, found.start()) for end in ".。\n")
-    stop = min((at for end in ".。\n" if (at := masked.find(end, found.end())) >= 0), default=len(masked))
-    return None if _NOT_THE_RACE.search(masked, start + 1, stop) else found.group(0)
+    for sentence in sentences(masked):  # a race denied or put aside in its own sentence is not the cause
+        if (found := _RACE.search(sentence)) is not None and _NOT_THE_RACE.search(sentence) is None:
+            return found.group(0)
+    return None
