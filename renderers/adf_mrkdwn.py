@@ -107,7 +107,7 @@ def spans_mrkdwn(line: Line) -> list[str]:
             at.append(len(out))
             plain.append(span.text)
             out.append("")
-    if line and at and at[0] == 0 and line[0].text.startswith(">"):
+    if at and at[0] == 0 and line[0].text.startswith(">"):
         plain[0] = WORD_JOINER + plain[0]  # a typed `>` that starts a line is text: Slack would quote the line
     if len(plain) == 1:
         out[at[0]] = protect(plain[0])

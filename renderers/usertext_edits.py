@@ -36,6 +36,7 @@ def insert(pos: int) -> Edit:
 
 #: A line's first blank as an entity: the parser keeps it (and the blanks after it) as text, as typed.
 _INDENT_ENTITIES = {0x20: b"&#32;", 0x09: b"&#9;"}
+_INDENT_BLANKS = {entity: bytes([blank]) for blank, entity in _INDENT_ENTITIES.items()}
 
 
 def indent_entity(data: bytes, pos: int) -> Edit:
@@ -47,7 +48,7 @@ def unescape(data: bytes, pos: int) -> Edit:
     """Undo the escape of ours at `pos` (a backslash, or a blank written as an entity)."""
     if data[pos] == 0x26:  # "&#32;" / "&#9;"
         end = data.index(b";", pos) + 1
-        return (pos, end, b" " if data[pos + 2] == 0x33 else b"\t")
+        return (pos, end, _INDENT_BLANKS[data[pos:end]])
     return (pos, pos + 1, b"")
 
 
@@ -157,10 +158,17 @@ def tilde_fence(data: bytes, mark: int, end: int) -> list[Edit]:
 _CLOSER_WITH_TEXT_RE = re.compile(rb"\n[ \t>]*+(`{3,}+)(?=[ \t]*+[^ \t\n])")
 
 
+def backticks_end(data: bytes, pos: int) -> int:
+    """Where the run of backticks at `pos` ends."""
+    while data[pos : pos + 1] == b"`":
+        pos += 1
+    return pos
+
+
 def fence_edits(data: bytes, mark: int, end: int) -> list[Edit]:
     """A backtick fence's block (its first backtick at `mark`) as Slack reads it: a block with nothing in it is the
     backticks as text; a line that starts with the fence's backticks followed by text closes it, that text after."""
-    width = len(data[mark : mark + 64]) - len(data[mark : mark + 64].lstrip(b"`"))
+    width = backticks_end(data, mark) - mark
     opener_end = data.find(b"\n", mark, end)
     if opener_end < 0 or not data[opener_end:end].strip(b" \t\n>`"):
         return [insert(mark)]  # "```" alone, "``````": no empty box in their place
@@ -208,9 +216,7 @@ def quote_edits(data: bytes, start: int, end: int) -> list[Edit]:
 def info_line(data: bytes, mark: int) -> Edit:
     """A line break after a code fence's backticks, so what follows them on its line (the info string, which
     Slack shows as code) is the block's first line: inside a list item or a quote, the line keeps its place."""
-    end = mark
-    while data[end : end + 1] == b"`":
-        end += 1
+    end = backticks_end(data, mark)
     prefix = data[data.rfind(b"\n", 0, mark) + 1 : mark]
     return (end, end, b"\n" + bytes(c if c in b"> \t" else 0x20 for c in prefix))
 

@@ -18,6 +18,7 @@ from renderers.adf_input import PARSER
 from renderers.links import is_safe_href
 from renderers.usertext_edits import (
     Edit,
+    backticks_end,
     emphasis_edits,
     fence_edits,
     first_mark,
@@ -258,8 +259,7 @@ class _Walk:
                 )
             elif reading and (self.data.find(b"\n", s, e) >= 0 or not event["Code"].strip()):
                 # a line break would be a blank; blanks alone are no code in Slack: the opener is text
-                opener = len(self.data[s:e]) - len(self.data[s:e].lstrip(b"`"))
-                self.found.fixes.extend(insert(p) for p in range(s, s + opener))
+                self.found.fixes.extend(insert(p) for p in range(s, backticks_end(self.data, s)))
         elif "InlineHtml" in event:
             if reading:
                 (self.found.fixes if has_markup(self.data, s + 1, e) else self.found.keeps).append(insert(s))
