@@ -1,69 +1,18 @@
-"""The DESIGN §2 fields and the rules' nine sections, declared once (the registry's data; see postmortem/fields.py)."""
+"""The DESIGN §2 fields, declared once (the registry's data; see postmortem/fields.py). Sections and choices:
+postmortem/field_choices.py."""
 
 from __future__ import annotations
 
-from postmortem.fields import Field, Option, Registry, SectionHead
-
-
-def _opt(value: str, en: str, ja: str) -> Option:
-    return Option(value, {"en": en, "ja": ja})
-
-
-def _t(en: str, ja: str) -> dict[str, str]:
-    return {"en": en, "ja": ja}
-
-
-#: Section order in every rendering (docs/rules.md#the-sections-in-this-order; DESIGN §2).
-HEADS: tuple[SectionHead, ...] = (
-    SectionHead("summary", _t("Summary", "概要")),
-    SectionHead("symptom", _t("Symptom", "症状")),
-    SectionHead("root_cause", _t("Root cause", "根本原因")),
-    SectionHead("why_symptom", _t("Why the symptom appeared", "症状が発生した理由")),
-    SectionHead("fix", _t("Fix", "修正")),
-    SectionHead("how_found", _t("How it was found", "発見の経緯")),
-    SectionHead("why_missed", _t("Why it was missed", "見逃された理由")),
-    SectionHead("validation", _t("Validation", "検証")),
-    SectionHead("action_items", _t("Action items", "対応項目")),
+from postmortem.field_choices import (
+    DESTINATION_OPTIONS,
+    HEADS,
+    LANG_OPTIONS,
+    REPRO_RATE_OPTIONS,
+    VALIDATION_KIND_OPTIONS,
+    WHY_MISSED_OPTIONS,
+    en_ja,
 )
-
-#: The categories for "Why it was missed" (docs/rules.md#the-sections-in-this-order).
-WHY_MISSED_OPTIONS: tuple[Option, ...] = (
-    _opt("ci_gap", "CI gap", "CI のギャップ"),
-    _opt("latent_code", "Latent code", "潜在的なコード"),
-    _opt("workload_gap", "Workload gap", "ワークロードのギャップ"),
-    _opt("incomplete_fix", "Incomplete earlier fix", "以前の修正が不完全"),
-    _opt("review_miss", "Review miss", "レビューでの見落とし"),
-    _opt("no_good_reason", "No good reason: this should have been caught", "妥当な理由はありません。検出すべきでした"),
-)
-
-#: How often the repro triggers the bug (DESIGN §2): `rarely` is refused by the gate.
-REPRO_RATE_OPTIONS: tuple[Option, ...] = (
-    _opt("every_run", "Every run", "毎回"),
-    _opt(
-        "high_frequency", "High frequency (fails about one run in ten or more)", "高頻度（およそ 10 回に 1 回以上失敗）"
-    ),
-    _opt("rarely", "Rarely", "まれ"),
-)
-
-#: The verifications of "Validation" (docs/rules.md#the-sections-in-this-order); the first four show that the
-#: fix works, the last two alone do not.
-VALIDATION_KIND_OPTIONS: tuple[Option, ...] = (
-    _opt("original_repro_passes", "Original repro passes", "元の再現手順が成功"),
-    _opt("failing_test_passes", "Failing test passes", "失敗していたテストが成功"),
-    _opt("workload_completes", "Workload completes", "ワークロードが完了"),
-    _opt("perf_restored", "Performance restored", "性能が回復"),
-    _opt("stress_soak", "Stress or soak run", "ストレス／連続稼働テスト"),
-    _opt("other_configs", "Other configurations", "他の構成"),
-)
-
-DESTINATION_OPTIONS: tuple[Option, ...] = (
-    _opt("jira_comment", "Jira comment", "Jira コメント"),
-    _opt("pr_description", "PR description (Markdown file)", "PR の説明（Markdown ファイル）"),
-    _opt("docs_file", "docs/postmortems/ file", "docs/postmortems/ のファイル"),
-    _opt("wiki", "Wiki page (Markdown file)", "Wiki ページ（Markdown ファイル）"),
-)
-
-LANG_OPTIONS: tuple[Option, ...] = (_opt("en", "English", "英語"), _opt("ja", "Japanese", "日本語"))
+from postmortem.fields import Field, Registry
 
 FIELDS: tuple[Field, ...] = (
     Field(
@@ -71,17 +20,17 @@ FIELDS: tuple[Field, ...] = (
         "text",
         "meta",
         None,
-        _t("Jira key", "Jira キー"),
-        _t("Issue key of the original bug, e.g. PROJ-123.", "元のバグの課題キー（例: PROJ-123）。"),
-        doc_label=_t("Ticket", "チケット"),
+        en_ja("Jira key", "Jira キー"),
+        en_ja("Issue key of the original bug, e.g. PROJ-123.", "元のバグの課題キー（例: PROJ-123）。"),
+        doc_label=en_ja("Ticket", "チケット"),
     ),
     Field(
         "summary",
         "multiline",
         "required_section",
         "summary",
-        _t("Summary", "概要"),
-        _t(
+        en_ja("Summary", "概要"),
+        en_ja(
             "One paragraph: what broke for the user or workload, and one sentence on what fixed it.",
             "1 段落で: ユーザーやワークロードで何が壊れたか、何で直したかを 1 文で。",
         ),
@@ -91,12 +40,12 @@ FIELDS: tuple[Field, ...] = (
         "text",
         "required_section",
         "summary",
-        _t("Owner of the fix", "修正の担当者"),
-        _t(
+        en_ja("Owner of the fix", "修正の担当者"),
+        en_ja(
             "The person or team who owns the fix. Never guessed by the bot.",
             "修正を担当する人またはチーム。ボットが推測することはありません。",
         ),
-        doc_label=_t("Owner", "担当者"),
+        doc_label=en_ja("Owner", "担当者"),
         show="facts",
     ),
     Field(
@@ -104,8 +53,8 @@ FIELDS: tuple[Field, ...] = (
         "multiline",
         "usually_included",
         "symptom",
-        _t("Symptom", "症状"),
-        _t(
+        en_ja("Symptom", "症状"),
+        en_ja(
             "What was observed, verbatim: test output, errors, log lines, numbers.",
             "観測された内容をそのまま: テスト出力、エラー、ログ、数値。",
         ),
@@ -115,12 +64,12 @@ FIELDS: tuple[Field, ...] = (
         "multiline",
         "required_input",
         "symptom",
-        _t("Deterministic repro", "決定的な再現手順"),
-        _t(
+        en_ja("Deterministic repro", "決定的な再現手順"),
+        en_ja(
             "Deterministic steps, or steps that reproduce a flake at high frequency.",
             "確実に再現する手順、またはフレークを高頻度で再現する手順。",
         ),
-        doc_label=_t("Reproduction", "再現手順"),
+        doc_label=en_ja("Reproduction", "再現手順"),
         show="below",
     ),
     Field(
@@ -128,13 +77,13 @@ FIELDS: tuple[Field, ...] = (
         "select",
         "required_input",
         "symptom",
-        _t("How often the repro fails", "再現の頻度"),
-        _t(
+        en_ja("How often the repro fails", "再現の頻度"),
+        en_ja(
             "Every run, or a flake that fails at least about one run in ten. A rare failure is not a repro yet.",
             "毎回、またはおよそ 10 回に 1 回以上失敗するフレーク。"
             "まれにしか起きないものは、まだ再現手順ではありません。",
         ),
-        doc_label=_t("How often", "再現頻度"),
+        doc_label=en_ja("How often", "再現頻度"),
         options=REPRO_RATE_OPTIONS,
         ask="buttons",
     ),
@@ -143,8 +92,8 @@ FIELDS: tuple[Field, ...] = (
         "multiline",
         "required_input",
         "root_cause",
-        _t("Root cause (the mechanism)", "根本原因（メカニズム）"),
-        _t(
+        en_ja("Root cause (the mechanism)", "根本原因（メカニズム）"),
+        en_ja(
             "The mechanism, with code identifiers — not a hypothesis.",
             "コード上の識別子を含むメカニズム。仮説ではなく。",
         ),
@@ -155,35 +104,35 @@ FIELDS: tuple[Field, ...] = (
         "multiline",
         "required_input",
         "how_found",
-        _t("What confirmed the mechanism", "メカニズムを確認した方法"),
-        _t(
+        en_ja("What confirmed the mechanism", "メカニズムを確認した方法"),
+        en_ja(
             "The one experiment that confirmed the cause, e.g. forcing numStreams = 2 made the hang disappear. "
             '"The fix makes the original repro pass, and reverting it brings the failure back" is a valid '
             "answer: no extra experiment is needed.",
             "原因を確認できた唯一の実験（例: numStreams = 2 に強制したところ停止が消えた）。"
             "「修正で元の再現手順が成功し、修正を戻すと再び失敗する」も有効な回答です。追加の実験は不要です。",
         ),
-        doc_label=_t("Confirmed by", "確認方法"),
+        doc_label=en_ja("Confirmed by", "確認方法"),
     ),
     Field(
         "why_symptom",
         "multiline",
         "usually_included",
         "why_symptom",
-        _t("Why the symptom appeared", "症状が発生した理由"),
-        _t("The chain from the root cause to what was observed.", "根本原因から観測された症状までのつながり。"),
+        en_ja("Why the symptom appeared", "症状が発生した理由"),
+        en_ja("The chain from the root cause to what was observed.", "根本原因から観測された症状までのつながり。"),
     ),
     Field(
         "fix_ref",
         "text",
         "required_input",
         "fix",
-        _t("Fix reference (PR / commit / branch)", "修正の参照（PR／コミット／ブランチ）"),
-        _t(
+        en_ja("Fix reference (PR / commit / branch)", "修正の参照（PR／コミット／ブランチ）"),
+        en_ja(
             "PR, commit or branch of the fix, e.g. org/repo#123 or a PR URL.",
             "修正の PR・コミット・ブランチ（例: org/repo#123、PR の URL）。",
         ),
-        doc_label=_t("Fix reference", "修正の参照"),
+        doc_label=en_ja("Fix reference", "修正の参照"),
         show="refs",
     ),
     Field(
@@ -191,8 +140,8 @@ FIELDS: tuple[Field, ...] = (
         "multiline",
         "required_section",
         "fix",
-        _t("Fix", "修正"),
-        _t(
+        en_ja("Fix", "修正"),
+        en_ja(
             "What changed and why it addresses the cause rather than hiding the symptom; earlier attempts.",
             "何を変えたか、なぜ症状を隠さず原因に対処しているか。以前の試みも。",
         ),
@@ -203,8 +152,8 @@ FIELDS: tuple[Field, ...] = (
         "multiline",
         "usually_included",
         "how_found",
-        _t("How it was found", "発見の経緯"),
-        _t(
+        en_ja("How it was found", "発見の経緯"),
+        en_ja(
             "How the repro became deterministic: tools, rejected hypotheses, the deciding experiment.",
             "再現を確実にした方法: ツール、否定された仮説、決め手となった実験。",
         ),
@@ -214,9 +163,9 @@ FIELDS: tuple[Field, ...] = (
         "select",
         "usually_included",
         "why_missed",
-        _t("Why it was missed (category)", "見逃された理由（分類）"),
-        _t("The closest category.", "最も近い分類。"),
-        doc_label=_t("Category", "分類"),
+        en_ja("Why it was missed (category)", "見逃された理由（分類）"),
+        en_ja("The closest category.", "最も近い分類。"),
+        doc_label=en_ja("Category", "分類"),
         options=WHY_MISSED_OPTIONS,
         ask="none",
         show="lead",
@@ -226,16 +175,16 @@ FIELDS: tuple[Field, ...] = (
         "multiline",
         "usually_included",
         "why_missed",
-        _t("Why it was missed", "見逃された理由"),
-        _t("The honest explanation of the gap, blameless.", "ギャップの率直な説明。個人を責めずに。"),
+        en_ja("Why it was missed", "見逃された理由"),
+        en_ja("The honest explanation of the gap, blameless.", "ギャップの率直な説明。個人を責めずに。"),
     ),
     Field(
         "validation",
         "multiline",
         "required_input",
         "validation",
-        _t("Validation", "検証"),
-        _t(
+        en_ja("Validation", "検証"),
+        en_ja(
             "How the fix was verified: tests, workloads, before/after numbers, soak runs.",
             "修正の検証方法: テスト、ワークロード、修正前後の数値、連続稼働テスト。",
         ),
@@ -245,14 +194,14 @@ FIELDS: tuple[Field, ...] = (
         "multiselect",
         "required_input",
         "validation",
-        _t("Verifications done", "実施した検証"),
-        _t(
+        en_ja("Verifications done", "実施した検証"),
+        en_ja(
             "Tick what was done. At least one of the first four shows that the fix works; a soak run or other "
             "configurations alone do not.",
             "実施したものを選んでください。修正が効くことを示すには、最初の 4 つのうち少なくとも 1 つが必要です。"
             "連続稼働テストや他の構成だけでは示せません。",
         ),
-        doc_label=_t("Verified", "実施した検証"),
+        doc_label=en_ja("Verified", "実施した検証"),
         options=VALIDATION_KIND_OPTIONS,
         ask="checkboxes",
     ),
@@ -261,17 +210,17 @@ FIELDS: tuple[Field, ...] = (
         "text",
         "optional",
         "validation",
-        _t("What was not re-tested", "再テストしていない範囲"),
-        _t("What was not re-tested (honest scope).", "再テストしていないもの（正直な範囲）。"),
-        doc_label=_t("Scope", "検証範囲"),
+        en_ja("What was not re-tested", "再テストしていない範囲"),
+        en_ja("What was not re-tested (honest scope).", "再テストしていないもの（正直な範囲）。"),
+        doc_label=en_ja("Scope", "検証範囲"),
     ),
     Field(
         "action_items",
         "list",
         "usually_included",
         "action_items",
-        _t("Action items", "対応項目"),
-        _t(
+        en_ja("Action items", "対応項目"),
+        en_ja(
             "One a line: what | owner | tracking. Or just the word none when the fix is sufficient.",
             "1 行に 1 件: 内容 | 担当 | 追跡。フォローアップが不要なら「なし」とだけ書きます。",
         ),
@@ -283,8 +232,8 @@ FIELDS: tuple[Field, ...] = (
         "flag",
         "scope",
         None,
-        _t("Customer-facing outage (needs an incident report)", "顧客に影響する障害（インシデントレポートが必要）"),
-        _t(
+        en_ja("Customer-facing outage (needs an incident report)", "顧客に影響する障害（インシデントレポートが必要）"),
+        en_ja(
             "An outage needs an incident report; the bot asks before it goes on.",
             "障害にはインシデントレポートが必要です。続ける前にボットが確認します。",
         ),
@@ -294,8 +243,8 @@ FIELDS: tuple[Field, ...] = (
         "flag",
         "scope",
         None,
-        _t("Trivial fix (typo, obvious one-line change)", "軽微な修正（タイプミス、明らかな 1 行の修正）"),
-        _t(
+        en_ja("Trivial fix (typo, obvious one-line change)", "軽微な修正（タイプミス、明らかな 1 行の修正）"),
+        en_ja(
             "A trivial fix needs no post-mortem: the PR description is the record.",
             "軽微な修正に事後分析は不要です。PR の説明が記録になります。",
         ),
@@ -305,8 +254,8 @@ FIELDS: tuple[Field, ...] = (
         "select",
         "meta",
         None,
-        _t("Destination", "掲載先"),
-        _t(
+        en_ja("Destination", "掲載先"),
+        en_ja(
             "Only a Jira comment is posted; the others are attached to the thread as a Markdown file.",
             "投稿されるのは Jira コメントのみ。それ以外は Markdown ファイルとしてスレッドに添付されます。",
         ),
@@ -317,8 +266,8 @@ FIELDS: tuple[Field, ...] = (
         "select",
         "meta",
         None,
-        _t("Language", "言語"),
-        _t("Headings of the post-mortem and the bot's messages.", "事後分析の見出しとボットのメッセージ。"),
+        en_ja("Language", "言語"),
+        en_ja("Headings of the post-mortem and the bot's messages.", "事後分析の見出しとボットのメッセージ。"),
         options=LANG_OPTIONS,
     ),
 )

@@ -9,7 +9,7 @@ Adding a field takes:
 
 1. postmortem/field_table.py: one `Field` in `FIELDS`, at its DESIGN §2 place: name, kind, role, section,
    label and hint in both languages; `doc_label`, `show`, `options`, `ask`, `also` when the defaults do
-   not fit. A new section is one `SectionHead` in `HEADS` as well.
+   not fit. A new section is one `SectionHead` in `HEADS` (postmortem/field_choices.py) as well.
 2. postmortem/model.py: one attribute of `PostMortem` at the same place, typed by its kind: text and
    multiline `str | None = None`, select `Literal[...] | None = None`, multiselect
    `tuple[Literal[...], ...] = ()`, list `tuple[<item model>, ...] = ()` (and a `bool = False` for each

@@ -15,19 +15,15 @@ from slack_sdk.errors import SlackApiError
 
 from postmortem.model import Lang
 from renderers import prompts
-from renderers.markdown import render_markdown
 from sessions.claims import (
-    HANDOFF_ONCE_SECONDS,
     advance_duty,
     advance_scheduled_claim,
-    handoff_claim,
     question_duty,
     ticket_checked_claim,
 )
-from sessions.conversation import Effect, Outcome, apply_step, model_of, next_step, on_edit
-from sessions.retention import job_options
+from sessions.conversation import Effect, Outcome, apply_step, next_step, on_edit
 from sessions.session import Session, State
-from workers import amending, drafting, duplicates, followup_duplicates, permissions, posting, prefill
+from workers import amending, drafting, duplicates, followup_duplicates, handing_off, permissions, posting, prefill
 from workers.approved import MAX_POST_ATTEMPTS, backoff
 from workers.context import WorkerContext, current
 from workers.jira_gateway import JiraError
@@ -229,34 +225,7 @@ def remove_followup_duplicates(session_id: str, version: int) -> None:
 
 def handoff(session_id: str, user: str) -> None:
     """Put the leadership-rewrite job on the management-talk queue (only ever on a person's click)."""
-    ctx = current()
-    session = ctx.store.get(session_id)
-    output_only = (
-        session is not None
-        and session.state is State.drafted
-        and session.inputs.get("destination", "jira_comment") != "jira_comment"
-    )
-    # Posted (or posting, its link already shown), or an output-only draft delivered to the thread.
-    if session is None or not (session.comment_url is not None or output_only):
-        return
-    if not ctx.store.claim_once(handoff_claim(session_id), HANDOFF_ONCE_SECONDS):
-        return
-    pm = model_of(session)
-    payload = {
-        "kind": "postmortem",
-        "schema": 1,
-        "ticket": session.ticket,
-        "session": session.id,
-        "version": session.approved_version or session.version,
-        "lang": session.lang,
-        "markdown": render_markdown(pm),
-        "comment_url": session.comment_url,
-        "requested_by": user,
-        "channel": session.channel,
-        "thread_ts": session.thread_ts,
-    }
-    job = ctx.handoff_queue.enqueue("management_talk.rewrite", payload, **job_options())
-    ctx.say(session, prompts.notice("handed_off", session.lang, job_id=job.id))
+    handing_off.request(current(), session_id, user)
 
 
 #: Effects that only say something; when Slack fails they are rescheduled, in order, and the rest go on.
