@@ -44,14 +44,17 @@ HEARSAY = any_of(
     r"|auditors?|staff|crew|contacts?|reps?|representatives?|fae)\b(?!['’]s)",
     r"\bsupposedly\b",
     # "Devi's team ran this twice on UAT and saw the reject": someone else's run.
-    r"\b[\w-]+'s (?:team|crew|group|folks|people|colleagues?|engineers?|qa|testers?|ops) (?:ran|reproduced|saw|tried"
-    r"|tested|hit|ran into|confirmed)\b",
+    r"\b[\w-]+'s (?:[\w-]+ )?(?:team|crew|group|folks|people|colleagues?|engineers?|qa|testers?|ops) (?:ran|reproduced"
+    r"|saw|tried|tested|hit|ran into|confirmed|replayed|re-?ran|loaded|checked|verified|measured|repeated)\b",
     # "Priya from rating QA applied the patch to her environment …; she confirmed …": someone else's run and word.
     r"\b(?:on|to|in) (?:her|his) (?:own )?(?:environment|env|machine|laptop|box|setup|rig|bench|sandbox|workstation)\b"
     r"|(?:^|[.;]\s*)(?:she|he) (?:confirmed|verified|reported|says|said|told|saw|ran|tried|reproduced|observed|hit"
     r"|counted|tested)\b"
     # "The infra team re-ran the job on their cluster and sent over their numbers".
-    r"|\b(?:on|in) their (?:own )?(?:cluster|environment|env|staging|setup|rig|bench|sandbox)\b"
+    r"|\b(?:on|in) their (?:own )?(?:cluster|environment|env|staging|setup|rig|bench|sandbox|receivers?|consoles?"
+    r"|terminals?|devices?|units?|hardware)\b"
+    # "…; their report says all 50 had the ship name": what they wrote back.
+    r"|\btheir (?:own )?(?:report|notes?|summary|e-?mail|message|write-?up|results?) (?:says?|said|shows?|showed)\b"
     r"|\bsent (?:over|us|me) their (?:numbers|results|figures|data|logs|counts)\b",
     # "Kenji's notes say it floods every time": what someone else wrote down.
     r"\b[\w-]+'s (?:[\w-]+ )?(?:notes?|messages?|reports?|emails?|comments?|write-?ups?|summary|tickets?)"

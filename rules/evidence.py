@@ -28,6 +28,7 @@ from rules import evidence_validation as checking
 from rules import evidence_words as words
 from rules.evidence_markers import marker_set_aside, their_label_denied
 from rules.evidence_placeholder import is_placeholder, placeholder_inside
+from rules.evidence_rejected import REJECTED
 from rules.evidence_repro import repro
 from rules.evidence_spec import norm_says
 from rules.evidence_summaries import flag_rates, summaries
@@ -149,19 +150,19 @@ def _cause(masked: str, *, hedges: bool) -> Finding | None:
     """The cause unknown (any text), or only suspected (root cause, confirming experiment)."""
     parts = sentences(masked)
     for sentence in parts:
-        if not _search(words.REJECTED, sentence) and (phrase := _search(UNKNOWN, sentence)):
+        if not _search(REJECTED, sentence) and (phrase := _search(UNKNOWN, sentence)):
             if not of_another_matter(sentence):
                 return ("unknown", phrase)
     if not hedges:
         return None
     for i, sentence in enumerate(parts):
         following = parts[i + 1] if i + 1 < len(parts) else ""
-        if not _search(words.REJECTED, sentence) and (phrase := _hedge(sentence, following)):
+        if not _search(REJECTED, sentence) and (phrase := _hedge(sentence, following)):
             if _RULED_OUT_NEXT.match(following):
                 continue  # "Monday's hypothesis was 'probably X'. Tested it: …": the idea put to the test
             return ("hypothesis", phrase)
         if (phrase := _search(words.UNCONFIRMED, sentence)) and not checking.scope_or_condition(sentence):
-            if _search(words.REJECTED, sentence) or _RULED_OUT_NEXT.match(following):
+            if _search(REJECTED, sentence) or _RULED_OUT_NEXT.match(following):
                 continue  # "First hypothesis was GC pauses; ruled out with `-Xlog:gc`": tested and dropped
             return ("hypothesis", phrase)
     return None

@@ -222,8 +222,8 @@ def fails_after(clause: str) -> bool:
     for m in shapes.RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True
-    if any(not _before(clause, m.start(), m.end()) for m in counts.OTHERS_WENT_WRONG.finditer(clause)):
-        return True  # "48 runs produced all 400 letters; the other two stopped at 399"
+    if any(not _before(clause, m.start(), m.end()) for m in counts.went_wrong(clause)):
+        return True  # "48 runs produced all 400 letters; the other two stopped at 399", "1 short stop in 200 runs"
     return short_share(clause) or _short_part(clause) or _down_not_out(clause) or _after_rate(clause)
 
 
@@ -238,7 +238,7 @@ def short_share(text: str) -> bool:
             return True
     # 「100 回中 3 回跳ねた」「1,240 本中 2 本に減りました」: some of the lot, not all and not none, in whatever verb.
     return any(
-        0 < int(m.group(3).replace(",", "")) < int(m.group(1).replace(",", ""))
+        0 < int((m.group(3) or m.group(6)).replace(",", "")) < int((m.group(1) or m.group(4)).replace(",", ""))
         and not _before(text, m.start(), m.end())
         for m in counts.SOME_OF_JA.finditer(text)
     )

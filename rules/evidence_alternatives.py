@@ -10,6 +10,7 @@ import re
 
 from rules import evidence_words as words
 from rules import reading
+from rules.evidence_rejected import REJECTED
 from rules.evidence_words import any_of, search
 
 #: Two causes offered where one is needed: "either … or …", "both fit".
@@ -88,7 +89,7 @@ def alternatives(masked: str) -> str | None:
     """Two candidate causes left open, said in words ("either … or", "both fit") or joined by "or" (`_two_causes`);
     none when the candidates were ruled out ("we first suspected the GC or the JIT; both were ruled out"), and no
     "either … or" inside a condition ("when … and either the gate is set or …": a rule of the code)."""
-    if search(words.REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
+    if search(REJECTED, masked) is not None and _RULED_OUT.search(masked) is not None:
         return None
     alt = search((_ALTERNATIVES_EN, _ALTERNATIVES_JA), masked)
     if alt is not None and alt.lower().startswith("either") and (at := masked.find(alt)) >= 0:

@@ -152,7 +152,9 @@ CONSEQUENCE_FIRST = re.compile(
 )
 #: A sentence that only names a kind of bug and its place: 「`SoilProbeAgent` のメモリ管理の不具合です」.
 KIND_ONLY_JA = re.compile(
-    r"\s*(?:Q\s*の\s*)?[^。、]{0,15}?の(?:不具合|問題|バグ|欠陥)(?:です|でした|だ|である)[。.]?\s*$"
+    # 「…ずれるので、時刻処理の問題です」「…のは、時刻処理の問題です」: the symptom, then only a kind.
+    r"\s*(?:[^。Q]{0,200}?(?:ので|ため|から|のは)\s*[、,]\s*)?"
+    r"(?:Q\s*の\s*)?[^。、]{0,15}?の(?:不具合|問題|バグ|欠陥)(?:です|でした|だ|である)[。.]?\s*$"
 )
 
 

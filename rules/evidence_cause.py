@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 from rules import english, japanese_verbs, reading
-from rules import evidence_words as words
 from rules.declared_cause import declared_symptom
 from rules.evidence_alternatives import alternatives
 from rules.evidence_asides import (
@@ -29,6 +28,7 @@ from rules.evidence_asides import (
 from rules.evidence_clauses import sentence_around
 from rules.evidence_correlation import CORRELATION
 from rules.evidence_growth import growth_only, race_only
+from rules.evidence_rejected import REJECTED
 from rules.evidence_words import EN_FLAGS, any_of, search
 from rules.restatement import DURATION as _DURATION
 from rules.restatement import error_before_effect, restated, symptom_cause
@@ -116,7 +116,7 @@ def mechanism(masked: str) -> Finding | None:
     for _clause, why in reading.readings(masked):
         if why is not None and why[0] == "hearsay" and _SYMPTOM_REPORT.search(_clause) and _plain_mechanism(masked):
             continue
-        if why is not None and why[0] == "hearsay" and search(words.REJECTED, _clause) is not None:
+        if why is not None and why[0] == "hearsay" and search(REJECTED, _clause) is not None:
             continue  # 「佐藤さんは『たぶん DNS』と言っていたが、DNS は無関係だった」: a word reported and ruled out
         if why is not None and why[0] == "hearsay" and _corrected(masked, _clause):
             continue  # 「『たぶんネットワーク』と言われていた件。実際は…」: a word reported, then what it really was

@@ -75,7 +75,9 @@ PASSED_BEFORE = (
         r"|\b(?:pass\w*|green|succeed\w*|fine) (?:even|also|already) (?:before|without) (?:the|this)"
         r" (?:fix|change|patch)\b"
         # "`test_zone_boundaries` passes, as it did on main before the fix".
-        r"|\bas (?:it|they) did (?:on (?:main|master|trunk) )?(?:before|without) (?:the |this )?(?:fix|change|patch)\b",
+        r"|\bas (?:it|they) did (?:on (?:main|master|trunk) )?(?:before|without) (?:the |this )?(?:fix|change|patch)\b"
+        # "passes on the fix branch, as it did on `main`": the same pass without the fix.
+        r"|\bas (?:it|they) did on (?:main|master|trunk|the old (?:code|build|version))\b",
         flags=EN_FLAGS,
     ),
     any_of(

@@ -21,7 +21,7 @@ from rules.evidence_after_result import (
 from rules.evidence_checks import RUNNING
 from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_contrast import with_without
-from rules.evidence_count_words import FAILURE_WORD, RUN_NOUN
+from rules.evidence_count_words import FAILURE_WORD, RUN_NOUN, RUNS_MADE
 from rules.evidence_intervention import INTERVENTION, on_paper
 from rules.evidence_repro import expected_label, expected_outcome
 from rules.evidence_scope import elsewhere, other_thing_named, set_aside
@@ -76,7 +76,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     contrast = with_without(masked) or _two_outcomes(raw)
     # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": what was watched is the
     # counted outcome of a contrast, so the watching clause holds the result.
-    counted = _COUNT.search(masked) is not None or ("```" in raw and _COUNT.search(raw) is not None)  # a pasted run
+    counted = _COUNT.search(RUNS_MADE.sub(" ", masked)) is not None or ("```" in raw and bool(_COUNT.search(raw)))
     measured = contrast is not None and counted
     result: bool | None = None  # a result stated besides watching, read when first needed
     said = sentences(masked) if found else []  # read once, for the findings that look at their sentence
@@ -288,7 +288,9 @@ _TWO_RUNS = re.compile(r"^[ \t]*\$ [^\n]+\n(?:[ \t]*(?!\$ )[^\n]*\n){1,20}?[ \t]
 
 
 def _outcome(clause: str) -> bool:
-    return _COUNT.search(clause) is not None or search(OUTCOME, clause) is not None or concrete_pass(clause)
+    """What the clause says came of it: a figure (not the number of runs made), an outcome word, a pass."""
+    said = RUNS_MADE.sub(" ", clause)
+    return _COUNT.search(said) is not None or search(OUTCOME, clause) is not None or concrete_pass(said)
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -29,8 +29,10 @@ _GROWTH = any_of(
 )
 #: What holds the resource, or why it is not given back.
 _RETAINER = any_of(
-    r"\b(?:holds?|held|retains?|retained|keeps? (?:a |an |every|all|each|the|them|it|references?)|caches?|cached|leaks?"
-    r"|leaked|never (?:freed|released|closed|evicted|removed|cleared)|accumulat\w*|buffered|appends?"
+    # "leaks one handle per call" names what is kept; "the process leaks:" only names the symptom again.
+    r"\b(?:holds?|held|retains?|retained|keeps? (?:a |an |every|all|each|the|them|it|references?)|caches?|cached"
+    r"|leak(?:s|ed|ing)? (?:a|an|one|the|every|each|its|their|\d+|Q)\b"
+    r"|never (?:freed|released|closed|evicted|removed|cleared)|accumulat\w*|buffered|appends?"
     r"|buffer(?:s|ing)? (?:every|each|all|the whole|the entire)"
     r"|loads? (?:the )?(?:whole|entire|all)|reads? (?:the )?(?:whole|entire|all)|into memory|references?"
     r"|without (?:freeing|releasing|closing|evicting|clearing)|not (?:freed|released|closed|evicted|cleared)"

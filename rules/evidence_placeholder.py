@@ -36,9 +36,10 @@ PLACEHOLDER_INSIDE = compile_guarded(
 
 
 #: A slot left inside a command or a version, which masking hides as code: "firmware `v3.2.<TBD>`",
-#: "`--seed ???`". Narrower than the prose's list: `TODO` in pasted code is the code's own comment.
+#: "`--seed ???`". Narrower than the prose's list: `TODO` in pasted code is the code's own comment, and so is a
+#: `TBD` after a comment's marker (`# TBD: polyester ramp`, `// TBD`).
 PLACEHOLDER_IN_CODE = compile_guarded(
-    r"(?-i:<(?:TBD|TBC|TBA|TODO|FIXME|XXX+)>|\bTBD\b|\bTBC\b)|<\?+>|\?{3,}"
+    r"(?-i:<(?:TBD|TBC|TBA|TODO|FIXME|XXX+)>|(?<!# )(?<!// )(?<!-- )(?<!/\* )\b(?:TBD|TBC)\b)|<\?+>|\?{3,}"
     # A slot in words inside brackets: `[field name]`, `[table name]`.
     r"|(?-i:\[(?:field|column|table|key|file|param|value|user|host|bucket|env)(?: name| id)\])"
     # A template slot never filled: `{{TRAJ_FILE}}`; a blank in Japanese: `○○○.pdf`.

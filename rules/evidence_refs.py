@@ -30,7 +30,6 @@ _MERGED = re.compile(
     re.IGNORECASE,
 )
 
-
 _NOTHING_PENDING = re.compile(r"\bnothing\b[^.;:]{0,30}?\b(?:is|remains)\s+(?:still\s+)?(?:pending|open|to do)\b", re.I)
 
 
@@ -246,8 +245,9 @@ _PLACEHOLDER_TOKEN_RE = re.compile(
     re.IGNORECASE,
 )
 _FAKE_REF_RE = re.compile(
+    # The last part of a path: `fix/TBD`, `pull/XXX`; a first part with more after it is a namespace (`todo/dst-slot`).
     r"(?:^|[/#!=:])(?:tbd|tbc|tba|todo|fixme|x{2,}|n{2,}|\?+|placeholder|pending|unknown|later|none|wip|0+)"
-    r"(?=$|[/#!:?（(])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>"
+    r"(?=$|/$|/[/#!:?（(]|[#!:?（(])|/(?:pull|pulls|merge_requests|commit|commits|tree|compare)/?$|<[^<>\s]{1,40}>"
     # A number that is not digits, a SHA that is not hex: `pull/○○○`, `merge_requests/NNN`, `commit/<sha>`.
     r"|/(?:pull|pulls|merge_requests|pull-requests|issues|changes|diffs?|requests)/(?!\d+(?:$|[/#?.]))(?:[^/#?\s]+|#+)"
     r"|/commit/(?![0-9a-f]{7,40}(?:$|[/#?.]))[^/#?\s]+",

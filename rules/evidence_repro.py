@@ -15,6 +15,7 @@ from rules.evidence_asides import bracket_around
 from rules.evidence_clauses import another_matter, plain, sentence_around
 from rules.evidence_count_words import FAILURE_WORD
 from rules.evidence_rates import HIGH_FREQUENCY, stated
+from rules.evidence_rejected import REJECTED
 from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, scope_only
 from rules.evidence_words import search
 from rules.regex_guard import compile_guarded
@@ -140,7 +141,7 @@ def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False
             continue
         if why is not None:
             return why
-        if why is None and (hedge := search(words.HYPOTHESIS, clause)) and not search(words.REJECTED, clause):
+        if why is None and (hedge := search(words.HYPOTHESIS, clause)) and not search(REJECTED, clause):
             found.append(("conjecture", hedge))
     modal = [f for f in found if f[0] in ("hearsay", "appearance", "conjecture")]
     if modal and not shown:

@@ -23,6 +23,9 @@ _SIGHTING = compile_guarded(
     r"|\b(?:got|saw|hit|caught|triggered|observed|spotted|seen)\s+(?:the|a|an|that|this)\s+(?:[\w-]+\s+){0,6}?once"
     r"(?=\s*(?:[.;,!)]|$))"
     r"|\bthe first time (?:i|we) (?:tried|ran it|ran)\b"
+    # The steps done a single time: "I did this once, at Friday's rig check".
+    r"|\b(?:i|we) (?:did|ran|tried|went through|performed) (?:this|it|that|these steps|the steps)(?: only| just)? once"
+    r"(?!\s+(?:more|again|per|a|an|every|each)\b)"
     r"|\b(?:haven't|have not|hasn't|has not|never|not)\s+(?:been\s+)?(?:seen|hit|reproduced|repro'd|observed|gotten"
     r"|got|managed to \w+)\s+(?:it\s+)?(?:since|again)\b"
     r"|\bnever (?:again|since|came back|recurred)\b|\b(?:nothing|none|not) since\b"

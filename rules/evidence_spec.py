@@ -13,7 +13,8 @@ import re
 #: "RFC 9110", "HTTP/2", "IEEE 754"); an acronym alone may be a team ("QA says"), so it needs the version.
 _NORM = (
     r"(?:spec(?:ification)?s?|rfcs?|standards?|protocols?|contracts?|docs|documentation|manuals?|datasheets?"
-    r"|reference|errata|posix|abi|(?-i:[A-Z][A-Z0-9]{1,9})[ /-]?\d[\d.]*"
+    # An acronym with its number, the body's suffix and a series letter too: "ITU-R M.1371", "ISO/IEC 27001".
+    r"|reference|errata|posix|abi|(?-i:[A-Z][A-Z0-9]{1,9}(?:[-/][A-Z]{1,5})?)[ /-]?(?-i:[A-Z]{1,3}[.-]?)?\d[\d.]*"
     # "The WBF rules say …": a body's rules, named with the body.
     r"|(?:the |our |their )?[A-Za-z][\w'-]{1,15} (?:rules|regulations|laws|rulebook))"
 )

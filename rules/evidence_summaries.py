@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from rules.evidence_count_shapes import HITS
 from rules.evidence_count_words import ENOUGH as _ENOUGH
-from rules.evidence_count_words import GUESSED, NOT_THE_FIXS
+from rules.evidence_excuse import GUESSED, NOT_THE_FIXS
 from rules.evidence_rates import Rate, count_value, figure, rate_of
 from rules.regex_guard import compile_guarded
 

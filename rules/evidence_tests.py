@@ -23,7 +23,7 @@ _GENERIC_TESTS = re.compile(
     r"(?:tests|test ?suites?|suites?|specs)\b"
     r"|\btests (?:pass|passed|are (?:green|passing))\b|\bci(?: is| was)? (?:green|passing|passes)\b"
     r"|\b(?:every|each) (?:single )?test (?:passes|passed|is green|was green)\b"
-    r"|全(?:て|部)?の?テスト|テスト(?:は|が|を)?(?:すべて|全て|全部|オール)|テストスイート|CI(?:は|が)?(?:グリーン|通過|緑)"
+    r"|(?:全(?:て|部)?|すべて)の?テスト|テスト(?:は|が|を)?(?:すべて|全て|全部|オール)|テストスイート|CI(?:は|が)?(?:グリーン|通過|緑)"
     r"|(?:夜間|定期|回帰|全体の?)テスト",
     re.IGNORECASE,
 )

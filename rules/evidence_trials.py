@@ -66,6 +66,8 @@ _SINGLE = (
         "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:は)?(?:通|成功|動|消え|直|再現し|止ま)",
         "(?:再実行|再試行|繰り返し|再現確認)(?:は)?(?:して|でき)(?:い)?(?:ない|ません|おらず)|繰り返して(?:は|も)?(?:い)?(?:ない|ません)"
         "|(?:もう一度|再度)(?:は)?(?:試|やっ|流)(?:して|て)(?:は)?(?:い)?(?:ない|ません)",
+        # 「一度押したところ」: any act done once, then what came of it.
+        "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:だけ)?[^\\s。、\\d]{1,4}?(?:し|っ|い)たところ",
         "(?<![\\d.,])(?:一度|一回|1\\s*度|1\\s*回)(?:だけ)?(?:(?:試|流|実行|回|走らせ|やっ)(?:し|して|した)(?:ら|ところ|だけ|、|て)"
         "|[^\\s。、\\d]{1,4}?(?:て|で)み(?:たら|たところ|ました|た))",  # 「一回走ってみたら」: tried once, to see
     ),
@@ -141,6 +143,8 @@ _ONE_PASS = re.compile(
     r"\b(?:it |that |this )?(?:passed(?! (?:through|along|to|on|over|back|in)\b)|went green|was green|came back green"
     r"|succeeded|was clean|ran clean)\b"
     r"|\bon the first (?:run|try|attempt)\b|\bcame (?:back|out) (?:intact|fine|clean|right|correct)\b"
+    # "I played the stack through and it reached the end with every fade intact".
+    r"|\b(?:reached|got to|made it to) the end\b"
     r"|(?:通り|成功し|パスし)(?:ました|た)",
     re.IGNORECASE,
 )

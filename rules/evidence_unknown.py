@@ -29,6 +29,10 @@ UNKNOWN = (
         r"\bnot (?:yet |fully |entirely |completely |really |well )*(?:understood|explained|identified|determined)"
         r"(?: yet)?\b",
         r"\b(?:we|i) (?:still )?(?:haven't|have not) (?:yet )?found\b",
+        # The link left open: "How the wrap reaches `stop_detect()` we have not traced", "not traced yet".
+        r"\b(?:(?:we|i) (?:still )?(?:haven't|have not|didn't|did not|couldn't|could not) (?:yet )?|(?:is|was|are|were)"
+        r" (?:not|never) (?:yet )?(?:been )?)(?:traced|followed|worked out|connected|tied)\b"
+        r"(?! (?:back|to|it|this|that|the)\b)",
         r"\b(?:haven't|have not|hasn't|has not) (?:yet )?(?:been )?"
         r"(?:identified|determined|figured out"
         r"|pinned down|isolated|root-?caused|understood)\b",

@@ -10,14 +10,14 @@ import re
 from rules import evidence_clauses as clauses
 from rules import evidence_pass as passing
 from rules import evidence_run as run
-from rules import evidence_words as words
 from rules import reading
 from rules.as_typed import as_typed
 from rules.evidence_after import still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import concrete_pass
 from rules.evidence_contrast import with_without
-from rules.evidence_count_words import excused
+from rules.evidence_excuse import excused
+from rules.evidence_rejected import REJECTED
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, other_subject, other_thing_named
 from rules.evidence_summaries import pasted_pass, summaries, without_before_columns
 from rules.evidence_trials import single_trial
@@ -126,7 +126,7 @@ def pending(masked: str) -> Finding | None:
     """An experiment that is still to be run (the confirming experiment)."""
     parts = sentences(masked)
     for sentence in parts:
-        if search(words.REJECTED, sentence) is not None:
+        if search(REJECTED, sentence) is not None:
             continue  # "pinning the clock changed nothing (8/8 still failed)": an idea tested and dropped
         if (phrase := search(run.PENDING, sentence)) and not scope_or_condition(sentence):
             if any(phrase in clause and other_thing_named(clause) for clause in reading.all_clauses(sentence)):

@@ -113,6 +113,7 @@ def modality(text: str) -> tuple[str, str] | None:
 _CONJECTURE_ADVERBS = frozenset({"恐らく", "多分", "たぶん", "きっと", "どうやら"})
 _THINK = frozenset({"思う", "考える", "見る", "推測", "推定", "推察"})
 _COPULA = ("だ", "です", "でした", "だった")
+_SEEM = frozenset({"見える", "思う", "思える", "感じる"})
 
 #: A marker found at a word: its kind and the index just past it.
 Span = tuple[str, int]
@@ -155,6 +156,12 @@ def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
         if purpose or (w.surface == "そう" and _is(words, i - 1, "とも", "も")):
             return None
         return ("appearance", i + 1)
+    # 「…ように見える」「…ように思います」: how it looks to the writer; not a look naming a thing (「…ように見えるのが
+    # 厄介」「…ように見えるストリーム」) nor one held before (「…ように見えていたのは」).
+    seem, after = word_at(words, i + 2), word_at(words, i + 3)
+    if w.lemma == "様" and _is(words, i + 1, "に") and seem is not None and seem.lemma in _SEEM and seem.pos == "動詞":
+        named = after is not None and after.pos == "名詞" and after.lemma not in ("為", "所為")  # not 「見えるため」
+        return None if named or _is(words, i + 3, "の", "て") else ("appearance", i + 3)
     if w.lemma == "感じ" and _ends(words, i + 1, *_COPULA) and not (i and words[i - 1].surface in ("って", "という")):
         return ("appearance", i + 1)  # not 「なんで？って感じだけど」: a reaction quoted, not an impression
     if w.pos == "接尾辞" and w.lemma == "ぽい":
@@ -181,19 +188,6 @@ def _held(words: tuple[Morph, ...], i: int) -> bool:
     j = i + 2 if _is(words, i, "て") and _is(words, i + 1, "い") else i
     after = word_at(words, j + 1)
     return _is(words, j, "た") and after is not None and after.pos == "名詞"
-
-
-_SHOULD_HINT = re.compile("はず|筈")
-
-
-def expectation(text: str) -> str | None:
-    """はず (an expectation), as a word: never the はず of 外す, nor 「…はずの N」 naming a thing by what it should
-    have been (欠落していたはずの 1 時間)."""
-    for words in near(text, _SHOULD_HINT):
-        for i, w in enumerate(words):
-            if w.lemma == "筈" and not (_is(words, i + 1, "の") and (n := word_at(words, i + 2)) and n.pos == "名詞"):
-                return w.surface
-    return None
 
 
 #: An action still to come: a plan, an intention, a time ahead.

@@ -1,11 +1,12 @@
 """A promise read from Japanese grammar: a conditional ("as soon as", "once") before a non-past check
-verb (「空き次第、確認します」「終わったら計測します」) says the check is still to come."""
+verb (「空き次第、確認します」「終わったら計測します」) says the check is still to come. Also an expectation
+(はず), which says what should be, not what was seen."""
 
 from __future__ import annotations
 
 import re
 
-from rules.japanese import Morph, near
+from rules.japanese import Morph, near, word_at
 
 #: The check verbs (サ変 nouns) whose non-past form after a condition is a promise, not a description.
 _CHECK_NOUNS = frozenset(
@@ -44,4 +45,22 @@ def _main_check(rest: tuple[Morph, ...]) -> str | None:
             forms = "".join(t.surface for t in rest[j + 1 : j + 3])
             if forms in ("します", "する", "する。"):
                 return v.surface + forms
+    return None
+
+
+_SHOULD_HINT = re.compile("はず|筈")
+
+
+def expectation(text: str) -> str | None:
+    """はず (an expectation), as a word: never the はず of 外す, nor 「…はずの N」 naming a thing by what it should
+    have been (欠落していたはずの 1 時間)."""
+    for words in near(text, _SHOULD_HINT):
+        for i, w in enumerate(words):
+            if w.lemma == "筈" and not (
+                (nxt := word_at(words, i + 1)) is not None
+                and nxt.surface == "の"
+                and (n := word_at(words, i + 2))
+                and n.pos == "名詞"
+            ):
+                return w.surface
     return None

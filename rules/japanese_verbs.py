@@ -246,6 +246,21 @@ def _verbs(words: tuple[Morph, ...]) -> list[str]:
     return found
 
 
+def acts_on(text: str) -> bool:
+    """Whether a clause acts on something: a verb after its object (「ボタンを押して」「券をかざすだけ」), which a
+    symptom does not have (「ナイフが 2 mm ずれる」)."""
+    for words in pieces(text):
+        held = False  # an object said in this clause, waiting for its verb
+        for w in words:
+            if w.pos == "補助記号" and w.surface in ("。", "！", "？"):
+                held = False
+            elif w.pos == "助詞" and w.surface == "を":
+                held = True
+            elif held and w.pos == "動詞" and w.lemma not in _SYMPTOM_JA:
+                return True
+    return False
+
+
 _KATAKANA = frozenset(chr(c) for c in range(0x30A1, 0x30FB))
 
 

@@ -11,9 +11,10 @@ from functools import lru_cache
 from rules import english, english_modality, japanese
 from rules import evidence_words as words
 from rules.english_modality import APPEARANCE, CONJECTURE, HEARSAY
+from rules.evidence_rejected import rejects
 from rules.evidence_spec import norm_cited, norm_cited_ja, reported_no_fact
 from rules.evidence_words import any_of
-from rules.japanese_promise import promise
+from rules.japanese_promise import expectation, promise
 from rules.japanese_watch import names_a_thing
 from rules.textmask import has_words, sentences
 
@@ -183,7 +184,7 @@ def modality(clause: str) -> Reading | None:
 
 def _guess_should(clause: str) -> str | None:
     """はず as a guess; not when set against what happens (しかし, 本来) or past (はずでした: the design intent)."""
-    should = japanese.expectation(clause)
+    should = expectation(clause)
     if should is None or search(words.CONTRAST, clause) is not None:
         return None
     return None if re.search(should + "(?:でした|だった)", clause) else should
@@ -283,15 +284,10 @@ def readings(masked: str) -> tuple[tuple[str, Reading | None], ...]:
     for sentence, parts in by_sentence(masked):
         for clause in parts:
             why = read(clause)
-            if why is not None and why[0] in ("hearsay", "appearance", "conjecture") and _rejects(sentence):
+            if why is not None and why[0] in ("hearsay", "appearance", "conjecture") and rejects(sentence):
                 why = (TESTED, why[1])
             out.append((clause, why))
     return tuple(out)
-
-
-@lru_cache(maxsize=256)
-def _rejects(sentence: str) -> bool:
-    return search(words.REJECTED, sentence) is not None
 
 
 @lru_cache(maxsize=512)

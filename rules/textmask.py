@@ -24,11 +24,15 @@ MASK = " Q "
 #: A masked identifier, as a word of its own: an element named in code.
 MASKED_CODE = re.compile(r"(?<![A-Za-z])Q(?![A-Za-z])")
 
-#: An HTTP status in a code span: `409`, `504`.
-_STATUS_SPAN = re.compile(r"`([1-5]\d\d)`")
+#: An HTTP status in a code span (`409`, `504`), or the main line's branch (`main`): words the prose reads.
+_STATUS_SPAN = re.compile(r"`([1-5]\d\d|main|master|trunk)`")
 #: A fenced block: pasted output or a command session.
 FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_INLINE_RE = re.compile(r"`[^`\n]*`")
+#: A code span and the gloss that names it in words after it (「`planned_lockages`（予定）」: no plan of the writer's).
+_INLINE_RE = re.compile(
+    r"`[^`\n]*`(?:[ \t]?[（(](?![^（）()\n]*(?:\d|前|後|before|after))(?:[\u3040-\u30ff\u4e00-\u9fff]{1,6}"
+    r"|[A-Za-z]+(?: [A-Za-z]+)?)[）)])?"
+)
 _URL_RE = re.compile(r"\b(?:https?|ftp)://\S+")
 
 #: Quotes: straight and curly double quotes, single quotes that are not apostrophes, Japanese brackets.
@@ -107,7 +111,8 @@ def visible(text: str | None) -> str:
 def mask(text: str | None) -> str:
     """The person's own prose: code, URLs, quotes, pasted log lines and identifiers replaced by `Q`; counts in words
     as figures."""
-    out = _STATUS_SPAN.sub(r" \1 ", normalize(text))  # 「`409` を返す」: a status code is the symptom, said as such
+    # 「`409` を返す」: a status code is the symptom, said as such; "fails on `main` too": a failure not the fix's.
+    out = _STATUS_SPAN.sub(lambda m: m.group(1) if m.group(1).isalpha() else f" {m.group(1)} ", normalize(text))
     out = unwrapped(out)
     named = _hedges_named_in_code(out)
     for pattern in (FENCE_RE, _INLINE_RE, _URL_RE, _LOG_LINE_RE, _QUOTE_RE, _DOTTED_RE, _PATH_RE):

@@ -9,6 +9,7 @@ import re
 
 from rules import evidence_words as words
 from rules import japanese, japanese_blame, phrases
+from rules.evidence_rejected import REJECTED
 from rules.textmask import mask, normalize, sentences
 
 _EN = re.IGNORECASE | re.ASCII
@@ -161,7 +162,7 @@ def hedges(text: str) -> list[str]:
     """Hedging phrases, except a modal inside a condition and a belief that was rejected in its sentence."""
     found: list[str] = []
     for sentence in sentences(mask(text)):
-        if words.REJECTED[0].search(sentence) or words.REJECTED[1].search(sentence):
+        if REJECTED[0].search(sentence) or REJECTED[1].search(sentence):
             continue
         conditional = bool(words.CONDITION[0].search(sentence) or words.CONDITION[1].search(sentence))
         contrasted = bool(words.CONTRAST[0].search(sentence) or words.CONTRAST[1].search(sentence))

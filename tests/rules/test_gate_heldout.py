@@ -329,7 +329,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b99-163": "The PR was closed without merging and no other reference is given",
     # Batch 100, after round 92 (tuned on it; the label's reason, shortened).
     "b100-001": "The per-parcel recount (3 in 40,000) over more than 100 trials decides the rate, which is rare, cont…",
-    "b100-005": "A failure seen at one point in time with no counted runs behind it is a sighting, not an every-run r…",
     "b100-016": "false refusal: The single production sighting is history; the writer's counted 12 of 50 is a high fr…",
     "b100-017": "Most runs passing with no counted failures is a sighting, not a high-frequency repro",
     "b100-029": "The only device that fails is with the customer; steps the writer cannot run now are not a repro",
@@ -380,12 +379,18 @@ KNOWN_GAPS: dict[str, str] = {
     "b107-068": "The cause given is the error code being raised, i.e. the symptom itself, with no condition saying w…",
     "b107-075": "A change deployed and reviewed, with no test run and no observed result",
     "b107-099": "時刻の一致からの読みで、要素が何をどう誤るかを述べた因果ではない",
-    "b107-112": "The only device that shows it is in service on site; the writer gives no steps they can run, only t…",
     "b107-129": "Failures counted after the fix refuse whatever they are called",
     "b107-131": "A vague place ('the progress-reporting path') and 'the value is off', with no element and condition",
     "b107-146": "トレースで値を見た観察で、何かを変えて結果を比べた実験ではない",
     "b107-160": "The cause half only states a failure happening ('cannot match'), which is the symptom again",
     "b107-170": "原因の側も「在線を解除しない」という同じ症状で、仕組みがない",
+    # Batch 108, after round 98 (tuned on it): the label's reason, shortened.
+    "b108-038": "One trial for a failure that comes and goes (a third of playbacks) is no result",
+    "b108-046": "original_repro_passes is ticked but the text names only the test, never the original repro",
+    "b108-048": "「…ため」 restates the double booking in other words; no element or condition is named",
+    "b108-088": "The symptom, a false weft-stop event, is named as its own cause",
+    "b108-118": "The cause half only restates the symptom, the move ending early",
+    "b108-136": "A correlation with a firmware version; nothing says what `daily_delta()` does wrong",
 }
 
 
