@@ -22,7 +22,6 @@ _MARKERS = frozenset(b"*_~")
 _DIGITS = frozenset(b"0123456789")
 _ALNUM = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _ASCII_PUNCTUATION = frozenset(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_TILDE_CLOSER_RE = re.compile(rb" {0,3}~{3,}[ \t]*")
 #: Characters that make an HTML tag or an autolink's text read as something else once it is text.
 _MARKUP_BYTES_RE = re.compile(rb"[*_~`\[<&\\]")
 #: Each ASCII byte as its character: most characters around a marker are ASCII, read without decoding.
@@ -144,40 +143,6 @@ def isolated(data: bytes, start: int, end: int) -> bool:
     return not data[after + 1 : len(data) if line_end < 0 else line_end].strip(b" \t")
 
 
-def tilde_fence(data: bytes, mark: int, end: int) -> list[Edit]:
-    """Escapes for a `~~~` code block's opening fence and its closing one, if it has one."""
-    body = data[mark:end].rstrip(b"\n")
-    last = body.rfind(b"\n")
-    closing = mark + last + 1
-    if last > 0 and _TILDE_CLOSER_RE.fullmatch(data, closing, mark + len(body)):
-        return [insert(mark), insert(first_mark(data, closing))]
-    return [insert(mark)]
-
-
-#: A line of a fenced code block that starts with backticks followed by text (Slack closes the block there).
-_CLOSER_WITH_TEXT_RE = re.compile(rb"\n[ \t>]*+(`{3,}+)(?=[ \t]*+[^ \t\n])")
-
-
-def backticks_end(data: bytes, pos: int) -> int:
-    """Where the run of backticks at `pos` ends."""
-    while data[pos : pos + 1] == b"`":
-        pos += 1
-    return pos
-
-
-def fence_edits(data: bytes, mark: int, end: int) -> list[Edit]:
-    """A backtick fence's block (its first backtick at `mark`) as Slack reads it: a block with nothing in it is the
-    backticks as text; a line that starts with the fence's backticks followed by text closes it, that text after."""
-    width = backticks_end(data, mark) - mark
-    opener_end = data.find(b"\n", mark, end)
-    if opener_end < 0 or not data[opener_end:end].strip(b" \t\n>`"):
-        return [insert(mark)]  # "```" alone, "``````": no empty box in their place
-    closer = _CLOSER_WITH_TEXT_RE.search(data, opener_end, end)
-    if closer is not None and len(closer.group(1)) >= width:
-        return [info_line(data, closer.start(1))]
-    return []
-
-
 #: A list marker alone on its line: an empty item, which cannot interrupt a paragraph until a break of ours ends it.
 _BARE_MARKER_RE = re.compile(rb"[ \t]*+(?:[-+*]|[0-9]{1,9}[.)])[ \t]*+(?=\n|$)")
 
@@ -211,14 +176,6 @@ def quote_edits(data: bytes, start: int, end: int) -> list[Edit]:
             edits.append(insert(first_mark(data, at)))
         at += len(line) + 1
     return edits
-
-
-def info_line(data: bytes, mark: int) -> Edit:
-    """A line break after a code fence's backticks, so what follows them on its line (the info string, which
-    Slack shows as code) is the block's first line: inside a list item or a quote, the line keeps its place."""
-    end = backticks_end(data, mark)
-    prefix = data[data.rfind(b"\n", 0, mark) + 1 : mark]
-    return (end, end, b"\n" + bytes(c if c in b"> \t" else 0x20 for c in prefix))
 
 
 def emphasis_edits(data: bytes, spans: list[tuple[int, int, int]], unclear: list[Edit], keeps: list[Edit]) -> None:

@@ -18,24 +18,21 @@ from renderers.adf_input import PARSER
 from renderers.links import is_safe_href
 from renderers.usertext_edits import (
     Edit,
-    backticks_end,
     emphasis_edits,
-    fence_edits,
     first_mark,
     has_markup,
     has_ours,
     heading_mark,
     indent_entity,
-    info_line,
     insert,
     is_ours,
     isolated,
     ours_in,
     quote_edits,
     soft_break,
-    tilde_fence,
     unescape,
 )
+from renderers.usertext_fences import fence_edits, info_line, span_edits, tilde_fence
 from renderers.usertext_open import OpenLink, OpenList
 from renderers.usertext_runs import CLOSED, EMPHASIS, SLACK_TEXT_RE, TYPED, Run, keep_runs, own_text, slack_link
 
@@ -258,8 +255,8 @@ class _Walk:
                     insert(p) for p in range(s, e) if self.data[p] == 0x60 and not is_ours(ours, p - 1)
                 )
             elif reading and (self.data.find(b"\n", s, e) >= 0 or not event["Code"].strip()):
-                # a line break would be a blank; blanks alone are no code in Slack: the opener is text
-                self.found.fixes.extend(insert(p) for p in range(s, backticks_end(self.data, s)))
+                # a line break would be a blank; blanks alone are no code in Slack: the opener is text (or a fence)
+                self.found.fixes.extend(span_edits(self.data, s, e))
         elif "InlineHtml" in event:
             if reading:
                 (self.found.fixes if has_markup(self.data, s + 1, e) else self.found.keeps).append(insert(s))

@@ -335,6 +335,13 @@ def test_a_quote_line_in_an_action_item_keeps_its_mark_in_every_format(validate_
         # Slack closes a block at a line's backticks even with text after them: the text is no code.
         ("a\n```\ncode\n``` after *b*\nnext line", ["code", " after b", "next line"]),
         ("- ```\n  code\n  ``` tail\n- next", ["code", "tail", "next"]),
+        # Slack closes a block at three backticks that end a line after text, and opens one there: the code shows
+        # no markup, and the text after the block is no code.
+        ("```a\nb```\nafter *x*", ["a", "b", "after x"]),
+        (
+            "Output: ```\n*not bold* <https://x.example/l|l>\n```\nthen *b*",
+            ["*not bold* <https://x.example/l|l>", "then b"],
+        ),
         # Backticks alone make no empty box: they show.
         ("```", ["```"]),
         ("x\n``````", ["x", "``````"]),
