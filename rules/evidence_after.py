@@ -99,7 +99,7 @@ STILL_FAILS = compile_guarded(
     r"\bstill (?:fails?|failed|failing|crash\w*|hangs?|hung|hanging|times? out|timed out|errors?|errored|breaks?"
     r"|broke|reproduces|reproduced|flak\w*|red|trips|hits|throws|raises|triggers|shows the|freez\w*|froze|stalls?"
     r"|stalled|locks up|locked up|resets|reboots|jumps|skips|drops|overshoots|misses|missed|slips|slipped|sticks"
-    r"|jams|jammed|leaks|drifts|drifted|loses|lost|overruns|overflows|overheats|undershoots|sags|stutters)\b"
+    r"|jams|jammed|leaks|drifts|drifted|loses|lost|overruns|overflows|overheats|undershoots|sags|stutters|latch(?:es|ed))\b"
     r"|\bthe same (?:[\w-]+ ){1,3}?(?:crashes|fails|hangs|errors out|times out|aborts|throws|freezes|stalls)\b"
     r"|\bstill (?:produces|gives|shows|logs|reports|raises|throws)\b[^.;]{0,30}?\b(?:faults?|errors?|failures?|crash\w*"
     r"|exceptions?|alarms?)\b"

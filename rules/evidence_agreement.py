@@ -170,9 +170,21 @@ _PERF_WORD = re.compile(
 )
 
 
+#: A performance figure: a time, a rate per time, a share, a factor ("410 ms", "12 MB/s", "3x", 「1.2 秒」「2 倍」).
+_PERF_FIGURE = re.compile(
+    r"\d\s*(?:%|％|°|℃|(?:ms|µs|μs|us|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|x|fps|rps|qps|kw|w|hz|khz|mhz"
+    r"|db|[kmg]i?b)(?![A-Za-z]))|/\s*(?:s|sec|min|h|時|秒|分)(?![A-Za-z])|\d\.\d"
+    r"|\bper (?:second|minute|hour)\b|\b(?:faster|slower|quicker)\b|\d\s*(?:ミリ秒|秒|分|時間|倍)",
+    re.IGNORECASE,
+)
+
+
 def perf_unmeasured(text: str) -> Finding | None:
-    """ "Performance restored" ticked beside a text that says the timing was not measured."""
+    """ "Performance restored" ticked beside a text that says the timing was not measured, or that gives no
+    performance at all (no time, speed or figure of one: "100 of 100 applied" is a pass, not a performance)."""
     masked = mask(text)
+    if not _PERF_WORD.search(masked) and not _PERF_FIGURE.search(text):
+        return ("perf_unmeasured", " ".join(text.split())[:60])
     for sentence in reading.all_clauses(masked):
         if (found := _NOT_MEASURED.search(sentence)) is not None and (
             _PERF_WORD.search(sentence) or not scope_only(sentence)

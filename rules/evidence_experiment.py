@@ -197,7 +197,7 @@ _FIGURE = re.compile(
 #: A number that counts something: not the digits of a name or a unit ("int32", "UTC+9", "3km").
 #: The size of the code read, which no run measured: "the path is short, about 40 lines".
 _CODE_SIZE = re.compile(r"\d[\d,]*\s*(?:lines?|LOC|functions?|files?|branches?|行)\b", re.IGNORECASE)
-_COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d])")
+_COUNT = re.compile(r"(?<![A-Za-z_+\-.\d])\d[\d,.]*(?![A-Za-z_\d]|'s\b)")  # not a name's number ("kiln 2's")
 #: A command or a setting in code: `NCCL_P2P_LEVEL=PXB`, `nvidia-smi -q`, `$ make repro`, `rr record`.
 _COMMAND = re.compile(
     # A fenced block counts when it shows a command typed (a shell prompt), not only output pasted (a backtrace).

@@ -45,7 +45,9 @@ UNPUBLISHED = (
         r"\bshelved\b|\bpending in (?:my|the|a|his|her|their) (?:own )?(?:workspace|client)\b",
         r"\b(?:haven't|have not|hasn't|has not|didn't|did not|not|isn't|wasn't|yet to)\s+(?:yet\s+)?(?:been\s+)?"
         r"(?:push|pushed|upload|uploaded|publish|published|put (?:it )?up|submit|submitted)\b",
-        r"\b(?:push|pushing) (?:the )?branch\b[^.;]{0,80}?\b(?:tonight|later(?: today)?|tomorrow|once|when)\b",
+        # "Pushing `fix/fd-leak` tonight after the rebase": the branch, by name or not, then when it goes up.
+        r"\b(?:push|pushing)\s+(?:the )?(?:branch\b|`[^`\n]+`|Q\b)[^.;]{0,80}?\b(?:tonight|later(?: today)?|tomorrow"
+        r"|once|when)\b",
         r"\b(?:push|pushing|upload|uploading|open|opening|publish|publishing) (?:it |this |the \w+ )?"
         r"(?:tonight|later(?: today)?|this (?:afternoon|evening)|tomorrow|after (?:lunch|the meeting)"
         r"|by (?:eod|end of (?:the )?(?:day|week)))\b",

@@ -143,7 +143,8 @@ def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False
             return why
         if why is None and (hedge := search(words.HYPOTHESIS, clause)) and not search(REJECTED, clause):
             found.append(("conjecture", hedge))
-    modal = [f for f in found if f[0] in ("hearsay", "appearance", "conjecture")]
+    # "The customer's ticket said 'might be the GPS'": their words quoted, beside the writer's own steps.
+    modal = [f for f in found if f[0] in ("hearsay", "appearance", "conjecture") and not _quoted(masked, f)]
     if modal and not shown:
         return modal[0]
     only_expected = next((f for f in found if f[0] == "appearance"), None)
@@ -153,6 +154,15 @@ def repro(masked: str, on_demand: Callable[[str], bool], *, pasted: bool = False
     if not shown and (m := _first(english.INFERENCE, masked)):
         return ("hypothesis", m)
     return None
+
+
+def _quoted(masked: str, found: tuple[str, str]) -> bool:
+    """Someone's words reported as a quote ("the ticket said 'might be the GPS'"): what they said, not a run."""
+    at = masked.find(found[1])
+    return found[0] == "hearsay" and at >= 0 and _QUOTE_AFTER.match(masked, at + len(found[1])) is not None
+
+
+_QUOTE_AFTER = re.compile(r"\s*(?:that\s+)?Q\s*(?:[.;,]|$)")
 
 
 #: It has not reproduced since something happened: 「サーバーを移してからは再現していない」.

@@ -84,7 +84,7 @@ NOT_ON_DEMAND = (
         r"\b(?:prod|production)[- ]only\b",
         r"\bin (?:prod|production) only\b",
         r"\b(?:customer|user|client)s?(?:'s?)? (?:report(?:ed|s)?|complain\w*|ticket|said|says|saw|sees|noticed"
-        r"|mentioned|escalat\w*)\b",
+        r"|mentioned|escalat\w*)\b(?!\s*(?:said|says|suggested|guessed|read)?\s*Q\b)",  # not their words quoted
         r"\breported by (?:a |one |the |some )?(?:customer|user|client)s?\b",
         r"\bper (?:the )?(?:customer|user|client)\b",
         r"\bsupport ticket\b",
@@ -210,7 +210,7 @@ PENDING = (
         r"\bongoing\b",
         r"\bawaiting\b",
         r"\bwaiting (?:for|on)\b",
-        r"\bnot yet\b",
+        r"\bnot yet\b(?!\s+(?:been\s+)?(?:re-?)?(?:tried|tested|run|checked|verified|validated|measured)\b)",
         r"\b(?:not|haven't|hasn't|have not|has not|wasn't|weren't|isn't|aren't|never) (?:yet )?(?:been )?(?:re-?)?"
         r"(?:verified|validated|tested|confirmed|checked|run|measured|tried)\b(?: yet)?" + SCOPE_AFTER,
         r"\bun(?:verified|tested|validated|confirmed)\b" + SCOPE_AFTER,

@@ -48,7 +48,12 @@ NOT_RUNNABLE = any_of(
     # No access to where it fails: "I haven't had UAT access this week"; only their unit fails: "we've asked the
     # depot to lend us their unit".
     r"\b(?:haven't|have not|don't|do not|didn't|did not) (?:had|have|got|get) (?:any )?(?:[\w-]+ )?access\b",
-    r"\b(?:asked|waiting for|waiting on) (?:the |them|[\w-]+ ){0,3}to (?:lend|send|ship|loan|give) us\b",
+    r"\b(?:asked|waiting for|waiting on) (?:the |them|[\w-]+ ){0,3}to (?:lend|send|ship|loan|give)"
+    r" (?:us\b|[\w -]{0,30}?\b(?:over )?to us\b)",
+    # "our spare boards do not show it", "ran these steps on their Screen 4 IMS": only someone else's unit fails.
+    r"\bour (?:own |spare |bench |test |lab |other )?[\w-]+ (?:do not|don't|does not|doesn't|never|did not|didn't)"
+    r" (?:show|reproduce|fail|trip|do)\b(?! (?:that|this) (?:anymore|any more))"
+    r"|\b(?:ran|run|tried|did|followed|performed) (?:these|the|those) steps on (?:their|his|her)\b",
     # Only their unit fails: 「手元の個体では出ません。その個体を送ってもらうよう依頼中です」.
     "(?:送って|貸して|借り|届けて)(?:もらう|いただく|もらえる)よう(?:に)?(?:依頼|お願い|手配)"
     "|(?:送付|貸与|貸し出し|発送|返送)を(?:先方に|顧客に)?(?:依頼|お願い|手配)",

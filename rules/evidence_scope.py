@@ -76,7 +76,8 @@ _SCOPE_OBJECT = re.compile(
     r"\b(?:tried|tested|checked|verified|run|ran|re-?run|covered)\s+(?:it\s+)?(?:on\s+|with\s+|against\s+)?"
     r"(?:the |their |our |a |any |other |another )?(?:[\w'.+-]+ ){0,3}(?:configs?|configurations?|setups?|environments?"
     r"|platforms?|devices?|browsers?|os(?:es)?|hardware|regions?|clusters?|tenants?|locales?|models?|variants?"
-    r"|targets?|boards?|phones?|versions?|flavou?rs?|machines?"
+    r"|targets?|boards?|phones?|versions?|flavou?rs?|machines?|controllers?|units?|sites?|stations?|instances?"
+    r"|servers?|nodes?|terminals?|consoles?|kiosks?|vehicles?"
     # An architecture's or a platform's build: "the aarch64 build", "the Windows runner".
     r"|(?:aarch64|arm64|armv7|arm|x86_64|x86|amd64|i386|riscv64|windows|macos|linux|ios|android|safari|firefox"
     r"|chrome|edge|webkit)(?: (?:builds?|runners?|binar(?:y|ies)|images?|hosts?|ports?|jobs?|ci))?)\b",

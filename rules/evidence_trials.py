@@ -43,7 +43,8 @@ _SINGLE = (
         r"|\b(?:that|this) (?:one )?(?:time|run|attempt|try)\b(?=,?\s*(?:it\s+|the (?:[\w-]+\s+){1,3}?"
         r"|(?:every|each|all) (?:[\w-]+\s+){1,5}?)?(?:passed|came out|was"
         r" (?:fine|clean|green|ok|continuous|complete|intact|correct|right|normal|smooth|stable)"
-        r"|worked|succeeded|went through|stayed|held|kept|didn't (?:fail|crash|hang|reproduce)|did not|nothing|none\b"
+        r"|worked|succeeded|went through|stayed|held|kept|closed|opened|stopped|finished|completed|reached|behaved"
+        r"|didn't (?:fail|crash|hang|reproduce)|did not|nothing|none\b"
         r"|no\b))|\b(?:passed|green|clean|fine|ok|worked|succeeded)\s+(?:that|this) (?:one )?(?:time|run|attempt|try)\b"
         r"|\bno \w+ (?:that|this) (?:one )?(?:time|run|attempt|try)\b",
         r"(?:^|[.;:]\s*)(?:one|a single) (?:try|attempt|run|trial|pass|shot|go)\b"

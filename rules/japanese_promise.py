@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rules.japanese import Morph, near, word_at
+from rules.japanese import Morph, near, pieces, word_at
 
 #: The check verbs (サ変 nouns) whose non-past form after a condition is a promise, not a description.
 _CHECK_NOUNS = frozenset(
@@ -16,12 +16,36 @@ _HINT = re.compile("次第|たら|れば|後に|のち")
 
 
 def promise(text: str) -> str | None:
-    """「…次第」 after a verb; or a condition (たら, ば, 後に) whose main verb is a check in the non-past."""
+    """「…次第」 after a verb; or a condition (たら, ば, 後に) whose main verb is a check in the non-past; or a check
+    by some means, in the non-past, ending the sentence (「TSAN ビルドで確認する」: the writer's check to come)."""
     for words in near(text, _HINT, before=4, after=16):
         found = _promise(words)
         if found is not None:
             return found
+    for words in pieces(text) if _CHECK_HINT.search(text) else ():
+        for i, w in enumerate(words):
+            start = max((k + 1 for k in range(i) if words[k].surface == "。"), default=0)
+            before = words[start:i]  # the sentence so far: a check by some means, with no subject (not the code's)
+            if w.lemma not in _CHECK_NOUNS or not any(v.surface == "で" for v in before[-4:]):
+                continue
+            if any(v.pos == "助詞" and v.surface in ("は", "が") for v in before):
+                continue  # 「`tick()` は…時点で `last_defrost` を確認します」: what the code does
+            if _is(words, i + 1, "する"):
+                verb, end = "する", word_at(words, i + 2)
+            elif _is(words, i + 1, "し") and _is(words, i + 2, "ます"):
+                verb, end = "します", word_at(words, i + 3)
+            else:
+                continue
+            if end is None or end.surface == "。":
+                return w.surface + verb  # not 「…で確認した」, nor 「…で確認する処理」
     return None
+
+
+def _is(words: tuple[Morph, ...], i: int, surface: str) -> bool:
+    return (w := word_at(words, i)) is not None and w.surface == surface
+
+
+_CHECK_HINT = re.compile("確認|検証|計測|測定|試験|実験")
 
 
 def _promise(words: tuple[Morph, ...]) -> str | None:
