@@ -22,7 +22,8 @@ exactly the markers that would misread it, until nothing is misread:
   code block (Slack has none) and keeps its indentation; a code span never holds a line break or blanks alone
   (Slack's cannot): its opening backticks are text then;
 - fences as Slack reads them: a line starting with the fence's backticks and text after them closes the block
-  (the text follows it), backticks with nothing in their block are text, and emphasis around code alone stays
+  (the text follows it), three backticks ending a line after text open or close one ("Output: ```", "b```"),
+  backticks with nothing in their block are text, and emphasis around code alone stays
   text (no ADF mark styles code); `*` and `+` lines are no list (Slack's lists are `-` and `1.`), and a marker
   alone on a line is text; a quote Slack would not show as one (a line without `>` taken into it, or nothing
   quoted) is its text, `>` included.
