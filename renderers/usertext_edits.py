@@ -143,6 +143,22 @@ def isolated(data: bytes, start: int, end: int) -> bool:
     return not data[after + 1 : len(data) if line_end < 0 else line_end].strip(b" \t")
 
 
+#: A line that holds only list markers (and `>` and blanks) so far: a list opened on it is inside the item before.
+_MARKERS_ONLY_RE = re.compile(rb"[ \t>]*+(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]++)++")
+
+
+def marker_on_marker(data: bytes, start: int) -> list[Edit]:
+    """A list that starts on its item's own line ("- - dash", "1. - x"): Slack applies the first marker only, so the
+    second is text (escaped at its `.` when it is a number, as a backslash before a digit shows)."""
+    line = data.rfind(b"\n", 0, start) + 1
+    if _MARKERS_ONLY_RE.fullmatch(data, line, start) is None:
+        return []
+    mark = first_mark(data, start)
+    while data[mark] in _DIGITS:
+        mark += 1
+    return [insert(mark)]
+
+
 #: A list marker alone on its line: an empty item, which cannot interrupt a paragraph until a break of ours ends it.
 _BARE_MARKER_RE = re.compile(rb"[ \t]*+(?:[-+*]|[0-9]{1,9}[.)])[ \t]*+(?=\n|$)")
 

@@ -27,6 +27,7 @@ from renderers.usertext_edits import (
     insert,
     is_ours,
     isolated,
+    marker_on_marker,
     ours_in,
     quote_edits,
     soft_break,
@@ -155,6 +156,8 @@ class _Walk:
                     elif reading and data[(mark := first_mark(data, span["start"]))] in b"*+":
                         found.fixes.append(insert(mark))  # Slack's lists are `-` and `1.`: a typed `*` / `+` shows
                 elif name in _HANDLED:
+                    if name == "List" and item_start and reading:  # "- - dash": the second marker is text
+                        found.fixes.extend(marker_on_marker(data, span["start"]))
                     self.open(name, value, span["start"], span["end"], depth, reading)
                     reading = not self.literal and not self.hidden
             elif "End" in event:

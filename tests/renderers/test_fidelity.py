@@ -342,6 +342,8 @@ def test_a_quote_line_in_an_action_item_keeps_its_mark_in_every_format(validate_
             "Output: ```\n*not bold* <https://x.example/l|l>\n```\nthen *b*",
             ["*not bold* <https://x.example/l|l>", "then b"],
         ),
+        # Slack applies a list marker once: a second one on the item's line is its text, not an empty item.
+        ("- - dash\n- + plus", ["- dash", "+ plus"]),
         # Backticks alone make no empty box: they show.
         ("```", ["```"]),
         ("x\n``````", ["x", "``````"]),
