@@ -32,12 +32,14 @@ def backticks_end(data: bytes, pos: int) -> int:
     return pos
 
 
-def fence_edits(data: bytes, mark: int, end: int) -> list[Edit]:
+def fence_edits(data: bytes, mark: int, end: int, blocks: list[tuple[int, int]]) -> list[Edit]:
     """A backtick fence's block (its first backtick at `mark`) as Slack reads it: a block with nothing in it is the
     backticks as text; a line that starts with the fence's backticks followed by text closes it, that text after;
-    so do backticks that end a line after text ("b```"), which a line break before them makes a fence."""
+    so do backticks that end a line after text ("b```"), which a line break before them makes a fence. `blocks`: the
+    code blocks read so far, this one last."""
     width = backticks_end(data, mark) - mark
-    paragraph = data.rfind(b"\n\n", 0, mark) + 1
+    since = blocks[-2][1] if len(blocks) > 1 else 0  # where the block before ends: each byte is read once
+    paragraph = max(data.rfind(b"\n\n", since, mark) + 1, since)
     opened = [m for m in _FENCE_AFTER_TEXT_RE.finditer(data, paragraph, mark) if m.end() < mark]
     if opened:  # "Output: ```⏎x⏎```": Slack opened the block after the text, and this fence closes it
         return [break_before(data, opened[-1].start(1))]

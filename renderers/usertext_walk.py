@@ -216,7 +216,7 @@ class _Walk:
             elif value["CodeBlock"].__class__ is dict and value["CodeBlock"]["Fenced"].strip() and reading:
                 self.found.fixes.append(info_line(self.data, mark))  # Slack has no info string: the first code line
             elif value["CodeBlock"].__class__ is dict and reading:
-                self.found.fixes.extend(fence_edits(self.data, mark, e))
+                self.found.fixes.extend(fence_edits(self.data, mark, e, self.code_blocks))
             elif value["CodeBlock"].__class__ is str and reading and not self.nested:
                 # Slack has no indented code: an indented line is text with its blanks, as typed
                 self.found.fixes.append(indent_entity(self.data, self.data.rfind(b"\n", 0, s) + 1))

@@ -106,6 +106,15 @@ def wiki_within_budget(draft: Draft) -> str:
     return wiki
 
 
+@pytest.mark.parametrize("unit", ["a```\n", "```\nb```\n", "Out: ```\n"])
+def test_backticks_that_end_lines_render_within_the_budget(unit: str) -> None:
+    """Each fence Slack reads after text looks back only to the block before it, not to the paragraph's start: 100 kB
+    of such lines once took a pass per fence over the whole paragraph."""
+    pm = placed("field", grow(unit, 100_000))
+    draft = within_budget(pm)
+    assert len(draft.markdown) <= 4 * input_size(pm) + 2_000
+
+
 @pytest.mark.timeout(600)
 @settings(  # a fixed seed; no shrinking: a failing input is already small to say, and a stuck one would repeat
     max_examples=60,
