@@ -172,8 +172,7 @@ def failure_said(text: str) -> bool:
         FAILURE_WORD.search(text) is not None
         or _COUNTED_ONLY.search(text) is not None
         or SPLIT_TALLY.search(text) is not None
-        or OTHERS_WENT_WRONG.search(text) is not None
-        or next(part_showed(text), None) is not None
+        or next(went_wrong(text), None) is not None
     )
 
 

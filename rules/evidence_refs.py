@@ -181,11 +181,9 @@ def _under_review(clause: str, word: str, change_named: bool) -> bool:
 
 
 def _unpublished(clause: str) -> str | None:
-    # "isn't, as of this morning, on the server yet": the aside taken out of the negation.
-    found = search(UNPUBLISHED, clause) or search(UNPUBLISHED, close_aside(clause))
-    if found is not None and re.fullmatch("(?:push|プッシュ)(?:は)?(?:して|され|でき)", found, re.IGNORECASE):
-        return None  # 「push して」 alone is a step, not "not pushed"
-    return found
+    # "isn't, as of this morning, on the server yet": the aside taken out of the negation. 「push して」 alone is a
+    # step, not "not pushed": the lexicon's push needs its negation (rules/evidence_ref_words.py).
+    return search(UNPUBLISHED, clause) or search(UNPUBLISHED, close_aside(clause))
 
 
 #: A reference that replaces another: "(supersedes #498, which was closed without merging)": the dead one is the other.

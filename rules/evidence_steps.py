@@ -48,6 +48,6 @@ def has_steps(text: str | None) -> bool:
 _DONE = re.compile(
     r"(?:^|[.;:!?]\s+|\n)\s*(?:then\s+|first\s+|next\s+)?(?-i:[A-Z])[a-z]+ed\b(?! (?:by|to|that|because)\b)"
     r"|\b(?:i|we)\s+(?:then\s+|first\s+|just\s+)?(?:[a-z]+ed|ran|put|set|made|hit|held|took|got|did|kept|left|sent"
-    r"|built|wrote|drove|threw|shut|cut|fed|began|brought|tried|pressed|flashed|ran|swapped|pulled)\b",
+    r"|built|wrote|drove|threw|shut|cut|fed|began|brought|tried|pressed|flashed|swapped|pulled)\b",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -123,7 +123,7 @@ def word_at(words: tuple[Morph, ...], i: int) -> Morph | None:
     return words[i] if 0 <= i < len(words) else None
 
 
-def _is(words: tuple[Morph, ...], i: int, *surfaces: str) -> bool:
+def word_is(words: tuple[Morph, ...], i: int, *surfaces: str) -> bool:
     w = word_at(words, i)
     return w is not None and w.surface in surfaces
 
@@ -138,9 +138,9 @@ def _hearsay(words: tuple[Morph, ...], i: int) -> Span | None:
     w, nxt = words[i], word_at(words, i + 1)
     if w.pos == "助動詞" and w.lemma == "らしい":
         return ("hearsay", i + 1)
-    if w.surface == "と" and _is(words, i + 1, "の") and _is(words, i + 2, "こと"):
+    if w.surface == "と" and word_is(words, i + 1, "の") and word_is(words, i + 2, "こと"):
         return ("hearsay", i + 3)
-    if w.surface == "に" and nxt is not None and nxt.lemma in ("因る", "依る") and _is(words, i + 2, "と", "ば"):
+    if w.surface == "に" and nxt is not None and nxt.lemma in ("因る", "依る") and word_is(words, i + 2, "と", "ば"):
         return ("hearsay", i + 3)
     # "…って言ってた", "…と言われた": a report; "という" before a noun only names something.
     if w.surface in ("って", "と") and nxt is not None and nxt.lemma == "言う" and nxt.surface[-1] in "っわ":
@@ -152,23 +152,29 @@ def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
     w, nxt = words[i], word_at(words, i + 1)
     # Not 「影響が出ないよう、…」 (よう before a comma is a purpose), nor 「10 回ともそう」 ("so, every time").
     if w.pos2 == "助動詞語幹" and w.lemma in ("様", "みたい", "そう") and _ends(words, i + 1, *_COPULA, "で"):
-        purpose = w.lemma == "様" and _is(words, i + 1, "、")
-        if purpose or (w.surface == "そう" and _is(words, i - 1, "とも", "も")):
+        purpose = w.lemma == "様" and word_is(words, i + 1, "、")
+        if purpose or (w.surface == "そう" and word_is(words, i - 1, "とも", "も")):
             return None
         return ("appearance", i + 1)
     # 「…ように見える」「…ように思います」: how it looks to the writer; not a look naming a thing (「…ように見えるのが
     # 厄介」「…ように見えるストリーム」) nor one held before (「…ように見えていたのは」).
     seem, after = word_at(words, i + 2), word_at(words, i + 3)
-    if w.lemma == "様" and _is(words, i + 1, "に") and seem is not None and seem.lemma in _SEEM and seem.pos == "動詞":
+    if (
+        w.lemma == "様"
+        and word_is(words, i + 1, "に")
+        and seem is not None
+        and seem.lemma in _SEEM
+        and seem.pos == "動詞"
+    ):
         named = after is not None and after.pos == "名詞" and after.lemma not in ("為", "所為")  # not 「見えるため」
-        return None if named or _is(words, i + 3, "の", "て") else ("appearance", i + 3)
+        return None if named or word_is(words, i + 3, "の", "て") else ("appearance", i + 3)
     if w.lemma == "感じ" and _ends(words, i + 1, *_COPULA) and not (i and words[i - 1].surface in ("って", "という")):
         return ("appearance", i + 1)  # not 「なんで？って感じだけど」: a reaction quoted, not an impression
     if w.pos == "接尾辞" and w.lemma == "ぽい":
         return ("appearance", i + 1)  # 「OK っぽい」
     if w.pos == "助動詞" and w.surface.startswith(("だろ", "でしょ")):
         return ("conjecture", i + 1)
-    if w.surface == "か" and _is(words, i + 1, "も"):
+    if w.surface == "か" and word_is(words, i + 1, "も"):
         after = word_at(words, i + 2)
         if after is not None and after.lemma == "知れる":
             return ("conjecture", i + 3)
@@ -177,7 +183,11 @@ def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
     if w.pos == "副詞" and w.lemma in _CONJECTURE_ADVERBS:
         return ("conjecture", i + 1)
     if w.surface == "と" and nxt is not None and nxt.lemma in _THINK and nxt.pos == "動詞" and not _held(words, i + 2):
-        if nxt.lemma == "見る" and _is(words, i + 2, "て") and not _is(words, i + 3, "い", "いる", "います", "お"):
+        if (
+            nxt.lemma == "見る"
+            and word_is(words, i + 2, "て")
+            and not word_is(words, i + 3, "い", "いる", "います", "お")
+        ):
             return None  # 「未実行と見てもう一度実行します」: what the code takes it for, then does
         return ("conjecture", i + 2)
     return None
@@ -185,9 +195,9 @@ def _conjecture(words: tuple[Morph, ...], i: int) -> Span | None:
 
 def _held(words: tuple[Morph, ...], i: int) -> bool:
     """「原因と見ていた Q を revert した」: a view once held, naming what was then tested (past, before a noun)."""
-    j = i + 2 if _is(words, i, "て") and _is(words, i + 1, "い") else i
+    j = i + 2 if word_is(words, i, "て") and word_is(words, i + 1, "い") else i
     after = word_at(words, j + 1)
-    return _is(words, j, "た") and after is not None and after.pos == "名詞"
+    return word_is(words, j, "た") and after is not None and after.pos == "名詞"
 
 
 #: An action still to come: a plan, an intention, a time ahead.

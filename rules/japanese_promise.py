@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rules.japanese import Morph, near, pieces, word_at
+from rules.japanese import Morph, near, pieces, word_at, word_is
 
 #: The check verbs (サ変 nouns) whose non-past form after a condition is a promise, not a description.
 _CHECK_NOUNS = frozenset(
@@ -23,26 +23,34 @@ def promise(text: str) -> str | None:
         if found is not None:
             return found
     for words in pieces(text) if _CHECK_HINT.search(text) else ():
-        for i, w in enumerate(words):
-            start = max((k + 1 for k in range(i) if words[k].surface == "。"), default=0)
-            before = words[start:i]  # the sentence so far: a check by some means, with no subject (not the code's)
-            if w.lemma not in _CHECK_NOUNS or not any(v.surface == "で" for v in before[-4:]):
-                continue
-            if any(v.pos == "助詞" and v.surface in ("は", "が") for v in before):
-                continue  # 「`tick()` は…時点で `last_defrost` を確認します」: what the code does
-            if _is(words, i + 1, "する"):
-                verb, end = "する", word_at(words, i + 2)
-            elif _is(words, i + 1, "し") and _is(words, i + 2, "ます"):
-                verb, end = "します", word_at(words, i + 3)
-            else:
-                continue
-            if end is None or end.surface == "。":
-                return w.surface + verb  # not 「…で確認した」, nor 「…で確認する処理」
+        found = _check_by_means(words)
+        if found is not None:
+            return found
     return None
 
 
-def _is(words: tuple[Morph, ...], i: int, surface: str) -> bool:
-    return (w := word_at(words, i)) is not None and w.surface == surface
+def _check_by_means(words: tuple[Morph, ...]) -> str | None:
+    """A check by some means in the non-past, ending its sentence, with no subject before it (「TSAN ビルドで確認
+    する。」; not 「`tick()` は…時点で `last_defrost` を確認します」, what the code does, nor 「…で確認した」)."""
+    start = 0  # where the sentence of word i starts
+    for i, w in enumerate(words):
+        if w.surface == "。":
+            start = i + 1
+            continue
+        before = words[start:i] if w.lemma in _CHECK_NOUNS else ()
+        if not any(v.surface == "で" for v in before[-4:]) or any(
+            v.pos == "助詞" and v.surface in ("は", "が") for v in before
+        ):
+            continue
+        if word_is(words, i + 1, "する"):
+            verb, end = "する", word_at(words, i + 2)
+        elif word_is(words, i + 1, "し") and word_is(words, i + 2, "ます"):
+            verb, end = "します", word_at(words, i + 3)
+        else:
+            continue
+        if end is None or end.surface == "。":
+            return w.surface + verb
+    return None
 
 
 _CHECK_HINT = re.compile("確認|検証|計測|測定|試験|実験")
