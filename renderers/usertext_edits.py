@@ -151,12 +151,16 @@ def marker_on_marker(data: bytes, start: int) -> list[Edit]:
     """A list that starts on its item's own line ("- - dash", "1. - x"): Slack applies the first marker only, so the
     second is text (escaped at its `.` when it is a number, as a backslash before a digit shows)."""
     line = data.rfind(b"\n", 0, start) + 1
-    if _MARKERS_ONLY_RE.fullmatch(data, line, start) is None:
-        return []
+    return [] if _MARKERS_ONLY_RE.fullmatch(data, line, start) is None else [marker_escape(data, start)]
+
+
+def marker_escape(data: bytes, start: int) -> Edit:
+    """The escape of the list marker on the line at `start`: before `-`, or at a number's `.` (a backslash before a
+    digit shows)."""
     mark = first_mark(data, start)
     while data[mark] in _DIGITS:
         mark += 1
-    return [insert(mark)]
+    return insert(mark)
 
 
 #: A list marker alone on its line: an empty item, which cannot interrupt a paragraph until a break of ours ends it.
@@ -168,10 +172,7 @@ def soft_break(data: bytes, newline: int) -> list[Edit]:
     which the backslash at that line's end would otherwise make an item ("a⏎+ ⏎b")."""
     if _BARE_MARKER_RE.match(data, newline + 1) is None:
         return [insert(newline)]
-    mark = first_mark(data, newline + 1)
-    while data[mark] in _DIGITS:  # "1." escaped at its `.` (a backslash before a digit shows)
-        mark += 1
-    return [insert(newline), insert(mark)]
+    return [insert(newline), marker_escape(data, newline + 1)]
 
 
 #: A quote's line as Slack reads it: one that starts with `>` (after blanks), and one with nothing after its `>`.

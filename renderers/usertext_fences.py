@@ -65,8 +65,12 @@ def break_before(data: bytes, mark: int) -> Edit:
     """A line break before the backticks at `mark`, so that they start a line (inside the same list item or quote)."""
     start = data.rfind(b"\n", 0, mark) + 1
     lead = _CONTAINER_RE.match(data, start, mark)
-    prefix = data[start : lead.end() if lead else start]
-    return (mark, mark, b"\n" + bytes(c if c in b"> \t" else 0x20 for c in prefix))
+    return _line_break(mark, data[start : lead.end() if lead else start])
+
+
+def _line_break(at: int, prefix: bytes) -> Edit:
+    """A line break inserted at `at`, the new line indented as `prefix` is (its `>` kept, anything else a blank)."""
+    return (at, at, b"\n" + bytes(c if c in b"> \t" else 0x20 for c in prefix))
 
 
 def span_edits(data: bytes, start: int, end: int) -> list[Edit]:
@@ -74,9 +78,11 @@ def span_edits(data: bytes, start: int, end: int) -> list[Edit]:
     block Slack reads, three backticks after text whose closer ends a line ("Scope: ```a⏎b```"), which a line break
     before it makes a fence."""
     opener = backticks_end(data, start)
-    width, line = opener - start, data.rfind(b"\n", 0, end - (opener - start)) + 1
-    closes = not data[line : end - width].strip(b" \t>") or _LINE_END_RE.match(data, end) is not None
-    if width >= 3 and data.find(b"`", opener, data.find(b"\n", opener)) < 0 and closes:
+    width = opener - start
+    first_end = data.find(b"\n", opener, end)  # where the opener's line ends, inside the span (-1: on one line)
+    closer_line = data.rfind(b"\n", 0, end - width) + 1
+    closes = not data[closer_line : end - width].strip(b" \t>") or _LINE_END_RE.match(data, end) is not None
+    if width >= 3 and first_end >= 0 and b"`" not in data[opener:first_end] and closes:
         return [break_before(data, start)]
     return [insert(p) for p in range(start, opener)]
 
@@ -87,6 +93,4 @@ _LINE_END_RE = re.compile(rb"[ \t]*+(?:\n|$)")
 def info_line(data: bytes, mark: int) -> Edit:
     """A line break after a code fence's backticks, so what follows them on its line (the info string, which
     Slack shows as code) is the block's first line: inside a list item or a quote, the line keeps its place."""
-    end = backticks_end(data, mark)
-    prefix = data[data.rfind(b"\n", 0, mark) + 1 : mark]
-    return (end, end, b"\n" + bytes(c if c in b"> \t" else 0x20 for c in prefix))
+    return _line_break(backticks_end(data, mark), data[data.rfind(b"\n", 0, mark) + 1 : mark])
