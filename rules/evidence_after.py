@@ -10,16 +10,16 @@ from itertools import islice
 
 from rules import evidence_count_shapes as shapes
 from rules import evidence_count_words as counts
+from rules import evidence_went_wrong as wrong
 from rules.evidence_count_words import (
-    DOWN_TO,
     ENOUGH,
     FAIL_NOUN,
     FAIL_VERB,
     FAILURE_WORD,
     NOT_A_UNIT,
-    SPLIT_TALLY,
     STIMULUS,
 )
+from rules.evidence_went_wrong import SPLIT_TALLY
 from rules.regex_guard import compile_guarded
 
 _N = r"(?:[1-9]\d*|once|twice|one|two|three|four|five|a couple of|a few|several|a handful of|a dozen)"
@@ -219,17 +219,17 @@ def fails_after(clause: str) -> bool:
     for m in shapes.THEN_COUNTED_JA.finditer(clause):  # 「修正後…1,000 回流し、ストローク飛びは 1 回でした」
         if int(m.group("n")) > 0 and not _before(clause, m.start(), m.end()):
             return True
-    for m in shapes.RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
+    for m in wrong.RATE_JA.finditer(clause):  # 「修正後：100 回中 2 回 NaN」: a rate of something other than a pass
         if int(m.group(2)) > 0 and not _before(clause, m.start(), m.end()):
             return True
-    if any(not _before(clause, m.start(), m.end()) for m in counts.went_wrong(clause)):
+    if any(not _before(clause, m.start(), m.end()) for m in wrong.went_wrong(clause)):
         return True  # "48 runs produced all 400 letters; the other two stopped at 399", "1 short stop in 200 runs"
-    return short_share(clause) or _short_part(clause) or _down_not_out(clause) or _after_rate(clause)
+    return short_share(clause) or _short_part(clause) or wrong.down_not_out(clause) or wrong.after_rate(clause)
 
 
 def short_share(text: str) -> bool:
     """A pass share short of all after the fix: "997/1000 green", 「1000 回…997 回は正常」, 「成功率は 99.5%」."""
-    for m in shapes.PASS_SHARE.finditer(text):
+    for m in wrong.PASS_SHARE.finditer(text):
         passed = m.group("n") or m.group("jn") or m.group("rn") or m.group("kn") or m.group("gn") or m.group("un")
         runs = m.group("m") or m.group("jm") or m.group("rm") or m.group("km") or m.group("gm") or m.group("um")
         share = m.group("pct") or m.group("jpct")
@@ -242,35 +242,6 @@ def short_share(text: str) -> bool:
         and not _before(text, m.start(), m.end())
         for m in counts.SOME_OF_JA.finditer(text)
     )
-
-
-#: A rate said after the fix, short of none: "After: 1 in 50", "with the fix, 2/100".
-_AFTER_RATE = re.compile(
-    r"\b(?:after(?: the fix| it| that)?|with the fix|patched|now)\s*[:：,]?\s*(?P<n>\d[\d,]*)\s*(?:in|of|/|out of)\s*"
-    r"(?P<m>\d[\d,]*)(?!\s*(?:\w+\s+)?(?:green|pass\w*|succe\w*|ok|clean|good|correct))",
-    re.IGNORECASE,
-)
-
-
-def _after_rate(clause: str) -> bool:
-    """ "After: 1 in 50": a failure rate after the fix, not none (and not a pass count, "After: 100/100 green")."""
-    for m in _AFTER_RATE.finditer(clause):
-        n, total = int(m.group("n").replace(",", "")), int(m.group("m").replace(",", ""))
-        if 0 < n < total:
-            return True
-    return False
-
-
-def _down_not_out(clause: str) -> bool:
-    """Failures counted down after the fix but not to none: "down from 60 to 2", 「5 回から、50 回中 2 回に」."""
-    failures = FAILURE_WORD.search(clause) is not None or "回から" in clause
-    for m in DOWN_TO.finditer(clause) if failures or " from " in clause else ():
-        if not failures and counts.UNIT_AFTER.match(clause, m.end()):
-            continue  # "latency from 400 to 120 ms" is a measure; "deviations … down from 38 to 3" counts them
-        before, after = (next(m.group(k) for k in keys if m.group(k)) for keys in ("aceg", "bdfh"))
-        if 0 < int(after.replace(",", "")) < int(before.replace(",", "")):
-            return True
-    return False
 
 
 #: A part of the runs just counted: "ran it 40 times: … in order on 39 of them".

@@ -21,7 +21,7 @@ ASIDE = re.compile(
 _MORE = re.compile(
     r"\b(?:next|also|too|as well|another|more|additional|further|later|afterwards|eventually|at some point"
     r"|the other|on my (?:list|todo))\b"
-    r"|\bto the (?:test )?suite\b|次は|次に|今後|追加で|(?:で|に)も|後で|あとで|いずれ"
+    r"|\bto the (?:test )?suite\b|次は|次に|今後|追加で|(?:で|に)も|後で(?!す)|あとで(?!す)|いずれ"
     r"|も(?:見|試|確認|流|回|やる|やり)"
     # The fix taken further, not the experiment: "roll it out to production next week", 「本番機への展開は来週」.
     r"|\b(?:roll(?:ing)? (?:it |this |the fix )?out|rollout|deploy\w*|ship\w*|release\w*)\b"

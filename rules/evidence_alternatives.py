@@ -19,6 +19,8 @@ _ALTERNATIVES_EN = any_of(
     r"\bboth (?:fit|match|explain|are consistent|are possible|are plausible)\b",
     r"\bone of (?:two|these|the following|several)\b",
     r"\bor (?:maybe|possibly|perhaps|alternatively)\b",
+    # "… because X, or because Y": a second cause offered beside the first.
+    r"(?<!\bnot )\bor (?:else )?(?:because|due to)\b",
     # "The other explanation that fits the dumps equally well is …": a second candidate kept open.
     r"\b(?:the other|another|an alternative|a second) (?:explanation|candidate|theory|hypothesis|suspect)\b"
     r"|\bfits? (?:\w+ ){0,4}(?:equally|just as) well\b"

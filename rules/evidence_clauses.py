@@ -20,9 +20,10 @@ from rules.evidence_after import STILL_FAILS as _STILL_FAILS
 from rules.evidence_after import fails_after as _fails_after
 from rules.evidence_after import short_share, still_before
 from rules.evidence_after_result import more_to_come
-from rules.evidence_count_words import BEFORE_ASIDE, FAILURE_WORD, failure_said
+from rules.evidence_count_words import BEFORE_ASIDE, FAILURE_WORD
 from rules.evidence_excuse import excused
 from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only, untouched_test
+from rules.evidence_went_wrong import failure_said
 from rules.evidence_words import EN_FLAGS, any_of, search
 
 Pair = tuple[re.Pattern[str], re.Pattern[str]]

@@ -22,11 +22,12 @@ PAIR_WORD = re.compile(r"\b(?:of|in)\b|/", re.IGNORECASE)
 #: "3 of 10", "2 of the last 300 runs", "1 out of every 200", "2/300", "3 in 10 tries", "one run in three".
 PAIR = compile_guarded(
     # Not a label's number: "jams on page 2 in 12 of 12 attempts", "step 3 of 10".
-    NOT_A_LABEL + rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+|(?:[a-z-]+\s+){{1,3}}(?=out of))?"
+    NOT_A_LABEL + rf"(?<![\w.,])(?P<hits>{_NUM})\s*(?:(?:[a-z]+-[a-z]+\s+)?{_RUN_NOUN}\s+|{_FAIL_NOUN}\s+"
+    r"|(?:[a-z-]+\s+){1,3}(?=out of))?"
     rf"(?:out of|of|in|/)\s*{_ABOUT}"
     rf"(?P<total>{_NUM})(?![\d.]*\s*(?:%|GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?|lines?|bytes?"
     r"|rows?|records?|items?|nodes?|threads?|cores?|ranks?|workers?|pods?|shards?|users?|files?|pages?"
-    r"|outstations?|devices?|tubes?|bits?)\b)(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))",
+    r"|outstations?|devices?|tubes?|bits?)\b)(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|[(（](?!\s*\d)))",
     re.IGNORECASE,
 )
 #: "~30 failures per 100", "once every 200 runs", "one failure per 50 runs", "once in about 1,000".
@@ -104,7 +105,10 @@ HITS = compile_guarded(
     r"(?:\s*times?)?\b"
     r"(?!\s+(?:the|a|an|it|we|i|they|its|our|this|that|Q)\b)"
     r"|\b(?:got|saw|see|seen|observed|had|hit|recorded|counted|caught)\s+(?:only\s+|just\s+|exactly\s+)?"
-    rf"(?P<c>{_NUM})\s*(?:{_FAIL_NOUN})\b"
+    rf"(?P<c>{_NUM})\s*(?:[a-z-]+\s+)?(?:{_FAIL_NOUN})\b"
+    # "ran it 30 times and counted 11 short payouts": what was counted, in the domain's noun.
+    rf"|\b(?:counted|tallied)\s+(?P<ct>{_NUM})\s+(?!(?:pass|success|good|clean|correct|normal|ok|full|right)\w*)"
+    rf"(?:[a-z-]+\s+)?(?!{_REPEAT_NOUN}\b)[a-z]+s\b"
     # "I did this 12 times …; all 12 latched": every one of the runs did the thing, in the trade's verb.
     rf"|\ball (?P<al>\d+) (?!{_NEUTRAL}\b)(?!pass|succeed|clean|fine|print|post|process|open|clos|releas|deliver)"
     r"[a-z]+ed\b"
@@ -259,42 +263,3 @@ _PASS_AFTER = re.compile(
 def counts_passes(sentence: str, start: int, end: int) -> bool:
     """Whether the pair at [start, end) counts runs that passed, not ones that failed."""
     return bool(_PASS_BEFORE.search(sentence, max(0, start - 40), start) or _PASS_AFTER.match(sentence, end))
-
-
-#: A Japanese rate not of passes: 「100 回中 2 回 NaN」 (not 「20 回中 20 回成功」).
-RATE_JA = re.compile(
-    r"(?<![\d.,])(\d+)\s*回中\s*(\d+)\s*回(?!\s*(?:とも|すべて|全て)?\s*(?:は|が)?\s*(?:成功|通過|通っ|通り|パス|(?i:pass)|OK|ok|正常|完了"
-    r"|問題な|グリーン|緑|完走)|\s*[^\s。、\d]{0,6}?(?:なし|無し|ゼロ))"
-)
-#: Passes counted, or a success rate: "997/1000 green", "passed 498 of 500", "success rate 99.5%", 「成功率 99.5%」.
-PASS_SHARE = re.compile(
-    r"(?<![\d.,])(?P<n>\d[\d,]*)\s*(?:/|of|out of)\s*(?P<m>\d[\d,]*)\s+(?:\w+\s+)?"
-    r"(?:green|pass(?:ed|es)?|succeed(?:ed|s)?|ok|clean|completed?|matched|went through|came out (?:right|fine|clean)"
-    r"|(?:were|was) (?:fine|correct|right)"
-    r"|(?:committed|got|gave|showed|printed|read|recorded) the (?:right|correct)"
-    r"|(?:read|ran|[a-z]+ed) (?:correctly|cleanly|properly|fine))\b"
-    # "passed the weight check in 9 of the 10 batches": what passed may stand between.
-    r"|\b(?:pass(?:ed|es)?|succeed(?:ed|s)?|green)\s+(?:(?:the\s+)?[\w-]+\s+[\w-]+\s+)?(?:on\s+|in\s+)?(?P<jn>\d[\d,]*)\s*"
-    r"(?:/|of|out of)\s*(?:the\s+)?(?P<jm>\d[\d,]*)"
-    r"|\b(?:success|pass|green)(?:\s+rate)?\s*(?:of|is|was|at|:|=)?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%"
-    # 「1000 回流して、997 回成功」「…997 回は全スライスが正常」: the runs, then how many passed (what, between).
-    r"|(?<![\d.,])(?P<km>\d[\d,]*)\s*(?:回|ケース|件|本|晩)(?:[^。\d]|。\s*){0,20}?(?P<kn>\d[\d,]*)\s*(?:回|ケース|件|本|晩)"
-    r"(?:だけ)?(?:(?:が|は)?|(?:が|は)[^。、\d]{1,10}?(?:が|は|も))(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく|最後まで通)"
-    # 「1000 ロット中 997 ロットで正しい体重が確定」: any counter, the same on both sides.
-    r"|(?<![\d.,])(?P<um>\d[\d,]*)\s*(?P<unit>[\u30a1-\u30fa\u30fc]{1,6}|[\u4e00-\u9fff])(?:中|のうち)\s*(?P<un>\d[\d,]*)\s*"
-    r"(?P=unit)(?:で|が|は)[^。\d]{0,8}?(?:成功|通過|パス|OK|正常|正しく|正しい|問題なく)"
-    # "Replayed the 2,000 captured sessions …: 1,994 completed": things counted, then how many came through.
-    r"|(?<![\d.,])(?P<gm>\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?[a-z][\w-]*s\b[^.;\d]{0,60}?:\s*(?P<gn>\d[\d,]*)\s+"
-    # "…: 997 exports had unique Bates numbers": what each run gave, said of the things it made.
-    r"(?:[a-z-]+s\s+had (?:unique|correct|the (?:right|correct)|valid|matching|no duplicate)\b"
-    r"|completed|passed|succeeded|ok|finished|matched|arrived|landed|got through|made it|went through|delivered"
-    # "… with the fix: 997 opened the barrier": what each did, in the trade's own verb.
-    rf"|(?!{_FAIL_VERB}\b)[a-z]+ed (?:the|a|an|its|their|on|in|at|cleanly|correctly|properly)\b)\b"
-    # "1000 runs: 997 completed": the runs, then how many came through.
-    r"|(?<![\d.,])(?P<rm>\d[\d,]*)(?:\s+|-)(?:runs?|iterations?|attempts?|times|jobs?|trials?|builds?)\b[^.;:\d]{0,60}?[:,;]\s*"
-    r"(?P<rn>\d[\d,]*)\s+"
-    r"(?:\w+\s+)?(?:completed|passed|succeeded|green|ok|finished|clean)\b"
-    # 「読取率は 20 セット合計で 99.5%」: the share that came through, whatever the trade calls it.
-    r"|(?:成功|通過|合格|読取|読み取り|認識|検出|正答|到達)率(?:は|が|:|：)?[^。%]{0,16}?(?<![\d.])(?P<jpct>\d{1,2}(?:\.\d+)?)\s*%",
-    re.I | re.A,
-)

@@ -6,7 +6,6 @@ something went wrong at all. `rules.evidence_rates` and the readers of failures 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from rules.regex_guard import compile_guarded
 
@@ -73,14 +72,15 @@ RUN_NOUN = (
     r"(?:runs?|times|x|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
     r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|sessions?|launches"
     r"|requests?|calls?|sends?|uploads?|imports?|deploys?|cold starts?|reloads?|clicks?|submissions?|transactions?"
-    r"|messages?|queries|orders?|tests?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|connections?)"
+    r"|messages?|queries|orders?|tests?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|connections?|trips"
+    r"|rides|goes|takes|plays|scans?|swipes?|taps?|presses)"
 )
 #: Repetitions of a run only, not the things one run handles: "3 of 10 runs", not "12 of the 500 orders".
 REPEAT_NOUN = (
     r"(?:runs?|times|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
     r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|launches|deploys?"
     r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?|taps?|batches"
-    r"|presses|swipes|scans|power cycles?)"
+    r"|presses|swipes|scans|power cycles?|trips|rides|goes|takes|plays)"
 )
 #: Things that count failures.
 FAIL_NOUN = (
@@ -129,88 +129,12 @@ FAILURE_WORD = re.compile(
 )
 
 
-#: A part of the runs counted by what they showed, in the writer's own noun: "1 short stop in 200 runs".
-_PART_SHOWED = re.compile(
-    r"(?<![\d.,/])\b(?P<n>[1-9][\d,]*)\s+(?P<what>(?:[a-z-]+\s+){1,3}?)(?:in|out of|across|over)\s+(?:the\s+)?"
-    r"(?P<m>\d[\d,]*)\s+(?:runs|playbacks|tries|attempts|iterations|cycles|replays|boots|loops|shows|sessions|trials"
-    r"|builds|jobs|passes|goes|starts)\b",
-    re.IGNORECASE,
-)
 #: Runs made, counted with the verb that made them: no outcome ("ran it 20 more times", "repeated the chase 20 times").
 RUNS_MADE = re.compile(
     r"\b(?:ran|re-?ran|repeated|played|replayed|executed|tried)\b[^.;,:]{0,60}?(?<![\d,.])\d[\d,]* (?:more )?"
     r"(?:times|runs|iterations|cycles|rounds)\b(?!\s*[:：(])",
     re.IGNORECASE,
 )
-#: What a good run shows: not a failure, whatever the count.
-_GOOD_NOUN = re.compile(
-    r"\b(?:pass\w*|green|clean|ok|okay|success\w*|good|correct\w*|complet\w*|fine|normal|on[- ]time|intact|right"
-    r"|perfect|full|valid|expected|matching|matched)\b",
-    re.IGNORECASE,
-)
-
-
-def part_showed(text: str) -> Iterator[re.Match[str]]:
-    """Each part of the runs, not all, counted by something other than a pass ("1 short stop in 200 runs")."""
-    for m in _PART_SHOWED.finditer(text):
-        n, total = int(m.group("n").replace(",", "")), int(m.group("m").replace(",", ""))
-        if n < total and not _GOOD_NOUN.search(m.group("what")):
-            yield m
-
-
-def went_wrong(text: str) -> Iterator[re.Match[str]]:
-    """The runs said to have gone wrong: the rest in a verb of their own, or a part counted by what it showed."""
-    yield from OTHERS_WENT_WRONG.finditer(text)
-    yield from part_showed(text)
-
-
-def failure_said(text: str) -> bool:
-    """Whether the text says something went wrong at all, named ("2 failures") or only counted ("after it, 1 of 40",
-    「999 分の表示は 2 回でした」, "98 without a cutout, 2 tripped"): read once, before the clauses are read for
-    failures after the fix."""
-    return (
-        FAILURE_WORD.search(text) is not None
-        or _COUNTED_ONLY.search(text) is not None
-        or SPLIT_TALLY.search(text) is not None
-        or next(went_wrong(text), None) is not None
-    )
-
-
-#: The runs told apart in two: the good ones, then the others in a verb of their own ("98 without a cutout, 2 tripped").
-SPLIT_TALLY = re.compile(
-    r"(?<![\d.,])(?P<a>\d[\d,]*) (?:without|with no|free of|clean|fine|ok|good|passed|normal)\b[^,;.]{0,40}[,;]\s*"
-    r"(?:and |but )?(?P<b>[1-9][\d,]*) (?!(?:passed|ok|fine|good|clean|normal)\b)"
-    r"(?:[a-z]+(?:ed|t)|[a-z]+ (?:out|up|off))\b",
-    re.IGNORECASE,
-)
-
-
-#: The rest of the runs in a verb of their own, no pass said of them: "48 runs produced all 400 letters; the other two
-#: stopped at 399" (not "the other two also passed", "the remaining 10 used the debug build and passed").
-OTHERS_WENT_WRONG = re.compile(
-    rf"\b(?:the )?(?:other|remaining|last) (?:(?!one\b){NUM}) (?:(?:runs?|times|passes|iterations|of them) )?"
-    r"(?!(?:also |too |each |all )?(?:pass|succeed|complet|finish|work|match|clean|came back (?:clean|fine|ok|correct)"
-    r"|ran clean|went through|got through|printed all|produced all|read (?:right|correctly))\w*)"
-    r"(?:[a-z]+ed|hung|froze|broke|fell over|got stuck|blew up|ran out|threw|lost|came back (?:wrong|short|empty))\b"
-    r"(?![^.;]{0,60}?\b(?:pass\w*|ok|clean|correct(?:ly)?|fine|succe\w+)\b)"
-    # "came back clean apart from two more timeouts": the exceptions counted.
-    rf"|\b(?:apart from|except for|other than|save for|but for) (?:{NUM}) (?:more )?(?:[\w-]+ )?{FAIL_NOUN}"
-    # 「199 バッチは正しく記録…。残る 1 バッチは記録の途中で PLC が再起動しました」: the rest went wrong.
-    r"|(?:残る|残りの?|他の)\s*[1-9]\d*\s*(?:回|件|本|台|個|バッチ|ロット|ジョブ|ラン|セット)?\s*(?:は|が)"
-    r"(?![^。]{0,30}?(?:正常|成功|問題な|パス|通[りっ]|OK))[^。]{0,30}?(?:失敗|再起動|止ま|停止|落ち|エラー|異常|欠け|ずれ"
-    r"|固ま|リセット|ハング|クラッシュ|途切れ|抜け)",
-    re.IGNORECASE,
-)
-
-
-#: A failure counted with no word for it: "after it, 1 of 40", 「999 分の表示は 2 回でした」「無音の混入は 2 回（…）」.
-_COUNTED_ONLY = re.compile(
-    r"\bafter(?: the fix| it| that)?\s*[:：,]?\s*[1-9]\d*\s*(?:in|of|/|out of)\s*\d"
-    r"|(?:は|が)\s*[1-9]\d*\s*回(?:だけ|のみ)?(?=\s*[（(]|でした|です|っす|だった)",
-    re.IGNORECASE,
-)
-
-
 #: No failure at all over the counted runs: "it never failed", "not once", 「一度も失敗しなかった」.
 NONE_FAILED = re.compile(
     r"\b(?:never|not once|didn't|did not|no|zero|has not|hasn't|have not|haven't)\s+(?:\w+\s+)?(?:failed|fail|fails"

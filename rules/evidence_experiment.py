@@ -234,10 +234,11 @@ _ARTIFACT = re.compile(
     # Reading the code: 「ソースを読んで」, "went through the source".
     r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追(?!加|記))"
     r"|\b(?:read|reading|went through|looked through) (?:the )?(?:source|code)\b|^\W*read through\b"
+    r"|\b(?:went|go|going|looked|dug) through (?:the )?(?:[\w-]+ ){0,3}?logs?\b"
     # Logs counted or searched: 「本番ログ 3 か月分を集計して」, "grepped three months of logs".
     r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b"
     # Logs compared, packets captured: 「…のログを比較し」「パケットキャプチャを 2 時間取り」.
-    r"|(?:ログ|記録)(?:を|の)?[^。、]{0,12}?(?:比較|見比べ|照合|差分を取)|(?:パケット)?キャプチャ(?:を|で|から|は|の)"
+    r"|(?:ログ|記録)(?:を|の)?[^。、]{0,12}?(?:比較|見比べ|照合|差分を取|突き合わせ|突合)|(?:コード|ソース)と(?:ログ|記録)で|(?:パケット)?キャプチャ(?:を|で|から|は|の)"
     r"|\b(?:compared|diffed) (?:the )?(?:[\w-]+ )?logs?\b|\b(?:tcpdump|wireshark|pcaps?)\b",
     re.IGNORECASE,
 )
@@ -249,7 +250,8 @@ _CHANGED = re.compile(
     r"|limit\w*|throttl\w+|delay\w*|(?<!was )(?<!were )(?<!got )kill\w*|restart\w*|downgrad\w+|upgrad\w+"
     r"|rolled back|commented out|hard-?cod\w+|(?:un)?capp(?:ed|ing)"
     r"|put (?:\w+ ){0,3}?back|instrument\w*|without(?! (?:ever|once|any|a single|errors?|failures?)\b)"
-    r"|with the (?:fix|patch|change)|logg\w+|ran|(?<!'s )run|re-?ran"
+    r"|with the (?:fix|patch|change)|logging|loggers?|logged(?! (?:no|zero|nothing|none|only|\d))"
+    r"|ran|(?<!'s )run|re-?ran"
     r"|scripted"
     r"|replay\w*|loop(?:ed|ing)|in a loop"
     r"|trigger\w*|induc\w+)\b"

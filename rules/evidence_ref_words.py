@@ -12,7 +12,7 @@ from rules.evidence_words import EN_FLAGS, any_of
 UNPUBLISHED = (
     any_of(
         r"\b(?:on|in) my (?:own |work |personal |home |old )?(?:laptop|machine|box|workstation|desktop|computer"
-        r"|dev ?box|pc|mac|vm|checkout|clone|working directory|workspace|sandbox"
+        r"|dev ?box|pc|mac|macbook|thinkpad|vm|checkout|clone|working directory|workspace|sandbox"
         r"|local (?:checkout|clone|copy|repo|branch|tree))\b",
         # A path in one person's home: "`~/src/vms-fw`", "/home/kenji/", "C:\\Users\\…".
         r"(?<![\w/])~/[\w./-]+|/home/\w+/[\w./-]*|\b[A-Z]:\\Users\\[\w.\\-]*",
@@ -58,6 +58,8 @@ UNPUBLISHED = (
         "(?:開発機|作業機|自分の(?:PC|マシン|端末))(?:のみ|だけ|にのみ|にしか)",
         "ローカル(?:の)?(?:リポジトリ|リポ|クローン|clone)",
         "(?:私の|自分の)\\s*(?:(?:作業|検証|開発|試験)用の?\\s*)?(?:PC|マシン|端末|ノート|ラップトップ|VM|仮想マシン)\\s*(?:の中|内|上)",
+        # 「（私の MacBook のみ）」: one person's machine, by its name.
+        "(?:私の|自分の)\\s*[^。、\\s（）()]{0,12}?(?:PC|マシン|端末|ノート|ラップトップ|(?i:macbook|mac|thinkpad))\\s*(?:のみ|だけ|にのみ|にしか)",
         "リモート(?:に|には|へ)?(?:は)?(?:未反映|未push|未プッシュ|反映(?:して|され)(?:い)?(?:ない|ません)"
         "|\\s*(?:まだ\\s*)?(?:push|プッシュ)\\s*(?:して|され)(?:い)?(?:ない|ません|おらず))",
         "手元(?:のみ|だけ|にのみ|にしか|の(?:ブランチ|コミット|PC|マシン|リポジトリ)"

@@ -157,6 +157,8 @@ _DEAD = re.compile(
     r"\bclosed (?:without merg\w*|unmerged|and (?:not |never )merged)|\b(?:abandon(?:ed)?|declined|rejected)\b"
     r"|\bclosed (?:it|the pr|the mr)\b"
     r"|\((?:was |got )?closed\b|\b(?:it|the pr|the mr) (?:was|got|has been) closed\b"
+    # "PR #611 — closed after review; … folded into the rewrite instead": closed, with no merge said of it.
+    r"|(?:[—–:]|\s-)\s*closed\b(?![^.;]{0,60}?\bmerg)|\bclosed (?:after|following|in|during) (?:review|discussion)\b"
     r"|作り直し中|Abandon\s*済み"
     r"|マージせず(?:に)?(?:クローズ|閉じ)|クローズ\s*[（(]\s*マージなし"
     # Not 「issue #4411 をクローズした PR」: the PR that closed the issue.

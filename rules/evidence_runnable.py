@@ -119,7 +119,10 @@ NOT_RUNNABLE = any_of(
     r"|desk|till|register)\b|\b(?:her|his) screen (?:recording|capture|video)\b",
     # Run until it shows: "keep doing 30/30 intervals until the graph flatlines; it gets there eventually".
     r"\bkeep (?:doing|running|repeating|cycling|trying|going|playing|looping|retrying|pressing|clicking)\b[^.;]{0,80}?"
-    r"\buntil\b|\b(?:it |this )?(?:gets there|shows up|happens|turns up) eventually\b",
+    r"\buntil\b|\b(?:it |this )?(?:gets there|shows up|happens|turns up) eventually\b"
+    # "Run it in a loop and leave it; the arm locks at some cycle": when, left to chance.
+    r"|\bat some (?:cycle|iteration|run|pass|loop)\b|\bsooner or later\b"
+    r"|いつか(?:は)?[^。、]{0,10}?(?:止ま|落ち|固ま|起き|出|再現|発生)",
     # Fine most of the time, with no count: "runs fine most nights".
     r"\b(?:runs?|passes|works|is|comes? (?:back|out)) (?:fine|clean|green|ok|okay|correctly) (?:on )?(?:most (?:nights"
     r"|days|runs|times|mornings|builds|boots|weeks)|most of the time)\b",

@@ -36,6 +36,10 @@ _SUMMARY = compile_guarded(
     r"(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
     r"|[:=][ \t]*(?P<r10>\d[\d,]*)[ \t,]+(?:ok|passed|pass|good|succeeded|success)\s*[:=]\s*(?P=r10)\b"
     r"(?:[ \t,]+[\w-]+\s*[:=]\s*0\b)*(?![ \t,]+[\w-]+\s*[:=]\s*[1-9])"
+    # A script's tally with a failure counter: "runs: 500  registration_fault: 3", "cycles=200 jam_count=4".
+    r"|\b(?:runs?|jobs?|tests?|cases?|iterations?|cycles?|total)\s*[:=]\s*(?P<r14>\d[\d,]*)"
+    r"(?:[ \t,]+[\w-]+\s*[:=]\s*\d[\d,]*){0,4}?[ \t,]+[\w-]*?(?:fault|fail|error|crash|drop|timeout|jam|mismatch"
+    r"|misfeed|double|dup|reject|miss)[\w-]*\s*[:=]\s*(?P<f14>\d[\d,]*)\b"
     # "50 renders: 0 sheared": the runs, then none of the bad kind.
     r"|(?<![\d,.])(?P<r11>\d[\d,]*) [a-z][\w-]*s\s*:\s*0 [a-z][\w-]*\b"
     # "200 lifts, 197 within ±20 kg, 3 out of tolerance": the runs, the good ones, the bad ones.
@@ -85,7 +89,9 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
         return ()
     for m in _SUMMARY.finditer(raw):
         g = m.groupdict()
-        failed = _int(g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"] or g["f12"] or g["f13"])
+        failed = _int(
+            g["f1"] or g["f2"] or g["f3"] or g["f4"] or g["f5"] or g["f7"] or g["f12"] or g["f13"] or g["f14"]
+        )
         if g["r8"] is not None:
             runs, failed = _int(g["r8"]), _int(g["r8"]) - _int(g["p8"])
         elif g["r9"] is not None or g["r10"] is not None:
@@ -94,8 +100,8 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
             runs, failed = 1, int((g["go"] or g["pv"]).lower() not in ("ok", "passed"))
         elif g["r11"] is not None:
             runs, failed = _int(g["r11"]), 0
-        elif g["r3"] is not None or g["r7"] is not None or g["r12"] is not None or g["r13"] is not None:
-            runs = _int(g["r3"] or g["r7"] or g["r12"] or g["r13"])
+        elif g["r3"] is not None or g["r7"] is not None or g["r12"] is not None or g["r13"] is not None or g["r14"]:
+            runs = _int(g["r3"] or g["r7"] or g["r12"] or g["r13"] or g["r14"])
         else:
             runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or g["p6"])
         rate = rate_of(float(failed), float(runs))

@@ -18,6 +18,7 @@ from rules.evidence_count_words import BEFORE_ASIDE, ENOUGH
 from rules.evidence_rates import stated
 from rules.evidence_scope import set_aside, untouched_test
 from rules.evidence_words import EN_FLAGS, any_of, search
+from rules.regex_guard import compile_guarded
 
 Finding = tuple[str, str]
 
@@ -146,14 +147,20 @@ _ONE_PASS = re.compile(
     r"|\bon the first (?:run|try|attempt)\b|\bcame (?:back|out) (?:intact|fine|clean|right|correct)\b"
     # "I played the stack through and it reached the end with every fade intact".
     r"|\b(?:reached|got to|made it to) the end\b"
-    r"|(?:通り|成功し|パスし)(?:ました|た)",
+    r"|(?:通り|成功し|パスし)(?:ました|た)"
+    # After the change, the one run's outcome said plainly: "…, and it opened", "no double drop".
+    r"|\band it (?:opened|closed|worked|held|went through|stopped|printed|counted|read)\b"
+    r"|\bno (?:[\w-]+ )?(?:mis[a-z]+|drops?|failures?|errors?|jams?|crash\w*|hangs?|faults?|trips?)\b"
+    # One run, and none of the failure in it: 「紙継ぎを 1 回実施し、破断は起きませんでした」.
+    r"|(?:(?<![\d.,])1\s*回|一度|一回)(?:だけ)?(?:実施|試|行|流|やっ|実行|回)[^。]{0,30}?(?:起き|発生し|出|再現し|失敗し)"
+    r"(?:ませんでした|なかった)",
     re.IGNORECASE,
 )
 
 
 _PASSES_COUNTED = re.compile(
     r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|[2-9]|\d{2,})\s+(?:passed|passes|green|clean|ok|succeeded)\b"
-    r"|\b(\d+)\s*/\s*\1\b|\ball \d+\b"
+    r"|\b(\d+)\s*/\s*\1\b|\ball \d+\b(?! (?!runs|times|tries|attempts|iterations|cycles|replays|boots|passes)[a-z]+s\b)"
     r"|\d+\s*(?:回|件)(?:とも|すべて|全て)",
     re.IGNORECASE,
 )
@@ -164,13 +171,35 @@ def _one_pass_of_a_flake(masked: str) -> str | None:
     before; it passed"): one trial of a failure that comes and goes. Runs counted after the fix are `single_trial`'s
     to weigh, as for any other single trial."""
     every = stated(masked)
-    flaky = [span for rate, span in every if 0 < rate < 1]
-    if not flaky or not said_before(masked, flaky):
+    word = _FLAKE.search(masked)
+    flaky = [span for rate, span in every if 0 < rate < 1] or ([word.group(0)] if word else [])
+    if not flaky:
+        return None
+    change = _CHANGE.search(masked)
+    # "The turnstile rejected one scan in eight. I patched `qr_verify()`, scanned one pass, and it opened": the flake
+    # told before the change was made, the pass after it.
+    told_first = change is not None and all(0 <= masked.find(span) < change.start() for span in flaky)
+    if not (told_first or (every and said_before(masked, flaky))):
         return None
     if _PASSES_COUNTED.search(masked):
         return None  # "500 passed, 0 failed", "all 40", 「20 回とも」: the runs after the fix, counted
-    found = _ONE_PASS.search(masked)
+    found = (_ONE_PASS.search(masked, change.end()) if told_first and change else None) or _ONE_PASS.search(masked)
     return None if found is None else found.group(0)
+
+
+#: A failure that comes and goes, said without a count: "on some runs and not on others", 「たまに」.
+_FLAKE = compile_guarded(
+    r"\b(?:on|in) some (?:runs|nights|days|cycles|tries|attempts|boots)\b|\bnow and (?:then|again)\b"
+    r"|\bintermittent(?:ly)?\b"
+    r"|\bsometimes\b|\bevery so often\b|たまに|ときどき|時々|時折|まれに",
+    re.IGNORECASE,
+)
+#: The change made: "I patched", "after the fix", 「修正後」.
+_CHANGE = compile_guarded(
+    r"\b(?:(?:i|we) (?:patched|fixed|changed|applied|flashed|deployed|installed)|after the (?:fix|patch|change)"
+    r"|with the (?:fix|patch|change)|patched (?:build|firmware|version))\b|修正(?:後|版|した)|パッチ(?:を当て|適用)",
+    re.IGNORECASE,
+)
 
 
 #: A run stopped before its end: "we stopped it there", "killed it after two hours", "didn't let it finish",
@@ -197,7 +226,7 @@ _CUT_SHORT = (
         # Not 「途中で止めたデザインもないっす」: none was stopped.
         "途中(?:で|まで)(?:止め|停止|打ち切|中断|キャンセル|kill|終了|切り上げ)"
         "(?![^。、]{0,15}?(?:も|は)(?:ない|無い|ありません|なかった|ゼロ|なし))",
-        "(?:そこで|その時点で|時点で|手前で)(?:[^。、]{0,8}?を)?(?:止め|停止|打ち切|中断|中止|キャンセル|終了|切り上げ)",
+        "(?:そこで|その時点で|時点で|手前で)(?:[^。、]{0,8}?(?:を|に))?(?:止め|停止|打ち切|中断|中止|キャンセル|終了|切り上げ|切り替え|切替)",
         "中止(?:し|した|させ)",
         "(?:実行|処理|学習|移行|再インデックス)中(?:です|だ|。|で|、|$)",
         "まだ(?:流|回|走|動い)(?:して|って|いて|てい)",

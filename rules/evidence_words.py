@@ -100,7 +100,8 @@ HYPOTHESIS = (
         r"\bguess(?:ing)?\b",
         r"\bhunch\b",
         # The best of several readings is still a reading: "our best explanation", "the leading theory".
-        r"\b(?:best|leading|working|likeliest|most plausible|current) (?:explanation|guess|theory|candidate|bet"
+        r"\b(?:best|leading|working|likeliest|most plausible|most likely|current|cleanest|simplest|neatest|strongest"
+        r"|obvious) (?:explanation|guess|theory|candidate|bet"
         r"|hypothesis|understanding)\b",
         # As a verb or the noun of an inquiry; "suspect results", "the `suspect` flag" name a thing.
         r"\bsuspected\b|\b(?:i|we|they|you|also|still|strongly|now) suspects?\b|\bsuspects? (?:that|it|this|the|a|an)\b"

@@ -250,32 +250,6 @@ def _schedule_noun(words: tuple[Morph, ...], i: int) -> bool:
     return False
 
 
-def not_yet(text: str) -> str | None:
-    """まだ with a negated verb in the same clause: "not done yet" (まだ試していません)."""
-    for words in near(text, _YET_HINT, before=2, after=40):
-        found = _not_yet(words)
-        if found is not None:
-            return found
-    return None
-
-
-_YET_HINT = re.compile("まだ|未だ")
-
-
-def _not_yet(words: tuple[Morph, ...]) -> str | None:
-    for i, w in enumerate(words):
-        if w.lemma == "未だ" and w.pos == "副詞":
-            rest = words[i + 1 :]
-            if not rest or rest[0].pos == "補助記号" or rest[0].surface in ("です", "だ"):
-                return w.surface  # "repro まだ。": not there yet
-            for j, v in enumerate(rest):
-                if v.pos == "補助記号" and v.surface in ("。", "、"):
-                    break
-                if v.pos == "助動詞" and v.lemma in ("ない", "ず", "ぬ"):
-                    return w.surface + "".join(x.surface for x in rest[: j + 1])
-    return None
-
-
 #: Japanese: an inference or a review standing in for an experiment.
 INFERENCE_JA = any_of(
     # Reading or tracing the code, a diff or a trace, in any wording.

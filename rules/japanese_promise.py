@@ -1,6 +1,7 @@
 """A promise read from Japanese grammar: a conditional ("as soon as", "once") before a non-past check
 verb (「空き次第、確認します」「終わったら計測します」) says the check is still to come. Also an expectation
-(はず), which says what should be, not what was seen."""
+(はず), which says what should be, not what was seen, and まだ before a negated verb (「まだ試していません」), which
+says it is not done yet."""
 
 from __future__ import annotations
 
@@ -95,4 +96,30 @@ def expectation(text: str) -> str | None:
                 and n.pos == "名詞"
             ):
                 return w.surface
+    return None
+
+
+def not_yet(text: str) -> str | None:
+    """まだ with a negated verb in the same clause: "not done yet" (まだ試していません)."""
+    for words in near(text, _YET_HINT, before=2, after=40):
+        found = _not_yet(words)
+        if found is not None:
+            return found
+    return None
+
+
+_YET_HINT = re.compile("まだ|未だ")
+
+
+def _not_yet(words: tuple[Morph, ...]) -> str | None:
+    for i, w in enumerate(words):
+        if w.lemma == "未だ" and w.pos == "副詞":
+            rest = words[i + 1 :]
+            if not rest or rest[0].pos == "補助記号" or rest[0].surface in ("です", "だ"):
+                return w.surface  # "repro まだ。": not there yet
+            for j, v in enumerate(rest):
+                if v.pos == "補助記号" and v.surface in ("。", "、"):
+                    break
+                if v.pos == "助動詞" and v.lemma in ("ない", "ず", "ぬ"):
+                    return w.surface + "".join(x.surface for x in rest[: j + 1])
     return None

@@ -14,7 +14,7 @@ from rules.english_modality import APPEARANCE, CONJECTURE, HEARSAY
 from rules.evidence_rejected import rejects
 from rules.evidence_spec import norm_cited, norm_cited_ja, reported_no_fact
 from rules.evidence_words import any_of
-from rules.japanese_promise import expectation, promise
+from rules.japanese_promise import expectation, not_yet, promise
 from rules.japanese_watch import names_a_thing
 from rules.textmask import has_words, sentences
 
@@ -205,7 +205,7 @@ def _not_done(clause: str) -> Reading | None:
         m = _english(pattern, clause) if pattern.flags & re.ASCII else pattern.search(clause)
         if m is not None:
             return (kind, m.group(0).strip())
-    if (phrase := japanese.not_yet(clause)) is not None:
+    if (phrase := not_yet(clause)) is not None:
         return ("not_done", phrase)
     if (phrase := japanese.planned(clause) or promise(clause)) is not None:
         return ("planned", phrase)

@@ -30,6 +30,9 @@ SYMPTOM_CAUSE = re.compile(
     r"|finish|fill|refill|produce)\b[^.;,]{0,50}?\b(?:in time|on time|fast enough|quickly enough)\b"
     r"|\bruns? dry\b|\bstarv\w*"
     r"|\byou hear\b|\byou see\b"
+    # Done twice, said without why: "`charge()` being called twice for one wash", 「二重に呼ばれる」.
+    r"|\b(?:called|invoked|run|executed|fired|triggered|sent|submitted|processed) (?:twice|two times|more than once)\b"
+    r"|(?:二重に|2\s*回|二度)(?:呼ばれ|呼び出され|実行され|送信され|処理され)"
     # Not coping, said of a part without saying how: "cannot handle the file", "not supported by the upload path".
     r"|\b(?:can't|cannot|can not|unable to|fails? to|failed to|doesn't|does not|didn't|did not|isn't able to"
     r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept)\b"

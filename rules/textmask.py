@@ -160,7 +160,7 @@ _RATE_RE = re.compile(
     rf"(?:of|in|out of|/)\s*{_ABOUT_EN}{_N}(?!\.?\d)"
     r"(?!\s*(?:GiB|GB|MiB|MB|KiB|KB|ms|s|sec|seconds?|minutes?|hours?|days?)\b)"
     # A date, not a rate: 「10/27 の夜間便」「10/27 から」.
-    r"(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|\(|（))"
+    r"(?!\s*(?:の(?!確率|割合|頻度)|に|から|まで|以降|以前|夜|朝|昼|日|[(（](?!\s*\d)))"
     rf"|(?<![\d.,]){_N}\s*{_COUNTER_JA}{_ABOUT_JA}(?:中|のうち)\s*(?:約\s*)?{_N}\s*{_COUNTER_JA}"
     rf"|(?<![\d.,]){_N}\s*回に\s*{_N}\s*回"
     r"|(?<![\d.])(\d+(?:\.\d+)?)\s*%"

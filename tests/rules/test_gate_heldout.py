@@ -255,7 +255,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b92-040": "'because the LMI calculates a load moment above the 100% limit during skip lifts': the symptom again",
     "b92-049": "「荷重計が 0 t を表示するのは、…信号が 0 になっているためです」: the symptom again",
     "b92-081": "「100 回のアップロード試験をする。…「100 回中 0 回の欠落」を合格基準」: a criterion, read as a result",
-    "b92-087": "「視準ログと…点灯ログを突き合わせました」: logs compared, read as an experiment",
     "b92-120": "「リモートにはまだ上げて——ネットワーク申請の関係で——いません」: a negation past a dashed aside",
     "b92-159": "'was raised in 1 of the 50 replays, down from 9 of 50 before': \"was\" read as the figure before",
     # Batch 89, after round 87 (tuned on it).
@@ -394,6 +393,17 @@ KNOWN_GAPS: dict[str, str] = {
     # Batch 109, after round 99 (tuned on it): the label's reason, shortened.
     "b109-062": 'The kiln 2 load "needs the kiln empty", so the ticked workload has not run; a check that still need…',
     "b109-084": "A timeout raised (`ProbeTimeout`) at a point in time, with no condition saying when, is what failed…",
+    # Batch 110, after round 100 (tuned on it): the label's reason, shortened.
+    "b110-006": "The cause half only restates the symptom (a wrong offset) without saying what in `apply_offset()` g…",
+    "b110-058": "Watching a dashboard after a patch is looking, not an experiment with a contrast",
+    "b110-068": "'A timing problem' is a kind of bug; no element is said to do something wrong that leads to the ove…",
+    "b110-082": "'Original repro passes' is ticked but the real-lift repro still needs a booked slot; it was not run",
+    "b110-090": "Reading the code against the logs is an observation; no change was made and run",
+    "b110-093": "The same symptom on both sides of 'because' (the output stays on, the lift does not stop); no eleme…",
+    "b110-115": "The ticked 'workload completes' rests on the keeper team's word, which is hearsay",
+    "b110-121": "A correlation with release 3.4 and a size threshold; it never says what `PageIndex` does wrong",
+    "b110-127": "'Other configs' is ticked but the text tests only the one original setup; the ticks claim more than…",
+    "b110-134": "The cause is the symptom said again (reads full as empty, skips); it never says why the level reads…",
 }
 
 
