@@ -68,7 +68,7 @@ _WHERE_IT_HAPPENED = re.compile(
 #: An error's name in code: `ERR_TEMP_RANGE`, `DonorTimeout`, `InfeasibleLegError`, `E-55`.
 _ERROR_NAME = (
     r"`[^`\n]*(?:(?i:err|exception|timeout|fault|failure|invalid|reject|denied|refused|nack)|\bE-?\d{2,4}\b"
-    r"|\bE_[A-Z0-9]{2,}|_NOT_[A-Z])[^`\n]*`"
+    r"|\bE_[A-Z0-9]{2,}|_NOT_[A-Z]|(?-i:_(?:LOST|BUSY|DENIED|REFUSED|ABORTED|FAILED)\b))[^`\n]*`"
 )
 #: The cause declared to be an error returned or raised, in code, with nothing said of when or why: 「原因は、
 #: `HaccpChecker.verify()` が `ERR_TEMP_RANGE` を返すことです」, "because `assign()` raises `NoChuteError`".

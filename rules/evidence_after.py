@@ -136,6 +136,11 @@ STILL_FAILS = compile_guarded(
     r"|します|しました|して(?:い|お))"
     r"|(?:まだ|依然として?|相変わらず)\s*(?:\d+\s*(?:回|件|度)\s*)?(?:失敗|落ち|ハング|クラッシュ|再現|エラー)"
     r"|(?:今も|いまだに|未だに)[^。、]{0,16}?(?:出ます|出ています|発生|起き|失敗|落ち|エラー)"
+    # 「修正後も 20 回中 20 回 `X` が出る」, "returns 409 on the second loan as before": the failure, after the fix too.
+    r"|(?:修正後|適用後|修正版)(?:で)?も[^。]{0,30}?(?:出(?:る|ます|ています|た|ました)|(?:発生|失敗|再現)(?:する|します|した"
+    r"|しました|しています)|落ち(?:る|ます|た|ました))"
+    r"|\b(?:returns?|throws?|raises?|shows?|gives?|fails?|hangs?|crash(?:es)?|rejects?|drops?|jams?)\b[^.;]{0,60}?"
+    r"\bas (?:before|it did before(?: the (?:fix|patch|change))?)\b"
     r"|(?:まだ|依然として?|相変わらず)[^。、]{0,6}?\d+\s*回中\s*[1-9]\d*\s*回"
     # Counted after the fix, not none: "Repro after the fix: 1 reversed-current frame in 50 replays".
     r"|\bafter the (?:fix|patch|change)\b[^.;(]{0,20}?(?<![\d.,])[1-9]\d* (?:[a-z-]+ ){0,3}?(?:in|out of) \d+"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, IMPACT_ELSEWHERE
+from rules.evidence_other_matter import AFTER_THE_FIX, ANOTHER_MATTER, IMPACT_ELSEWHERE
 from rules.textmask import MASKED_CODE
 
 #: A side remark, by its opening word: 「ちなみに」, "by the way", "side note".

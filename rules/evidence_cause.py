@@ -52,6 +52,9 @@ _VAGUE_SUBJECT = (
 #: A cause named only by its kind: "because of a layout problem", タイミングの問題で.
 _VAGUE_CAUSE = (
     any_of(
+        # "A timing problem in the NFC stack between two reads, which lets …": the kind, as the cause's subject.
+        r"(?:^|[.;]\s+)\W*(?:a|an|some) (?:[a-z-]+ )?(?:timing|synchroni[sz]ation|concurrency|threading|race)"
+        r" (?:problem|issue|bug|glitch)s?\b|"
         r"\b(?:because of|due to|caused by|comes from|down to) (?:a |an |some )?(?:[a-z-]+ )?"
         r"(?:problem|issue|bug|glitch|quirk|race|regression)s?\b(?! (?:in|where|when|that|with|between) )",
         flags=EN_FLAGS,

@@ -22,7 +22,8 @@ from rules.evidence_after import short_share, still_before
 from rules.evidence_after_result import more_to_come
 from rules.evidence_count_words import BEFORE_ASIDE, FAILURE_WORD
 from rules.evidence_excuse import excused
-from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, scope_only, untouched_test
+from rules.evidence_other_matter import ANOTHER_MATTER
+from rules.evidence_scope import CORE_EVIDENCE, scope_only, untouched_test
 from rules.evidence_went_wrong import failure_said
 from rules.evidence_words import EN_FLAGS, any_of, search
 

@@ -120,6 +120,10 @@ HITS = compile_guarded(
     # "nine runs swung the implement past the line": runs as the subject of what went wrong, in the domain's verb.
     rf"|(?<![\w.,/])(?P<i>{_NUM})\s+(?:runs?|replays?|tries|attempts?|iterations?|boots?|cycles?)\s+(?!{_NEUTRAL}\b)"
     r"[a-z]+(?:ed|ung|ew|oke|ook|ent|ot|ost|ell|oze|uck)\b"
+    # "3 runs produced two containers in one slot": what those runs gave, not said to be right.
+    rf"|(?<![\w.,/])(?P<i2>{_NUM})\s+(?:runs?|replays?|tries|attempts?|iterations?|cycles?)\s+(?:produced|returned|gave"
+    r"|showed|printed|put|assigned|booked)\s+(?!(?:the |a |an )?(?:right|correct|expected|same|clean|valid|good|all"
+    r"|every|full|complete|normal|proper)\b)"
     # "11 of those runs posted it twice": a part of the runs just counted.
     rf"|(?<![\w.,/])(?<!every )(?<!each )(?P<h>{_NUM})\s+of\s+(?:those|these|them|the)\b"
     r"(?:\s+(?:runs?|times|attempts|iterations|tries|jobs))?"

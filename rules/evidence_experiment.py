@@ -23,6 +23,7 @@ from rules.evidence_clauses import concrete_pass, plain
 from rules.evidence_contrast import with_without
 from rules.evidence_count_words import FAILURE_WORD, RUN_NOUN, RUNS_MADE
 from rules.evidence_intervention import INTERVENTION, on_paper
+from rules.evidence_looking import ARTIFACT, OBSERVER, TIMES_AGREE, watched_in_production
 from rules.evidence_repro import expected_label, expected_outcome
 from rules.evidence_scope import elsewhere, other_thing_named, set_aside
 from rules.evidence_summaries import summaries
@@ -74,6 +75,8 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     outcomes = Counter(c for c in clean if _outcome(c) and not QUIET.search(c))  # "no reports since": no result
     own = any(_FIRST_PERSON.search(c) for c in outcomes)
     contrast = with_without(masked) or _two_outcomes(raw)
+    if contrast is None and (watched := watched_in_production(masked)) is not None:
+        return ("watching", watched)  # "deployed the patch; the Grafana panel went flat for a week": looking
     # "patched it and watched the capture: 0 clicks in 200 wraps, against 200 unpatched": what was watched is the
     # counted outcome of a contrast, so the watching clause holds the result.
     counted = _COUNT.search(RUNS_MADE.sub(" ", masked)) is not None or ("```" in raw and bool(_COUNT.search(raw)))
@@ -137,7 +140,7 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
                 return why
     if on_paper(masked):
         return ("no_experiment", _clip(masked))  # "Worked the 19 July regulations through by hand": a calculation
-    if search(_TIMES_AGREE, masked) is not None and contrast is None:
+    if search(TIMES_AGREE, masked) is not None and contrast is None:
         return ("no_experiment", _clip(masked))  # 「…の時刻と、…の時刻が、23 件すべてで一致」: a coincidence in time
     if (kept := result_elsewhere(masked)) and not any(
         search(OUTCOME, c) or PLAIN_RESULT.search(c) or FAILURE_WORD.search(c) for c in clean if kept not in c
@@ -146,14 +149,14 @@ def experiment(masked: str, raw: str = "") -> Finding | None:
     if _TWO_RUNS.search(raw):
         return None  # a pasted session: the same command run twice, with and without the change, and each output
     # "Ran `py-spy record` during the slowdown": running a profiler is looking, not changing anything.
-    looked = _RAN.sub(" ", masked) if _OBSERVER.search(raw) else masked
-    if _ARTIFACT.search(masked) and not _CHANGED.search(looked) and contrast is None:
+    looked = _RAN.sub(" ", masked) if OBSERVER.search(raw) else masked
+    if ARTIFACT.search(masked) and not _CHANGED.search(looked) and contrast is None:
         return (
             "no_experiment",
             _clip(masked),
         )  # "the core dump shows …", 「フレームグラフで…一致」: looking, not doing
     # "Ran the exporter under `heaptrack`": a profiler watches the run, it changes nothing.
-    acted = search(INTERVENTION, _RAN_UNDER.sub(" ", masked) if _OBSERVER.search(raw) else masked)
+    acted = search(INTERVENTION, _RAN_UNDER.sub(" ", masked) if OBSERVER.search(raw) else masked)
     if (measured or outcomes) and (acted or _COMMAND.search(raw) or contrast):
         return None
     return ("no_experiment", _clip(masked))
@@ -213,41 +216,13 @@ _COMMAND = re.compile(
 )
 
 
-#: What is looked at: a dump, a trace, a profile, logs, a dashboard, timestamps.
-_ARTIFACT = re.compile(
-    r"\b(?:core ?dumps?|heap ?dumps?|thread ?dumps?|backtraces?|stack ?traces?|profiles?|flame ?graphs?|dashboards?"
-    r"|timestamps?)\b"
-    r"|\bof (?:the )?(?:samples|cycles|cpu(?: time)?|wall time)\b|\bsamples? (?:are|were|is|was|land|landed) in\b"
-    # "The changer's motion trace from last night shows the gripper opening at 198 mm": a recording read.
-    r"|\b(?:traces?|recordings?|captures?|logs?|readings?) (?:from [\w ]{1,30}? )?(?:\([^()]{0,40}\) )?"
-    r"(?:shows?|showed)\b"
-    # A debugger watches the code run: "stepped through `hash_stream()` in a debugger", 「ブレークポイントで見た」.
-    r"|\b(?:stepped|stepping|single-stepped) through\b|\bin (?:a|the) debugger\b|\bbreakpoints?\b"
-    r"|デバッガ|ブレークポイント|ステップ実行"
-    # The code talked over: "walked through `sip2_build_checkout()` with the vendor; she agreed that …".
-    r"|\bwalk(?:ed|ing)? (?:\w+ )?through\b(?! (?:the )?(?:repro|steps|test|run))|\bwalk-?through\b|\bagreed that\b"
-    r"|ウォークスルー|読み合わせ|(?:と|って)(?:の)?(?:同意|合意)"
-    r"|\b(?:opened|loaded|looked at|inspected) (?:the |a |their |the customer's |our )?"
-    r"(?:core|dump|crash dump|minidump)\b"
-    r"|コアダンプ|バックトレース|トレース(?:を取|は|が|で|から)|プロファイル|フレームグラフ|タイムスタンプ|ダッシュボード|ヒストグラム|ヒープダンプ"
-    r"|(?:出力|結果|ダンプ|ログ)を(?:[^。、]{0,10}?)見(?:直し|返し)?(?:ると|たら|たところ|て)"
-    # Reading the code: 「ソースを読んで」, "went through the source".
-    r"|(?:ソース|コード|実装)(?:コード)?を(?:読|追(?!加|記))"
-    r"|\b(?:read|reading|went through|looked through) (?:the )?(?:source|code)\b|^\W*read through\b"
-    r"|\b(?:went|go|going|looked|dug) through (?:the )?(?:[\w-]+ ){0,3}?logs?\b"
-    # Logs counted or searched: 「本番ログ 3 か月分を集計して」, "grepped three months of logs".
-    r"|(?:ログ|記録|履歴)[^。]{0,16}?(?:集計|検索|grep)|\b(?:grepped|aggregated|tallied|queried)\b[^.;]{0,40}?\blogs?\b"
-    # Logs compared, packets captured: 「…のログを比較し」「パケットキャプチャを 2 時間取り」.
-    r"|(?:ログ|記録)(?:を|の)?[^。、]{0,12}?(?:比較|見比べ|照合|差分を取|突き合わせ|突合)|(?:コード|ソース)と(?:ログ|記録)で|(?:パケット)?キャプチャ(?:を|で|から|は|の)"
-    r"|\b(?:compared|diffed) (?:the )?(?:[\w-]+ )?logs?\b|\b(?:tcpdump|wireshark|pcaps?)\b",
-    re.IGNORECASE,
-)
 #: Something changed in the system (beside looking at it): a patch, a revert, a value forced, code added.
 _CHANGED = re.compile(
     r"\b(?:patch\w*|revert\w*|re-?appl\w*|(?:set|setting)(?! (?:a |an |the )?(?:break|watch)points?\b)"
     r"|forc\w+|switch\w*|add(?:ed|ing)|chang(?:e|ed|es|ing)|disabl\w+|enabl\w+|inject\w*"
     r"|remov\w+|replac\w+|swapp?\w*|pinn\w*|pinned|bisect\w*|rebuil\w+|wrote|writ\w+|modif\w+|flipp?\w*|toggl\w+"
-    r"|limit\w*|throttl\w+|delay\w*|(?<!was )(?<!were )(?<!got )kill\w*|restart\w*|downgrad\w+|upgrad\w+"
+    r"|limit\w*|throttl\w+|delay\w*|(?<!was )(?<!were )(?<!got )kill\w*|(?<!after )(?<!after a )restart\w*"
+    r"|downgrad\w+|upgrad\w+"
     r"|rolled back|commented out|hard-?cod\w+|(?:un)?capp(?:ed|ing)"
     r"|put (?:\w+ ){0,3}?back|instrument\w*|without(?! (?:ever|once|any|a single|errors?|failures?)\b)"
     r"|with the (?:fix|patch|change)|logging|loggers?|logged(?! (?:no|zero|nothing|none|only|\d))"
@@ -258,30 +233,6 @@ _CHANGED = re.compile(
     r"|当て|戻[しす]|変更|追加|足[しす]|外し|無効|有効|強制|注入|差し替え|書き換え|入れ|適用|修正(?!前)|仕込|出力(?:し|させ|する)|出し|実行(?!中)|(?<!が再)(?<!が)起動|投入|流し|回し|計測"
     r"|変換|置き換え|切り替え|設定|固定|増や|減ら|延ば|縮め|短くし|長くし|に変え|にした(?:版|ビルド)|パッチ|テストを(?:書|作)",
     re.IGNORECASE,
-)
-#: A tool that only watches a run: profilers, tracers, packet captures.
-_OBSERVER = re.compile(
-    r"`(?:heaptrack|perf|py-spy|pprof|async-profiler|jfr|massif|flamegraph|valgrind --tool=massif|jmap|jstack)\b",
-    re.IGNORECASE,
-)
-#: Two times found to agree, across a whole sentence: 「dmesg の時刻と、…切り替えた時刻が、…一致していました」.
-_TIMES_AGREE = (
-    any_of(
-        r"\btimestamps?\b[^.;]{0,80}\b(?:match\w*|line(?:s|d)? up|agree\w*|coincid\w+)\b"
-        # "lines up to the second with …", "lines up with the switch to 6 MeV to the minute".
-        r"|\blines? up (?:to the (?:second|minute|millisecond)|exactly|precisely|one[- ]to[- ]one) with\b"
-        r"|\blines? up with\b[^.;:]{0,40}?\bto the (?:second|minute|millisecond)\b"
-        # "each of the 37 lost stamps falls within two seconds of a `rev` collision".
-        r"|\b(?:falls?|fell|lands?|landed|happen(?:s|ed)?|occur(?:s|red)?|(?:is|are|was|were) (?:logged|recorded|seen"
-        r"|written|stamped)) within (?:\w+ )?(?:milli)?(?:seconds?|ms|s) of\b",
-        flags=EN_FLAGS,
-    ),
-    # Not 「タイムスタンプの一致は根拠にしていません」 (the writer sets it aside), nor 「1 時間…一致」 (a duration).
-    any_of(
-        "(?:時刻|タイミング|タイムスタンプ)(?![^。]{0,20}?(?:根拠にして|ではな|じゃな))[^。]{0,80}?(?:一致|重な|符合|揃|並んで|並び)",
-        # 「…と突き合わせました。23 件すべてが、ドア開放から 2 秒以内に発生」: one event within seconds of another.
-        "(?:から|の後|のあと)\\s*\\d+\\s*(?:秒|ミリ秒|分)以内に(?:発生|起き|出|記録|鳴|送信|送ら|通知|検出|出力)",
-    ),
 )
 _RAN = re.compile(r"\b(?:ran|run|re-?ran|running|captured|recorded|took)\b", re.IGNORECASE)
 _RAN_UNDER = re.compile(r"\b(?:ran|run|re-?ran|running)\b[^.;:]{0,60}?\b(?:under|with)\s+Q\b", re.IGNORECASE)

@@ -30,11 +30,11 @@ _ISSUE_AFTER = re.compile(
 def only_issues(text: str) -> str | None:
     """The words of the first reference when every reference in the text names an issue, not a fix."""
     refs = [ref for ref in find_fix_refs(text) if not names_the_repo(text, ref) and not _a_label(text, ref)]
-    if not refs or any(ref.kind not in ("pr", "repo_pr", "url") for ref in refs):
+    if not refs or any(ref.kind not in ("pr", "repo_pr", "url") and _as_url(ref) is None for ref in refs):
         return None
     for ref in refs:
-        if ref.kind == "url":
-            if _NOT_A_CHANGE_URL.search(ref.text) is None:
+        if (url := _as_url(ref)) is not None:
+            if _NOT_A_CHANGE_URL.search(url) is None:
                 return None
             continue
         at = text.find(ref.text)
@@ -83,6 +83,17 @@ _INTO = re.compile(
     r"|(?:対象|マージ先|ベース|取り込み先|向け先)の?\s*ブランチ\s*(?:は|:|：)?\s*`?$|マージ先\s*(?:は|:|：)\s*`?$",
     re.I,
 )
+
+
+#: A host and a path with no scheme, read as a branch name: "git.example/gate/ocr-svc/compare/a...b".
+_HOST_PATH = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/", re.IGNORECASE)
+
+
+def _as_url(ref: FixRef) -> str | None:
+    """The reference as a link: a URL, or a host and path written without its scheme."""
+    if ref.kind == "url":
+        return ref.text
+    return f"https://{ref.text}" if ref.kind == "branch" and _HOST_PATH.match(ref.text) else None
 
 
 #: A link to a problem report or a build, not to a change: an issue (GitHub, GitLab, Bitbucket, Jira), a compare

@@ -139,3 +139,19 @@ INTRODUCED = re.compile(
     r"|(?:変更|PR|コミット|リリース)(?:で|によって|により)[^。]{0,40}?(?:不具合|バグ|問題)が(?:入っ|入り|混入し|発生するようにな)",
     re.IGNORECASE,
 )
+
+
+#: A change that will not land: closed unmerged, abandoned, declined (ja: 「マージせずにクローズ」「差し戻し」).
+DEAD = re.compile(
+    r"\bclosed (?:without merg\w*|unmerged|and (?:not |never )merged)|\b(?:abandon(?:ed)?|declined|rejected)\b"
+    r"|\bclosed (?:it|the pr|the mr)\b"
+    r"|\((?:was |got )?closed\b|\b(?:it|the pr|the mr) (?:was|got|has been) closed\b"
+    # "PR #611 — closed after review; … folded into the rewrite instead": closed, with no merge said of it.
+    r"|(?:[—–:]|\s-)\s*closed\b(?![^.;]{0,60}?\bmerg)|\bclosed (?:after|following|in|during) (?:review|discussion)\b"
+    r"|作り直し中|Abandon\s*済み"
+    r"|マージせず(?:に)?(?:クローズ|閉じ)|クローズ\s*[（(]\s*マージなし"
+    # Not 「issue #4411 をクローズした PR」: the PR that closed the issue.
+    r"|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て|ちゃ)(?!\s*(?:PR|MR|プルリク|コミット|変更))"
+    r"|\bclose\s*(?:しました|した)(?!\s*(?:PR|MR|プルリク|コミット|変更))",
+    re.IGNORECASE,
+)

@@ -12,7 +12,7 @@ from rules import reading
 from rules.english_modality import close_aside
 from rules.evidence_asides import bracket_around
 from rules.evidence_issues import merge_target, names_the_repo, only_issues
-from rules.evidence_ref_words import INTRODUCED, NO_FIX_CHANGE, NO_PR, NOT_A_SHA, UNPUBLISHED, cut_later
+from rules.evidence_ref_words import DEAD, INTRODUCED, NO_FIX_CHANGE, NO_PR, NOT_A_SHA, UNPUBLISHED, cut_later
 from rules.evidence_words import search
 from rules.refs import FixRef, find_fix_refs
 
@@ -46,7 +46,7 @@ def ref_pending(text: str) -> Finding | None:
     plain: set[tuple[int, int]] = set()  # the clauses (sentence, clause) that name a reference plainly
     dead_refs: set[str] = set()  # references said to be closed, abandoned or declined
     published = _PUBLISHED_NOW.search(text)
-    if published and refs(text) and not _DEAD.search(text) and not _NEGATED_PUSH.search(close_aside(text)):
+    if published and refs(text) and not DEAD.search(text) and not _NEGATED_PUSH.search(close_aside(text)):
         return None  # 「ローカルのみだったコミットを昨日 push しました」: published now, whatever it was before
     sentences = reading.by_sentence(text)
     clauses = [c for _s, parts in sentences for c in parts]
@@ -54,13 +54,17 @@ def ref_pending(text: str) -> Finding | None:
         return ("ref_pending", push_later)  # "Branch `fix/x` is cut and committed; I'll push it once the VPN is back"
     if any(_MERGED.search(c) and refs(c) and reading.read(c) is None and _unpublished(c) is None for c in clauses):
         return None  # "!338 was closed without merging; !342 is the one that landed": the landed one resolves
+    previous = ""  # the clause before, across a line break: "Patch sets 1 and 2 were⏎an abandoned approach"
     for s, (_sentence, parts) in enumerate(sentences):
         for i, clause in enumerate(parts):
-            if _EARLIER_ONE.search(clause) and _named_elsewhere(text, clause, refs):
-                continue  # "An earlier change, 20390, was abandoned …": history
+            before, previous = previous, clause
+            # "An earlier change, 20390, was abandoned …", "Patch sets 1 and 2 were⏎an abandoned approach": history.
+            earlier_one = _EARLIER_ONE.search(clause) or (not refs(clause) and _EARLIER_ONE.search(before))
+            if earlier_one and _named_elsewhere(text, clause, refs):
+                continue
             if _MERGED.search(clause) and reading.read(clause) is None and _unpublished(clause) is None:
                 return None  # "…既にマージ済み": whatever is still to come, the fix is in (not "committed on my PC")
-            if (dead := _DEAD.search(clause)) is not None:
+            if (dead := DEAD.search(clause)) is not None:
                 new = _SUPERSEDES.search(clause, 0, dead.start())  # "superseded" after "closed": the dead one's
                 if new is not None and refs(clause[: new.start()]):
                     plain.add((s, i))  # "pull/512 (supersedes #498, which was closed …)": #512 is the fix
@@ -152,20 +156,6 @@ _AWAITING = re.compile(
     r"|\bawaiting (?:merge|approval)\b|未マージ|マージ(?:前|待ち)|レビュー(?:待ち|中)",
     re.IGNORECASE,
 )
-#: A change that will not land: closed unmerged, abandoned, declined (ja: 「マージせずにクローズ」「差し戻し」).
-_DEAD = re.compile(
-    r"\bclosed (?:without merg\w*|unmerged|and (?:not |never )merged)|\b(?:abandon(?:ed)?|declined|rejected)\b"
-    r"|\bclosed (?:it|the pr|the mr)\b"
-    r"|\((?:was |got )?closed\b|\b(?:it|the pr|the mr) (?:was|got|has been) closed\b"
-    # "PR #611 — closed after review; … folded into the rewrite instead": closed, with no merge said of it.
-    r"|(?:[—–:]|\s-)\s*closed\b(?![^.;]{0,60}?\bmerg)|\bclosed (?:after|following|in|during) (?:review|discussion)\b"
-    r"|作り直し中|Abandon\s*済み"
-    r"|マージせず(?:に)?(?:クローズ|閉じ)|クローズ\s*[（(]\s*マージなし"
-    # Not 「issue #4411 をクローズした PR」: the PR that closed the issue.
-    r"|(?:クローズ|却下|差し戻し)(?:され|し|に)(?:た|ました|なり|て|ちゃ)(?!\s*(?:PR|MR|プルリク|コミット|変更))"
-    r"|\bclose\s*(?:しました|した)(?!\s*(?:PR|MR|プルリク|コミット|変更))",
-    re.IGNORECASE,
-)
 #: A clause about another piece of work than the fix: a follow-up, a refactor, a backport, docs.
 _ELSEWHERE = re.compile(
     r"\b(?:follow-?ups?|separate|another|refactor\w*|clean-?ups?|docs?|documentation|backports?|tests? for)\b"
@@ -225,6 +215,8 @@ _EARLIER_ONE = re.compile(
     r"\b(?:an? |the )?(?:earlier|previous|prior|older|first|original) (?:change(?: ?list)?|attempt|try|pr|mr|cl"
     r"|patch(?:set)?|shelf|shelve|version|branch|pull request|merge request)\b"
     r"|\bwas an? (?:earlier|previous|first) attempt\b"
+    # "Patch sets 1 and 2 were an abandoned approach; read patch set 3": the change's own history.
+    r"|\bpatch ?sets? \d+(?:\s*(?:,|and|&)\s*\d+)*\s+(?:was|were)\b"
     r"|(?:以前|前回|最初|先|(?<![\u4e00-\u9fff])前)の(?:\s*shelved\s*)?(?:PR|MR|CL|変更|修正|試み|ブランチ|プルリク|チェンジリスト)",
     re.IGNORECASE,
 )

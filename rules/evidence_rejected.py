@@ -40,6 +40,9 @@ REJECTED = (
         r"|(?:the one that|which|that) (?:held|survived|checked out)|hypothes[ie]s\b[^.;]{0,80}\b(?:held|survived"
         r"|was (?:right|correct|confirmed)|(?:is|was) the one)"
         r"|hypothes[ie]s\s+(?:was|were)\s+(?:tested\s+and\s+)?(?:dropped|discarded|abandoned)"
+        # "This stayed a hypothesis until I patched …": an idea until the writer's own test.
+        r"|(?:stayed|remained|was|were) (?:a |an |only a |just a |our |my )?(?:hypothesis|theory|guess|suspicion)"
+        r" until (?:i|we)\b"
         r"|(?:first|initially|originally|earlier) (?:suspected|thought|believed|assumed|guessed)"
         r"|changed nothing|made no difference|had no effect|(?:didn't|did not) help"
         # Measured and too small: "listed backlash as a hypothesis, measured 0.02 mm, so it cannot account for 2 mm".
@@ -73,6 +76,8 @@ REJECTED = (
         "(?:と|って)思って[^。]{0,40}?(?:見た|見て|確認し|調べ|試し|計測し|測っ|入れ替え|外し|無効化し|戻し)"
         "[^。]{0,40}?(?:けど|けれど|が、|ものの|ところ)",
         "仮説(?:どおり|通り)",
+        # 「エンコーダ故障の仮説は、この結果からも成り立ちません」: the idea that the result leaves standing no more.
+        "(?:仮説|説|疑い)(?:は|も)[^。]{0,30}?成り立(?:ちません|たない|たなかった|ちませんでした)",
         "仮説は\\s*(?:Q|[「『][^」』\\n]{1,120}[」』])\\s*(?:でした|だった)",  # 「仮説は「…」でした。」, then its test
         # 「ブレーキ側のバグという仮説は、…を見て外しました」: the idea dropped after a look.
         "(?:仮説|候補|疑い)[^。]{0,80}?外(?:し|れ)(?:ました|た|て)",

@@ -14,9 +14,10 @@ from rules.evidence_after_result import done_later, more_to_come
 from rules.evidence_asides import bracket_around
 from rules.evidence_clauses import another_matter, plain, sentence_around
 from rules.evidence_count_words import FAILURE_WORD
+from rules.evidence_other_matter import AFTER_THE_FIX, ANOTHER_MATTER
 from rules.evidence_rates import HIGH_FREQUENCY, stated
 from rules.evidence_rejected import REJECTED
-from rules.evidence_scope import AFTER_THE_FIX, ANOTHER_MATTER, scope_only
+from rules.evidence_scope import scope_only
 from rules.evidence_words import search
 from rules.regex_guard import compile_guarded
 from rules.textmask import sentences

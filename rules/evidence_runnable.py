@@ -66,7 +66,7 @@ NOT_RUNNABLE = any_of(
     # Said in the domain's words, no failure word after: "Since the server was re-imaged on the 4th, the same steps fire
     # cue 88 once".
     r"\bsince (?!the (?:fix|patch|change)\b)[^.;]{0,60}?\b(?:rebuilt|upgraded|updated|replaced|redeployed|reinstalled"
-    r"|re-?imaged|re-?flashed|restarted|rolled back|swapped|migrated)\b[^.;]{0,40}?,\s*the same\b"
+    r"|re-?imaged|re-?flashed|restarted|rolled back|swapped|migrated)\b[^.;]{0,40}?,?\s*the same\b"
     r"(?:[^.;]{0,40}?\b(?:completes|passes|works|succeeds|finishes)\b|(?![^.;]*?\b(?:fail\w*|crash\w*|hang\w*|hung"
     r"|freez\w*|froze|errors?|still|again|twice|every|always|each)\b))",
     # 「再現環境は…シミュレータへ移植している途中で、シミュレータ上ではこの弁を動かせていません」.
@@ -139,7 +139,12 @@ NOT_RUNNABLE = any_of(
     r"\b(?:every time|each time|whenever) (?:they|she|he) (?:runs?|ran|tr(?:y|ies)|tried|do|does|did)\b"
     # "The console froze all five times she tried it"; "run on her console during Tuesday's tech".
     r"|\btimes (?:she|he) (?:ran|tried|did|repeated|ran through)\b"
-    r"|\b(?:run|ran|tried|reproduced|done) (?:it )?(?:on|from|at) (?:her|his) (?:own )?[\w-]+\b",
+    r"|\b(?:run|ran|tried|reproduced|done) (?:it )?(?:on|from|at) (?:her|his) (?:own )?[\w-]+\b"
+    # "Per the branch librarian: scan …; she has done it a dozen times": the steps as someone else tells them.
+    r"|^\W*(?:per|according to) (?:the |our |their |a |an )?(?:[\w-]+ ){0,3}?(?:librarian|customer|client|user"
+    r"|operator|staff|manager|engineer|technician|reporter|nurse|driver|teacher|clerk|keeper|attendant|vendor"
+    r"|support|site team|field team)\b"
+    r"|\b(?:she|he) (?:has|had) (?:done|run|tried|repeated|reproduced) (?:it|this|that)\b",
     "(?:さん|氏|様|チーム|部)が(?:自分の|手元の|ご自身の)?[^。、]{0,15}?(?:端末|環境|PC|マシン|実機)\\s*で[^。]{0,20}?(?:実行|回し|流し|試)",
     # 「手元に実機がないため」「B 社の担当者の端末では 10 回中 10 回」: no device here, someone else's terminal.
     "(?:手元|こちら|社内|当方)(?:に|で)(?:は)?(?:実機|機材|端末|装置|個体|検札機|現物)が(?:なく|ない|無い|ありません)",

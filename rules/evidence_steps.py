@@ -29,11 +29,28 @@ _IMPERATIVE = re.compile(
 )
 
 
+#: What a log or a console printed, just before a code span: "The Solr log shows `SolrException: …`" quotes output,
+#: it gives nothing to run.
+_OUTPUT_BEFORE = re.compile(
+    r"\b(?:logs?|trace|output|console|dmesg|journal|stderr|stdout)\s+(?:shows?|showed|says|said|prints?|printed"
+    r"|contains?|reads?|has)\s*:?\s*$|(?:ログ|出力|コンソール)(?:に|には|では)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _runnable(raw: str) -> bool:
+    """A command, a code name, a list of steps or a link; not a code span that only quotes what a log printed."""
+    for m in _RUNNABLE.finditer(raw):
+        if not (m.group(0).startswith("`") and _OUTPUT_BEFORE.search(raw, max(0, m.start() - 40), m.start())):
+            return True
+    return False
+
+
 def has_steps(text: str | None) -> bool:
     """Whether a repro text gives something to run or do, in either language, or at least counts how often what
     it names fails ("Flaky, 1 run in 3.", 「毎回」): a counted rate says it was run."""
     raw = normalize(text)
-    if _RUNNABLE.search(raw) or _IMPERATIVE.search(raw):
+    if _runnable(raw) or _IMPERATIVE.search(raw):
         return True
     masked = mask(raw)
     if stated(masked) or search(run.ON_DEMAND, masked) is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rules.evidence_scope import ANOTHER_PROBLEM
+from rules.evidence_other_matter import ANOTHER_PROBLEM
 from rules.evidence_words import EN_FLAGS, any_of
 
 #: The cause is not known yet: "unknown, still investigating", 原因は調査中.

@@ -17,8 +17,9 @@ from rules.evidence_after_result import more_to_come
 from rules.evidence_clauses import concrete_pass
 from rules.evidence_contrast import with_without
 from rules.evidence_excuse import excused
+from rules.evidence_other_matter import ANOTHER_MATTER
 from rules.evidence_rejected import REJECTED
-from rules.evidence_scope import ANOTHER_MATTER, CORE_EVIDENCE, OUT_OF_SCOPE, other_subject, other_thing_named
+from rules.evidence_scope import CORE_EVIDENCE, OUT_OF_SCOPE, other_subject, other_thing_named
 from rules.evidence_summaries import pasted_pass, summaries, without_before_columns
 from rules.evidence_trials import single_trial
 from rules.evidence_words import search

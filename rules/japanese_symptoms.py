@@ -61,7 +61,7 @@ _CAUSE_IS = re.compile(
 
 #: 「プロセスが OOM killer に kill されたことが原因で」: being killed, named as the cause.
 _KILLED_IS_CAUSE = re.compile(
-    "(?:(?i:oom|kill)|キル|強制終了|クラッシュ|落ち|停止)\\s*(?:され|させられ|し)?たこと(?:が|こそが)(?:原因|要因)"
+    "(?:(?i:oom|kill)|キル|強制終了|クラッシュ|落ち|落とされ|停止)\\s*(?:され|させられ|し)?た(?:こと|の)(?:が|こそが)(?:原因|要因)"
 )
 _RETURNS_IS_CAUSE = re.compile("Q\\s*を返(?:す|した|している)の(?:が|は)(?:原因|要因)")
 

@@ -42,6 +42,8 @@ SYMPTOM_CAUSE = re.compile(
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
     r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま|閉じ|開か|止まら|切れ)(?:ない|ず|なかった|なく)"
+    # Not receiving, said of a part with no why: 「ブレーキからの応答を受け取れなくなる」.
+    r"|(?:受け取|受信|取得)(?:れ|でき)(?:ない|ず|なかった|なく)"
     # The watchdog firing is the reset again: 「ウォッチドッグがかかる」, "the watchdog kicks in".
     r"|ウォッチドッグ(?:タイマー)?(?:が|に)(?:かか|引っかか|発火|作動)"
     r"|\b(?:the )?watchdog (?:fires|fired|kicks in|kicked in|trips|tripped|bites|bit)\b"

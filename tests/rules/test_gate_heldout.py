@@ -225,7 +225,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b88-066": "「…データの不整合が起きているため」: a fault happening, the symptom again",
     "b88-068": "「ガスメーターの DLMS 応答が返ってこないため」: the symptom again, then the retry it causes",
     "b88-070": "'Walked through the … handler … we agree', a capture that matches: no experiment",
-    "b90-015": "'According to the field technician … she did it five times on her visit': her run, read as mine",
     "b90-026": "'in what felt like about half of them': a felt share, read as a counted rate",
     "b90-038": "「…パケットのデータが壊れていることです」: the symptom again",
     "b90-042": "'a timing issue in the level meter firmware, in the interplay between …': a kind of bug, code named",
@@ -350,7 +349,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b102-105": "The cause half only restates the symptom (cooling does not run); no element doing something wrong",
     "b102-130": "A kind of bug ('memory management defect') with no element doing something specific wrong",
     # Batch 103, after round 94 (tuned on it): the label's reason, shortened.
-    "b103-052": "'A concurrency problem' is a kind of bug, not which function does what wrong under which condition",
     # Batch 104, after round 95 (tuned on it): the label's reason, shortened.
     "b104-015": "All 10 runs behaved correctly, a failure rate of zero, which contradicts every_run",
     "b104-023": "症状を述べているだけで、実行する手順も書き手が回した回数もない",
@@ -395,7 +393,6 @@ KNOWN_GAPS: dict[str, str] = {
     "b109-084": "A timeout raised (`ProbeTimeout`) at a point in time, with no condition saying when, is what failed…",
     # Batch 110, after round 100 (tuned on it): the label's reason, shortened.
     "b110-006": "The cause half only restates the symptom (a wrong offset) without saying what in `apply_offset()` g…",
-    "b110-058": "Watching a dashboard after a patch is looking, not an experiment with a contrast",
     "b110-068": "'A timing problem' is a kind of bug; no element is said to do something wrong that leads to the ove…",
     "b110-082": "'Original repro passes' is ticked but the real-lift repro still needs a booked slot; it was not run",
     "b110-090": "Reading the code against the logs is an observation; no change was made and run",
@@ -404,6 +401,12 @@ KNOWN_GAPS: dict[str, str] = {
     "b110-121": "A correlation with release 3.4 and a size threshold; it never says what `PageIndex` does wrong",
     "b110-127": "'Other configs' is ticked but the text tests only the one original setup; the ticks claim more than…",
     "b110-134": "The cause is the symptom said again (reads full as empty, skips); it never says why the level reads…",
+    # Batch 111, after round 101 (tuned on it): the label's reason, shortened.
+    "b111-052": "Mechanism: the cause half only restates the symptom (the UI stops responding)",
+    "b111-053": "Mechanism: a cause declared to be a symptom (a fault raised) is one whatever follows it",
+    "b111-060": "Mechanism: slowness said as time restates the symptom and measures it, with no mechanism",
+    "b111-070": "メカニズム: 「…ため」の原因側が「応答を受け取れなくなる」という症状の言い直しにすぎない。",
+    "b111-103": "Experiment: a heap dump is an observation; nothing was changed and compared",
 }
 
 
