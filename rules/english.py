@@ -87,7 +87,8 @@ PLANNED = any_of(
     # A check being set up, said with a gerund: "Adding a debug assert to catch it on the next testnet run".
     r"(?:^|[.;]\s*|\b(?:i'm|i am|we're|we are) )(?:adding|putting|running|trying|building|writing|wiring) [^.;]{0,80}?"
     r"\bto (?:catch|confirm|verify|see|check|prove)\b"
-    r"|\b(?:tomorrow(?!'s (?!build|release|deploy|run|nightly|test|rollout)\w)|later this week"
+    # Not a date a step names: "book the slot for tomorrow", "shows the day after tomorrow".
+    r"|\b(?:(?<!for )(?<!after )tomorrow(?!'s (?!build|release|deploy|run|nightly|test|rollout)\w)|later this week"
     r"|once (?:the next|it lands|it merges|ci is green))\b",
     r"\bwill (?:ship|land|release|publish|merge|provide|include)\b",
     r"\bnext steps? (?:is|are|will be|would be)\b",
@@ -240,13 +241,18 @@ def _is_noun(clause: str, start: int, end: int) -> bool:
     word2 = before.group(1).lower() if before else ""
     if _COUNT_RE.fullmatch(word2):
         return True  # "with 8 test threads", "on the 8k print layouts": a counted compound noun
-    if word.endswith(("ed", "ing")) and word2 in _NOUN_BEFORE:
-        return True  # "the affected passes"
+    if (word.endswith(("ed", "ing")) or word in _ADJECTIVES) and word2 in _NOUN_BEFORE:
+        return True  # "the affected passes", "the extra pickups"
     if word2 in _NOUN_BEFORE and word.isalpha() and _PLURAL_SUBJECT_RE.match(clause, end):
         return True  # "on the route reflectors being OOM-killed": a compound noun, then its verb
     return word2 in _NOUN_BEFORE and bool(_ENDS_RE.match(clause, end)) and word2 not in ("the", "a", "an")
 
 
+#: Adjectives that only stand before a noun: "the extra pickups", "the new returns".
+_ADJECTIVES = frozenset(
+    "extra new old other same additional last next first second remaining missing wrong full empty late early"
+    " spare duplicate double few many several".split()
+)
 #: A bare verb between its subject and its object: "firmware compute the id", "the layer see the conflict".
 _BARE_VERB_RE = re.compile(r"\b([a-z]+)\s+([a-z]{3,})\s+(?:the|a|an|its|their|every|each|both)\b", re.ASCII)
 #: Words before a determiner that are not verbs: conjunctions, prepositions, adverbs.

@@ -21,7 +21,9 @@ NOT_RUNNABLE = any_of(
     r"\b(?:repro|reproduction|test) (?:server|box|machine|vm|rig|bench|environment|env|host)s? (?:is|are) (?:still )?"
     r"(?:being (?:set up|built|provisioned|prepared|restored)|not (?:yet )?(?:set up|built|ready|available))\b",
     "(?:特定の|具体的な|決まった|再現)?手順(?:は|が)?(?:ありません|ない|なく|なし|不明)",
-    "(?:再現|検証|テスト)?環境(?:を|の|は|が)?(?:まだ|今)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)",
+    # Not 「先週は再現環境を構築中でしたが、6/10 に組み上がりました」: being built then, built now.
+    "(?:再現|検証|テスト)?環境(?:を|の|は|が)?(?:まだ|今)?(?:構築|準備|用意|整備|作成|セットアップ)(?:中|しているところ)"
+    "(?!でした|だった|でしたが|だったが)",
     # 「再現用の検証サーバーは現在構築中」: the machine to run it on is not there yet.
     "再現用の[^。、]{0,20}?(?:は|が|を)(?:まだ|今|現在)?(?:構築|準備|用意|整備|作成|セットアップ|手配)(?:中|しているところ)",
     # Runs split with no count: "some nights it fails and some nights it's green".
@@ -53,6 +55,10 @@ NOT_RUNNABLE = any_of(
     # "our spare boards do not show it", "ran these steps on their Screen 4 IMS": only someone else's unit fails.
     r"\bour (?:own |spare |bench |test |lab |other )?[\w-]+ (?:do not|don't|does not|doesn't|never|did not|didn't)"
     r" (?:show|reproduce|fail|trip|do)\b(?! (?:that|this) (?:anymore|any more))"
+    # "our two bench units running the same profile do not alarm": our units, the same steps, and it does not happen.
+    r"|\bour (?:\w+ ){0,3}?(?:units?|boards?|rigs?|devices?|machines?|pumps?|kiosks?|controllers?|benches)\b"
+    r"[^.;]{0,40}?"
+    r"\bsame\b[^.;]{0,30}?\b(?:do not|don't|does not|doesn't|never|did not|didn't) \w+"
     r"|\b(?:ran|run|tried|did|followed|performed) (?:these|the|those) steps on (?:their|his|her)\b",
     # Only their unit fails: 「手元の個体では出ません。その個体を送ってもらうよう依頼中です」.
     "(?:送って|貸して|借り|届けて)(?:もらう|いただく|もらえる)よう(?:に)?(?:依頼|お願い|手配)"
@@ -85,7 +91,10 @@ NOT_RUNNABLE = any_of(
     "再現(?:し|でき)なくな(?:った|りました|って)|(?:今|現在|最近)(?:は|では)再現(?:しない|しません|できない|できません)"
     "|もう再現(?:しない|しません|できない|できません)"
     # 「秤の交換後は出なくなりました」: gone since a change, not by the fix.
-    "|(?:交換|入れ替え|更新|再起動|初期化)(?:後|して以来|してから)(?:は)?(?:出|発生し|起き|再現し)なくな(?:った|りました|って)",
+    "|(?:交換|入れ替え|更新|再起動|初期化)(?:後|して以来|してから)(?:は)?(?:出|発生し|起き|再現し)なくな(?:った|りました|って)"
+    # 「4/2 にファームを書き直してからは、同じ手順で 15 回とも全数解錠される」: since a change, the same steps pass.
+    "|(?:直|替え|換|新|起動|化|築|入れ|上げ)(?:し)?て(?:から|以来)(?:は)?[、,]?\\s*同じ手順(?:で|でも)"
+    "(?![^。]{0,40}?(?:再現|失敗|落ち|止ま|固ま|エラー|発生|出る|出ま|起き))[^。]{0,30}?(?:とも|すべて|全て|全数|正常|問題な|成功)",
     # Nothing the writer has to run it on: "we don't have that spooler/driver combo in house", "I haven't had a
     # board since the lab move, so this is from reading the code", "nobody has the old digest".
     r"\bwe (?:don't|do not|can't|cannot) (?:have|get|run|reproduce)\b[^.;]{0,50}?\b(?:in[- ]house|here|in the office"

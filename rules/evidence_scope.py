@@ -59,7 +59,7 @@ _SCOPE_SUBJECT = re.compile(
 _OTHER_SUBJECT = re.compile(
     r"^\W*(?:the |our |their |that |this )?(?:[\w.,/+-]+\s+){0,9}?[\w.,/+-]+\s+(?:was|were|has|have)(?: not|n't)"
     r"(?: been)? (?:re-?run|re-?tested|tested|re-?tried|tried|re-?checked|checked|re-?verified|verified|covered"
-    r"|re-?measured|measured|looked at|reviewed)\b"
+    r"|re-?measured|measured|benchmarked|profiled|timed|looked at|reviewed)\b"
     # "Night mode is used twice a year at this hill and was not re-run": a mode or a feature, whatever is said of it.
     r"|^\W*(?:the )?(?:[\w-]+ ){0,3}(?:modes?|features?|options?|settings?|variants?|profiles?|programs?|programmes?"
     r"|layouts?|routes?)\b[^.;]{0,80}?\b(?:was|were|has|have)(?: not|n't)(?: been)? (?:re-?run|re-?tested|tested"

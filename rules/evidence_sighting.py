@@ -69,7 +69,9 @@ _WHEN_EN = (
     # "Replayed yesterday's 1,000 authorisations": a day naming the data set, not the time of a failure.
     rf"(?:last (?:{_DAY}|night|week|weekend|month)(?!'s\s+[\d,]+\b)(?:'s)?|yesterday(?!'s\s+[\d,]+\b)(?:'s)?"
     r"|this morning(?:'s)?|earlier today"
-    r"|(?:a|an|one|two|three|a few|several|\d+) (?:days?|weeks?|months?|hours?) ago|(?<![\d:])\d{1,2}:\d{2}(?![\d:])"
+    r"|(?:a|an|one|two|three|a few|several|\d+) (?:days?|weeks?|months?|hours?) ago"
+    # A clock time, not one a step sets or names ("set the clock to 23:05", "book the 18:00 slot").
+    r"|(?<![\d:])(?<!to )(?<!the )(?<!until )(?<!till )(?<!from )\d{1,2}:\d{2}(?![\d:])"
     r"|the (?:night|morning|evening|afternoon|day) of|the \d{1,2}(?:st|nd|rd|th)\b"
     rf"|(?:on |during |in )?{_DAY}(?:'s| night| morning| evening| afternoon)|on {_DAY}|on (?:the )?\d{{1,2}}"
     rf"(?:st|nd|rd|th)(?:(?: of)? {_MONTH})?|on \d{{1,2}} {_MONTH}|on {_MONTH} \d{{1,2}}|on \d{{4}}-\d{{2}}-\d{{2}}"

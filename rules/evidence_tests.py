@@ -112,14 +112,26 @@ _A_TEST = re.compile(
 
 def repro_not_run(text: str, kinds: Collection[str]) -> Finding | None:
     """ "The original repro passes" ticked beside a text whose only passing check is a test and which says a run
-    was not done: 「単体テストは修正後に成功しました。実機での露出シーケンスは流していません」."""
-    if "original_repro_passes" not in kinds or _NOT_WORD.search(text) is None:
-        return None  # read only when something is said not done (a long paste is read once, by the gate)
-    if FENCE_RE.search(text):
+    was not done (「単体テストは修正後に成功しました。実機での露出シーケンスは流していません」), or never names the
+    repro at all (「追加した単体テスト `X` が修正後に成功した」)."""
+    if "original_repro_passes" not in kinds or FENCE_RE.search(text):
         return None  # a pasted runner's output may show the repro's run
+    unnamed = _REPRO_WORD.search(text) is None
+    if not unnamed and _NOT_WORD.search(text) is None:
+        return None  # read only when something is said not done (a long paste is read once, by the gate)
     read = reading.readings(mask(text))
     missing = next((w for c, w in read if w is not None and w[0] == "not_done" and _RUN_VERB.search(c)), None)
-    passes = [bool(_A_TEST.search(c)) for c, w in read if w is None and concrete_pass(c)]
-    if missing is None or not passes or not all(passes):
+    passes = [(c, bool(_A_TEST.search(c))) for c, w in read if w is None and concrete_pass(c)]
+    if not passes or not all(test for _, test in passes):
         return None
+    if missing is None:
+        return ("repro_not_run", passes[0][0].strip()) if unnamed and len(text) < 2000 else None
     return ("repro_not_run", missing[1])
+
+
+#: What names the original repro or a run of the steps: "repro", "the original steps", "replayed", 「再現」「元の手順」.
+_REPRO_WORD = re.compile(
+    r"\b(?:repro\w*|original|steps?|replay\w*|scenario|sequence|procedure|workload|job|batch|run(?:s|ning)?|ran)\b"
+    r"|\d[\d,]*\s*(?:times|cycles|iterations|attempts|tries)\b|再現|元の|手順|リプレイ|シナリオ|シーケンス|実機|操作|\d\s*回",
+    re.IGNORECASE,
+)

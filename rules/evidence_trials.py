@@ -161,7 +161,11 @@ _ONE_PASS = re.compile(
 _PASSES_COUNTED = re.compile(
     r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|[2-9]|\d{2,})\s+(?:passed|passes|green|clean|ok|succeeded)\b"
     r"|\b(\d+)\s*/\s*\1\b|\ball \d+\b(?! (?!runs|times|tries|attempts|iterations|cycles|replays|boots|passes)[a-z]+s\b)"
-    r"|\d+\s*(?:回|件)(?:とも|すべて|全て)",
+    r"|\d+\s*(?:回|件)(?:とも|すべて|全て)"
+    # Runs counted, then none of the failure: 「1000 回実行し、途中停止は 0 回」, "200 runs, 0 stalls".
+    r"|(?<![\d.,])\d{2,}\s*回(?:実行|流|試|繰り返|回|行|実施)[^。]{0,30}?(?:は|が)?\s*(?:0|ゼロ)\s*(?:回|件)"
+    r"|(?<![\d.,])\d{2,} (?:runs|times|iterations|attempts|cycles|replays)\b[^.;]{0,40}?\b(?:0|zero|no)"
+    r" (?:[a-z-]+ )?(?:failures?|errors?|stalls?|stops?|hangs?|crash\w*|drops?|faults?)\b",
     re.IGNORECASE,
 )
 

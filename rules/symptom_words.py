@@ -35,13 +35,16 @@ SYMPTOM_CAUSE = re.compile(
     r"|(?:二重に|2\s*回|二度)(?:呼ばれ|呼び出され|実行され|送信され|処理され)"
     # Not coping, said of a part without saying how: "cannot handle the file", "not supported by the upload path".
     r"|\b(?:can't|cannot|can not|unable to|fails? to|failed to|doesn't|does not|didn't|did not|isn't able to"
-    r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept)\b"
+    r"|not able to) (?:properly |correctly )?(?:handle|support|process|deal with|cope with|manage|work with|accept"
+    r"|keep up)\b"
     # What it cannot cope with is part of the symptom: "cannot handle berthing windows (that cross midnight)".
     r"(?: (?:the |any |all |a |an |their |its )?(?:[\w-]+ ){0,2}?[\w-]+(?= that\b| which\b|\s*[.;,]|\s*$))?"
     r"|\b(?:isn't|is not|aren't|are not|wasn't|weren't|not) (?:properly |correctly |fully )?(?:handled|supported"
     r"|processed|dealt with)\b"
     r"|(?:一致|応答|反応|動作|接続|完了|同期|更新|返答)(?:し|でき|され)(?:ない|ません|ず|なかった|なくな)"
     r"|(?:動か|終わら|返ら|届か|繋がら|つながら|追いつか|間に合わ|進ま|閉じ|開か|止まら|切れ)(?:ない|ず|なかった|なく)"
+    # Judging wrongly, said of a part with no why: 「分類器が誤判定しているため」.
+    r"|(?:誤判定|誤検知|誤検出|誤認識|誤動作|誤作動)(?:して(?:いる|います|いた)|する|した)(?=ため|から|ので|$|。)"
     # Not receiving, said of a part with no why: 「ブレーキからの応答を受け取れなくなる」.
     r"|(?:受け取|受信|取得)(?:れ|でき)(?:ない|ず|なかった|なく)"
     # The watchdog firing is the reset again: 「ウォッチドッグがかかる」, "the watchdog kicks in".
@@ -69,7 +72,10 @@ SYMPTOM_CAUSE = re.compile(
 
 #: When the symptom comes, naming no code: "when the belt speed changes mid-batch" says when, not why.
 PLAIN_CONDITION = re.compile(
-    r"\b(?:when|whenever|once|while|during|after|that|which)\b(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$"
+    r"\b(?:when|whenever|once|while|during|after|that|which"
+    # "since the new depot opened": a time, not a reason.
+    r"|since (?:the|a|an|we|our) (?:[\w-]+ )?\w+ (?:was|were|opened|went|came|started|arrived|moved))\b"
+    r"(?![^.;]*\bQ\b)[^.;]*(?:[.;]\s*)?$"
     # 「ドアを閉めたあとに」: when, in Japanese, naming no code (it leads the clause).
     r"|^[^。、Q]{1,20}?(?:た|る)(?:あと|後|とき|時|際)に(?:は)?",
     re.IGNORECASE,
