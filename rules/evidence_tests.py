@@ -116,7 +116,9 @@ def repro_not_run(text: str, kinds: Collection[str]) -> Finding | None:
     repro at all (「追加した単体テスト `X` が修正後に成功した」)."""
     if "original_repro_passes" not in kinds or FENCE_RE.search(text):
         return None  # a pasted runner's output may show the repro's run
-    unnamed = _REPRO_WORD.search(text) is None
+    # Only tests named in code, and nothing that names the repro: 「追加した単体テスト `test_x` が修正後に成功した」.
+    spans = _CODE_SPAN.findall(text)
+    unnamed = bool(spans) and all(_TEST_NAME.search(s) for s in spans) and _REPRO_WORD.search(text) is None
     if not unnamed and _NOT_WORD.search(text) is None:
         return None  # read only when something is said not done (a long paste is read once, by the gate)
     read = reading.readings(mask(text))
@@ -129,6 +131,9 @@ def repro_not_run(text: str, kinds: Collection[str]) -> Finding | None:
     return ("repro_not_run", missing[1])
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+#: A test's name: `test_dose_rounding`, `DoseRoundingTest`, `dose_spec`.
+_TEST_NAME = re.compile(r"(?:^|[\W_])test|Test\b|_spec\b|Spec\b|_test\b")
 #: What names the original repro or a run of the steps: "repro", "the original steps", "replayed", 「再現」「元の手順」.
 _REPRO_WORD = re.compile(
     r"\b(?:repro\w*|original|steps?|replay\w*|scenario|sequence|procedure|workload|job|batch|run(?:s|ning)?|ran)\b"
