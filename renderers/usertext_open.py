@@ -1,12 +1,15 @@
 """What the walk of the text rule (renderers/usertext_walk.py) keeps while a list or a link is open: where each
-item's number stands and whether a number would be shown otherwise than typed; a link's kind, target and text."""
+item's number stands and whether a number would be shown otherwise than typed; a link's kind, target and text,
+and the edits a link needs when it opens."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 
-from renderers.usertext_edits import first_mark
+from renderers.links import is_safe_href
+from renderers.usertext_edits import Edit, first_mark, has_markup, insert
+from renderers.usertext_runs import SLACK_TEXT_RE, slack_link
 
 
 @dataclass(slots=True)
@@ -37,3 +40,24 @@ class OpenLink:
     dest: str
     kept: bool = True
     empty: bool = True
+
+
+def link_edits(data: bytes, link: OpenLink, end: int, fixes: list[Edit], keeps: list[Edit]) -> None:
+    """The edits for one link: Slack's `<url|label>` a link, any link to another scheme text."""
+    s, href = link.start, link.dest
+    if link.kind in ("Email", "Autolink"):
+        slack = "|" in href and link.kind == "Autolink"
+        if slack and SLACK_TEXT_RE.fullmatch(data, s, end):
+            keeps.append((s, end, slack_link(data[s:end])))
+            if s and data[s - 1] == 0x21 and data[s - 2 : s - 1] != b"\\":
+                keeps.append(insert(s - 1))  # "failed!<url|log>": the `!` shown, no image
+            return
+        mail = link.kind == "Email"
+        target = "mailto:" + href if mail else href
+        if slack or (mail and (href[:1] in ("!", "@", "#") or "|" in href)) or not is_safe_href(target):
+            link.kept = False  # Slack's `<!subteam^ID|@team>`, `<!here>`, other schemes: text
+            (fixes if has_markup(data, s + 1, end) else keeps).append(insert(s))
+        return
+    if not is_safe_href(href):
+        link.kept = False
+        fixes.append(insert(s))

@@ -44,6 +44,7 @@ _ROW_START = frozenset(b" \t|:-")
 _TASK_RE = re.compile(rb"\[[ xX]\](?=[ \t]|$)")
 #: Characters escaped in text we write ourselves (a link label made from a URL or from Slack syntax).
 _OWN_TEXT_RE = re.compile(r"([\\`*_~\[\]<>&!|])")
+_OWN_TEXT_BYTES = frozenset(b"\\`*_~[]<>&!|")
 
 #: What `keep_runs` escapes besides typed escapes and entities: nothing else; markers that could pair (after
 #: unclear emphasis was escaped); those and every other opener (a value closed for a shared line).
@@ -141,6 +142,32 @@ def slack_link(written: bytes) -> bytes:
         return b"\\" + written
     label = match.group(2).decode() or url
     return f"[{own_text(label)}](<{_own_target(url)}>)".encode()
+
+
+def split_slack_links(data: bytes, s: int, e: int) -> list[Edit]:
+    """Slack's `<url|label>` that begins in the text run [s, e) and that the parser split (markup in a label with a
+    blank: `<url|see *this* doc>`), written as the Markdown link it is: `[see \\*this\\* doc](<url>)`. Each
+    backslash is an insertion, so the next reading knows it as ours; the label then reads as typed."""
+    edits: list[Edit] = []
+    at = data.find(b"<", s, e)
+    while at >= 0:
+        match = SLACK_TEXT_RE.match(data, at)
+        if match is not None and match.end() > e and match.group(2) and is_safe_href(url := match.group(1).decode()):
+            if at and data[at - 1] == 0x21 and _backslashes_before(data, at - 1) % 2 == 0:
+                edits.append(insert(at - 1))  # "failed!<url|…>": the `!` shown, so the link is no image
+            edits.append((at, match.start(2), b"["))
+            edits += [insert(p) for p in range(match.start(2), match.end(2)) if data[p] in _OWN_TEXT_BYTES]
+            edits.append((match.end() - 1, match.end(), f"](<{_own_target(url)}>)".encode()))
+        at = data.find(b"<", at + 1, e)
+    return edits
+
+
+def _backslashes_before(data: bytes, pos: int) -> int:
+    """How many backslashes stand right before `pos`."""
+    start = pos
+    while start and data[start - 1] == 0x5C:
+        start -= 1
+    return pos - start
 
 
 def _table_row(data: bytes, s: int, e: int) -> bool:

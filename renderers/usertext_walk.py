@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from renderers import usertext_runs
 from renderers.adf_input import PARSER
 from renderers.links import is_safe_href
 from renderers.usertext_edits import (
@@ -34,8 +35,8 @@ from renderers.usertext_edits import (
     unescape,
 )
 from renderers.usertext_fences import fence_edits, info_line, span_edits, tilde_fence
-from renderers.usertext_open import OpenLink, OpenList
-from renderers.usertext_runs import CLOSED, EMPHASIS, SLACK_TEXT_RE, TYPED, Run, keep_runs, own_text, slack_link
+from renderers.usertext_open import OpenLink, OpenList, link_edits
+from renderers.usertext_runs import Run
 
 _MARK_WIDTH = {"Emphasis": 1, "Strong": 2, "Strikethrough": 2}
 #: Where a link reference definition can start: a `[` first on its line, after blanks and the markers of quotes
@@ -74,8 +75,8 @@ def read_once(data: bytes, ours: list[int], *, closed: bool, start: int) -> Pass
     if found.last in ("Heading", "Rule"):  # escaped: a paragraph once read again
         found.last = "Paragraph"
     if not fixes:
-        markers = CLOSED if closed else EMPHASIS if walk.unclear else TYPED
-        keeps.extend(keep_runs(data, walk.runs, ours, markers=markers, start=start))
+        markers = usertext_runs.CLOSED if closed else usertext_runs.EMPHASIS if walk.unclear else usertext_runs.TYPED
+        keeps.extend(usertext_runs.keep_runs(data, walk.runs, ours, markers=markers, start=start))
     if start:  # nothing of ours is edited in the prefix that puts an inline value mid-line
         found.fixes = [edit for edit in fixes if edit[0] >= start]
         found.keeps = [edit for edit in keeps if edit[0] >= start]
@@ -131,6 +132,8 @@ class _Walk:
                     if s and data[s - 1] == 0x5C:  # a Text event starts after the backslash of an escape it begins with
                         s -= 1
                     runs.append((s, span["end"], line_start, item_start))
+                    if not links and data.find(b"<", s, span["end"]) >= 0:  # `<url|see *this*>`, split by its markup
+                        found.fixes.extend(usertext_runs.split_slack_links(data, s, span["end"]))
                 line_start = item_start = False
             elif "Start" in event:
                 if links:
@@ -243,7 +246,9 @@ class _Walk:
             if closing.kind in ("Autolink", "Email"):
                 self.literal -= 1
             elif closing.empty and closing.kept:  # `[](url)`: the URL, as typed, is its text
-                self.found.keeps.append((closing.start + 1, closing.start + 1, own_text(closing.dest).encode()))
+                self.found.keeps.append(
+                    (closing.start + 1, closing.start + 1, usertext_runs.own_text(closing.dest).encode())
+                )
         elif name in ("CodeBlock", "HtmlBlock"):
             self.literal -= 1
         elif name == "Image":
@@ -274,27 +279,7 @@ class _Walk:
             opened.kept = False  # `[log](url "kept 30 days")`: no format shows a title, so the whole link is text
             self.found.fixes.append(insert(s))
         elif reading:
-            self.link_edits(opened, e)
+            link_edits(self.data, opened, e, self.found.fixes, self.found.keeps)
         self.links.append(opened)
         if opened.kind in ("Autolink", "Email"):
             self.literal += 1
-
-    def link_edits(self, link: OpenLink, end: int) -> None:
-        """The edits for one link: Slack's `<url|label>` a link, any link to another scheme text."""
-        s, href, data, found = link.start, link.dest, self.data, self.found
-        if link.kind in ("Email", "Autolink"):
-            slack = "|" in href and link.kind == "Autolink"
-            if slack and SLACK_TEXT_RE.fullmatch(data, s, end):
-                found.keeps.append((s, end, slack_link(data[s:end])))
-                if s and data[s - 1] == 0x21 and data[s - 2 : s - 1] != b"\\":
-                    found.keeps.append(insert(s - 1))  # "failed!<url|log>": the `!` shown, no image
-                return
-            mail = link.kind == "Email"
-            target = "mailto:" + href if mail else href
-            if slack or (mail and (href[:1] in ("!", "@", "#") or "|" in href)) or not is_safe_href(target):
-                link.kept = False  # Slack's `<!subteam^ID|@team>`, `<!here>`, other schemes: text
-                (found.fixes if has_markup(data, s + 1, end) else found.keeps).append(insert(s))
-            return
-        if not is_safe_href(href):
-            link.kept = False
-            found.fixes.append(insert(s))

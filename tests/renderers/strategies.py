@@ -188,6 +188,10 @@ LINKS = [
     ("<https://x.example/a|the label>", "the label", "https://x.example/a"),
     ("<https://x.example/a|label>", "label", "https://x.example/a"),
     ("<mailto:dev@x.example|Dev team>", "Dev team", "mailto:dev@x.example"),
+    # Markup in a label with a blank: the parser splits the text there, and the label still reads as typed.
+    ("<https://x.example/a|see *this* doc>", "see *this* doc", "https://x.example/a"),
+    ("<https://x.example/a|run `make` then _b_>", "run `make` then _b_", "https://x.example/a"),
+    ("failed!<https://x.example/a|the ~log~ here>", "failed!the ~log~ here", "https://x.example/a"),
     ("[](https://x.example/p)", "https://x.example/p", "https://x.example/p"),
     ("[](https://日本.example/ä)", "https://日本.example/ä", "https://xn--wgv71a.example/%C3%A4"),
     ("[](http://[::1]:8080/x)", "http://[::1]:8080/x", "http://[::1]:8080/x"),
