@@ -14,9 +14,10 @@ exactly the markers that would misread it, until nothing is misread:
 - only http(s) and mailto targets become links (renderers/links.py); any other link stays text as typed; an
   image shows its `!` and, for an http(s) image, links its text to the image; `[](url)` shows the URL as typed;
 - Slack's own syntax reads as Slack means it: `<url|label>` is a link to `url` labelled `label` (allowed
-  schemes only; markup in the label shown as typed), and `<!here>`, `<!subteam^…|@team>`, `<@U…>` are text, never links or mentions; what follows
-  a fence's backticks is the first code line; a link with a title, an ordered list whose numbers would be shown
-  otherwise than typed (`1. a⏎1. b`, `1) a`), and a quote inside a list item or a quote stay text;
+  schemes only; markup in the label shown as typed), and `<!here>`, `<!subteam^…|@team>`, `<@U…>` are text,
+  never links or mentions; what follows a fence's backticks is the first code line; a link with a title, an
+  ordered list whose numbers would be shown otherwise than typed (`1. a⏎1. b`, `1) a`), and a quote inside a list
+  item or a quote stay text;
 - a backslash or an HTML entity the person typed shows as typed (outside code, where it always does);
 - a line's leading blanks show as typed (the first written as an entity, `&#32;`), so an indented line is no
   code block (Slack has none) and keeps its indentation; a code span never holds a line break or blanks alone
