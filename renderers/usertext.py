@@ -12,7 +12,8 @@ exactly the markers that would misread it, until nothing is misread:
   after a letter, a digit or closing punctuation and followed by a blank, punctuation or the end; `__` never
   (it is how Python names are written); `~x~` never (GitHub would strike it);
 - only http(s) and mailto targets become links (renderers/links.py); any other link stays text as typed; an
-  image shows its `!` and, for an http(s) image, links its text to the image; `[](url)` shows the URL as typed;
+  image shows its `!` and, for an http(s) image, links its text to the image; `[](url)`, `[ ](url)` and
+  `<url| >` show the URL as typed;
 - Slack's own syntax reads as Slack means it: `<url|label>` is a link to `url` labelled `label` (allowed
   schemes only; markup in the label shown as typed), and `<!here>`, `<!subteam^…|@team>`, `<@U…>` are text,
   never links or mentions; what follows a fence's backticks is the first code line; a link with a title, an

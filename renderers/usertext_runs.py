@@ -140,7 +140,7 @@ def slack_link(written: bytes) -> bytes:
     match = SLACK_TEXT_RE.fullmatch(written)
     if match is None or not is_safe_href(url := match.group(1).decode()):
         return b"\\" + written
-    label = match.group(2).decode() or url
+    label = match.group(2).decode().strip() or url  # a label of blanks alone would hide the link
     return f"[{own_text(label)}](<{_own_target(url)}>)".encode()
 
 

@@ -125,8 +125,8 @@ class _Walk:
                     indented = data.index(b"\n", span["start"]) + 1  # its leading blanks show as typed
                 line_start = True
             elif "Text" in event:  # the most frequent event first
-                if links:
-                    links[-1].empty = False
+                if links and data[span["start"] : span["end"]].decode(errors="ignore").strip():
+                    links[-1].empty = False  # a label of blanks alone shows nothing: the URL, as typed, is its text
                 if reading:
                     s = span["start"]
                     if s and data[s - 1] == 0x5C:  # a Text event starts after the backslash of an escape it begins with

@@ -193,6 +193,9 @@ LINKS = [
     ("<https://x.example/a|run `make` then _b_>", "run `make` then _b_", "https://x.example/a"),
     ("failed!<https://x.example/a|the ~log~ here>", "failed!the ~log~ here", "https://x.example/a"),
     ("[](https://x.example/p)", "https://x.example/p", "https://x.example/p"),
+    # A label of blanks alone hides the link as surely as an empty one: the URL, as typed, is its text.
+    ("[ ](https://x.example/p)", "https://x.example/p", "https://x.example/p"),
+    ("<https://x.example/a| >", "https://x.example/a", "https://x.example/a"),
     ("[](https://日本.example/ä)", "https://日本.example/ä", "https://xn--wgv71a.example/%C3%A4"),
     ("[](http://[::1]:8080/x)", "http://[::1]:8080/x", "http://[::1]:8080/x"),
     ("<https://x.example/%C3%A4>", "https://x.example/%C3%A4", "https://x.example/%C3%A4"),
