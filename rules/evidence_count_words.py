@@ -67,20 +67,22 @@ ABOUT = (
     r"(?:(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|over|more than|under|every|each|the|last"
     r"|past|first|latest|previous)\s+|~\s*){0,3}"
 )
+#: A go of something a person does again and again, each a run: "Forty trips", "one test-pass scan in eight".
+_GOES = r"trips|rides|goes|takes|plays|scans?|swipes?|taps?|presses"
 #: Things a repro is run as: the unit of a total.
 RUN_NOUN = (
     r"(?:runs?|times|x|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
     r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|sessions?|launches"
     r"|requests?|calls?|sends?|uploads?|imports?|deploys?|cold starts?|reloads?|clicks?|submissions?|transactions?"
-    r"|messages?|queries|orders?|tests?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|connections?|trips"
-    r"|rides|goes|takes|plays|scans?|swipes?|taps?|presses)"
+    r"|messages?|queries|orders?|tests?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|connections?"
+    rf"|{_GOES})"
 )
 #: Repetitions of a run only, not the things one run handles: "3 of 10 runs", not "12 of the 500 orders".
 REPEAT_NOUN = (
     r"(?:runs?|times|iterations?|attempts?|tries|trials?|replays?|executions?|loops?|cycles?|repetitions?|repeats?"
     r"|restarts?|reboots?|boots?|starts?|builds?|invocations?|passes|rounds?|nights?|jobs?|launches|deploys?"
-    r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?|taps?|batches"
-    r"|presses|swipes|scans|power cycles?|trips|rides|goes|takes|plays)"
+    r"|cold starts?|reloads?|test runs?|CI runs?|pipelines?|seeds?|shots?|captures?|sends?|submissions?|batches"
+    rf"|power cycles?|{_GOES})"
 )
 #: Things that count failures.
 FAIL_NOUN = (

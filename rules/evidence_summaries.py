@@ -100,7 +100,13 @@ def summaries(raw: str) -> tuple[tuple[Rate, bool], ...]:
             runs, failed = 1, int((g["go"] or g["pv"]).lower() not in ("ok", "passed"))
         elif g["r11"] is not None:
             runs, failed = _int(g["r11"]), 0
-        elif g["r3"] is not None or g["r7"] is not None or g["r12"] is not None or g["r13"] is not None or g["r14"]:
+        elif (
+            g["r3"] is not None
+            or g["r7"] is not None
+            or g["r12"] is not None
+            or g["r13"] is not None
+            or g["r14"] is not None
+        ):
             runs = _int(g["r3"] or g["r7"] or g["r12"] or g["r13"] or g["r14"])
         else:
             runs = failed + _int(g["p1"] or g["p2"] or g["p4"] or g["p5"] or g["p6"])

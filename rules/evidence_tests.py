@@ -27,12 +27,18 @@ _GENERIC_TESTS = re.compile(
     r"|(?:夜間|定期|回帰|全体の?)テスト",
     re.IGNORECASE,
 )
+#: A test's name in code: `test_dose_rounding`, `DoseRoundingTest`, `dose_spec`, `rounding.test.ts`.
+_TEST_NAME_SOURCE = (
+    r"\btest_\w+|\b(?!(?:py|unit|g|c|vi|next|doc)test\b)\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
+)
 #: One test named: an identifier or code span (masked to Q), "the failing test", "the new regression test",
 #: 「追加したテスト」.
 _ONE_TEST = re.compile(
     # Not where the tests ran: "all tests pass on the `LockHub` CI pipeline".
-    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster|change|fix|patch|commit|diff)\b|\s*(?:周り|まわり|付近|関連))|\btest_\w+|\b(?!(?:py|unit|g|c|vi|next|doc)test\b)\w+(?:Test|Spec|_test|_spec)\b|\.(?:spec|test)\.\w+"
-    r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)\s+(?:[\w-]+\s+)?"
+    r"(?<![A-Za-z])Q(?![A-Za-z])(?!\s*(?:CI|pipeline|job|build|runner|server|branch|repo|project|cluster|change|fix|patch|commit|diff)\b|\s*(?:周り|まわり|付近|関連))|"
+    + _TEST_NAME_SOURCE
+    + r"|\b(?:the|this|that|a|one|new|added|failing|regression|unit|integration|e2e|original|flaky|red)"
+    r"\s+(?:[\w-]+\s+)?"
     r"test\b(?!s)(?!\s+(?:suites?|benches|bench|beds?|rigs?|stands?|plans?)\b)"
     r"|(?:失敗していた|落ちていた|追加した|回帰|該当の?|その|新しい|新規の?|単体|結合|元の)テスト(?!\s*(?:は|が)?(?:すべて|全て))",
     re.IGNORECASE,
@@ -127,13 +133,12 @@ def repro_not_run(text: str, kinds: Collection[str]) -> Finding | None:
     if not passes or not all(test for _, test in passes):
         return None
     if missing is None:
-        return ("repro_not_run", passes[0][0].strip()) if unnamed and len(text) < 2000 else None
+        return ("repro_not_run", passes[0][0].strip()) if unnamed else None
     return ("repro_not_run", missing[1])
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
-#: A test's name: `test_dose_rounding`, `DoseRoundingTest`, `dose_spec`.
-_TEST_NAME = re.compile(r"(?:^|[\W_])test|Test\b|_spec\b|Spec\b|_test\b")
+_TEST_NAME = re.compile(_TEST_NAME_SOURCE)
 #: What names the original repro or a run of the steps: "repro", "the original steps", "replayed", 「再現」「元の手順」.
 _REPRO_WORD = re.compile(
     r"\b(?:repro\w*|original|steps?|replay\w*|scenario|sequence|procedure|workload|job|batch|run(?:s|ning)?|ran)\b"

@@ -175,8 +175,9 @@ def _one_pass_of_a_flake(masked: str) -> str | None:
     before; it passed"): one trial of a failure that comes and goes. Runs counted after the fix are `single_trial`'s
     to weigh, as for any other single trial."""
     every = stated(masked)
-    word = _FLAKE.search(masked)
-    flaky = [span for rate, span in every if 0 < rate < 1] or ([word.group(0)] if word else [])
+    flaky = [span for rate, span in every if 0 < rate < 1]
+    if not flaky and (word := _FLAKE.search(masked)) is not None:
+        flaky = [word.group(0)]  # "double-dropped on some runs and not on others": a flake said without a count
     if not flaky:
         return None
     change = _CHANGE.search(masked)
@@ -187,7 +188,8 @@ def _one_pass_of_a_flake(masked: str) -> str | None:
         return None
     if _PASSES_COUNTED.search(masked):
         return None  # "500 passed, 0 failed", "all 40", 「20 回とも」: the runs after the fix, counted
-    found = (_ONE_PASS.search(masked, change.end()) if told_first and change else None) or _ONE_PASS.search(masked)
+    after = change.end() if told_first and change is not None else 0  # the pass after the change, when it was told
+    found = _ONE_PASS.search(masked, after) or (_ONE_PASS.search(masked) if after else None)
     return None if found is None else found.group(0)
 
 
