@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from renderers.links import is_safe_href
 from renderers.usertext_edits import Edit, first_mark, has_markup, insert
-from renderers.usertext_runs import SLACK_TEXT_RE, slack_link
+from renderers.usertext_runs import SLACK_TEXT_RE, bang_escape, slack_link
 
 
 @dataclass(slots=True)
@@ -49,8 +49,7 @@ def link_edits(data: bytes, link: OpenLink, end: int, fixes: list[Edit], keeps: 
         slack = "|" in href and link.kind == "Autolink"
         if slack and SLACK_TEXT_RE.fullmatch(data, s, end):
             keeps.append((s, end, slack_link(data[s:end])))
-            if s and data[s - 1] == 0x21 and data[s - 2 : s - 1] != b"\\":
-                keeps.append(insert(s - 1))  # "failed!<url|log>": the `!` shown, no image
+            keeps.extend(bang_escape(data, s))  # "failed!<url|log>": the `!` shown, no image
             return
         mail = link.kind == "Email"
         target = "mailto:" + href if mail else href

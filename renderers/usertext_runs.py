@@ -43,8 +43,9 @@ _ROW_START = frozenset(b" \t|:-")
 #: A GitHub task-list box at the start of a list item.
 _TASK_RE = re.compile(rb"\[[ xX]\](?=[ \t]|$)")
 #: Characters escaped in text we write ourselves (a link label made from a URL or from Slack syntax).
-_OWN_TEXT_RE = re.compile(r"([\\`*_~\[\]<>&!|])")
-_OWN_TEXT_BYTES = frozenset(b"\\`*_~[]<>&!|")
+_OWN_TEXT = "\\`*_~[]<>&!|"
+_OWN_TEXT_RE = re.compile(f"([{re.escape(_OWN_TEXT)}])")
+_OWN_TEXT_BYTES = frozenset(_OWN_TEXT.encode())
 
 #: What `keep_runs` escapes besides typed escapes and entities: nothing else; markers that could pair (after
 #: unclear emphasis was escaped); those and every other opener (a value closed for a shared line).
@@ -153,8 +154,7 @@ def split_slack_links(data: bytes, s: int, e: int) -> list[Edit]:
     while at >= 0:
         match = SLACK_TEXT_RE.match(data, at)
         if match is not None and match.end() > e and match.group(2) and is_safe_href(url := match.group(1).decode()):
-            if at and data[at - 1] == 0x21 and _backslashes_before(data, at - 1) % 2 == 0:
-                edits.append(insert(at - 1))  # "failed!<url|…>": the `!` shown, so the link is no image
+            edits += bang_escape(data, at)
             edits.append((at, match.start(2), b"["))
             edits += [insert(p) for p in range(match.start(2), match.end(2)) if data[p] in _OWN_TEXT_BYTES]
             edits.append((match.end() - 1, match.end(), f"](<{_own_target(url)}>)".encode()))
@@ -162,12 +162,15 @@ def split_slack_links(data: bytes, s: int, e: int) -> list[Edit]:
     return edits
 
 
-def _backslashes_before(data: bytes, pos: int) -> int:
-    """How many backslashes stand right before `pos`."""
-    start = pos
+def bang_escape(data: bytes, link: int) -> list[Edit]:
+    """The escape of a typed `!` right before Slack's link at `link` ("failed!<url|log>"), so the Markdown link made
+    of it is no image; none when the `!` is escaped already (an odd run of backslashes before it)."""
+    if not link or data[link - 1] != 0x21:
+        return []
+    start = link - 1
     while start and data[start - 1] == 0x5C:
         start -= 1
-    return pos - start
+    return [insert(link - 1)] if (link - 1 - start) % 2 == 0 else []
 
 
 def _table_row(data: bytes, s: int, e: int) -> bool:

@@ -4,7 +4,7 @@ The walk notes what the parser misreads (`fixes`: a heading, an image, a link to
 `~~~` fence, a backslash of ours that landed in code) and what keeps characters as typed once nothing is
 misread any more (`keeps`: unclear emphasis escaped, `*word*` made bold, typed escapes and entities kept).
 Each event costs a few comparisons, emphasis is judged once the walk is done, and the runs of text are read by
-renderers/usertext_runs.py in one regex split for them all.
+renderers/py in one regex split for them all.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from renderers import usertext_runs
 from renderers.adf_input import PARSER
 from renderers.links import is_safe_href
 from renderers.usertext_edits import (
@@ -36,7 +35,7 @@ from renderers.usertext_edits import (
 )
 from renderers.usertext_fences import fence_edits, info_line, span_edits, tilde_fence
 from renderers.usertext_open import OpenLink, OpenList, link_edits
-from renderers.usertext_runs import Run
+from renderers.usertext_runs import CLOSED, EMPHASIS, TYPED, Run, keep_runs, own_text, split_slack_links
 
 _MARK_WIDTH = {"Emphasis": 1, "Strong": 2, "Strikethrough": 2}
 #: Where a link reference definition can start: a `[` first on its line, after blanks and the markers of quotes
@@ -75,8 +74,8 @@ def read_once(data: bytes, ours: list[int], *, closed: bool, start: int) -> Pass
     if found.last in ("Heading", "Rule"):  # escaped: a paragraph once read again
         found.last = "Paragraph"
     if not fixes:
-        markers = usertext_runs.CLOSED if closed else usertext_runs.EMPHASIS if walk.unclear else usertext_runs.TYPED
-        keeps.extend(usertext_runs.keep_runs(data, walk.runs, ours, markers=markers, start=start))
+        markers = CLOSED if closed else EMPHASIS if walk.unclear else TYPED
+        keeps.extend(keep_runs(data, walk.runs, ours, markers=markers, start=start))
     if start:  # nothing of ours is edited in the prefix that puts an inline value mid-line
         found.fixes = [edit for edit in fixes if edit[0] >= start]
         found.keeps = [edit for edit in keeps if edit[0] >= start]
@@ -133,7 +132,7 @@ class _Walk:
                         s -= 1
                     runs.append((s, span["end"], line_start, item_start))
                     if not links and data.find(b"<", s, span["end"]) >= 0:  # `<url|see *this*>`, split by its markup
-                        found.fixes.extend(usertext_runs.split_slack_links(data, s, span["end"]))
+                        found.fixes.extend(split_slack_links(data, s, span["end"]))
                 line_start = item_start = False
             elif "Start" in event:
                 if links:
@@ -246,9 +245,7 @@ class _Walk:
             if closing.kind in ("Autolink", "Email"):
                 self.literal -= 1
             elif closing.empty and closing.kept:  # `[](url)`: the URL, as typed, is its text
-                self.found.keeps.append(
-                    (closing.start + 1, closing.start + 1, usertext_runs.own_text(closing.dest).encode())
-                )
+                self.found.keeps.append((closing.start + 1, closing.start + 1, own_text(closing.dest).encode()))
         elif name in ("CodeBlock", "HtmlBlock"):
             self.literal -= 1
         elif name == "Image":
